@@ -1,0 +1,120 @@
+# vlayer - virtual layer for PVM (and later MPI) programs.  See README.md.
+PREFIX ?= /usr/local
+CC ?= cc
+WARN = -Wall -Wextra -Werror
+CFLAGS ?= -O2 -g
+CPPFLAGS += -Iinclude -Ivlayer -D_GNU_SOURCE
+INIH_CFLAGS := $(shell pkg-config --cflags inih 2>/dev/null)
+INIH_LIBS := $(shell pkg-config --libs inih 2>/dev/null || echo -linih)
+CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
+PVM_LIBS = -lgpvm3 -lpvm3
+SAN ?=
+ALLCFLAGS = $(WARN) $(CFLAGS) $(SAN) $(INIH_CFLAGS)
+
+B = build
+CORE_SRC = vlayer/vmconfig.c vlayer/model.c vlayer/clock.c vlayer/trace.c vlayer/mailbox.c vlayer/vl_error.c vlayer/api.c
+PVM_SRC = vlayer/pvm_wrap.c $(B)/pvm_wrap_gen.c vlayer/time_wrap.c
+CORE_OBJ = $(CORE_SRC:%.c=$(B)/%.o)
+PVM_OBJ = $(patsubst %.c,$(B)/%.o,$(filter-out $(B)/%,$(PVM_SRC))) $(B)/pvm_wrap_gen.o
+POST_SRC = $(wildcard postproc/*.c)
+POST_OBJ = $(POST_SRC:%.c=$(B)/%.o)
+
+LIBS_OUT = $(B)/libvlayer-pvm.so $(B)/libvlayer-pvm.a $(B)/libvlayer-core.a
+TOOLS = $(B)/vlpost $(B)/vlconfig $(B)/vlcc
+SAMPLES = $(patsubst samples/pvm/%.c,$(B)/samples/%,$(wildcard samples/pvm/*.c))
+SAMPLES_V = $(SAMPLES:%=%.v)
+
+.PHONY: all deps check check-unit check-e2e check-asan demo bench install clean fuzz
+all: $(LIBS_OUT) $(TOOLS) $(SAMPLES) $(SAMPLES_V)
+
+deps:
+	@scripts/install-deps.sh
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALLCFLAGS) -fPIC -c $< -o $@
+
+$(B)/pvm_wrap_gen.c: vlayer/pvm.protos vlayer/genwrap.sh
+	@mkdir -p $(B)
+	sh vlayer/genwrap.sh vlayer/pvm.protos > $@.tmp && mv $@.tmp $@
+$(B)/pvm_wrap_gen.h: vlayer/pvm.protos vlayer/genwrap.sh
+	@mkdir -p $(B)
+	sh vlayer/genwrap.sh -h vlayer/pvm.protos > $@.tmp && mv $@.tmp $@
+
+$(B)/pvm_wrap_gen.o: $(B)/pvm_wrap_gen.c $(B)/pvm_wrap_gen.h
+	$(CC) $(CPPFLAGS) -I$(B) $(ALLCFLAGS) -fPIC -c $< -o $@
+$(B)/vlayer/pvm_wrap.o $(B)/vlayer/time_wrap.o: $(B)/pvm_wrap_gen.h
+$(B)/vlayer/pvm_wrap.o: CPPFLAGS += -I$(B)
+
+$(B)/libvlayer-core.a: $(CORE_OBJ)
+	rm -f $@; ar rcs $@ $^
+
+$(B)/libvlayer-pvm.a: $(CORE_OBJ) $(PVM_OBJ)
+	rm -f $@; ar rcs $@ $^
+
+$(B)/libvlayer-pvm.so: $(CORE_OBJ) $(PVM_OBJ)
+	$(CC) -shared $(ALLCFLAGS) -o $@ $^ $(INIH_LIBS) $(PVM_LIBS) -ldl
+
+$(B)/vlpost: $(POST_OBJ)
+	$(CC) $(ALLCFLAGS) -o $@ $^ -lm
+
+$(B)/vlconfig: $(B)/tools/vlconfig.o $(B)/libvlayer-core.a
+	$(CC) $(ALLCFLAGS) -o $@ $^ $(INIH_LIBS) -lm
+
+$(B)/vlcc: tools/vlcc.in
+	@mkdir -p $(B)
+	sed -e 's|@LIBDIR@|$(CURDIR)/$(B)|g' -e 's|@INCDIR@|$(CURDIR)/include|g' $< > $@ && chmod +x $@
+
+# samples: native (linked to PVM only) and virtual (.v, linked through vlcc)
+$(B)/samples/%: samples/pvm/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(SAN) -o $@ $< $(PVM_LIBS) -lm
+$(B)/samples/%.v: samples/pvm/%.c $(B)/vlcc $(B)/libvlayer-pvm.so
+	VLCC_CC="$(CC) $(SAN)" $(B)/vlcc $(WARN) $(CFLAGS) -o $@ $< $(PVM_LIBS) -lm
+
+# ---- tests ----
+UNIT_SRC = $(wildcard tests/unit/test_*.c)
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+$(B)/tests/%: tests/unit/%.c $(B)/libvlayer-core.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Ipostproc $(ALLCFLAGS) -DSRCDIR='"$(CURDIR)"' -o $@ $< $(filter-out $(B)/postproc/vlpost.o,$(POST_OBJ)) $(B)/libvlayer-core.a $(INIH_LIBS) $(CHECK_LIBS) -lm
+
+check-unit: all $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; CK_FORK=yes $$t; done
+
+check-e2e: all
+	@tests/e2e/run-all.sh $(B)
+
+check: deps
+	$(MAKE) all
+	$(MAKE) check-unit
+	$(MAKE) check-e2e
+	$(MAKE) check-asan
+
+check-asan:
+	$(MAKE) B=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" CFLAGS="-O1 -g" check-unit-asan
+
+check-unit-asan: $(UNIT_BIN) $(B)/vlpost
+	@set -e; for t in $(UNIT_BIN); do echo "== (asan) $$t"; ASAN_OPTIONS=detect_leaks=1 CK_FORK=no $$t; done
+
+demo: deps
+	$(MAKE) all
+	@scripts/demo.sh $(B)
+
+bench: all
+	@bench/run.sh $(B)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
+	  $(DESTDIR)$(PREFIX)/share/vlayer/vmconfig $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 $(B)/libvlayer-pvm.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(B)/libvlayer-pvm.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 include/vlayer.h include/pvm3V.h $(DESTDIR)$(PREFIX)/include/
+	install -m 755 $(B)/vlpost $(B)/vlconfig $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@LIBDIR@|$(PREFIX)/lib|g' -e 's|@INCDIR@|$(PREFIX)/include|g' tools/vlcc.in > $(DESTDIR)$(PREFIX)/bin/vlcc
+	chmod 755 $(DESTDIR)$(PREFIX)/bin/vlcc
+	install -m 644 vmconfig/*.ini $(DESTDIR)$(PREFIX)/share/vlayer/vmconfig/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' vlayer.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/vlayer.pc
+
+clean:
+	rm -rf build build-asan

@@ -1,0 +1,100 @@
+/* mailbox.c - the virtual mailbox: messages that have really arrived, kept in
+ * real arrival order with their virtual arrival time, and the one place where
+ * receives are matched.  Also the registry task id -> virtual host.
+ *
+ * Policy now: the first message (in real arrival order) that the pattern
+ * picks and that is visible (virtual arrival <= visible_by).  Messages from one
+ * sender keep their order, as PVM and MPI require.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "vli.h"
+
+static vli_msg *box;
+static int nbox, capbox;
+
+void vli_mbox_add(const vli_msg *m)
+{
+	if (nbox == capbox) {
+		int ncap = capbox ? 2 * capbox : 64;
+		vli_msg *nb = realloc(box, (size_t)ncap * sizeof *nb);
+		if (!nb)
+			vl_error(3, "out of memory in the virtual mailbox (%d messages)", nbox);
+		box = nb;
+		capbox = ncap;
+	}
+	box[nbox++] = *m;
+}
+
+int vli_mbox_find(vli_match_fn pred, void *arg, int64_t visible_by)
+{
+	int i, best = -1, best_rank = 0, r;
+
+	for (i = 0; i < nbox; i++) {
+		if (box[i].arrival > visible_by)
+			continue;
+		r = pred(&box[i], arg);
+		if (r < 0)
+			return -1;
+		if (r == 1)
+			return i;
+		if (r > best_rank) {
+			best_rank = r;
+			best = i;
+		}
+	}
+	return best;
+}
+
+vli_msg *vli_mbox_at(int i)
+{
+	return (i >= 0 && i < nbox) ? &box[i] : NULL;
+}
+
+void vli_mbox_remove(int i, vli_msg *out)
+{
+	if (i < 0 || i >= nbox)
+		return;
+	if (out)
+		*out = box[i];
+	memmove(&box[i], &box[i + 1], (size_t)(nbox - i - 1) * sizeof *box);
+	nbox--;
+}
+
+int vli_mbox_count(void)
+{
+	return nbox;
+}
+
+/* ---- registry: open hashing on the id ---- */
+#define REG_SIZE 4096
+static struct {
+	int id, host, used;
+} reg[REG_SIZE];
+
+void vli_reg_set(int id, int host)
+{
+	unsigned h = ((unsigned)id * 2654435761u) % REG_SIZE;
+	int n;
+
+	for (n = 0; n < REG_SIZE; n++, h = (h + 1) % REG_SIZE) {
+		if (!reg[h].used || reg[h].id == id) {
+			reg[h].used = 1;
+			reg[h].id = id;
+			reg[h].host = host;
+			return;
+		}
+	}
+}
+
+int vli_reg_get(int id)
+{
+	unsigned h = ((unsigned)id * 2654435761u) % REG_SIZE;
+	int n;
+
+	for (n = 0; n < REG_SIZE && reg[h].used; n++, h = (h + 1) % REG_SIZE)
+		if (reg[h].id == id)
+			return reg[h].host;
+	return -1;
+}

@@ -1,0 +1,79 @@
+/* trace_format.h - the on-disk format of a vlayer task trace (one file per task).
+ *
+ * Shared by the writer (vlayer/trace.c) and every reader (postproc/).
+ * A trace file is: one vl_thdr (256 bytes), then vl_trec records (64 bytes each),
+ * little-endian, written in the order the task performed them (so t0 is
+ * non-decreasing).  A file that ends inside a record is truncated: readers
+ * report it and use the complete records before it.  A task that ended
+ * normally has a VL_EV_END record last.
+ * File name: <trace_dir>/vl-<tid as 8 hex digits>.trc
+ */
+#ifndef VL_TRACE_FORMAT_H
+#define VL_TRACE_FORMAT_H
+
+#include <stdint.h>
+
+#define VL_TRACE_MAGIC "VLTRACE1"   /* 8 bytes, no NUL */
+#define VL_TRACE_VERSION 1
+
+typedef struct vl_thdr {
+	char magic[8];            /* VL_TRACE_MAGIC */
+	uint32_t version;         /* VL_TRACE_VERSION */
+	uint32_t hdr_size;        /* sizeof(vl_thdr) == 256 */
+	uint32_t rec_size;        /* sizeof(vl_trec) == 64 */
+	int32_t tid;              /* this task's id (PVM tid, or MPI rank) */
+	int32_t ptid;             /* parent's id, or -1 */
+	int32_t host;             /* virtual host index in the VMConfig */
+	int64_t start_ns;         /* virtual time at which the task started */
+	char host_name[64];       /* virtual host name */
+	char program[128];        /* program name (argv[0] basename) */
+	char pad[256 - 8 - 4 * 6 - 8 - 64 - 128];
+} vl_thdr;
+
+/* Record types.  Times are virtual nanoseconds. */
+enum vl_ev {
+	VL_EV_START = 1,  /* t0 = t1 = start time */
+	VL_EV_END = 2,    /* t0 = t1 = end time; bytes = computation ns, t2 = communication ns,
+	                     t3 = waiting ns (the three components at the end) */
+	VL_EV_SEND = 3,   /* one message: peer = destination, tag, seq = this sender's message
+	                     number (1, 2, ...), bytes = user bytes, t0 = call begin,
+	                     t1 = call end (t0 + send time), t2 = virtual arrival at peer.
+	                     flags & VL_TF_MCAST: part of a multicast of t3 destinations */
+	VL_EV_RECV = 4,   /* one message received: peer = source, tag, seq = the sender's seq,
+	                     bytes, t0 = call begin, t1 = call end, t2 = waiting ns inside
+	                     [t0,t1], t3 = the message's virtual arrival time */
+	VL_EV_COMPUTE = 5,/* modelled computation added by vl_compute(): t0, t1 */
+	VL_EV_MARK = 6,   /* user mark: peer = mark id, t0 = t1 = time, text = label */
+	VL_EV_SPAWN = 7,  /* peer = child tid, t0 = call begin, t1 = call end, t2 = child's start,
+	                     tag = child's virtual host index */
+	VL_EV_PROBE = 8,  /* nrecv/probe/trecv that found nothing: t0, t1; peer, tag = pattern */
+	VL_EV_COLL = 9,   /* group operation: tag = VL_COLL_*, t0, t1, t2 = waiting ns,
+	                     t3 = number of group members, bytes = user bytes,
+	                     peer = root tid or -1 (no text) */
+	VL_EV_PARAM = 10  /* model parameters changed at t0: text = "key=value" */
+};
+
+enum vl_coll { VL_COLL_BARRIER = 1, VL_COLL_BCAST, VL_COLL_REDUCE, VL_COLL_GATHER,
+	       VL_COLL_SCATTER, VL_COLL_JOIN, VL_COLL_LEAVE };
+
+#define VL_TF_MCAST 1u
+#define VL_TF_SYNTH 2u    /* receive of a message that carried no virtual time */
+
+typedef struct vl_trec {
+	uint16_t type;            /* enum vl_ev */
+	uint16_t flags;           /* VL_TF_* */
+	int32_t tag;
+	int32_t peer;
+	uint32_t seq;
+	union {
+		struct {
+			int64_t bytes, t0, t1, t2, t3;
+		} v;
+		struct {
+			int64_t bytes, t0, t1; /* same places as v.bytes, v.t0, v.t1 */
+			char text[24];    /* NUL-terminated label (marks, groups, params) */
+		} m;
+	} u;
+} vl_trec;
+
+#endif

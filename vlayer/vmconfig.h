@@ -1,0 +1,95 @@
+/* vmconfig.h - the VMConfig: the modelled machine, loaded from an INI file with inih.
+ *
+ * All times are int64 nanoseconds.  Transmission cost per KiB is kept in
+ * picoseconds so that bandwidths such as 100 Mbit/s (81920000 ps/KiB) are exact.
+ * See README.md "VMConfig reference" for the file syntax.
+ */
+#ifndef VL_VMCONFIG_H
+#define VL_VMCONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define VL_MAX_BP 32     /* breakpoints of one piecewise-linear model */
+#define VL_MAX_CONT 32   /* entries of a contention table */
+#define VL_NAME_MAX 64
+#define VL_PATH_MAX 1024
+#define VL_UNSET (-1)    /* an int64 host override that is not given */
+
+/* Piecewise-linear function of message size: n points (bytes[i], ns[i]),
+ * bytes strictly increasing, bytes[0] >= 0.  n == 0 means "not given". */
+typedef struct vl_pwl {
+	int n;
+	int64_t bytes[VL_MAX_BP];
+	int64_t ns[VL_MAX_BP];
+} vl_pwl;
+
+/* Message model of one kind of link (inside one node, or between nodes). */
+typedef struct vl_link {
+	int64_t send_delay;       /* ns the sender spends in a send, size independent */
+	int64_t recv_delay;       /* ns the receiver spends in each recv/nrecv/probe call */
+	int64_t trans_delay;      /* ns on the wire, size independent */
+	int64_t trans_per_kib_ps; /* ps per KiB on the wire (CLUE: transmission proportional delay) */
+	vl_pwl send_model;        /* if n > 0: send time = pwl(bytes), replaces send_delay */
+	vl_pwl trans_model;       /* if n > 0: transmission = pwl(bytes), replaces delay + per KiB */
+	int ncont;                /* contention table: factor on the send time */
+	int cont_k[VL_MAX_CONT];  /* number of simultaneous destinations, increasing, >= 1 */
+	double cont_f[VL_MAX_CONT]; /* factor (>= 0) */
+} vl_link;
+
+typedef struct vl_host {
+	char name[VL_NAME_MAX];   /* virtual host name, used in pvm_spawn */
+	char real[256];           /* real host it maps to; "" = let PVM choose */
+	int procs;                /* processors of this SMP node (>= 1) */
+	double factor;            /* multiplier on measured CPU time; 0 = unchanged (CLUE) */
+	double flops;             /* flop/s of one processor, for vl_compute_flops (0 = unknown) */
+	int64_t init_delay;       /* ns for spawning a task on this host */
+	/* per-host overrides of the link model (VL_UNSET = use the link's value) */
+	int64_t send_delay, recv_delay, trans_delay, trans_per_kib_ps;
+} vl_host;
+
+enum vl_placement { VL_PLACE_FILL = 0, VL_PLACE_ROUNDROBIN = 1 };
+
+typedef struct vl_config {
+	char path[VL_PATH_MAX];   /* file it was loaded from, "(built-in)" for the default */
+	int nhosts;
+	vl_host *hosts;           /* malloc'd, nhosts entries, in file order */
+	vl_link intra;            /* between tasks on the same virtual host */
+	vl_link inter;            /* between tasks on different virtual hosts */
+	int compute_ignore;       /* [simulation] compute = ignore */
+	int placement;            /* enum vl_placement */
+	char trace_dir[VL_PATH_MAX]; /* [simulation] trace_dir, "" = not given */
+} vl_config;
+
+/* Fill cfg with the built-in default machine (documented in README.md):
+ * one host "localhost", 1 processor, factor 0, all delays 0, compute measured. */
+void vl_config_default(vl_config *cfg);
+
+/* Load the VMConfig at path into cfg (which need not be initialised).
+ * Returns 0 on success.  On error returns -1, leaves cfg freed/empty and writes
+ * a one-line message "FILE:LINE: [section] key: what is wrong (what is valid)"
+ * into err (errlen bytes, always NUL-terminated).  A missing file gives
+ * "FILE: cannot open: <strerror>". */
+int vl_config_load(const char *path, vl_config *cfg, char *err, size_t errlen);
+
+/* Free what vl_config_load/vl_config_default allocated.  Safe on a zeroed cfg. */
+void vl_config_free(vl_config *cfg);
+
+/* Index of the host called name, or -1. */
+int vl_config_host(const vl_config *cfg, const char *name);
+
+/* Print cfg in canonical INI form (every value in base units: ns, B, ps/KiB),
+ * used by `vlconfig --dump` and by the golden tests. */
+void vl_config_dump(const vl_config *cfg, FILE *out);
+
+/* Unit parsers, exposed for tests.  Each returns 0 and stores the value, or -1
+ * if text is not a number followed by an allowed unit (surrounding blanks ok).
+ *  time:  ns us ms s  (a bare number is an error: the unit is required)
+ *  size:  B KiB MiB GiB KB MB GB (bare number = bytes)
+ *  rate:  B/s KB/s MB/s GB/s KiB/s MiB/s GiB/s bit/s kbit/s Mbit/s Gbit/s -> bytes/s (double) */
+int vl_parse_time(const char *text, int64_t *ns);
+int vl_parse_size(const char *text, int64_t *bytes);
+int vl_parse_rate(const char *text, double *bytes_per_s);
+
+#endif
