@@ -152,7 +152,8 @@ static void init_task(void)
 			       vli_t.cfg.trace_dir[0] ? vli_t.cfg.trace_dir : "vltrace", 1);
 		}
 		make_absolute("VLAYER_TRACE_DIR");
-		clean_trace_dir(getenv("VLAYER_TRACE_DIR"));
+		if (ptid < 0)
+			clean_trace_dir(getenv("VLAYER_TRACE_DIR"));
 	}
 	if (host < 0 || host >= vli_t.cfg.nhosts)
 		host = 0;

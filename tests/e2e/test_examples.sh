@@ -1,0 +1,89 @@
+#!/bin/bash
+# test_examples.sh BUILD - acceptance with code nobody here wrote: the C
+# examples of Debian's pvm-examples build unchanged with vlcc, print the same
+# output as native runs under a real pvmd, and leave complete traces.
+BUILD=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+TARBALL=/usr/share/doc/pvm-examples/examples.tar.gz
+PROGS="hello hello_other master1 slave1 spmd timing timing_slave gexample"
+
+mkdir -p "$WORK/src" "$WORK/native" "$WORK/virtual"
+tar xzf "$TARBALL" -C "$WORK/src"
+SRC="$WORK/src/examples"
+for p in $PROGS; do
+	# 1990s K&R code: its own warnings are not ours (-w); the source is not touched
+	cc -w -O1 "$SRC/$p.c" -o "$WORK/native/$p" -lgpvm3 -lpvm3 || fail "native build of $p"
+	if VLCC_CC=cc "$BUILD/vlcc" -w -O1 "$SRC/$p.c" -o "$WORK/virtual/$p" -lgpvm3 -lpvm3; then
+		ok "vlcc builds $p unchanged"
+	else
+		fail "vlcc build of $p"
+	fi
+done
+for m in native virtual; do
+	cc -O1 "$HERE/spawner.c" -o "$WORK/$m/spawner.n" -lpvm3
+done
+VLCC_CC=cc "$BUILD/vlcc" -O1 "$HERE/spawner.c" -o "$WORK/virtual/spawner" -lpvm3
+cp "$WORK/native/spawner.n" "$WORK/native/spawner"
+
+# normalise what legitimately differs between two runs: task ids, times
+norm() {
+	sed -E -e 's/^\[[^]]*\] ?//' -e 's/t[0-9a-f]{5,8}/tTID/g' -e 's/-?[0-9]+(\.[0-9]+)?/N/g' \
+		-e 's/ +/ /g' "$@" | sort
+}
+# for the programs whose numbers are results, compare them too
+norm_keep() {
+	sed -E -e 's/t[0-9a-f]{5,8}/tTID/g' -e 's/\b[0-9]{6,}\b/NUM/g' -e 's/^\[[^]]*\] ?//' "$@" | sort
+}
+
+run() { # run MODE NAME CMD... -> $WORK/MODE.NAME.out (stdout + spawned tasks' output)
+	local mode=$1 name=$2
+	shift 2
+	pvmd_start "$WORK/$mode:/usr/bin"
+	(cd "$WORK" && timeout 60 "$@" < "$WORK/stdin.$name" > "$WORK/$mode.$name.out" 2>&1)
+	echo "exit $?" >> "$WORK/$mode.$name.out"
+	sleep 0.3
+	pvmd_log | grep -v -e '^\[pvmd' -e 'pvmd' -e '^\[t80' >> "$WORK/$mode.$name.out"
+	pvmd_stop
+}
+
+echo > "$WORK/stdin.hello"
+echo > "$WORK/stdin.master1"
+echo > "$WORK/stdin.timing"
+echo > "$WORK/stdin.spmd"
+printf '10\n4\n' > "$WORK/stdin.gexample"
+export VMCONFIG="$HERE/onehost.ini"
+for t in "hello 2 hello" "master1 4 master1" "timing 2 timing" "gexample 4 gexample" "spmd 5 spawner 4 spmd"; do
+	set -- $t
+	name=$1 ntasks=$2
+	shift 2
+	prog=$1
+	shift
+	run native "$name" "$WORK/native/$prog" "$@"
+	export VLAYER_TRACE_DIR="$WORK/trace.$name"
+	run virtual "$name" "$WORK/virtual/$prog" "$@"
+	unset VLAYER_TRACE_DIR
+	if [ "$name" = timing ]; then
+		a=$(norm "$WORK/native.$name.out")
+		b=$(norm "$WORK/virtual.$name.out")
+	else
+		a=$(norm_keep "$WORK/native.$name.out")
+		b=$(norm_keep "$WORK/virtual.$name.out")
+	fi
+	if [ "$a" = "$b" ] && grep -q "exit 0" "$WORK/virtual.$name.out"; then
+		ok "$name: same output as native"
+	else
+		fail "$name: output differs from native"
+		diff <(echo "$a") <(echo "$b") | head -20
+	fi
+	n=$(ls "$WORK/trace.$name" 2>/dev/null | grep -c '\.trc$')
+	assert_eq "$name: trace files" "$ntasks" "$n"
+	if "$BUILD/vlpost" stats "$WORK/trace.$name" > "$WORK/stats.$name" 2>&1 &&
+		! grep -qi "no END\|truncated" "$WORK/stats.$name"; then
+		ok "$name: traces complete (vlpost stats)"
+	else
+		fail "$name: traces incomplete"
+		cat "$WORK/stats.$name"
+	fi
+done
+e2e_summary
