@@ -68,6 +68,10 @@ void vli_load_config(vl_config *cfg)
 
 static void on_fatal(int sig)
 {
+	/* killed from outside (pvm_kill, pvmd halt, ^C), also while blocked in a
+	 * receive: the task ends here, with an END record; a crash only flushes */
+	if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP)
+		vli_finish();
 	vli_trace_flush();
 	signal(sig, SIG_DFL);
 	raise(sig);

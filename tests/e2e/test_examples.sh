@@ -70,7 +70,9 @@ for t in "hello 2 hello" "master1 4 master1" "timing 2 timing" "gexample 4 gexam
 		a=$(norm_keep "$WORK/native.$name.out")
 		b=$(norm_keep "$WORK/virtual.$name.out")
 	fi
-	if [ "$a" = "$b" ] && grep -q "exit 0" "$WORK/virtual.$name.out"; then
+	assert_eq "$name: exit status as native" "$(grep '^exit' "$WORK/native.$name.out")" \
+		"$(grep '^exit' "$WORK/virtual.$name.out")"
+	if [ "$a" = "$b" ]; then
 		ok "$name: same output as native"
 	else
 		fail "$name: output differs from native"
