@@ -147,6 +147,11 @@ static void init_task(void)
 		host = 0;
 		start = 0;
 		make_absolute("VMCONFIG");
+		if (!getenv("VLAYER_EPOCH") || ptid < 0) {
+			char ep[32];
+			snprintf(ep, sizeof ep, "%lld", (long long)(vli_real_ns() / 1000000000 * 1000000000));
+			setenv("VLAYER_EPOCH", ep, 1);
+		}
 		if (!getenv("VLAYER_TRACE_DIR")) {
 			setenv("VLAYER_TRACE_DIR",
 			       vli_t.cfg.trace_dir[0] ? vli_t.cfg.trace_dir : "vltrace", 1);
@@ -175,6 +180,7 @@ static void init_task(void)
 	export_var("VLAYER_SPAWN");
 	export_var("VLAYER_TRACE_DIR");
 	export_var("VLAYER_PHOST");
+	export_var("VLAYER_EPOCH");
 	if (getenv("VMCONFIG"))
 		export_var("VMCONFIG");
 	if (getenv("LD_PRELOAD"))

@@ -1,0 +1,199 @@
+/* semantics.c - exercises the virtual-time semantics of the PVM layer; run
+ * under tests/e2e/semantics.ini by test_semantics.sh, which checks every
+ * printed time against its closed form.  Prints "key value" lines. */
+#include <pvm3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+#include "vlayer.h"
+
+#define T_START 10
+#define T_MC 11
+#define T_REPORT 12
+#define T_BIG 2
+#define T_TRIGGER 3
+#define T_NEVER 4
+#define T_LATE 5
+#define T_PS 6
+#define T_GO 7
+
+static long long now(void)
+{
+	return (long long)vl_time_ns();
+}
+
+static void send_ll(int to, int tag, long long a, long long b)
+{
+	pvm_initsend(PvmDataDefault);
+	pvm_pklong((long *)&a, 1, 1);
+	pvm_pklong((long *)&b, 1, 1);
+	pvm_send(to, tag);
+}
+
+static void recv_ll(int from, int tag, long long *a, long long *b)
+{
+	pvm_recv(from, tag);
+	pvm_upklong((long *)a, 1, 1);
+	pvm_upklong((long *)b, 1, 1);
+}
+
+static void child(const char *role)
+{
+	int parent = pvm_parent(), polls = 0, b;
+	long long t, t2;
+	static char big[1 << 20];
+
+	send_ll(parent, T_START, now(), 0);
+	if (!strcmp(role, "a")) {
+		/* nrecv: the big message is really there (it was sent before the
+		 * trigger) but becomes visible only at its virtual arrival */
+		pvm_recv(parent, T_TRIGGER);
+		t = now();
+		while ((b = pvm_nrecv(parent, T_BIG)) == 0)
+			polls++;
+		pvm_upkbyte(big, sizeof big, 1);
+		send_ll(parent, T_REPORT, t, now());
+		send_ll(parent, T_REPORT, polls, 0);
+		/* trecv: nothing comes, the virtual timeout of 100 us expires */
+		t = now();
+		b = pvm_trecv(parent, T_NEVER, &(struct timeval){ 0, 100 });
+		send_ll(parent, T_REPORT, t, b == 0 ? now() : -1);
+		/* trecv: the message arrives virtually before the deadline */
+		t = now();
+		b = pvm_trecv(parent, T_LATE, &(struct timeval){ 10, 0 });
+		send_ll(parent, T_REPORT, t, b > 0 ? now() : -1);
+		/* psend of 10 ints */
+		{
+			int v[10], i;
+			for (i = 0; i < 10; i++)
+				v[i] = i * i;
+			pvm_psend(parent, T_PS, v, 10, PVM_INT);
+		}
+	} else {
+		/* b and c: receive the multicast */
+		pvm_recv(parent, T_MC);
+		t2 = now();
+		send_ll(parent, T_REPORT, t2, 0);
+	}
+	/* all: a barrier of 4 */
+	pvm_joingroup("g");
+	pvm_recv(parent, T_GO);
+	t = now();
+	pvm_barrier("g", 4);
+	send_ll(parent, T_REPORT, t, now());
+	pvm_lvgroup("g");
+}
+
+int main(int argc, char **argv)
+{
+	int tid[3], i, n, nhost, narch;
+	long long t, a, b;
+	char self[4096], *names[] = { "a", "b", "c" };
+	struct pvmhostinfo *hi;
+	static char big[1 << 20];
+	ssize_t len;
+
+	if (argc > 1) {
+		pvm_mytid();
+		child(argv[1]);
+		pvm_exit();
+		return 0;
+	}
+	len = readlink("/proc/self/exe", self, sizeof self - 1);
+	self[len] = 0;
+	pvm_mytid();
+	for (i = 0; i < 3; i++) {
+		char *av[] = { names[i], NULL };
+		if (pvm_spawn(self, av, PvmTaskHost, names[i], 1, &tid[i]) != 1)
+			return 1;
+		printf("after_spawn_%s %lld\n", names[i], now());
+	}
+	for (i = 0; i < 3; i++) {
+		recv_ll(tid[i], T_START, &a, &b);
+		printf("start_%s %lld\n", names[i], a);
+		printf("after_start_msg_%s %lld\n", names[i], now());
+	}
+	/* multicast to b and c: two destinations, contention factor 1.5 */
+	printf("before_mcast %lld\n", now());
+	pvm_initsend(PvmDataDefault);
+	pvm_mcast(tid + 1, 2, T_MC);
+	printf("after_mcast %lld\n", now());
+	for (i = 1; i < 3; i++) {
+		recv_ll(tid[i], T_REPORT, &a, &b);
+		printf("mcast_recv_%s %lld\n", names[i], a);
+	}
+	/* nrecv polling in a */
+	printf("before_big %lld\n", now());
+	pvm_initsend(PvmDataRaw);
+	pvm_pkbyte(big, sizeof big, 1);
+	pvm_send(tid[0], T_BIG);
+	pvm_initsend(PvmDataRaw);
+	pvm_send(tid[0], T_TRIGGER);
+	recv_ll(tid[0], T_REPORT, &a, &b);
+	printf("poll_begin %lld\npoll_end %lld\n", a, b);
+	recv_ll(tid[0], T_REPORT, &a, &b);
+	printf("polls %lld\n", a);
+	recv_ll(tid[0], T_REPORT, &a, &b);
+	printf("trecv_timeout_begin %lld\ntrecv_timeout_end %lld\n", a, b);
+	printf("before_late %lld\n", now());
+	pvm_initsend(PvmDataRaw);
+	pvm_send(tid[0], T_LATE);
+	recv_ll(tid[0], T_REPORT, &a, &b);
+	printf("trecv_ok_begin %lld\ntrecv_ok_end %lld\n", a, b);
+	{
+		int v[10], rt, rtag, rlen, ok = 1;
+		pvm_precv(tid[0], T_PS, v, 10, PVM_INT, &rt, &rtag, &rlen);
+		for (i = 0; i < 10; i++)
+			ok &= v[i] == i * i;
+		printf("precv_ok %d\nprecv_len %d\nprecv_from_a %d\n", ok, rlen, rt == tid[0]);
+	}
+	/* the virtual machine */
+	pvm_config(&nhost, &narch, &hi);
+	printf("config_hosts %d", nhost);
+	for (i = 0; i < nhost; i++)
+		printf(" %s", hi[i].hi_name);
+	printf("\n");
+	/* modelled computation and a parameter change */
+	t = now();
+	vl_compute(0.25);
+	printf("compute_quarter %lld\n", now() - t);
+	vl_set_param("network inter", "send_delay", "50us");
+	t = now();
+	pvm_initsend(PvmDataRaw);
+	pvm_send(tid[1], 99); /* b never receives it; a send costs the sender only */
+	printf("send_after_setparam %lld\n", now() - t);
+	/* virtual wall clock: gettimeofday - VLAYER_EPOCH == virtual time */
+	{
+		struct timeval tv;
+		struct timespec ts;
+		long long ep;
+		gettimeofday(&tv, NULL);
+		t = now();
+		ep = atoll(getenv("VLAYER_EPOCH") ? getenv("VLAYER_EPOCH") : "0");
+		printf("gettimeofday_us_minus_virtual %lld\n",
+		       (tv.tv_sec * 1000000LL + tv.tv_usec) - (ep / 1000 + t / 1000));
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		printf("monotonic_minus_virtual %lld\n", ts.tv_sec * 1000000000LL + ts.tv_nsec - now());
+	}
+	/* barrier of the 4 tasks */
+	pvm_joingroup("g");
+	for (i = 0; i < 3; i++) {
+		pvm_initsend(PvmDataRaw);
+		pvm_send(tid[i], T_GO);
+	}
+	t = now();
+	printf("barrier_in_master %lld\n", t);
+	pvm_barrier("g", 4);
+	printf("barrier_out_master %lld\n", now());
+	for (i = 0; i < 3; i++) {
+		recv_ll(tid[i], T_REPORT, &a, &b);
+		printf("barrier_in_%s %lld\nbarrier_out_%s %lld\n", names[i], a, names[i], b);
+	}
+	n = pvm_lvgroup("g");
+	(void)n;
+	pvm_exit();
+	return 0;
+}

@@ -1,0 +1,68 @@
+#!/bin/bash
+# test_semantics.sh BUILD - the virtual-time semantics of the PVM layer, each
+# against its closed form (README "Semantics"): spawn delays, multicast with
+# contention, nrecv visibility and polling cost, virtual trecv timeouts,
+# psend/precv, virtual hosts in pvm_config, vl_compute, vl_set_param,
+# virtual gettimeofday/clock_gettime, and the barrier.
+BUILD=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+VLCC_CC=cc "$BUILD/vlcc" -Wall -Wextra -Werror -O1 -I"$HERE/../../include" \
+	-o "$WORK/semantics" "$HERE/semantics.c" -lm || { fail "build semantics.c"; e2e_summary; exit 1; }
+pvmd_start "$WORK:/usr/bin"
+VMCONFIG="$HERE/semantics.ini" VLAYER_TRACE_DIR="$WORK/trace" timeout 120 "$WORK/semantics" > "$WORK/out"
+assert_eq "semantics program exit status" 0 $?
+v() { awk -v k="$1" '$1 == k { print $2 }' "$WORK/out"; }
+kib() { echo $(($1 * 1000000 / 1024000)); } # intra: 1 us per KiB, in ns
+
+# spawn: the parent pays the host's init delay, the child starts at call + delay
+assert_eq "after spawn on a" 1000000 "$(v after_spawn_a)"
+assert_eq "after spawn on b" 3000000 "$(v after_spawn_b)"
+assert_eq "after spawn on c" 6000000 "$(v after_spawn_c)"
+assert_eq "start of the child on a" 1000000 "$(v start_a)"
+assert_eq "start of the child on b" 3000000 "$(v start_b)"
+assert_eq "start of the child on c" 6000000 "$(v start_c)"
+# multicast to 2 tasks on other nodes: each send costs 5us x 1.5
+m=$(v before_mcast)
+assert_eq "sender after multicast to 2" $((m + 15000)) "$(v after_mcast)"
+assert_eq "b receives the multicast" $((m + 7500 + 100000 + 4000)) "$(v mcast_recv_b)"
+assert_eq "c receives the multicast" $((m + 15000 + 100000 + 4000)) "$(v mcast_recv_c)"
+# nrecv: the 1 MiB message is invisible until its virtual arrival; each poll costs 2us
+bb=$(v before_big)
+arr=$((bb + 3000 + 10000 + $(kib 1048576)))
+pb=$((bb + 3000 + 3000 + 10000 + 2000))
+assert_eq "receive of the trigger" "$pb" "$(v poll_begin)"
+polls=$(((arr - pb + 1999) / 2000))
+assert_eq "failed nrecv polls before the arrival" "$polls" "$(v polls)"
+assert_eq "nrecv succeeds at arrival" $((pb + 2000 * polls + 2000)) "$(v poll_end)"
+# trecv: a virtual 100 us timeout, then a message well inside a 10 s timeout
+tb=$(v trecv_timeout_begin)
+assert_eq "trecv timeout is virtual" $((tb + 100000 + 2000)) "$(v trecv_timeout_end)"
+ob=$(v trecv_ok_begin)
+late=$(($(v before_late) + 3000 + 10000))
+[ $late -gt $ob ] || late=$ob
+assert_eq "trecv delivers at the arrival" $((late + 2000)) "$(v trecv_ok_end)"
+assert_eq "precv data" 1 "$(v precv_ok)"
+assert_eq "precv count" 10 "$(v precv_len)"
+assert_eq "precv source" 1 "$(v precv_from_a)"
+assert_eq "pvm_config lists the virtual hosts" "config_hosts 3 a b c" "$(grep '^config_hosts' "$WORK/out")"
+assert_eq "vl_compute(0.25)" 250000000 "$(v compute_quarter)"
+assert_eq "send after vl_set_param send_delay=50us" 50000 "$(v send_after_setparam)"
+assert_eq "gettimeofday = epoch + virtual time (us)" 0 "$(v gettimeofday_us_minus_virtual)"
+assert_eq "CLOCK_MONOTONIC = virtual time" 0 "$(v monotonic_minus_virtual)"
+# barrier of 4 on 3 nodes: out = max(in) + 2 ceil(log2 4) (S + T + R); the master
+# changed its own send delay to 50 us
+max=0
+for w in master a b c; do
+	i=$(v barrier_in_$w)
+	[ "$i" -gt $max ] && max=$i
+done
+for w in a b c; do
+	assert_eq "barrier exit of $w" $((max + 4 * (5000 + 100000 + 4000))) "$(v barrier_out_$w)"
+done
+assert_eq "barrier exit of the master" $((max + 4 * (50000 + 100000 + 4000))) "$(v barrier_out_master)"
+# the traces: 4 tasks, all complete
+"$BUILD/vlpost" stats "$WORK/trace" > "$WORK/stats" 2>&1
+assert_eq "vlpost stats on the traces" 0 $?
+assert_eq "trace files" 4 "$(ls "$WORK/trace" | grep -c '\.trc$')"
+e2e_summary
