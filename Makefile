@@ -53,7 +53,7 @@ $(B)/libvlayer-pvm.a: $(CORE_OBJ) $(PVM_OBJ)
 	rm -f $@; ar rcs $@ $^
 
 $(B)/libvlayer-pvm.so: $(CORE_OBJ) $(PVM_OBJ)
-	$(CC) -shared $(ALLCFLAGS) -o $@ $^ $(INIH_LIBS) $(PVM_LIBS) -ldl -lm
+	$(CC) -shared $(ALLCFLAGS) -o $@ $^ $(INIH_LIBS) -Wl,--no-as-needed $(PVM_LIBS) -Wl,--as-needed -ldl -lm
 
 $(B)/vlpost: $(POST_OBJ)
 	$(CC) $(ALLCFLAGS) -o $@ $^ -lm

@@ -32,9 +32,22 @@ int vl_pvm_layer_present = 1;
 static vli_recvf_fn user_match;
 static uint32_t spawn_count;
 
+/* The real function: the next definition after this library (libpvm3 or
+ * libgpvm3 linked to the program), else from the PVM libraries themselves
+ * (a program run with LD_PRELOAD need not be linked to libgpvm3). */
 void *vli_pvm_sym(const char *name)
 {
+	static void *lib[2];
+	static const char *const libname[2] = { "libpvm3.so.3", "libgpvm3.so.3" };
 	void *p = dlsym(RTLD_NEXT, name);
+	int i;
+
+	for (i = 0; !p && i < 2; i++) {
+		if (!lib[i])
+			lib[i] = dlopen(libname[i], RTLD_NOW | RTLD_GLOBAL);
+		if (lib[i])
+			p = dlsym(lib[i], name);
+	}
 	if (!p)
 		vl_error(3, "cannot find %s in the PVM libraries (link -lgpvm3 -lpvm3 after -lvlayer-pvm)",
 			 name);

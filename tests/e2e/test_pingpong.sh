@@ -49,4 +49,9 @@ for place in a b; do
 		assert_eq "tasks in the trace" 2 "$(ls "$WORK/trace" | grep -c '\.trc$')"
 	fi
 done
+# the same, unmodified native binary with the layer given by LD_PRELOAD
+n=1500
+out=$(LD_PRELOAD="$BUILD/libvlayer-pvm.so" "$BUILD/samples/pingpong" -r 3 -h b $n 2>&1)
+assert_eq "LD_PRELOAD: native binary, virtual RTT ns" "$(inter_rtt)" \
+	"$(echo "$out" | awk '$1 == "size" { print $6 }')"
 e2e_summary
