@@ -26,6 +26,7 @@
 #define VL_HDR_INTERNAL 1      /* the layer's own message (barrier time exchange) */
 #define VL_TAG_BARRIER 0x7f564c01
 #define HOST_RAW (-2)          /* registry: a task that is not virtualised (pvmgs) */
+#define HOST_UNKNOWN (-3)      /* registry: virtualised, virtual host not known */
 #define MAX_MCAST 4096
 
 int vl_pvm_layer_present = 1;
@@ -127,7 +128,47 @@ static int spawn_slot(int me, int *host, int64_t *start)
 	}
 	if (!s || sscanf(s, "%d:%lld", host, (long long *)start) != 2)
 		return -1;
+	/* every sibling's virtual host is in the list too */
+	s = getenv("VLAYER_SPAWN");
+	for (i = 0; i < n && s; i++) {
+		int h;
+		if (sscanf(s, "%d:", &h) == 1)
+			vli_reg_set(sib[i], h);
+		s = strchr(s, ',');
+		if (s)
+			s++;
+	}
 	return 0;
+}
+
+/* Publish this task's virtual host in PVM's mailbox, for tasks that learn
+ * our tid some other way (a message, a group). */
+static void publish_host(int me, int host)
+{
+	char name[32];
+	int b = vli_real_pvm_mkbuf(PvmDataDefault), old = vli_real_pvm_setsbuf(b);
+
+	snprintf(name, sizeof name, "vlayer.%x", (unsigned)me);
+	vli_real_pvm_pkint(&host, 1, 1);
+	vli_real_pvm_setsbuf(old);
+	vli_real_pvm_putinfo(name, b, PvmMboxDefault);
+	vli_real_pvm_freebuf(b);
+}
+
+static int lookup_host(int tid)
+{
+	char name[32];
+	int old = vli_real_pvm_setrbuf(0), b, h = -1;
+
+	snprintf(name, sizeof name, "vlayer.%x", (unsigned)tid);
+	b = vli_real_pvm_recvinfo(name, 0, PvmMboxDefault);
+	if (b > 0) {
+		if (vli_real_pvm_upkint(&h, 1, 1) < 0)
+			h = -1;
+		vli_real_pvm_freebuf(b);
+	}
+	vli_real_pvm_setrbuf(old);
+	return h;
 }
 
 static char progname[256];
@@ -190,6 +231,7 @@ static void init_task(void)
 	dir = getenv("VLAYER_TRACE_DIR");
 	(void)dir;
 	vli_init(me, ptid, host, start, progname);
+	publish_host(me, host);
 	export_var("VLAYER_SPAWN");
 	export_var("VLAYER_TRACE_DIR");
 	export_var("VLAYER_PHOST");
@@ -224,10 +266,17 @@ static int host_of(int tid)
 	struct pvmtaskinfo *ti;
 	int n = 0;
 
+	if (h == HOST_UNKNOWN)
+		return -1;
 	if (h != -1)
 		return h;
 	if (tid & 0x80000000)
 		return HOST_RAW; /* a pvmd */
+	h = lookup_host(tid);
+	if (h >= 0 && h < vli_t.cfg.nhosts) {
+		vli_reg_set(tid, h);
+		return h;
+	}
 	/* unknown task: is it the group server? */
 	if (vli_real_pvm_tasks(tid, &n, &ti) >= 0 && n == 1) {
 		const char *a = strrchr(ti[0].ti_a_out, '/');
@@ -237,6 +286,7 @@ static int host_of(int tid)
 			return HOST_RAW;
 		}
 	}
+	vli_reg_set(tid, HOST_UNKNOWN); /* ask pvmd once only */
 	return -1;
 }
 

@@ -46,6 +46,18 @@ static void child(const char *role)
 	long long t, t2;
 	static char big[1 << 20];
 
+	if (!strcmp(role, "d")) {
+		/* a task learns another's tid from a message and sends to it: the
+		 * layer finds its virtual host (a, same as d: intra) in PVM's mailbox */
+		int other;
+		pvm_recv(parent, T_START);
+		pvm_upkint(&other, 1, 1);
+		t = now();
+		pvm_initsend(PvmDataRaw);
+		pvm_send(other, 98);
+		send_ll(parent, T_REPORT, now() - t, 0);
+		return;
+	}
 	send_ll(parent, T_START, now(), 0);
 	if (!strcmp(role, "a")) {
 		/* nrecv: the big message is really there (it was sent before the
@@ -85,6 +97,8 @@ static void child(const char *role)
 	pvm_barrier("g", 4);
 	send_ll(parent, T_REPORT, t, now());
 	pvm_lvgroup("g");
+	if (!strcmp(role, "a"))
+		pvm_recv(parent, T_GO); /* stay alive for d */
 }
 
 int main(int argc, char **argv)
@@ -194,6 +208,18 @@ int main(int argc, char **argv)
 	}
 	n = pvm_lvgroup("g");
 	(void)n;
+	{
+		char *av[] = { "d", NULL };
+		int d;
+		pvm_spawn(self, av, PvmTaskHost, "a", 1, &d);
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(&tid[0], 1, 1);
+		pvm_send(d, T_START);
+		recv_ll(d, T_REPORT, &a, &b);
+		printf("send_to_learned_tid %lld\n", a);
+		pvm_initsend(PvmDataRaw);
+		pvm_send(tid[0], T_GO);
+	}
 	pvm_exit();
 	return 0;
 }

@@ -61,8 +61,10 @@ for w in a b c; do
 	assert_eq "barrier exit of $w" $((max + 4 * (5000 + 100000 + 4000))) "$(v barrier_out_$w)"
 done
 assert_eq "barrier exit of the master" $((max + 4 * (50000 + 100000 + 4000))) "$(v barrier_out_master)"
-# the traces: 4 tasks, all complete
+assert_eq "send to a task known only by a message: intra-node send time" 3000 \
+	"$(v send_to_learned_tid)"
+# the traces: 5 tasks, all complete
 "$BUILD/vlpost" stats "$WORK/trace" > "$WORK/stats" 2>&1
 assert_eq "vlpost stats on the traces" 0 $?
-assert_eq "trace files" 4 "$(ls "$WORK/trace" | grep -c '\.trc$')"
+assert_eq "trace files" 5 "$(ls "$WORK/trace" | grep -c '\.trc$')"
 e2e_summary
