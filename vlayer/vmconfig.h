@@ -2,7 +2,7 @@
  *
  * All times are int64 nanoseconds.  Transmission cost per KiB is kept in
  * picoseconds so that bandwidths such as 100 Mbit/s (81920000 ps/KiB) are exact.
- * See README.md "VMConfig reference" for the file syntax.
+ * See docs/vmconfig.md for the file syntax.
  */
 #ifndef VL_VMCONFIG_H
 #define VL_VMCONFIG_H

@@ -1,0 +1,263 @@
+/* fuzz_vmconfig.c - fuzz the VMConfig loader (vlayer/vmconfig.c).
+ *
+ * LLVMFuzzerTestOneInput writes the input to a memory file, loads it with
+ * vl_config_load and checks: an error is one line "FILE...", a loaded config
+ * keeps its invariants, and its dump loads back to the same dump.  Any
+ * violation calls abort().  Built with -DVL_FUZZ_STANDALONE it has its own
+ * main that mutates the golden files with a seeded PRNG.  See README.md.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "vmconfig.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define VLF_ROUNDTRIP_HOSTS 1000 /* skip the dump check for bigger configs (speed) */
+
+typedef struct vlf_file {
+	int fd;
+	char path[64];
+} vlf_file;
+
+static vlf_file vlf_in = {-1, ""}, vlf_out = {-1, ""};
+
+static void vlf_check(int ok, const char *what)
+{
+	if (!ok) {
+		fprintf(stderr, "fuzz_vmconfig: %s\n", what);
+		abort();
+	}
+}
+
+/* Replace the contents of the memory file f (created on first use). */
+static void vlf_put(vlf_file *f, const void *data, size_t size)
+{
+	if (f->fd < 0) {
+		f->fd = memfd_create("vmconfig", 0);
+		vlf_check(f->fd >= 0, "memfd_create failed");
+		snprintf(f->path, sizeof(f->path), "/proc/self/fd/%d", f->fd);
+	}
+	vlf_check(ftruncate(f->fd, 0) == 0, "ftruncate failed");
+	vlf_check(size == 0 || pwrite(f->fd, data, size, 0) == (ssize_t)size, "pwrite failed");
+}
+
+static char *vlf_dump(const vl_config *cfg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	vlf_check(m != NULL, "open_memstream failed");
+	vl_config_dump(cfg, m);
+	fclose(m);
+	return buf;
+}
+
+static void vlf_check_link(const vl_link *l)
+{
+	int i;
+
+	vlf_check(l->send_delay >= 0 && l->recv_delay >= 0 && l->trans_delay >= 0, "delay < 0");
+	vlf_check(l->trans_per_kib_ps >= 0, "trans_per_kib < 0");
+	vlf_check(l->send_model.n >= 0 && l->send_model.n <= VL_MAX_BP, "send_model.n");
+	vlf_check(l->trans_model.n >= 0 && l->trans_model.n <= VL_MAX_BP, "trans_model.n");
+	for (i = 1; i < l->send_model.n; i++)
+		vlf_check(l->send_model.bytes[i] > l->send_model.bytes[i - 1], "send_model order");
+	for (i = 1; i < l->trans_model.n; i++)
+		vlf_check(l->trans_model.bytes[i] > l->trans_model.bytes[i - 1], "trans_model order");
+	vlf_check(l->ncont >= 0 && l->ncont <= VL_MAX_CONT, "ncont");
+	for (i = 0; i < l->ncont; i++)
+		vlf_check(l->cont_k[i] >= 1 && l->cont_f[i] >= 0 &&
+			  (i == 0 || l->cont_k[i] > l->cont_k[i - 1]), "contention entry");
+}
+
+static void vlf_check_config(const vl_config *cfg)
+{
+	int i;
+
+	vlf_check(cfg->nhosts >= 1 && cfg->hosts != NULL, "no hosts");
+	vlf_check_link(&cfg->intra);
+	vlf_check_link(&cfg->inter);
+	for (i = 0; i < cfg->nhosts; i++) {
+		const vl_host *h = &cfg->hosts[i];
+
+		vlf_check(h->name[0] != '\0' && h->procs >= 1, "bad host");
+		vlf_check(h->factor >= 0 && h->flops >= 0 && h->init_delay >= 0, "bad host value");
+	}
+	if (cfg->nhosts <= 50)
+		for (i = 0; i < cfg->nhosts; i++)
+			vlf_check(vl_config_host(cfg, cfg->hosts[i].name) == i, "duplicate host");
+}
+
+/* The dump of cfg loads back to the same dump (unless a dumped line is too long). */
+static void vlf_roundtrip(const vl_config *cfg)
+{
+	vl_config again;
+	char err[2048], *d1 = vlf_dump(cfg);
+
+	vlf_put(&vlf_out, d1, strlen(d1));
+	if (vl_config_load(vlf_out.path, &again, err, sizeof(err)) == 0) {
+		char *d2 = vlf_dump(&again);
+
+		vlf_check(strcmp(d1, d2) == 0, "dump does not load back to the same dump");
+		free(d2);
+		vl_config_free(&again);
+	} else if (!strstr(err, "line too long")) {
+		fprintf(stderr, "%s\n---\n%s", err, d1);
+		vlf_check(0, "dump does not load");
+	}
+	free(d1);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	vl_config cfg;
+	char err[2048];
+
+	vlf_put(&vlf_in, data, size);
+	memset(err, 'x', sizeof(err));
+	if (vl_config_load(vlf_in.path, &cfg, err, sizeof(err)) == 0) {
+		vlf_check_config(&cfg);
+		if (cfg.nhosts <= VLF_ROUNDTRIP_HOSTS)
+			vlf_roundtrip(&cfg);
+		vl_config_free(&cfg);
+		return 0;
+	}
+	vlf_check(memchr(err, '\0', sizeof(err)) != NULL, "message not terminated");
+	vlf_check(strncmp(err, vlf_in.path, strlen(vlf_in.path)) == 0, "message without FILE");
+	vlf_check(strchr(err, '\n') == NULL, "message of more than one line");
+	vlf_check(cfg.nhosts == 0 && cfg.hosts == NULL, "cfg not freed after an error");
+	return 0;
+}
+
+#ifdef VL_FUZZ_STANDALONE
+#include <glob.h>
+
+#ifndef SRCDIR
+#define SRCDIR "."
+#endif
+#define VLF_MAX 8192
+
+static uint64_t vlf_state = 88172645463325252ULL;
+
+static uint32_t vlf_rand(uint32_t n) /* xorshift64*, in 0..n-1 */
+{
+	vlf_state ^= vlf_state >> 12;
+	vlf_state ^= vlf_state << 25;
+	vlf_state ^= vlf_state >> 27;
+	return n ? (uint32_t)((vlf_state * 2685821657736338717ULL) >> 32) % n : 0;
+}
+
+static const char *const vlf_tokens[] = {
+	"[host ", "[hosts n]", "]", "[network]", "[network intra]", "[network inter]",
+	"[simulation]", "count = ", "100000", "99999", "send_model = ", "contention = ",
+	"trans_per_kib = ", "bandwidth = ", " = ", "us", "ns", "ps", "s", "KiB", "GB", "Mbit/s",
+	"e999", "e-999", "-", ".", ",", ":", ";", "#", "\n", "\r\n", "\t", "\xEF\xBB\xBF",
+	"9223372036854775807", "0.5", "1e19", "nan", "inf",
+};
+
+static size_t vlf_insert(char *buf, size_t len, size_t at, const char *s, size_t n)
+{
+	if (len + n > VLF_MAX)
+		return len;
+	memmove(buf + at + n, buf + at, len - at);
+	memcpy(buf + at, s, n);
+	return len + n;
+}
+
+/* Copy the line around position at (with its newline) after itself. */
+static size_t vlf_dup_line(char *buf, size_t len, size_t at)
+{
+	char line[VLF_MAX];
+	size_t a = at, b = at;
+
+	while (a > 0 && buf[a - 1] != '\n')
+		a--;
+	while (b < len && buf[b++] != '\n')
+		;
+	memcpy(line, buf + a, b - a);
+	return vlf_insert(buf, len, b, line, b - a);
+}
+
+static size_t vlf_delete(char *buf, size_t len, size_t at, size_t n)
+{
+	if (at + n > len)
+		return len;
+	memmove(buf + at, buf + at + n, len - at - n);
+	return len - n;
+}
+
+static size_t vlf_mutate(char *buf, size_t len)
+{
+	size_t at = vlf_rand((uint32_t)len + 1);
+	const char *tok;
+	char c;
+
+	switch (vlf_rand(6)) {
+	case 0:
+		if (len)
+			buf[at % len] ^= (char)(1u << vlf_rand(8));
+		return len;
+	case 1:
+		c = (char)vlf_rand(256);
+		return vlf_insert(buf, len, at, &c, 1);
+	case 2:
+		tok = vlf_tokens[vlf_rand(sizeof(vlf_tokens) / sizeof(vlf_tokens[0]))];
+		return vlf_insert(buf, len, at, tok, strlen(tok));
+	case 3:
+		return at;
+	case 4:
+		return vlf_dup_line(buf, len, at);
+	default:
+		return vlf_delete(buf, len, at, vlf_rand(16));
+	}
+}
+
+static size_t vlf_read(const char *path, char *buf)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, VLF_MAX, f);
+	fclose(f);
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	static char buf[VLF_MAX];
+	long i, runs = argc > 1 ? atol(argv[1]) : 20000;
+	glob_t g;
+
+	if (argc > 2)
+		vlf_state ^= strtoull(argv[2], NULL, 0) * 0x9E3779B97F4A7C15ULL;
+	memset(&g, 0, sizeof(g));
+	glob(SRCDIR "/tests/golden/vmconfig/*/*.ini", 0, NULL, &g);
+	glob(SRCDIR "/vmconfig/*.ini", GLOB_APPEND, NULL, &g);
+	if (g.gl_pathc == 0) {
+		fprintf(stderr, "fuzz_vmconfig: no seed files under %s\n", SRCDIR);
+		return 2;
+	}
+	for (i = 0; i < runs; i++) {
+		size_t len = vlf_read(g.gl_pathv[vlf_rand((uint32_t)g.gl_pathc)], buf);
+		int k, n;
+
+		for (k = 0, n = 1 + (int)vlf_rand(4); k < n; k++)
+			len = vlf_mutate(buf, len);
+		LLVMFuzzerTestOneInput((const uint8_t *)buf, len);
+	}
+	printf("fuzz_vmconfig: %ld runs on %zu seed files, no failure\n", runs, g.gl_pathc);
+	globfree(&g);
+	return 0;
+}
+#endif

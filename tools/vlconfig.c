@@ -1,0 +1,76 @@
+/* vlconfig - check a VMConfig file, or print it in canonical form. */
+#include "vmconfig.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void vlc_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: vlconfig [--dump] FILE\n"
+		"Check the VMConfig FILE (see docs/vmconfig.md).\n"
+		"  --dump   print it in canonical form (base units, every key,\n"
+		"           [hosts] templates expanded) instead of \"FILE: ok, N hosts\"\n"
+		"  --help   print this help\n"
+		"Exit status: 0 if FILE is valid, 2 on an error (message on stderr).\n");
+}
+
+/* Sets *path and *dump from argv; returns -1 to print help, 2 on a usage error. */
+static int vlc_args(int argc, char **argv, const char **path, int *dump)
+{
+	int i, opts = 1;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (opts && !strcmp(a, "--")) {
+			opts = 0;
+		} else if (opts && (!strcmp(a, "--help") || !strcmp(a, "-h"))) {
+			return -1;
+		} else if (opts && !strcmp(a, "--dump")) {
+			*dump = 1;
+		} else if (opts && a[0] == '-' && a[1]) {
+			fprintf(stderr, "vlconfig: unknown option %s (try --help)\n", a);
+			return 2;
+		} else if (*path) {
+			fprintf(stderr, "vlconfig: only one FILE, please (try --help)\n");
+			return 2;
+		} else {
+			*path = a;
+		}
+	}
+	if (!*path) {
+		vlc_usage(stderr);
+		return 2;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	vl_config cfg;
+	char err[2048];
+	const char *path = NULL;
+	int dump = 0, rc = vlc_args(argc, argv, &path, &dump);
+
+	if (rc < 0) {
+		vlc_usage(stdout);
+		return 0;
+	}
+	if (rc)
+		return rc;
+	if (vl_config_load(path, &cfg, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	if (dump)
+		vl_config_dump(&cfg, stdout);
+	else
+		printf("%s: ok, %d host%s\n", path, cfg.nhosts, cfg.nhosts == 1 ? "" : "s");
+	vl_config_free(&cfg);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "vlconfig: cannot write the output\n");
+		return 2;
+	}
+	return 0;
+}
