@@ -17,10 +17,16 @@ for cfg in vienna aachen modern-100g; do
 	rm -rf "$OUT/trace-$cfg"
 	VMCONFIG="$TOP/vmconfig/$cfg.ini" VLAYER_TRACE_DIR="$OUT/trace-$cfg" \
 		"$BUILD/samples/masterworker.v" -w 8 -j 64 -s 300000 || exit 1
-	"$BUILD/vlpost" trf -o "$OUT/masterworker-$cfg.trf" "$OUT/trace-$cfg" || exit 1
+	"$BUILD/vlpost" trf -o "$OUT/masterworker-$cfg.trf" "$OUT/trace-$cfg" | tee "$OUT/stats-$cfg.txt" ||
+		exit 1
 	echo
 done
 echo "=== the same program natively on this machine"
 "$BUILD/samples/masterworker" -w 8 -j 64 -s 300000
 echo
-echo "ParaGraph traces and task traces are in $OUT/"
+echo "=== predicted elapsed time of masterworker -w 8 -j 64"
+for cfg in vienna aachen modern-100g; do
+	printf '  %-14s %s\n' "$cfg" "$(grep 'predicted elapsed' "$OUT/stats-$cfg.txt" | sed 's/.*: //')"
+done
+echo
+echo "ParaGraph files: $OUT/masterworker-*.trf; task traces: $OUT/trace-*/"

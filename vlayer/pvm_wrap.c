@@ -802,7 +802,9 @@ int vlpvm_spawn(char *task, char **argv, int flag, char *where, int ntask, int *
 		if (tids[i] < 0)
 			continue;
 		vli_reg_set(tids[i], hosts[i]);
-		vli_trace_msg(VL_EV_SPAWN, tids[i], hosts[i], 0, 0, t0, vli_t.now,
+		/* the call's interval goes to the first record; the others are
+		 * instants at its end, so the records of a task stay sequential */
+		vli_trace_msg(VL_EV_SPAWN, tids[i], hosts[i], 0, 0, i ? vli_t.now : t0, vli_t.now,
 			      t0 + vli_init_delay(&vli_t.cfg, hosts[i]), 0, 0);
 	}
 	free(hosts);
