@@ -24,7 +24,7 @@ TOOLS = $(B)/vlpost $(B)/vlconfig $(B)/vlcc
 SAMPLES = $(patsubst samples/pvm/%.c,$(B)/samples/%,$(wildcard samples/pvm/*.c))
 SAMPLES_V = $(SAMPLES:%=%.v)
 
-.PHONY: all deps check check-unit check-e2e check-asan demo bench install clean fuzz
+.PHONY: all deps check check-unit check-e2e check-asan check-asan-inner check-golden check-fuzz demo bench install clean
 all: $(LIBS_OUT) $(TOOLS) $(SAMPLES) $(SAMPLES_V)
 
 deps:
@@ -85,17 +85,42 @@ check-unit: all $(UNIT_BIN)
 check-e2e: all
 	@tests/e2e/run-all.sh $(B)
 
+$(B)/tests/mktrace: tests/tools/mktrace.c vlayer/trace_format.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALLCFLAGS) -o $@ $<
+
+check-golden: $(B)/vlpost $(B)/tests/mktrace
+	@tests/golden/run-trf.sh $(B)
+
+# the fuzz targets in their deterministic stand-alone form (libFuzzer: tests/fuzz/README.md)
+FUZZ_ITER ?= 4000
+$(B)/tests/fuzz_vmconfig: tests/fuzz/fuzz_vmconfig.c vlayer/vmconfig.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALLCFLAGS) -DVL_FUZZ_STANDALONE -DSRCDIR='"$(CURDIR)"' -o $@ $^ $(INIH_LIBS) -lm
+$(B)/tests/fuzz_trace: tests/fuzz/fuzz_trace.c $(filter-out postproc/vlpost.c,$(POST_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Ipostproc $(ALLCFLAGS) -DVL_FUZZ_STANDALONE -DSRCDIR='"$(CURDIR)"' -o $@ $^ -lm
+check-fuzz: $(B)/tests/fuzz_vmconfig $(B)/tests/fuzz_trace
+	$(B)/tests/fuzz_vmconfig $(FUZZ_ITER)
+	$(B)/tests/fuzz_trace $(FUZZ_ITER)
+
 check: deps
 	$(MAKE) all
 	$(MAKE) check-unit
+	$(MAKE) check-golden
 	$(MAKE) check-e2e
 	$(MAKE) check-asan
 
+ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# unit tests, golden files, fuzz drivers and the exact end-to-end tests again, with
+# every C file of the project built with AddressSanitizer and UBSan
 check-asan:
-	$(MAKE) B=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" CFLAGS="-O1 -g" check-unit-asan
+	$(MAKE) B=build-asan SAN="$(ASAN_FLAGS)" CFLAGS="-O1 -g" check-asan-inner
 
-check-unit-asan: $(UNIT_BIN) $(B)/vlpost
-	@set -e; for t in $(UNIT_BIN); do echo "== (asan) $$t"; ASAN_OPTIONS=detect_leaks=1 CK_FORK=no $$t; done
+check-asan-inner: all $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do echo "== (asan) $$t"; CK_FORK=no $$t; done
+	$(MAKE) B=$(B) SAN="$(SAN)" CFLAGS="$(CFLAGS)" check-golden check-fuzz
+	ASAN_OPTIONS=detect_leaks=0 VLCC_CC="$(CC) $(SAN)" VL_SANITIZED=1 tests/e2e/run-all.sh $(B) pingpong semantics
 
 demo: deps
 	$(MAKE) all

@@ -72,6 +72,11 @@ assert_eq() {
 }
 
 e2e_summary() {
+	# spawned tasks write to the pvmd log: a sanitizer report there is a failure
+	if cat "$PVM_TMP"/pvml.* 2>/dev/null | grep -q -e "ERROR: AddressSanitizer" -e "runtime error:"; then
+		fail "sanitizer report in a spawned task:"
+		cat "$PVM_TMP"/pvml.* | grep -A5 -e "ERROR: AddressSanitizer" -e "runtime error:" | head -30
+	fi
 	echo "$E2E_PASS passed, $E2E_FAIL failed"
 	[ "$E2E_FAIL" = 0 ]
 }

@@ -1,10 +1,15 @@
 #!/bin/bash
 # run-all.sh BUILD - every end-to-end test; prints "N passed, M failed" at the end.
+# run-all.sh BUILD [NAME...] - only tests/e2e/test_NAME.sh for the names given
 BUILD=${1:-build}
+shift
 cd "$(dirname "$0")/../.." || exit 2
+tests=""
+for n in "$@"; do tests="$tests tests/e2e/test_$n.sh"; done
+[ -n "$tests" ] || tests=$(ls tests/e2e/test_*.sh)
 total_p=0
 total_f=0
-for t in tests/e2e/test_*.sh; do
+for t in $tests; do
 	echo "== $t"
 	out=$(bash "$t" "$BUILD" 2>&1)
 	rc=$?

@@ -7,7 +7,7 @@
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
-VLCC_CC=cc "$BUILD/vlcc" -Wall -Wextra -Werror -O1 -I"$HERE/../../include" \
+VLCC_CC="${VLCC_CC:-cc}" "$BUILD/vlcc" -Wall -Wextra -Werror -O1 -I"$HERE/../../include" \
 	-o "$WORK/semantics" "$HERE/semantics.c" -lm || { fail "build semantics.c"; e2e_summary; exit 1; }
 pvmd_start "$WORK:/usr/bin"
 VMCONFIG="$HERE/semantics.ini" VLAYER_TRACE_DIR="$WORK/trace" timeout 120 "$WORK/semantics" > "$WORK/out"
