@@ -55,9 +55,23 @@ void *vli_pvm_sym(const char *name)
 	return p;
 }
 
+/* At program start, before main: find the PVM functions and load the
+ * VMConfig, so that a bad file stops the program before it does anything. */
 __attribute__((constructor)) static void vli_pvm_ctor(void)
 {
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	const char *base;
+
 	vli_pvm_resolve();
+	exe[n > 0 ? n : 0] = 0;
+	base = strrchr(exe, '/');
+	base = base ? base + 1 : exe;
+	if (!strcmp(base, "pvmgs") || !strcmp(base, "pvmd") || !strcmp(base, "pvmd3")) {
+		vli_depth = 1; /* PVM's own programs (LD_PRELOAD inherited): pass through */
+		return;
+	}
+	vli_load_config(&vli_t.cfg);
 }
 
 /* ---- start-up ---- */
@@ -193,7 +207,6 @@ static void init_task(void)
 	if (me < 0)
 		return;
 	ptid = vli_real_pvm_parent();
-	vli_load_config(&vli_t.cfg);
 	read_progname();
 	if (ptid < 0 || spawn_slot(me, &host, &start) < 0) {
 		/* the first task of a run: place it on the first host, start at 0 */
