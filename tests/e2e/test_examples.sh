@@ -88,4 +88,17 @@ for t in "hello 2 hello" "master1 4 master1" "timing 2 timing" "gexample 4 gexam
 		cat "$WORK/stats.$name"
 	fi
 done
+# the native gexample binary (groups) with the layer given by LD_PRELOAD: the
+# group server inherits LD_PRELOAD and must be left alone
+if [ -z "${VL_SANITIZED:-}" ]; then
+	pvmd_start "$WORK/native:/usr/bin"
+	(cd "$WORK" && VLAYER_TRACE_DIR="$WORK/trace.preload" LD_PRELOAD="$BUILD/libvlayer-pvm.so" \
+		timeout 60 "$WORK/native/gexample" < "$WORK/stdin.gexample" > "$WORK/preload.out" 2>&1)
+	assert_eq "gexample with LD_PRELOAD: exit status" 0 $?
+	pvmd_stop
+	assert_eq "gexample with LD_PRELOAD: results as native" \
+		"$(grep -E '1-Norm|product' "$WORK/native.gexample.out" | sort | tr '\n' ' ')" \
+		"$(grep -E '1-Norm|product' "$WORK/preload.out" | sort | tr '\n' ' ')"
+	assert_eq "gexample with LD_PRELOAD: trace files" 4 "$(ls "$WORK/trace.preload" | grep -c '\.trc$')"
+fi
 e2e_summary
