@@ -189,6 +189,8 @@ int main(int argc, char **argv)
 		ep = atoll(getenv("VLAYER_EPOCH") ? getenv("VLAYER_EPOCH") : "0");
 		printf("gettimeofday_us_minus_virtual %lld\n",
 		       (tv.tv_sec * 1000000LL + tv.tv_usec) - (ep / 1000 + t / 1000));
+		printf("time_minus_virtual %lld\n",
+		       (long long)time(NULL) - (ep / 1000000000 + now() / 1000000000));
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		printf("monotonic_minus_virtual %lld\n", ts.tv_sec * 1000000000LL + ts.tv_nsec - now());
 	}

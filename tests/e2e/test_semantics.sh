@@ -50,6 +50,7 @@ assert_eq "vl_compute(0.25)" 250000000 "$(v compute_quarter)"
 assert_eq "send after vl_set_param send_delay=50us" 50000 "$(v send_after_setparam)"
 assert_eq "gettimeofday = epoch + virtual time (us)" 0 "$(v gettimeofday_us_minus_virtual)"
 assert_eq "CLOCK_MONOTONIC = virtual time" 0 "$(v monotonic_minus_virtual)"
+assert_eq "time() = epoch + virtual time (s)" 0 "$(v time_minus_virtual)"
 # barrier of 4 on 3 nodes: out = max(in) + 2 ceil(log2 4) (S + T + R); the master
 # changed its own send delay to 50 us
 max=0
