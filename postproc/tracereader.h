@@ -1,0 +1,109 @@
+/* tracereader.h - streaming reader of vlayer task traces (vlayer/trace_format.h).
+ *
+ * A vl_tfile reads one task's trace sequentially through a fixed buffer, validates
+ * the header and every record, and names the file and the record index in every
+ * error.  A vl_tset opens every vl-XXXXXXXX.trc of a trace directory and orders
+ * the tasks by (start_ns, tid), which gives the processor numbers 0..P-1.
+ * Memory is bounded by the number of tasks: one buffer per task, nothing per record.
+ *
+ * Record indices count from 0 (record 0 is the first record after the header).
+ */
+#ifndef VL_TRACEREADER_H
+#define VL_TRACEREADER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "trace_format.h"
+
+#define VL_TR_BUFSIZE (64 * 1024)     /* default read buffer per task */
+#define VL_TR_MINBUF (4 * 1024)       /* smallest buffer used for very many tasks */
+#define VL_TR_MEMBUDGET (32u << 20)   /* total buffer memory a vl_tset aims for */
+#define VL_TR_TMAX ((int64_t)1 << 62) /* times, byte counts, components: 0..VL_TR_TMAX */
+
+/* What went wrong, so that callers can tolerate incomplete traces (--partial). */
+enum vl_tr_err {
+	VL_TR_ENONE = 0,
+	VL_TR_EIO,      /* the file could not be opened or read */
+	VL_TR_EHDR,     /* bad or short header: nothing of the file is usable */
+	VL_TR_ECORRUPT, /* a record is invalid: the records before it are usable */
+	VL_TR_ETRUNC,   /* the file ends inside a record: the records before are usable */
+	VL_TR_ENOEND    /* the last record is not END: the task did not finish */
+};
+
+typedef struct vl_tfile {
+	char *path;            /* as opened (dir/vl-XXXXXXXX.trc) */
+	vl_thdr hdr;           /* host_name and program are NUL-terminated and printable */
+	int fd;                /* -1 while closed (see keep_open) */
+	int keep_open;         /* 0: the file is opened for each refill only */
+	unsigned char *buf;
+	size_t cap, len, pos;  /* buffer size, bytes in it, bytes consumed */
+	int64_t off;           /* file offset of the byte after buf[len - 1] */
+	int eof;               /* a read returned 0 */
+	uint64_t nrec;         /* records returned by vl_tfile_next */
+	int64_t last_t0, last_t1;
+	uint16_t last_type, last_flags;
+	uint32_t last_seq;     /* seq of the last SEND record */
+	int ended;             /* the END record was returned */
+	enum vl_tr_err err;    /* sticky: once set, vl_tfile_next returns -1 */
+	char errmsg[384];      /* "PATH: record N: ..." */
+} vl_tfile;
+
+/* Open the trace file at path and validate its header.  bufsize is rounded up to
+ * a multiple of the record size (0 = VL_TR_BUFSIZE).  If keep_open is 0, the file
+ * descriptor is closed after every buffer refill (for more tasks than descriptors).
+ * Returns 0, or -1 with f->err and f->errmsg set.  Call vl_tfile_close() in both
+ * cases. */
+int vl_tfile_open(vl_tfile *f, const char *path, size_t bufsize, int keep_open);
+
+/* Next record, validated, in host byte order.  Returns 1 with *r filled, 0 at the
+ * normal end (after END, no trailing bytes), or -1 with f->err / f->errmsg set:
+ * invalid record, truncated file, no END record, or read error.  The error is
+ * sticky; the records returned before it are valid.  Checks: known type,
+ * 0 <= t0 <= t1 <= VL_TR_TMAX, t0 >= start_ns, t0 >= the previous record's t1
+ * (except the records of one multicast sharing one interval), START only first,
+ * nothing after END, SEND seq increasing, waiting within [0, t1 - t0] for RECV
+ * and COLL, byte counts and END components within [0, VL_TR_TMAX].  The text of
+ * MARK, COLL and PARAM is NUL-terminated; PARAM's t1 is set to its t0. */
+int vl_tfile_next(vl_tfile *f, vl_trec *r);
+
+/* The record after the last one returned, not validated and not consumed.
+ * Returns 1 with *r filled, 0 if no complete record follows, -1 on a read error. */
+int vl_tfile_peek(vl_tfile *f, vl_trec *r);
+
+/* Start again at record 0 (keeps the header).  Returns 0 or -1 (read error). */
+int vl_tfile_rewind(vl_tfile *f);
+
+/* Free the buffer and close the file.  Safe on a zeroed or failed vl_tfile. */
+void vl_tfile_close(vl_tfile *f);
+
+/* Whether f's error leaves usable records before it (ECORRUPT, ETRUNC, ENOEND). */
+int vl_tfile_err_is_partial(const vl_tfile *f);
+
+/* ---- a trace directory ---- */
+#define VL_TSET_SKIPBAD 1u  /* skip files with a bad header (warning) instead of failing */
+
+typedef struct vl_tset {
+	char *dir;
+	int n;                /* tasks */
+	vl_tfile *f;          /* sorted by (hdr.start_ns, hdr.tid): index = processor */
+	int *hash;            /* tid -> index + 1 (0: empty), open addressing */
+	uint32_t hmask;
+} vl_tset;
+
+/* Open every vl-*.trc file of dir.  Fails (-1, message in err) if the directory
+ * cannot be read, holds no trace file, a header is bad (unless VL_TSET_SKIPBAD,
+ * which warns on warn if not NULL) or two files have the same tid.  Call
+ * vl_tset_close() in both cases. */
+int vl_tset_open(vl_tset *s, const char *dir, unsigned flags, FILE *warn, char *err,
+		 size_t errlen);
+
+/* Processor index of task tid, or -1 if no file of the set has that tid. */
+int vl_tset_find(const vl_tset *s, int32_t tid);
+
+/* Rewind every file to record 0.  Returns 0, or -1 with the message in err. */
+int vl_tset_rewind(vl_tset *s, char *err, size_t errlen);
+
+void vl_tset_close(vl_tset *s);
+
+#endif

@@ -1,0 +1,268 @@
+/* vlpost.c - post-processing of vlayer traces: vlpost trf | stats | check. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stats.h"
+#include "trf.h"
+#include "tracereader.h"
+
+#define EXIT_BAD 2
+
+static const char usage_main[] =
+	"usage: vlpost COMMAND [OPTIONS] ARG\n"
+	"\n"
+	"Post-process the traces of a vlayer run (one vl-XXXXXXXX.trc per task).\n"
+	"\n"
+	"commands:\n"
+	"  trf [-o FILE.trf] [--partial] TRACEDIR   PICL 2.0 trace for ParaGraph\n"
+	"  stats [--csv] TRACEDIR                   per-task times and message counts\n"
+	"  check FILE.trf                           validate a .trf file\n"
+	"\n"
+	"'vlpost COMMAND --help' describes a command.  Exit status: 0 ok, 1 check found\n"
+	"an invalid file, 2 bad usage or bad input.\n";
+
+static const char usage_trf[] =
+	"usage: vlpost trf [-o FILE.trf] [--partial] TRACEDIR\n"
+	"\n"
+	"Write the traces of TRACEDIR as one PICL 2.0 trace for ParaGraph, sorted by\n"
+	"virtual time, then print the stats table.  Processors 0..P-1 are the tasks\n"
+	"ordered by (start time, tid).\n"
+	"\n"
+	"  -o FILE      output file (default: TRACEDIR with .trf appended); written to\n"
+	"               FILE.tmp and renamed when complete\n"
+	"  --partial    use incomplete traces: truncated files, tasks without END,\n"
+	"               corrupt records (the records before them are used), receives\n"
+	"               whose send is missing, receives ending before their send\n"
+	"               (warnings on stderr instead of errors)\n";
+
+static const char usage_stats[] =
+	"usage: vlpost stats [--csv] TRACEDIR\n"
+	"\n"
+	"Per task: processor, tid, virtual host, program, computation, communication\n"
+	"and waiting time (us, from the END record; '*' = no END record, estimated\n"
+	"from the records), total (end - start), messages and bytes sent and received;\n"
+	"then a totals row and the predicted elapsed time (latest end - earliest start).\n"
+	"\n"
+	"  --csv        a header row and one row per task, comma-separated\n";
+
+static const char usage_check[] =
+	"usage: vlpost check FILE.trf\n"
+	"\n"
+	"Validate a PICL 2.0 trace: line syntax, non-decreasing time, -3 -901 first and\n"
+	"-4 -901 last on every processor, entries and exits balanced and nested, every\n"
+	"receive end at or after the matching send begin (same source, destination and\n"
+	"tag, in FIFO order).  Prints 'FILE: ok (N records, P processors)' and exits 0,\n"
+	"or prints the first error with its line number and exits 1.\n";
+
+/* The message, then the first line of the usage text. */
+static int bad_usage(const char *usage, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "vlpost: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n%.*s (--help for more)\n", (int)strcspn(usage, "\n"), usage);
+	return EXIT_BAD;
+}
+
+static int is_help(const char *a)
+{
+	return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
+}
+
+/* ---- trf ---- */
+typedef struct trf_args {
+	const char *out, *dir;
+	int partial;
+} trf_args;
+
+static int trf_parse(int argc, char **argv, trf_args *a)
+{
+	for (int i = 1; i < argc; i++) {
+		if (is_help(argv[i])) {
+			fputs(usage_trf, stdout);
+			return 0;
+		} else if (strcmp(argv[i], "--partial") == 0) {
+			a->partial = 1;
+		} else if (strcmp(argv[i], "-o") == 0) {
+			if (++i == argc)
+				return bad_usage(usage_trf, "%s: missing file name", "-o");
+			a->out = argv[i];
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return bad_usage(usage_trf, "trf: unknown option %s", argv[i]);
+		} else if (a->dir) {
+			return bad_usage(usage_trf, "trf: extra argument %s", argv[i]);
+		} else {
+			a->dir = argv[i];
+		}
+	}
+	if (!a->dir)
+		return bad_usage(usage_trf, "trf: missing TRACEDIR%s", "");
+	return -1;
+}
+
+/* TRACEDIR without trailing slashes, plus ".trf" */
+static char *default_out(const char *dir)
+{
+	size_t n = strlen(dir);
+	char *s;
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	s = malloc(n + 5);
+	if (s) {
+		memcpy(s, dir, n);
+		memcpy(s + n, ".trf", 5);
+	}
+	return s;
+}
+
+static int trf_to(vl_tset *set, const char *out, const trf_args *a, vlp_tstats *st)
+{
+	vlp_trf_opt opt = { a->partial, stderr };
+	char err[1024], *tmp = malloc(strlen(out) + 5);
+	FILE *f;
+	int rc;
+	if (!tmp)
+		return fprintf(stderr, "vlpost: out of memory\n"), EXIT_BAD;
+	sprintf(tmp, "%s.tmp", out);
+	f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, "vlpost: %s: %s\n", tmp, strerror(errno));
+		free(tmp);
+		return EXIT_BAD;
+	}
+	rc = vlp_trf_write(set, f, &opt, st, err, sizeof err);
+	if (fclose(f) != 0 && rc == 0)
+		rc = -1, snprintf(err, sizeof err, "%s: %s", tmp, strerror(errno));
+	if (rc == 0 && rename(tmp, out) != 0)
+		rc = -1, snprintf(err, sizeof err, "%s: %s", out, strerror(errno));
+	if (rc != 0) {
+		unlink(tmp);
+		fprintf(stderr, "vlpost: %s\n", err);
+	}
+	free(tmp);
+	return rc ? EXIT_BAD : 0;
+}
+
+static int cmd_trf(int argc, char **argv)
+{
+	trf_args a = { NULL, NULL, 0 };
+	vl_tset set;
+	vlp_tstats *st = NULL;
+	char err[1024], *out = NULL;
+	int rc = trf_parse(argc, argv, &a);
+	if (rc >= 0)
+		return rc;
+	if (vl_tset_open(&set, a.dir, a.partial ? VL_TSET_SKIPBAD : 0, stderr, err, sizeof err) < 0) {
+		fprintf(stderr, "vlpost: %s\n", err);
+		vl_tset_close(&set);
+		return EXIT_BAD;
+	}
+	out = a.out ? strdup(a.out) : default_out(a.dir);
+	st = calloc((size_t)set.n, sizeof *st);
+	if (!out || !st)
+		rc = (fprintf(stderr, "vlpost: out of memory\n"), EXIT_BAD);
+	else
+		rc = trf_to(&set, out, &a, st);
+	if (rc == 0 && vlp_stats_print(stdout, st, set.n, 0) < 0)
+		rc = EXIT_BAD;
+	free(st);
+	free(out);
+	vl_tset_close(&set);
+	return rc;
+}
+
+/* ---- stats ---- */
+static int cmd_stats(int argc, char **argv)
+{
+	const char *dir = NULL;
+	int csv = 0, rc = 0;
+	vl_tset set;
+	vlp_tstats *st;
+	char err[1024];
+	for (int i = 1; i < argc; i++) {
+		if (is_help(argv[i]))
+			return fputs(usage_stats, stdout), 0;
+		if (strcmp(argv[i], "--csv") == 0)
+			csv = 1;
+		else if (argv[i][0] == '-' && argv[i][1])
+			return bad_usage(usage_stats, "stats: unknown option %s", argv[i]);
+		else if (dir)
+			return bad_usage(usage_stats, "stats: extra argument %s", argv[i]);
+		else
+			dir = argv[i];
+	}
+	if (!dir)
+		return bad_usage(usage_stats, "stats: missing TRACEDIR%s", "");
+	if (vl_tset_open(&set, dir, 0, stderr, err, sizeof err) < 0) {
+		fprintf(stderr, "vlpost: %s\n", err);
+		vl_tset_close(&set);
+		return EXIT_BAD;
+	}
+	st = calloc((size_t)set.n, sizeof *st);
+	if (!st)
+		rc = (fprintf(stderr, "vlpost: out of memory\n"), EXIT_BAD);
+	else if (vlp_stats_collect(&set, st, stderr, err, sizeof err) < 0)
+		rc = (fprintf(stderr, "vlpost: %s\n", err), EXIT_BAD);
+	else if (vlp_stats_print(stdout, st, set.n, csv) < 0)
+		rc = EXIT_BAD;
+	free(st);
+	vl_tset_close(&set);
+	return rc;
+}
+
+/* ---- check ---- */
+static int cmd_check(int argc, char **argv)
+{
+	const char *file = NULL;
+	vlp_check_res res;
+	char err[1024];
+	FILE *f;
+	int rc;
+	for (int i = 1; i < argc; i++) {
+		if (is_help(argv[i]))
+			return fputs(usage_check, stdout), 0;
+		if (argv[i][0] == '-' && argv[i][1])
+			return bad_usage(usage_check, "check: unknown option %s", argv[i]);
+		if (file)
+			return bad_usage(usage_check, "check: extra argument %s", argv[i]);
+		file = argv[i];
+	}
+	if (!file)
+		return bad_usage(usage_check, "check: missing FILE.trf%s", "");
+	f = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
+	if (!f) {
+		fprintf(stderr, "vlpost: %s: %s\n", file, strerror(errno));
+		return EXIT_BAD;
+	}
+	rc = vlp_trf_check(f, &res, err, sizeof err);
+	if (f != stdin)
+		fclose(f);
+	if (rc < 0) {
+		fprintf(stderr, "vlpost: %s: %s\n", file, err);
+		return EXIT_BAD;
+	}
+	if (rc > 0) {
+		printf("%s:%llu: %s\n", file, (unsigned long long)res.line, err);
+		return 1;
+	}
+	printf("%s: ok (%llu records, %d processors)\n", file, (unsigned long long)res.records,
+	       res.procs);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return bad_usage(usage_main, "missing command%s", "");
+	if (is_help(argv[1]))
+		return fputs(usage_main, stdout), 0;
+	if (strcmp(argv[1], "trf") == 0)
+		return cmd_trf(argc - 1, argv + 1);
+	if (strcmp(argv[1], "stats") == 0)
+		return cmd_stats(argc - 1, argv + 1);
+	if (strcmp(argv[1], "check") == 0)
+		return cmd_check(argc - 1, argv + 1);
+	return bad_usage(usage_main, "unknown command %s", argv[1]);
+}

@@ -1,0 +1,363 @@
+/* fuzz_trace.c - fuzz target for the trace reader and the .trf converter.
+ *
+ * The input bytes are one trace file (vl-00040001.trc) in a private temporary
+ * directory, next to a fixed valid peer trace (vl-00040002.trc) that exchanges
+ * messages with task 0x40001, so that matching, tachyon and multicast code runs.
+ * Each input is read fully with vl_tfile, summarised with vlp_stats_collect and
+ * converted with vlp_trf_write, strict and --partial.  Oracle: whatever the
+ * strict conversion accepts, `vlpost check` must accept too.
+ *
+ * libFuzzer:  clang -g -O1 -fsanitize=fuzzer,address,undefined -Ivlayer -Ipostproc \
+ *               tests/fuzz/fuzz_trace.c postproc/tracereader.c postproc/stats.c \
+ *               postproc/trf.c postproc/trfcheck.c -o fuzz_trace
+ * standalone: add -DVL_FUZZ_STANDALONE (no -fsanitize=fuzzer); argv[1] = number
+ *             of iterations of a deterministic mutation loop (default 20000);
+ *             `fuzz_trace --seeds DIR` writes the seed traces for libFuzzer.
+ */
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stats.h"
+#include "tracereader.h"
+#include "trf.h"
+
+static char fz_dir[256];
+static char fz_path[300];
+
+static void fz_cleanup(void)
+{
+	char p[320];
+	snprintf(p, sizeof p, "%s/vl-00040001.trc", fz_dir);
+	unlink(p);
+	snprintf(p, sizeof p, "%s/vl-00040002.trc", fz_dir);
+	unlink(p);
+	rmdir(fz_dir);
+}
+
+static void put_rec(FILE *f, int type, unsigned flags, int32_t tag, int32_t peer, uint32_t seq,
+		    int64_t bytes, int64_t t0, int64_t t1, int64_t t2, int64_t t3)
+{
+	vl_trec r;
+	memset(&r, 0, sizeof r);
+	r.type = (uint16_t)type;
+	r.flags = (uint16_t)flags;
+	r.tag = tag;
+	r.peer = peer;
+	r.seq = seq;
+	r.u.v.bytes = bytes;
+	r.u.v.t0 = t0;
+	r.u.v.t1 = t1;
+	r.u.v.t2 = t2;
+	r.u.v.t3 = t3;
+	fwrite(&r, sizeof r, 1, f);
+}
+
+static void put_hdr(FILE *f, int32_t tid, int64_t start)
+{
+	vl_thdr h;
+	memset(&h, 0, sizeof h);
+	memcpy(h.magic, VL_TRACE_MAGIC, 8);
+	h.version = VL_TRACE_VERSION;
+	h.hdr_size = sizeof(vl_thdr);
+	h.rec_size = sizeof(vl_trec);
+	h.tid = tid;
+	h.ptid = -1;
+	h.start_ns = start;
+	snprintf(h.host_name, sizeof h.host_name, "node");
+	snprintf(h.program, sizeof h.program, "fuzz");
+	fwrite(&h, sizeof h, 1, f);
+}
+
+/* The peer: receives seq 1..3 from 0x40001 and sends it seq 1..3. */
+static void fz_write_peer(void)
+{
+	char p[320];
+	FILE *f;
+	snprintf(p, sizeof p, "%s/vl-00040002.trc", fz_dir);
+	f = fopen(p, "wb");
+	if (!f)
+		abort();
+	put_hdr(f, 0x40002, 0);
+	put_rec(f, VL_EV_START, 0, 0, -1, 0, 0, 0, 0, 0, 0);
+	for (int i = 1; i <= 3; i++) {
+		int64_t t = i * 10000;
+		put_rec(f, VL_EV_RECV, 0, 1, 0x40001, (uint32_t)i, 8, t, t + 3000, 2000, t + 2000);
+		put_rec(f, VL_EV_SEND, 0, 2, 0x40001, (uint32_t)i, 8, t + 3000, t + 4000, t + 5000, 1);
+	}
+	put_rec(f, VL_EV_END, 0, 0, -1, 0, 20000, 50000, 50000, 20000, 6000);
+	fclose(f);
+}
+
+static void fz_init(void)
+{
+	if (fz_dir[0])
+		return;
+	snprintf(fz_dir, sizeof fz_dir, "%s/vlfuzzXXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(fz_dir))
+		abort();
+	snprintf(fz_path, sizeof fz_path, "%s/vl-00040001.trc", fz_dir);
+	fz_write_peer();
+	atexit(fz_cleanup);
+}
+
+static void fz_read(void)
+{
+	vl_tfile f;
+	vl_trec r;
+	if (vl_tfile_open(&f, fz_path, 128, 0) == 0) {
+		while (vl_tfile_next(&f, &r) == 1)
+			vl_tfile_peek(&f, &r);
+	}
+	vl_tfile_close(&f);
+}
+
+/* ---- oracle precondition: the messages of the two traces agree ----
+ * vlp_trf_write matches a receive to its send by (sender, seq) only and trusts
+ * the writer for the rest; `vlpost check` matches by (source, destination, tag)
+ * in FIFO order.  They agree when every receive of a traced sender names a send
+ * of that sender with this seq, this destination and this tag, received once. */
+#define FZ_MAXMSG 512
+
+typedef struct fz_msg {
+	int32_t from, to, tag;
+	uint32_t seq;
+	int used;
+} fz_msg;
+
+static int fz_collect(const char *path, fz_msg *snd, int *ns, fz_msg *rcv, int *nr)
+{
+	vl_tfile f;
+	vl_trec r;
+	int rc = 0;
+	if (vl_tfile_open(&f, path, 0, 1) == 0) {
+		while ((rc = vl_tfile_next(&f, &r)) == 1) {
+			fz_msg m = { f.hdr.tid, r.peer, r.tag, r.seq, 0 };
+			if (*ns >= FZ_MAXMSG || *nr >= FZ_MAXMSG)
+				break;
+			if (r.type == VL_EV_SEND)
+				snd[(*ns)++] = m;
+			if (r.type == VL_EV_RECV && !(r.flags & VL_TF_SYNTH)) {
+				m.from = r.peer;
+				m.to = f.hdr.tid;
+				rcv[(*nr)++] = m;
+			}
+		}
+	}
+	vl_tfile_close(&f);
+	return rc;
+}
+
+static int fz_consistent(void)
+{
+	static fz_msg snd[2 * FZ_MAXMSG], rcv[2 * FZ_MAXMSG];
+	char p[320];
+	int ns = 0, nr = 0;
+	fz_collect(fz_path, snd, &ns, rcv, &nr);
+	snprintf(p, sizeof p, "%s/vl-00040002.trc", fz_dir);
+	fz_collect(p, snd + ns, &ns, rcv + nr, &nr);
+	for (int i = 0; i < nr; i++) {
+		int ok = rcv[i].from != 0x40001 && rcv[i].from != 0x40002;
+		for (int j = 0; j < ns && !ok; j++) {
+			fz_msg *s = &snd[j];
+			if (s->from != rcv[i].from || s->seq != rcv[i].seq)
+				continue;
+			if (s->used || s->to != rcv[i].to || s->tag != rcv[i].tag)
+				return 0;
+			s->used = ok = 1;
+		}
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+static void fz_convert(int partial)
+{
+	vl_tset s;
+	vlp_trf_opt opt = { partial, NULL };
+	vlp_tstats *st;
+	vlp_check_res res;
+	char err[1024], *out = NULL;
+	size_t len = 0;
+	FILE *o;
+	int rc;
+	if (vl_tset_open(&s, fz_dir, partial ? VL_TSET_SKIPBAD : 0, NULL, err, sizeof err) < 0) {
+		vl_tset_close(&s);
+		return;
+	}
+	st = calloc((size_t)s.n, sizeof *st);
+	o = open_memstream(&out, &len);
+	rc = vlp_trf_write(&s, o, &opt, st, err, sizeof err);
+	fclose(o);
+	if (rc == 0) {
+		FILE *in = fmemopen(out, len ? len : 1, "r");
+		int crc = vlp_trf_check(in, &res, err, sizeof err);
+		fclose(in);
+		if (!partial && crc != 0 && fz_consistent()) {
+			fprintf(stderr, "fuzz: vlpost check rejects strict output: line %llu: %s\n%s",
+				(unsigned long long)res.line, err, out);
+			abort();
+		}
+	}
+	free(out);
+	if (vl_tset_rewind(&s, err, sizeof err) == 0)
+		vlp_stats_collect(&s, st, NULL, err, sizeof err);
+	free(st);
+	vl_tset_close(&s);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	FILE *f;
+	fz_init();
+	f = fopen(fz_path, "wb");
+	if (!f)
+		abort();
+	if (size)
+		fwrite(data, 1, size, f);
+	fclose(f);
+	fz_read();
+	fz_convert(0);
+	fz_convert(1);
+	return 0;
+}
+
+#ifdef VL_FUZZ_STANDALONE
+/* ---- deterministic mutation loop over generated seed traces ---- */
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+
+static uint64_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* A valid trace of task 0x40001 talking to the peer; variant picks extras. */
+static size_t seed_trace(uint8_t **buf, int variant)
+{
+	size_t len = 0;
+	FILE *f = open_memstream((char **)buf, &len);
+	put_hdr(f, 0x40001, 0);
+	put_rec(f, VL_EV_START, 0, 0, -1, 0, 0, 0, 0, 0, 0);
+	for (int i = 1; i <= 3; i++) {
+		int64_t t = i * 10000 - 2000;
+		unsigned fl = variant & 1 ? VL_TF_MCAST : 0;
+		put_rec(f, VL_EV_SEND, fl, 1, 0x40002, (uint32_t)i, 8, t, t + 1000, t + 2000, 2);
+		if (variant & 1)
+			put_rec(f, VL_EV_SEND, fl, 1, 0x50000, (uint32_t)i + 100, 8, t, t + 1000, t, 2);
+		put_rec(f, VL_EV_RECV, 0, 2, 0x40002, (uint32_t)i, 8, t + 1000, t + 8000, 6000, t + 7000);
+		if (variant & 2)
+			put_rec(f, VL_EV_MARK, 0, 0, i, 0, 0, t + 8000, t + 8000, 0, 0);
+	}
+	put_rec(f, VL_EV_COLL, 0, VL_COLL_BCAST, 0x40002, 0, 64, 40000, 41000, 100, 2);
+	put_rec(f, VL_EV_PROBE, 0, -1, -1, 0, 0, 41000, 41500, 0, 0);
+	put_rec(f, VL_EV_SPAWN, 0, 1, 0x40009, 0, 0, 41500, 42000, 42000, 0);
+	put_rec(f, VL_EV_RECV, VL_TF_SYNTH, 3, 0x7000, 0, 4, 42000, 43000, 500, 42500);
+	put_rec(f, VL_EV_PARAM, 0, 0, -1, 0, 0, 43000, 43000, 0, 0);
+	put_rec(f, VL_EV_END, 0, 0, -1, 0, 20000, 50000, 50000, 20000, 6000);
+	fclose(f);
+	return len;
+}
+
+static const int64_t interesting[] = {
+	0, 1, -1, 1000, 9999, 10000, 50000, INT64_MAX, INT64_MIN, ((int64_t)1 << 62),
+	((int64_t)1 << 62) + 1, 0x40001, 0x40002, 64, 256,
+};
+
+static void mutate(uint8_t *d, size_t *len, size_t cap)
+{
+	int n = 1 + (int)(rnd() % 4);
+	for (int k = 0; k < n && *len > 0; k++) {
+		size_t at = rnd() % *len;
+		switch (rnd() % 7) {
+		case 0: d[at] ^= (uint8_t)(1u << (rnd() % 8)); break;
+		case 1: d[at] = (uint8_t)rnd(); break;
+		case 2: /* an interesting 64-bit value at an 8-aligned offset */
+			at &= ~(size_t)7;
+			if (at + 8 <= *len) {
+				int64_t v = interesting[rnd() % (sizeof interesting / sizeof interesting[0])];
+				memcpy(d + at, &v, 8);
+			}
+			break;
+		case 3: /* truncate */
+			*len = at;
+			break;
+		case 4: /* duplicate a record */
+			if (*len >= 256 + 64 && *len + 64 <= cap) {
+				size_t r = 256 + 64 * (rnd() % ((*len - 256) / 64));
+				memmove(d + r + 64, d + r, *len - r);
+				*len += 64;
+			}
+			break;
+		case 5: /* drop a record */
+			if (*len >= 256 + 64) {
+				size_t r = 256 + 64 * (rnd() % ((*len - 256) / 64));
+				memmove(d + r, d + r + 64, *len - r - 64);
+				*len -= 64;
+			}
+			break;
+		default: /* a small type / flags value */
+			if (*len >= 256 + 64) {
+				size_t r = 256 + 64 * (rnd() % ((*len - 256) / 64));
+				if (r + 4 <= *len)
+					d[r + (rnd() % 4)] = (uint8_t)(rnd() % 12);
+			}
+			break;
+		}
+	}
+}
+
+/* --seeds DIR: write the seed traces as a libFuzzer corpus */
+static int write_seeds(const char *dir, uint8_t **seeds, const size_t *slen)
+{
+	char p[4096];
+	for (int i = 0; i < 4; i++) {
+		FILE *f;
+		snprintf(p, sizeof p, "%s/seed%d.trc", dir, i);
+		f = fopen(p, "wb");
+		if (!f || fwrite(seeds[i], 1, slen[i], f) != slen[i]) {
+			perror(p);
+			return 1;
+		}
+		fclose(f);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	long iters = argc > 1 ? strtol(argv[1], NULL, 10) : 20000;
+	uint8_t *seeds[4], *buf;
+	size_t slen[4], cap = 0;
+	for (int i = 0; i < 4; i++) {
+		slen[i] = seed_trace(&seeds[i], i);
+		if (slen[i] + 64 * 16 > cap)
+			cap = slen[i] + 64 * 16;
+	}
+	if (argc > 2 && strcmp(argv[1], "--seeds") == 0)
+		return write_seeds(argv[2], seeds, slen);
+	buf = malloc(cap);
+	for (int i = 0; i < 4; i++)
+		LLVMFuzzerTestOneInput(seeds[i], slen[i]);
+	for (long it = 0; it < iters; it++) {
+		int s = (int)(rnd() % 4);
+		size_t len = slen[s];
+		memcpy(buf, seeds[s], len);
+		mutate(buf, &len, cap);
+		LLVMFuzzerTestOneInput(buf, len);
+	}
+	printf("fuzz_trace: %ld iterations ok\n", iters);
+	for (int i = 0; i < 4; i++)
+		free(seeds[i]);
+	free(buf);
+	return 0;
+}
+#endif
