@@ -6,7 +6,7 @@ set -u
 BUILD=$(cd "${1:-build}" && pwd)
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/scripts/pvmd.sh"
-trap vl_pvmd_stop EXIT
+trap vl_pvmd_cleanup EXIT
 trap 'exit 130' INT TERM
 WORKDIR=$(mktemp -d)
 vl_pvmd_start "$BUILD/samples" "$WORKDIR" || exit 1

@@ -7,7 +7,7 @@ BUILD=$(cd "${1:-build}" && pwd)
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 OUT="$TOP/demo-out"
 . "$TOP/scripts/pvmd.sh"
-trap vl_pvmd_stop EXIT
+trap vl_pvmd_cleanup EXIT
 trap 'exit 130' INT TERM
 mkdir -p "$OUT"
 vl_pvmd_start "$BUILD/samples" "$OUT" || exit 1

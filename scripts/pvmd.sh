@@ -1,4 +1,5 @@
-# pvmd.sh - start and stop a private pvmd (sourced by scripts/demo.sh and bench/run.sh).
+# pvmd.sh - start and stop a private pvmd (sourced by scripts/demo.sh, bench/run.sh and
+# tests/e2e/lib.sh).
 # A private PVM_TMP keeps it apart from any other pvmd on the machine; it is
 # stopped by its pid, also on failure or interruption.
 export PVM_ALLOW_ROOT=1
@@ -17,12 +18,20 @@ vl_pvmd_stop() {
 		wait "$VL_PVMD_PID" 2>/dev/null
 		VL_PVMD_PID=""
 	fi
+	rm -f "$PVM_TMP"/pvmd.* 2>/dev/null
+}
+
+# stop it and remove its directory (logs included)
+vl_pvmd_cleanup() {
+	vl_pvmd_stop
 	rm -rf "$VL_PVMD_DIR"
 }
 
 # vl_pvmd_start EP_DIRS WORKDIR
 vl_pvmd_start() {
+	vl_pvmd_stop
 	mkdir -p "$PVM_TMP"
+	rm -f "$PVM_TMP"/pvmd.* "$PVM_TMP"/pvml.*
 	printf '* ep=%s wd=%s\n' "$1" "$2" > "$VL_PVMD_DIR/hostfile"
 	pvmd "$VL_PVMD_DIR/hostfile" > "$VL_PVMD_DIR/pvmd.out" 2>&1 &
 	VL_PVMD_PID=$!

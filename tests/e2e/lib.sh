@@ -2,29 +2,17 @@
 # here and always stopped by its pid (also on failure or interruption), and
 # value assertions.  Source it; it expects $BUILD (the build directory).
 set -u
-export PVM_ALLOW_ROOT=1
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/scripts/pvmd.sh"
 E2E_PASS=0
 E2E_FAIL=0
-PVMD_PID=""
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/vlayer-e2e.XXXXXX")
-export PVM_TMP="$WORK/pvmtmp"
 
 pvmd_stop() {
-	if [ -n "$PVMD_PID" ]; then
-		kill -TERM "$PVMD_PID" 2>/dev/null
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
-			kill -0 "$PVMD_PID" 2>/dev/null || break
-			sleep 0.2
-		done
-		kill -KILL "$PVMD_PID" 2>/dev/null
-		wait "$PVMD_PID" 2>/dev/null
-		PVMD_PID=""
-	fi
-	rm -f "$PVM_TMP"/pvmd.* 2>/dev/null
+	vl_pvmd_stop
 }
 
 e2e_cleanup() {
-	pvmd_stop
+	vl_pvmd_cleanup
 	[ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
 }
 trap e2e_cleanup EXIT
@@ -32,23 +20,7 @@ trap 'exit 130' INT TERM
 
 # pvmd_start EP_DIRS: a pvmd that finds spawned programs in EP_DIRS (colon list)
 pvmd_start() {
-	pvmd_stop
-	mkdir -p "$PVM_TMP"
-	rm -f "$PVM_TMP"/pvmd.*
-	printf '* ep=%s wd=%s\n' "$1" "$WORK" > "$WORK/hostfile"
-	pvmd "$WORK/hostfile" > "$WORK/pvmd.out" 2>&1 &
-	PVMD_PID=$!
-	for _ in $(seq 1 100); do
-		if [ -s "$PVM_TMP/pvmd.$(id -u)" ]; then
-			return 0
-		fi
-		kill -0 "$PVMD_PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	echo "e2e: pvmd did not start:" >&2
-	cat "$WORK/pvmd.out" >&2
-	PVMD_PID=""
-	return 1
+	vl_pvmd_start "$1" "$WORK"
 }
 
 # the log of spawned tasks' output
