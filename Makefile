@@ -75,7 +75,7 @@ $(B)/samples/%.v: samples/pvm/%.c $(B)/vlcc $(B)/libvlayer-pvm.so
 # ---- tests ----
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
-$(B)/tests/%: tests/unit/%.c $(B)/libvlayer-core.a
+$(B)/tests/%: tests/unit/%.c $(B)/libvlayer-core.a $(filter-out $(B)/postproc/vlpost.o,$(POST_OBJ))
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Ipostproc $(ALLCFLAGS) -DSRCDIR='"$(CURDIR)"' -o $@ $< $(filter-out $(B)/postproc/vlpost.o,$(POST_OBJ)) $(B)/libvlayer-core.a $(INIH_LIBS) $(CHECK_LIBS) -lm
 

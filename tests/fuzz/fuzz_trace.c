@@ -92,16 +92,15 @@ static void fz_write_peer(void)
 	fclose(f);
 }
 
+/* A fresh directory per input, removed after it: nothing is left behind when
+ * libFuzzer stops on its time limit (it does not run atexit handlers). */
 static void fz_init(void)
 {
-	if (fz_dir[0])
-		return;
 	snprintf(fz_dir, sizeof fz_dir, "%s/vlfuzzXXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(fz_dir))
 		abort();
 	snprintf(fz_path, sizeof fz_path, "%s/vl-00040001.trc", fz_dir);
 	fz_write_peer();
-	atexit(fz_cleanup);
 }
 
 static void fz_read(void)
@@ -225,6 +224,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_read();
 	fz_convert(0);
 	fz_convert(1);
+	fz_cleanup();
 	return 0;
 }
 
@@ -342,8 +342,12 @@ int main(int argc, char **argv)
 		if (slen[i] + 64 * 16 > cap)
 			cap = slen[i] + 64 * 16;
 	}
-	if (argc > 2 && strcmp(argv[1], "--seeds") == 0)
-		return write_seeds(argv[2], seeds, slen);
+	if (argc > 2 && strcmp(argv[1], "--seeds") == 0) {
+		int rc = write_seeds(argv[2], seeds, slen);
+		for (int i = 0; i < 4; i++)
+			free(seeds[i]);
+		return rc;
+	}
 	buf = malloc(cap);
 	for (int i = 0; i < 4; i++)
 		LLVMFuzzerTestOneInput(seeds[i], slen[i]);
