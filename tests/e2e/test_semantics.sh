@@ -68,4 +68,7 @@ assert_eq "send to a task known only by a message: intra-node send time" 3000 \
 "$BUILD/vlpost" stats "$WORK/trace" > "$WORK/stats" 2>&1
 assert_eq "vlpost stats on the traces" 0 $?
 assert_eq "trace files" 5 "$(ls "$WORK/trace" | grep -c '\.trc$')"
+"$BUILD/vlpost" trf -o "$WORK/run.trf" "$WORK/trace" > /dev/null 2>&1
+assert_eq "vlpost trf on the traces" 0 $?
+assert_eq "vlpost check on the .trf" "$WORK/run.trf: ok" "$("$BUILD/vlpost" check "$WORK/run.trf" | sed 's/ (.*//')"
 e2e_summary
