@@ -170,6 +170,18 @@ int main(int argc, char **argv)
 	for (i = 0; i < nhost; i++)
 		printf(" %s", hi[i].hi_name);
 	printf("\n");
+	/* pvm_tasks and pvm_tidtohost report the virtual hosts (index + 1 in the host field) */
+	{
+		struct pvmtaskinfo *ti;
+		int nt, j;
+		printf("tasks_vhosts");
+		pvm_tasks(0, &nt, &ti);
+		for (i = 0; i < 3; i++)
+			for (j = 0; j < nt; j++)
+				if (ti[j].ti_tid == tid[i])
+					printf(" %d", (ti[j].ti_host >> 18) & 0xfff);
+		printf("\ntidtohost_b %d\n", (pvm_tidtohost(tid[1]) >> 18) & 0xfff);
+	}
 	/* modelled computation and a parameter change */
 	t = now();
 	vl_compute(0.25);

@@ -49,6 +49,13 @@ for place in a b; do
 		assert_eq "tasks in the trace" 2 "$(ls "$WORK/trace" | grep -c '\.trc$')"
 	fi
 done
+# a virtual host mapped to a real one (real = this machine): spawned there by PVM
+sed "s/^\[host b\]/[host b]\nreal = $(hostname)/" "$HERE/pingpong.ini" > "$WORK/real.ini"
+n=4096
+out=$(VMCONFIG="$WORK/real.ini" "$BUILD/samples/pingpong.v" -r 3 -h b $n 2>&1)
+assert_eq "host b mapped to real host $(hostname): virtual RTT ns" "$(inter_rtt)" \
+	"$(echo "$out" | awk '$1 == "size" { print $6 }')"
+
 # the same, unmodified native binary with the layer given by LD_PRELOAD
 # (not in the sanitizer build: ASan's runtime must come first in the process)
 [ -n "${VL_SANITIZED:-}" ] && { e2e_summary; exit; }
