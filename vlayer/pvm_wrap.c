@@ -542,11 +542,11 @@ static int deliver(int i, int64_t t0, int old_rbuf)
 	waited = vli_t.now;
 	vli_wait_until(m.arrival);
 	waited = vli_t.now - waited;
-	if (!m.internal)
+	if (!m.internal) {
 		vli_comm(recv_cost(m.src_host));
-	if (!m.internal)
 		vli_trace_msg(VL_EV_RECV, m.src, m.tag, m.seq, m.bytes, t0, vli_t.now, waited, m.arrival,
 			      m.synthetic ? VL_TF_SYNTH : 0);
+	}
 	if (old_rbuf > 0 && old_rbuf != m.buf)
 		vli_real_pvm_freebuf(old_rbuf);
 	vli_real_pvm_setrbuf(m.buf);
@@ -927,15 +927,53 @@ static int group_tids(const char *group, int count, int *tids, int max)
 	return n;
 }
 
+/* The layer's own message carrying one time to tids[0..n). */
+static void send_time_internal(const int *tids, int n, int64_t t)
+{
+	int b = vli_real_pvm_mkbuf(PvmDataDefault), w;
+
+	vli_real_pvm_setsbuf(b);
+	pk64(t);
+	w = wrap(b, NULL, 0, VL_HDR_INTERNAL);
+	if (n == 1)
+		vli_real_pvm_send(tids[0], VL_TAG_BARRIER);
+	else
+		vli_real_pvm_mcast((int *)tids, n, VL_TAG_BARRIER);
+	vli_real_pvm_freebuf(w);
+	vli_real_pvm_freebuf(b);
+}
+
+static int64_t recv_time_internal(int from)
+{
+	int b = vrecv(from, VL_TAG_BARRIER, 1);
+	int64_t t = upk64();
+
+	vli_real_pvm_freebuf(b);
+	return t;
+}
+
+/* Cost of one barrier hop: an empty message, inter-node if the members span
+ * several virtual hosts. */
+static int64_t barrier_hop(const int *tids, int n)
+{
+	int i, other = vli_t.host;
+
+	for (i = 0; i < n; i++)
+		if (host_of(tids[i]) != vli_t.host)
+			other = -1;
+	return vli_send_time(&vli_t.cfg, vli_t.host, other, 0) +
+	       vli_trans_time(&vli_t.cfg, vli_t.host, other, 0) +
+	       vli_recv_time(&vli_t.cfg, other, vli_t.host);
+}
+
 /* barrier: the real one synchronises; then the members exchange virtual
  * times through the root (the member with the lowest instance) and all
  * leave at max(entry times) + 2 * ceil(log2 n) * (send + transmission +
  * receive) of an empty message. */
 int vlpvm_barrier(char *group, int count)
 {
-	int tids[MAX_MCAST], n, i, cc, inter = 0, rounds = 0, b;
-	int64_t t0 = vli_t.now, tmax = vli_t.now, hop;
-	int saved_sbuf, saved_rbuf, hs;
+	int tids[MAX_MCAST], n, i, cc, rounds = 0, sbuf, rbuf;
+	int64_t t0 = vli_t.now, tmax = t0, t;
 
 	cc = vli_real_pvm_barrier(group, count);
 	if (cc < 0)
@@ -943,64 +981,27 @@ int vlpvm_barrier(char *group, int count)
 	if (count < 0)
 		count = vli_real_pvm_gsize(group);
 	n = group_tids(group, count, tids, MAX_MCAST);
-	for (i = 0; i < n; i++) {
-		hs = host_of(tids[i]);
-		if (hs != vli_t.host)
-			inter = 1;
-	}
-	saved_sbuf = vli_real_pvm_setsbuf(0);
-	saved_rbuf = vli_real_pvm_setrbuf(0);
+	sbuf = vli_real_pvm_setsbuf(0);
+	rbuf = vli_real_pvm_setrbuf(0);
 	if (n > 1 && tids[0] == vli_t.id) {
 		for (i = 1; i < n; i++) {
-			b = vrecv(-1, VL_TAG_BARRIER, 1);
-			(void)b;
-			vli_real_pvm_setrbuf(b);
-			{
-				int64_t t = upk64();
-				if (t > tmax)
-					tmax = t;
-			}
-			vli_real_pvm_freebuf(b);
+			t = recv_time_internal(-1);
+			if (t > tmax)
+				tmax = t;
 		}
-		b = vli_real_pvm_mkbuf(PvmDataDefault);
-		vli_real_pvm_setsbuf(b);
-		pk64(tmax);
-		{
-			int w = wrap(b, NULL, 0, VL_HDR_INTERNAL);
-			vli_real_pvm_mcast(tids + 1, n - 1, VL_TAG_BARRIER);
-			vli_real_pvm_freebuf(w);
-		}
-		vli_real_pvm_freebuf(b);
+		send_time_internal(tids + 1, n - 1, tmax);
 	} else if (n > 1) {
-		b = vli_real_pvm_mkbuf(PvmDataDefault);
-		vli_real_pvm_setsbuf(b);
-		pk64(vli_t.now);
-		{
-			int w = wrap(b, NULL, 0, VL_HDR_INTERNAL);
-			vli_real_pvm_send(tids[0], VL_TAG_BARRIER);
-			vli_real_pvm_freebuf(w);
-		}
-		vli_real_pvm_freebuf(b);
-		b = vrecv(tids[0], VL_TAG_BARRIER, 1);
-		tmax = upk64();
-		vli_real_pvm_freebuf(b);
+		send_time_internal(tids, 1, t0);
+		tmax = recv_time_internal(tids[0]);
 	}
-	vli_real_pvm_setsbuf(saved_sbuf);
-	vli_real_pvm_setrbuf(saved_rbuf);
+	vli_real_pvm_setsbuf(sbuf);
+	vli_real_pvm_setrbuf(rbuf);
 	for (i = 1; i < n; i *= 2)
 		rounds++;
-	{
-		int oh = inter ? -1 : vli_t.host;
-		hop = vli_send_time(&vli_t.cfg, vli_t.host, oh, 0) +
-		      vli_trans_time(&vli_t.cfg, vli_t.host, oh, 0) + vli_recv_time(&vli_t.cfg, oh, vli_t.host);
-	}
 	vli_wait_until(tmax);
-	{
-		int64_t waited = vli_t.now - t0;
-		vli_comm(2 * rounds * hop);
-		vli_trace_msg(VL_EV_COLL, n > 0 ? tids[0] : -1, VL_COLL_BARRIER, 0, 0, t0, vli_t.now, waited,
-			      n, 0);
-	}
+	vli_comm(2 * rounds * barrier_hop(tids, n));
+	vli_trace_msg(VL_EV_COLL, n > 0 ? tids[0] : -1, VL_COLL_BARRIER, 0, 0, t0, vli_t.now,
+		      tmax > t0 ? tmax - t0 : 0, n, 0);
 	return cc;
 }
 
