@@ -36,10 +36,12 @@ void vl_mark(int id, const char *label);
 int vl_compute(double seconds);
 int vl_compute_flops(double flops);
 
-/* Change one parameter of the model from the next operation on, as a VMConfig
- * line would set it: section is "network", "network intra", "network inter",
- * "host NAME" or "simulation"; key and value as in the VMConfig.  Affects the
- * calling task only (each task keeps its own copy of the model).
+/* Change one parameter of the model from the next operation on, exactly as
+ * the line `key = value` in the VMConfig section [section] would set it (the
+ * loader's own parser): section is "network", "network intra", "network
+ * inter" (every key, models and contention tables included), "host NAME"
+ * (every key but processors and real) or "simulation" (compute only).
+ * Affects the calling task only (each task keeps its own copy of the model).
  * Returns 0, or -1 with a message on stderr if the key or value is invalid. */
 int vl_set_param(const char *section, const char *key, const char *value);
 

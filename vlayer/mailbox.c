@@ -67,34 +67,60 @@ int vli_mbox_count(void)
 	return nbox;
 }
 
-/* ---- registry: open hashing on the id ---- */
-#define REG_SIZE 4096
-static struct {
+/* ---- registry: open addressing on the id, grows at 50% load ---- */
+struct reg_entry {
 	int id, host, used;
-} reg[REG_SIZE];
+};
+static struct reg_entry *reg;
+static size_t reg_size, reg_used;
+
+static size_t reg_slot(const struct reg_entry *t, size_t size, int id)
+{
+	size_t h = ((unsigned)id * 2654435761u) & (size - 1);
+
+	while (t[h].used && t[h].id != id)
+		h = (h + 1) & (size - 1);
+	return h;
+}
+
+static void reg_grow(void)
+{
+	size_t nsize = reg_size ? 2 * reg_size : 1024, i, h;
+	struct reg_entry *t = calloc(nsize, sizeof *t);
+
+	if (!t)
+		vl_error(3, "out of memory in the task registry (%zu tasks)", reg_used);
+	for (i = 0; i < reg_size; i++) {
+		if (!reg[i].used)
+			continue;
+		h = reg_slot(t, nsize, reg[i].id);
+		t[h] = reg[i];
+	}
+	free(reg);
+	reg = t;
+	reg_size = nsize;
+}
 
 void vli_reg_set(int id, int host)
 {
-	unsigned h = ((unsigned)id * 2654435761u) % REG_SIZE;
-	int n;
+	size_t h;
 
-	for (n = 0; n < REG_SIZE; n++, h = (h + 1) % REG_SIZE) {
-		if (!reg[h].used || reg[h].id == id) {
-			reg[h].used = 1;
-			reg[h].id = id;
-			reg[h].host = host;
-			return;
-		}
-	}
+	if (2 * (reg_used + 1) > reg_size)
+		reg_grow();
+	h = reg_slot(reg, reg_size, id);
+	if (!reg[h].used)
+		reg_used++;
+	reg[h].used = 1;
+	reg[h].id = id;
+	reg[h].host = host;
 }
 
 int vli_reg_get(int id)
 {
-	unsigned h = ((unsigned)id * 2654435761u) % REG_SIZE;
-	int n;
+	size_t h;
 
-	for (n = 0; n < REG_SIZE && reg[h].used; n++, h = (h + 1) % REG_SIZE)
-		if (reg[h].id == id)
-			return reg[h].host;
-	return -1;
+	if (!reg_size)
+		return -1;
+	h = reg_slot(reg, reg_size, id);
+	return reg[h].used ? reg[h].host : -1;
 }

@@ -1275,6 +1275,65 @@ void vl_config_free(vl_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 }
 
+/* Which section kind a run-time change names; -1 if none. */
+static int vli_set_kind(const vl_config *cfg, const char *section, int *host)
+{
+	*host = -1;
+	if (!strcmp(section, "simulation"))
+		return VLI_K_SIM;
+	if (!strcmp(section, "network"))
+		return VLI_K_NET;
+	if (!strcmp(section, "network intra"))
+		return VLI_K_INTRA;
+	if (!strcmp(section, "network inter"))
+		return VLI_K_INTER;
+	if (!strncmp(section, "host ", 5)) {
+		*host = vl_config_host(cfg, section + 5);
+		return VLI_K_HOST;
+	}
+	return -1;
+}
+
+int vl_config_set(vl_config *cfg, const char *section, const char *key, const char *value,
+		  char *err, size_t errlen)
+{
+	vli_load st;
+	const vli_key *k;
+	vli_val v;
+	int host, id;
+
+	memset(&st, 0, sizeof(st));
+	memset(&v, 0, sizeof(v));
+	st.cfg = cfg;
+	st.err = err;
+	st.errlen = errlen;
+	st.path = "vl_set_param";
+	if (!section || !key || !value)
+		return vli_fail_at(&st, 0, NULL, "section, key and value are required");
+	snprintf(st.sect, sizeof(st.sect), "%s", section);
+	st.kind = vli_set_kind(cfg, section, &host);
+	if (st.kind < 0)
+		return vli_fail_at(&st, 0, NULL, "[%s]: unknown section (valid: simulation, network, "
+				   "network intra, network inter, host NAME)", section);
+	if (st.kind == VLI_K_HOST && host < 0)
+		return vli_fail_at(&st, 0, NULL, "[%s]: no such virtual host", section);
+	k = vli_find_key(&st, key);
+	if (!k || vli_value(&st, k, value, &v))
+		return -1;
+	id = (int)(k - vli_keys);
+	if (st.kind == VLI_K_SIM && id != VLI_COMPUTE)
+		return vli_fail_at(&st, 0, NULL, "[%s] %s: cannot be changed while the program runs "
+				   "(valid: compute)", section, key);
+	if (st.kind == VLI_K_HOST && (id == VLI_PROCS || id == VLI_REAL))
+		return vli_fail_at(&st, 0, NULL, "[%s] %s: cannot be changed while the program runs",
+				   section, key);
+	if (st.kind == VLI_K_HOST)
+		vli_store_host(&cfg->hosts[host], id, &v);
+	else
+		vli_store(&st, k, &v);
+	return 0;
+}
+
 int vl_config_host(const vl_config *cfg, const char *name)
 {
 	int i;

@@ -76,6 +76,13 @@ int vl_config_load(const char *path, vl_config *cfg, char *err, size_t errlen);
 /* Free what vl_config_load/vl_config_default allocated.  Safe on a zeroed cfg. */
 void vl_config_free(vl_config *cfg);
 
+/* Change one value of a loaded config, as the line `key = value` in the
+ * section [section] would set it ("simulation" accepts compute only; "host
+ * NAME" everything but processors).  Returns 0, or -1 with a one-line message
+ * in err; cfg is unchanged on error.  Used by vl_set_param(). */
+int vl_config_set(vl_config *cfg, const char *section, const char *key, const char *value,
+		  char *err, size_t errlen);
+
 /* Index of the host called name, or -1. */
 int vl_config_host(const vl_config *cfg, const char *name);
 

@@ -503,6 +503,18 @@ START_TEST(reg_id_zero_and_negative)
 }
 END_TEST
 
+START_TEST(reg_grows_past_many_tasks)
+{
+	int i;
+
+	for (i = 0; i < 100000; i++)
+		vli_reg_set(0x500000 + i, i % 7);
+	for (i = 0; i < 100000; i++)
+		ck_assert_int_eq(vli_reg_get(0x500000 + i), i % 7);
+	ck_assert_int_eq(vli_reg_get(0x500000 + 100000), -1);
+}
+END_TEST
+
 START_TEST(reg_colliding_ids)
 {
 	/* id and id + 4096*k share a slot (the multiplier is odd, the table 2^12) */
@@ -563,6 +575,7 @@ static Suite *mailbox_suite(void)
 	tcase_add_test(rg, reg_basic);
 	tcase_add_test(rg, reg_id_zero_and_negative);
 	tcase_add_test(rg, reg_colliding_ids);
+	tcase_add_test(rg, reg_grows_past_many_tasks);
 	suite_add_tcase(s, rg);
 	return s;
 }

@@ -261,6 +261,21 @@ START_TEST(pwl_never_negative)
 }
 END_TEST
 
+START_TEST(costs_saturate_instead_of_wrapping)
+{
+	vl_pwl m = { .n = 2, .bytes = { 0, 1 }, .ns = { 0, 1000000000 } };
+	vl_config c;
+
+	/* 1 s per byte for 10^10 bytes is past int64: saturate at INT64_MAX / 4 */
+	ck_assert_int_eq(vli_pwl_eval(&m, 10000000000LL), INT64_MAX / 4);
+	vl_config_default(&c);
+	c.inter.trans_delay = INT64_MAX / 2;
+	c.inter.trans_per_kib_ps = INT64_MAX;
+	ck_assert_int_eq(vli_trans_time(&c, 0, 1, INT64_MAX), INT64_MAX / 4);
+	vl_config_free(&c);
+}
+END_TEST
+
 START_TEST(pwl_huge_sizes_do_not_overflow)
 {
 	const int64_t g40 = INT64_C(1) << 40;
@@ -791,8 +806,8 @@ START_TEST(set_param_errors)
 		{ "bandwidth", "-100Mbit/s" },
 		{ "bandwidth", "fast" },
 		{ "latency", "5us" },        /* unknown key */
-		{ "send_model", "0B:10us" }, /* not changeable at run time */
-		{ "contention", "1:1.0" },
+		{ "send_model", "0B:10us, 0B:20us" }, /* sizes not increasing */
+		{ "contention", "0:1.0" },            /* k must be >= 1 */
 		{ "factor", "1.0" },         /* a host key */
 	};
 	static const char *const bad_host_values[][2] = {
@@ -846,7 +861,7 @@ START_TEST(set_param_errors)
 
 	/* unknown host */
 	ck_assert_int_eq(setp(&c, "host nosuch", "factor", "1", err), -1);
-	ck_assert_str_eq(err, "no virtual host \"nosuch\"");
+	ck_assert_str_eq(err, "vl_set_param: [host nosuch]: no such virtual host");
 	ck_assert_int_eq(setp(&c, "host ", "factor", "1", err), -1);
 	ck_assert_int_eq(setp(&c, "host H1", "factor", "1", err), -1);
 	UNCHANGED();
@@ -891,6 +906,12 @@ START_TEST(set_param_errors)
 		ck_assert_msg(strlen(err) > 0, "[host h1] %s: no message", bad_host_values[i][0]);
 		UNCHANGED();
 	}
+	/* piecewise models and contention tables can change at run time too */
+	ck_assert_int_eq(setp(&c, "network inter", "send_model", "0B:10us, 1KiB:20us", err), 0);
+	ck_assert_int_eq(vli_send_time(&c, 0, 1, 512), 15000);
+	ck_assert_int_eq(setp(&c, "network inter", "contention", "1:1.0, 2:1.5", err), 0);
+	ck_assert_double_eq(vli_contention(&c.inter, 3), 1.5);
+	memcpy(&inter0, &c.inter, sizeof inter0);
 	/* a good change after all that still works */
 	ck_assert_int_eq(setp(&c, "network", "recv_delay", "1us", err), 0);
 	ck_assert_int_eq(c.intra.recv_delay, 1000);
@@ -931,6 +952,7 @@ static Suite *model_suite(void)
 	tcase_add_test(pw, pwl_beyond_last_extends_last_segment);
 	tcase_add_test(pw, pwl_never_negative);
 	tcase_add_test(pw, pwl_huge_sizes_do_not_overflow);
+	tcase_add_test(pw, costs_saturate_instead_of_wrapping);
 	suite_add_tcase(s, pw);
 
 	tcase_add_test(ln, contention_table);
