@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #endif
 #include "vli.h"
+#include "tracereader.h"
 #include "vlayer.h"
 
 #include <check.h>
@@ -594,6 +595,53 @@ START_TEST(exactly_full_buffers)
 }
 END_TEST
 
+/* Round trip: what the engine writes, the post-processing reader reads back,
+ * record for record, and finds complete (END last, nothing after it). */
+START_TEST(round_trip_through_the_reader)
+{
+	vl_tfile f;
+	vl_trec r;
+	trace t;
+	char path[1200];
+	int i, got;
+
+	setup_cfg(2);
+	start_task(0x40001, -1, 1, 5000, "/usr/bin/roundtrip");
+	vli_comm(1000);
+	vli_trace_msg(VL_EV_SEND, 0x40002, 7, 1, 1024, 6000, 7000, 9000, 1, 0);
+	vli_t.now = 7000;
+	vli_wait_until(12000);
+	vli_comm(500);
+	vli_trace_msg(VL_EV_RECV, 0x40002, 8, 1, 16, 7000, 12500, 5000, 12000, 0);
+	vl_mark(3, "phase three");
+	vl_compute(0.000001);
+	vli_finish();
+	read_trace(0x40001, &t);
+	trace_path(path, sizeof path, 0x40001);
+	memset(&f, 0, sizeof f);
+	ck_assert_int_eq(vl_tfile_open(&f, path, 0, 1), 0);
+	ck_assert_int_eq(f.hdr.tid, 0x40001);
+	ck_assert_int_eq(f.hdr.host, 1);
+	ck_assert_int_eq(f.hdr.start_ns, 5000);
+	ck_assert_str_eq(f.hdr.host_name, "n1");
+	ck_assert_str_eq(f.hdr.program, "roundtrip");
+	for (i = 0; (got = vl_tfile_next(&f, &r)) == 1; i++) {
+		ck_assert_int_lt(i, t.n);
+		ck_assert_int_eq(r.type, t.r[i].type);
+		ck_assert_int_eq(r.peer, t.r[i].peer);
+		ck_assert_int_eq(r.tag, t.r[i].tag);
+		ck_assert_int_eq(r.u.v.t0, t.r[i].u.v.t0);
+		ck_assert_int_eq(r.u.v.t1, t.r[i].u.v.t1);
+	}
+	ck_assert_msg(got == 0, "reader error: %s", f.errmsg);
+	ck_assert_int_eq(i, t.n);
+	ck_assert_int_eq(i, 6); /* START SEND RECV MARK COMPUTE END */
+	ck_assert_int_eq(t.r[5].type, VL_EV_END);
+	vl_tfile_close(&f);
+	cleanup(0x40001, &t);
+}
+END_TEST
+
 static Suite *clock_suite(void)
 {
 	Suite *s = suite_create("clock");
@@ -609,6 +657,7 @@ static Suite *clock_suite(void)
 	tcase_add_test(tc, set_param_records);
 	tcase_add_test(tc, many_records_in_order);
 	tcase_add_test(tc, exactly_full_buffers);
+	tcase_add_test(tc, round_trip_through_the_reader);
 	suite_add_tcase(s, tc);
 	return s;
 }
