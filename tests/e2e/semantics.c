@@ -46,6 +46,13 @@ static void child(const char *role)
 	long long t, t2;
 	static char big[1 << 20];
 
+	if (!strcmp(role, "e")) {
+		/* placement with no host: report where the rule put me */
+		pvm_initsend(PvmDataDefault);
+		pvm_pkstr((char *)vl_host_name());
+		pvm_send(parent, T_REPORT);
+		return;
+	}
 	if (!strcmp(role, "d")) {
 		/* a task learns another's tid from a message and sends to it: the
 		 * layer finds its virtual host (a, same as d: intra) in PVM's mailbox */
@@ -77,6 +84,16 @@ static void child(const char *role)
 		t = now();
 		b = pvm_trecv(parent, T_LATE, &(struct timeval){ 10, 0 });
 		send_ll(parent, T_REPORT, t, b > 0 ? now() : -1);
+		/* a message whose buffer the master inspects (bufinfo, getminfo, probe) */
+		{
+			int iv[3] = { 1, 2, 3 };
+			double dv = 2.5;
+			pvm_initsend(PvmDataDefault);
+			pvm_pkint(iv, 3, 1);
+			pvm_pkdouble(&dv, 1, 1);
+			pvm_pkstr("vlayer");
+			pvm_send(parent, 77);
+		}
 		/* psend of 10 ints */
 		{
 			int v[10], i;
@@ -158,6 +175,33 @@ int main(int argc, char **argv)
 	recv_ll(tid[0], T_REPORT, &a, &b);
 	printf("trecv_ok_begin %lld\ntrecv_ok_end %lld\n", a, b);
 	{
+		/* the same buffer built here: its length is what native PVM reports */
+		int iv[3] = { 1, 2, 3 }, jv[3], native_len, len, tag, src, bid, probes = 0;
+		double dv = 2.5, ev;
+		char str[16];
+		struct pvmminfo mi;
+
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(iv, 3, 1);
+		pvm_pkdouble(&dv, 1, 1);
+		pvm_pkstr("vlayer");
+		pvm_bufinfo(pvm_getsbuf(), &native_len, NULL, NULL);
+		while ((bid = pvm_probe(tid[0], 77)) == 0)
+			probes++;
+		pvm_bufinfo(bid, &len, &tag, &src);
+		printf("probe_bufinfo %d %d %d\n", len == native_len, tag, src == tid[0]);
+		bid = pvm_recv(-1, -1);
+		pvm_bufinfo(bid, &len, &tag, &src);
+		pvm_getminfo(bid, &mi);
+		printf("bufinfo %d %d %d\n", len == native_len, tag, src == tid[0]);
+		printf("getminfo %d %d %d %d\n", mi.len == native_len, mi.tag, mi.src == tid[0],
+		       mi.ctx == pvm_getcontext());
+		pvm_upkint(jv, 3, 1);
+		pvm_upkdouble(&ev, 1, 1);
+		pvm_upkstr(str);
+		printf("unpacked %d %d %d %g %s\n", jv[0], jv[1], jv[2], ev, str);
+	}
+	{
 		int v[10], rt, rtag, rlen, ok = 1;
 		pvm_precv(tid[0], T_PS, v, 10, PVM_INT, &rt, &rtag, &rlen);
 		for (i = 0; i < 10; i++)
@@ -170,6 +214,19 @@ int main(int argc, char **argv)
 	for (i = 0; i < nhost; i++)
 		printf(" %s", hi[i].hi_name);
 	printf("\n");
+	/* placement with no host (fill): slots 1, 2, 3, 0 of a:2 b:1 c:1 */
+	{
+		char *av[] = { "e", NULL }, h[64];
+		int e[4], j;
+		pvm_spawn(self, av, PvmTaskDefault, "", 4, e);
+		printf("placement");
+		for (j = 0; j < 4; j++) {
+			pvm_recv(e[j], T_REPORT);
+			pvm_upkstr(h);
+			printf(" %s", h);
+		}
+		printf("\n");
+	}
 	/* pvm_tasks and pvm_tidtohost report the virtual hosts (index + 1 in the host field) */
 	{
 		struct pvmtaskinfo *ti;

@@ -42,6 +42,12 @@ ob=$(v trecv_ok_begin)
 late=$(($(v before_late) + 3000 + 10000))
 [ $late -gt $ob ] || late=$ob
 assert_eq "trecv delivers at the arrival" $((late + 2000)) "$(v trecv_ok_end)"
+assert_eq "probe, then bufinfo of its buffer: native length, tag, source" "probe_bufinfo 1 77 1" \
+	"$(grep '^probe_bufinfo' "$WORK/out")"
+assert_eq "bufinfo: native length, tag, source" "bufinfo 1 77 1" "$(grep '^bufinfo' "$WORK/out")"
+assert_eq "getminfo: length, tag, source, context" "getminfo 1 77 1 1" "$(grep '^getminfo' "$WORK/out")"
+assert_eq "unpacking the user's message" "unpacked 1 2 3 2.5 vlayer" "$(grep '^unpacked' "$WORK/out")"
+assert_eq "placement with no host (fill)" "placement a b c a" "$(grep '^placement' "$WORK/out")"
 assert_eq "precv data" 1 "$(v precv_ok)"
 assert_eq "precv count" 10 "$(v precv_len)"
 assert_eq "precv source" 1 "$(v precv_from_a)"
@@ -66,10 +72,10 @@ done
 assert_eq "barrier exit of the master" $((max + 4 * (50000 + 100000 + 4000))) "$(v barrier_out_master)"
 assert_eq "send to a task known only by a message: intra-node send time" 3000 \
 	"$(v send_to_learned_tid)"
-# the traces: 5 tasks, all complete
+# the traces: 9 tasks, all complete
 "$BUILD/vlpost" stats "$WORK/trace" > "$WORK/stats" 2>&1
 assert_eq "vlpost stats on the traces" 0 $?
-assert_eq "trace files" 5 "$(ls "$WORK/trace" | grep -c '\.trc$')"
+assert_eq "trace files" 9 "$(ls "$WORK/trace" | grep -c '\.trc$')"
 "$BUILD/vlpost" trf -o "$WORK/run.trf" "$WORK/trace" > /dev/null 2>&1
 assert_eq "vlpost trf on the traces" 0 $?
 assert_eq "vlpost check on the .trf" "$WORK/run.trf: ok" "$("$BUILD/vlpost" check "$WORK/run.trf" | sed 's/ (.*//')"
