@@ -40,6 +40,16 @@ static void recv_ll(int from, int tag, long long *a, long long *b)
 	pvm_upklong((long *)b, 1, 1);
 }
 
+/* a pvm_recvf matching function that takes tag 52 only */
+static int only52(int bufid, int tid, int tag)
+{
+	int len, t, src;
+	(void)tid;
+	(void)tag;
+	pvm_bufinfo(bufid, &len, &t, &src);
+	return t == 52;
+}
+
 static void child(const char *role)
 {
 	int parent = pvm_parent(), polls = 0, b;
@@ -106,6 +116,13 @@ static void child(const char *role)
 		pvm_recv(parent, T_MC);
 		t2 = now();
 		send_ll(parent, T_REPORT, t2, 0);
+		if (!strcmp(role, "c")) {
+			/* two messages for the master's pvm_recvf test */
+			pvm_initsend(PvmDataDefault);
+			pvm_send(parent, 51);
+			pvm_initsend(PvmDataDefault);
+			pvm_send(parent, 52);
+		}
 	}
 	/* all: a barrier of 4 */
 	pvm_joingroup("g");
@@ -155,6 +172,15 @@ int main(int argc, char **argv)
 	for (i = 1; i < 3; i++) {
 		recv_ll(tid[i], T_REPORT, &a, &b);
 		printf("mcast_recv_%s %lld\n", names[i], a);
+	}
+	/* pvm_recvf: a matching function picks the second message first */
+	{
+		int (*old)(int, int, int) = (int (*)(int, int, int))(void *)pvm_recvf(only52);
+		int t1, t2, l, src;
+		pvm_bufinfo(pvm_recv(-1, -1), &l, &t1, &src);
+		pvm_recvf(old);
+		pvm_bufinfo(pvm_recv(tid[2], -1), &l, &t2, &src);
+		printf("recvf_order %d %d\n", t1, t2);
 	}
 	/* nrecv polling in a */
 	printf("before_big %lld\n", now());

@@ -27,6 +27,7 @@ m=$(v before_mcast)
 assert_eq "sender after multicast to 2" $((m + 15000)) "$(v after_mcast)"
 assert_eq "b receives the multicast" $((m + 7500 + 100000 + 4000)) "$(v mcast_recv_b)"
 assert_eq "c receives the multicast" $((m + 15000 + 100000 + 4000)) "$(v mcast_recv_c)"
+assert_eq "pvm_recvf's matching function is honoured" "recvf_order 52 51" "$(grep '^recvf_order' "$WORK/out")"
 # nrecv: the 1 MiB message is invisible until its virtual arrival; each poll costs 2us
 bb=$(v before_big)
 arr=$((bb + 3000 + 10000 + $(kib 1048576)))
