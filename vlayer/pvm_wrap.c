@@ -273,11 +273,18 @@ void vli_pvm_leave(void)
 /* ---- who is who ---- */
 
 /* Virtual host of task tid (-1 unknown, HOST_RAW if not virtualised). */
-static int host_of(int tid)
+static int is_group_server(const char *a_out)
+{
+	const char *a = strrchr(a_out, '/');
+	return !strcmp(a ? a + 1 : a_out, "pvmgs");
+}
+
+/* Virtual host of tid from what is known without asking pvmd for the task
+ * list: the registry, then PVM's mailbox.  Returns -2 (HOST_RAW), -1 (known to
+ * be unknown), a host index, or -4 if pvmd's task list must decide. */
+static int host_known(int tid)
 {
 	int h = vli_reg_get(tid);
-	struct pvmtaskinfo *ti;
-	int n = 0;
 
 	if (h == HOST_UNKNOWN)
 		return -1;
@@ -290,16 +297,29 @@ static int host_of(int tid)
 		vli_reg_set(tid, h);
 		return h;
 	}
-	/* unknown task: is it the group server? */
-	if (vli_real_pvm_tasks(tid, &n, &ti) >= 0 && n == 1) {
-		const char *a = strrchr(ti[0].ti_a_out, '/');
-		a = a ? a + 1 : ti[0].ti_a_out;
-		if (!strcmp(a, "pvmgs")) {
-			vli_reg_set(tid, HOST_RAW);
-			return HOST_RAW;
-		}
-	}
-	vli_reg_set(tid, HOST_UNKNOWN); /* ask pvmd once only */
+	return -4;
+}
+
+/* Remember what pvmd's task list says of a task with no published host. */
+static int host_from_taskinfo(int tid, const char *a_out)
+{
+	int h = is_group_server(a_out) ? HOST_RAW : HOST_UNKNOWN;
+
+	vli_reg_set(tid, h); /* ask pvmd once only */
+	return h == HOST_RAW ? HOST_RAW : -1;
+}
+
+/* Virtual host of task tid (-1 unknown, HOST_RAW if not virtualised). */
+static int host_of(int tid)
+{
+	int h = host_known(tid), n = 0;
+	struct pvmtaskinfo *ti;
+
+	if (h != -4)
+		return h;
+	if (vli_real_pvm_tasks(tid, &n, &ti) >= 0 && n == 1)
+		return host_from_taskinfo(tid, ti[0].ti_a_out);
+	vli_reg_set(tid, HOST_UNKNOWN);
 	return -1;
 }
 
@@ -898,7 +918,10 @@ int vlpvm_tasks(int where, int *ntask, struct pvmtaskinfo **taskp)
 	if (cc < 0)
 		return cc;
 	for (i = 0; i < n; i++) {
-		h = host_of(ti[i].ti_tid);
+		/* not host_of(): asking pvmd again would free the list being read */
+		h = host_known(ti[i].ti_tid);
+		if (h == -4)
+			h = host_from_taskinfo(ti[i].ti_tid, ti[i].ti_a_out);
 		if (h >= 0)
 			ti[i].ti_host = vhost_tid(h);
 	}
