@@ -8,24 +8,32 @@ INIH_CFLAGS := $(shell pkg-config --cflags inih 2>/dev/null)
 INIH_LIBS := $(shell pkg-config --libs inih 2>/dev/null || echo -linih)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 PVM_LIBS = -lgpvm3 -lpvm3
+MPICC ?= mpicc
+MPI_CFLAGS := $(shell $(MPICC) -showme:compile 2>/dev/null)
+MPI_LIBS := $(shell $(MPICC) -showme:link 2>/dev/null)
 SAN ?=
 ALLCFLAGS = $(WARN) $(CFLAGS) $(SAN) $(INIH_CFLAGS)
 
 B = build
-CORE_SRC = vlayer/vmconfig.c vlayer/model.c vlayer/clock.c vlayer/trace.c vlayer/mailbox.c vlayer/vl_error.c vlayer/api.c
+CORE_SRC = vlayer/vmconfig.c vlayer/model.c vlayer/clock.c vlayer/trace.c vlayer/mailbox.c vlayer/message.c vlayer/vl_error.c vlayer/api.c
+CORE_SRC += vlayer/coll.c $(wildcard vlayer/coll_*.c)
 PVM_SRC = vlayer/pvm_wrap.c $(B)/pvm_wrap_gen.c vlayer/time_wrap.c
 CORE_OBJ = $(CORE_SRC:%.c=$(B)/%.o)
 PVM_OBJ = $(patsubst %.c,$(B)/%.o,$(filter-out $(B)/%,$(PVM_SRC))) $(B)/pvm_wrap_gen.o
+MPI_OBJ = $(B)/vlayer/mpi_wrap.o $(B)/vlayer/mpi_fortran.o $(B)/mpi_wrap_gen.o $(B)/vlayer/time_wrap.o
 POST_SRC = $(wildcard postproc/*.c)
 POST_OBJ = $(POST_SRC:%.c=$(B)/%.o)
 
-LIBS_OUT = $(B)/libvlayer-pvm.so $(B)/libvlayer-pvm.a $(B)/libvlayer-core.a
-TOOLS = $(B)/vlpost $(B)/vlconfig $(B)/vlcc
+LIBS_OUT = $(B)/libvlayer-pvm.so $(B)/libvlayer-pvm.a $(B)/libvlayer-core.a \
+	$(B)/libvlayer-mpi.so $(B)/libvlayer-mpi.a
+TOOLS = $(B)/vlpost $(B)/vlconfig $(B)/vlcc $(B)/vlrun
 SAMPLES = $(patsubst samples/pvm/%.c,$(B)/samples/%,$(wildcard samples/pvm/*.c))
 SAMPLES_V = $(SAMPLES:%=%.v)
+MPI_SAMPLES = $(patsubst samples/mpi/%.c,$(B)/samples/mpi/%,$(wildcard samples/mpi/*.c))
+MPI_SAMPLES_V = $(MPI_SAMPLES:%=%.v)
 
 .PHONY: all deps check check-unit check-e2e check-asan check-asan-inner check-golden check-fuzz demo bench install clean
-all: $(LIBS_OUT) $(TOOLS) $(SAMPLES) $(SAMPLES_V)
+all: $(LIBS_OUT) $(TOOLS) $(SAMPLES) $(SAMPLES_V) $(MPI_SAMPLES) $(MPI_SAMPLES_V)
 
 deps:
 	@scripts/install-deps.sh
@@ -46,6 +54,28 @@ $(B)/pvm_wrap_gen.o: $(B)/pvm_wrap_gen.c $(B)/pvm_wrap_gen.h
 $(B)/vlayer/pvm_wrap.o $(B)/vlayer/time_wrap.o: $(B)/pvm_wrap_gen.h
 $(B)/vlayer/pvm_wrap.o: CPPFLAGS += -I$(B)
 
+# ---- MPI front end: entry points generated from vlayer/mpi.protos ----
+$(B)/mpi_wrap_gen.c: vlayer/mpi.protos vlayer/genmpi.sh
+	@mkdir -p $(B)
+	sh vlayer/genmpi.sh vlayer/mpi.protos > $@.tmp && mv $@.tmp $@
+$(B)/mpi_wrap_gen.h: vlayer/mpi.protos vlayer/genmpi.sh
+	@mkdir -p $(B)
+	sh vlayer/genmpi.sh -h vlayer/mpi.protos > $@.tmp && mv $@.tmp $@
+$(B)/mpi_wrap_gen.o: $(B)/mpi_wrap_gen.c $(B)/mpi_wrap_gen.h
+	$(CC) $(CPPFLAGS) -I$(B) $(MPI_CFLAGS) $(ALLCFLAGS) -fPIC -c $< -o $@
+$(B)/vlayer/mpi_wrap.o: vlayer/mpi_wrap.c $(B)/mpi_wrap_gen.h vlayer/mpi_wrap.h vlayer/coll.h vlayer/vli.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -I$(B) $(MPI_CFLAGS) $(ALLCFLAGS) -fPIC -c $< -o $@
+$(B)/vlayer/mpi_fortran.o: vlayer/mpi_fortran.c vlayer/mpi_wrap.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(MPI_CFLAGS) $(ALLCFLAGS) -fPIC -c $< -o $@
+
+$(B)/libvlayer-mpi.a: $(CORE_OBJ) $(MPI_OBJ)
+	rm -f $@; ar rcs $@ $^
+
+$(B)/libvlayer-mpi.so: $(CORE_OBJ) $(MPI_OBJ)
+	$(CC) -shared $(ALLCFLAGS) -o $@ $^ $(INIH_LIBS) $(MPI_LIBS) -ldl -lm
+
 $(B)/libvlayer-core.a: $(CORE_OBJ)
 	rm -f $@; ar rcs $@ $^
 
@@ -64,6 +94,9 @@ $(B)/vlconfig: $(B)/tools/vlconfig.o $(B)/libvlayer-core.a
 $(B)/vlcc: tools/vlcc.in
 	@mkdir -p $(B)
 	sed -e 's|@LIBDIR@|$(CURDIR)/$(B)|g' -e 's|@INCDIR@|$(CURDIR)/include|g' $< > $@ && chmod +x $@
+$(B)/vlrun: tools/vlrun.in
+	@mkdir -p $(B)
+	sed -e 's|@LIBDIR@|$(CURDIR)/$(B)|g' -e 's|@BINDIR@|$(CURDIR)/$(B)|g' $< > $@ && chmod +x $@
 
 # samples: native (linked to PVM only) and virtual (.v, linked through vlcc)
 $(B)/samples/%: samples/pvm/%.c
@@ -71,6 +104,13 @@ $(B)/samples/%: samples/pvm/%.c
 	$(CC) $(WARN) $(CFLAGS) $(SAN) -o $@ $< $(PVM_LIBS) -lm
 $(B)/samples/%.v: samples/pvm/%.c $(B)/vlcc $(B)/libvlayer-pvm.so
 	VLCC_CC="$(CC) $(SAN)" $(B)/vlcc $(WARN) $(CFLAGS) -o $@ $< $(PVM_LIBS) -lm
+
+$(B)/samples/mpi/%: samples/mpi/%.c
+	@mkdir -p $(dir $@)
+	$(MPICC) $(WARN) $(CFLAGS) $(SAN) -o $@ $< -lm
+$(B)/samples/mpi/%.v: samples/mpi/%.c $(B)/vlcc $(B)/libvlayer-mpi.so
+	@mkdir -p $(dir $@)
+	VLCC_CC="$(CC) $(SAN)" $(B)/vlcc -mpi $(WARN) $(CFLAGS) -o $@ $< -lm
 
 # ---- tests ----
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
@@ -82,7 +122,12 @@ $(B)/tests/%: tests/unit/%.c $(B)/libvlayer-core.a $(filter-out $(B)/postproc/vl
 check-unit: all $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; CK_FORK=yes $$t; done
 
-check-e2e: all
+MPI_TEST_BIN = $(B)/tests/mpi_exact
+$(B)/tests/mpi_exact: tests/e2e/mpi_exact.c $(B)/vlcc $(B)/libvlayer-mpi.so include/vlayer.h
+	@mkdir -p $(dir $@)
+	VLCC_CC="$(CC) $(SAN)" $(B)/vlcc -mpi $(WARN) $(CFLAGS) -o $@ $<
+
+check-e2e: all $(MPI_TEST_BIN)
 	@tests/e2e/run-all.sh $(B)
 
 $(B)/tests/mktrace: tests/tools/mktrace.c vlayer/trace_format.h
@@ -94,7 +139,7 @@ check-golden: $(B)/vlpost $(B)/tests/mktrace
 
 # the fuzz targets in their deterministic stand-alone form (libFuzzer: tests/fuzz/README.md)
 FUZZ_ITER ?= 4000
-$(B)/tests/fuzz_vmconfig: tests/fuzz/fuzz_vmconfig.c vlayer/vmconfig.c
+$(B)/tests/fuzz_vmconfig: tests/fuzz/fuzz_vmconfig.c $(B)/libvlayer-core.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALLCFLAGS) -DVL_FUZZ_STANDALONE -DSRCDIR='"$(CURDIR)"' -o $@ $^ $(INIH_LIBS) -lm
 $(B)/tests/fuzz_trace: tests/fuzz/fuzz_trace.c $(filter-out postproc/vlpost.c,$(POST_SRC))
@@ -132,12 +177,14 @@ bench: all
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
 	  $(DESTDIR)$(PREFIX)/share/vlayer/vmconfig $(DESTDIR)$(PREFIX)/lib/pkgconfig
-	install -m 644 $(B)/libvlayer-pvm.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(B)/libvlayer-pvm.so $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 include/vlayer.h include/pvm3V.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(B)/libvlayer-pvm.a $(B)/libvlayer-mpi.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(B)/libvlayer-pvm.so $(B)/libvlayer-mpi.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 include/vlayer.h include/pvm3V.h include/mpiV.h $(DESTDIR)$(PREFIX)/include/
 	install -m 755 $(B)/vlpost $(B)/vlconfig $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@LIBDIR@|$(PREFIX)/lib|g' -e 's|@INCDIR@|$(PREFIX)/include|g' tools/vlcc.in > $(DESTDIR)$(PREFIX)/bin/vlcc
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/vlcc
+	sed -e 's|@LIBDIR@|$(PREFIX)/lib|g' -e 's|@BINDIR@|$(PREFIX)/bin|g' tools/vlrun.in > $(DESTDIR)$(PREFIX)/bin/vlrun
+	chmod 755 $(DESTDIR)$(PREFIX)/bin/vlrun
 	install -m 644 vmconfig/*.ini $(DESTDIR)$(PREFIX)/share/vlayer/vmconfig/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' vlayer.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/vlayer.pc
 

@@ -40,7 +40,8 @@ int vl_compute_flops(double flops);
  * the line `key = value` in the VMConfig section [section] would set it (the
  * loader's own parser): section is "network", "network intra", "network
  * inter" (every key, models and contention tables included), "host NAME"
- * (every key but processors and real) or "simulation" (compute only).
+ * (every key but processors and real), "simulation" (compute only), "mpi"
+ * (eager_limit only) or "collectives" (every kind of collective).
  * Affects the calling task only (each task keeps its own copy of the model).
  * Returns 0, or -1 with a message on stderr if the key or value is invalid. */
 int vl_set_param(const char *section, const char *key, const char *value);

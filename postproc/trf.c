@@ -7,6 +7,7 @@
  * begin with the very same timestamp.
  */
 #include "trf.h"
+#include "coll.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -353,6 +354,13 @@ static int coll_code(int op)
 	case VL_COLL_REDUCE: return P_REDUCE;
 	case VL_COLL_GATHER: return P_GATHER;
 	case VL_COLL_SCATTER: return P_SCATTER;
+	case VL_COLL_MPI + VLI_COLL_BARRIER: return P_BARRIER;
+	case VL_COLL_MPI + VLI_COLL_BCAST: return P_BCAST;
+	case VL_COLL_MPI + VLI_COLL_REDUCE:
+	case VL_COLL_MPI + VLI_COLL_ALLREDUCE: return P_REDUCE;
+	case VL_COLL_MPI + VLI_COLL_GATHER:
+	case VL_COLL_MPI + VLI_COLL_ALLGATHER: return P_GATHER;
+	case VL_COLL_MPI + VLI_COLL_SCATTER: return P_SCATTER;
 	default: return P_USEROH;
 	}
 }

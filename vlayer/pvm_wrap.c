@@ -391,16 +391,16 @@ static void time_sends(const int *tids, int n, int tag, int64_t bytes, struct de
 	for (i = 0; i < n; i++) {
 		int h = host_of(tids[i]);
 		int64_t s = vli_send_time(&vli_t.cfg, vli_t.host, h, bytes);
+		vli_sent st;
+
 		if (n > 1)
 			s = (int64_t)llround((double)s * f);
+		vli_msg_sent(tids[i], h, tag, bytes, s, vli_t.now, 0, n, &st);
 		d[i].tid = tids[i];
-		d[i].seq = ++vli_t.seq;
-		d[i].t0 = vli_t.now;
-		vli_comm(s);
-		d[i].t1 = vli_t.now;
-		d[i].arrival = d[i].t1 + vli_trans_time(&vli_t.cfg, vli_t.host, h, bytes);
-		vli_trace_msg(VL_EV_SEND, tids[i], tag, d[i].seq, bytes, d[i].t0, d[i].t1, d[i].arrival,
-			      n, n > 1 ? VL_TF_MCAST : 0);
+		d[i].seq = st.seq;
+		d[i].t0 = st.t0;
+		d[i].t1 = st.t1;
+		d[i].arrival = st.arrival;
 	}
 }
 
@@ -554,19 +554,15 @@ static int64_t recv_cost(int src_host)
 static int deliver(int i, int64_t t0, int old_rbuf)
 {
 	vli_msg m;
-	int64_t waited;
 
 	vli_mbox_remove(i, &m);
 	if (m.synthetic)
 		m.arrival = vli_t.now;
-	waited = vli_t.now;
-	vli_wait_until(m.arrival);
-	waited = vli_t.now - waited;
-	if (!m.internal) {
-		vli_comm(recv_cost(m.src_host));
-		vli_trace_msg(VL_EV_RECV, m.src, m.tag, m.seq, m.bytes, t0, vli_t.now, waited, m.arrival,
-			      m.synthetic ? VL_TF_SYNTH : 0);
-	}
+	if (m.internal)
+		vli_wait_until(m.arrival);
+	else
+		vli_msg_received(m.src, m.src_host, m.tag, m.seq, m.bytes, t0, m.arrival,
+				 m.synthetic ? VL_TF_SYNTH : 0);
 	if (old_rbuf > 0 && old_rbuf != m.buf)
 		vli_real_pvm_freebuf(old_rbuf);
 	vli_real_pvm_setrbuf(m.buf);

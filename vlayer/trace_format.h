@@ -54,7 +54,10 @@ enum vl_ev {
 };
 
 enum vl_coll { VL_COLL_BARRIER = 1, VL_COLL_BCAST, VL_COLL_REDUCE, VL_COLL_GATHER,
-	       VL_COLL_SCATTER, VL_COLL_JOIN, VL_COLL_LEAVE };
+	       VL_COLL_SCATTER, VL_COLL_JOIN, VL_COLL_LEAVE,
+	       /* MPI collectives: VL_COLL_MPI + enum vli_coll_kind (coll.h), bytes = this
+	          rank's block (alltoall: to rank 0) */
+	       VL_COLL_MPI = 16 };
 
 #define VL_TF_MCAST 1u
 #define VL_TF_SYNTH 2u    /* receive of a message that carried no virtual time */

@@ -53,6 +53,29 @@ void vli_wait_until(int64_t t);
 /* End of the task: END record, flush. Idempotent. */
 void vli_finish(void);
 
+/* Set in the thread that called vli_init: only that thread's clock calls
+ * (time(), gettimeofday() ...) are virtual; the message library's own threads
+ * keep real time. */
+extern __thread int vli_main_thread;
+
+/* ---- one message (message.c) ---- */
+typedef struct vli_sent {
+	uint32_t seq;            /* this sender's message number */
+	int64_t t0, t1;          /* call begin (for the trace), end of the send */
+	int64_t arrival;         /* virtual arrival at the destination */
+} vli_sent;
+/* The sender's side of one message to dst_host: the clock pays send_ns now
+ * (vli_send_time, times a contention factor for one of k destinations), then
+ * waits until depart (a rendezvous: the receive is posted then; 0 = none);
+ * the arrival is the departure plus the transmission time.  Traces SEND with
+ * t0 as call begin. */
+void vli_msg_sent(int peer, int dst_host, int tag, int64_t bytes, int64_t send_ns, int64_t t0,
+		  int64_t depart, int k, vli_sent *s);
+/* The receiver's side: wait until arrival, pay the receive time, trace RECV
+ * with t0 as call begin.  Returns the time waited. */
+int64_t vli_msg_received(int peer, int src_host, int tag, uint32_t seq, int64_t bytes, int64_t t0,
+			 int64_t arrival, unsigned flags);
+
 /* Nesting guard: a layer call made while another is active (libpvm3 calling
  * itself through the PLT) goes straight to the real library. */
 extern __thread int vli_depth;

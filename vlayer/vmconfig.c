@@ -3,9 +3,12 @@
  * inih splits "key = value" lines and calls vli_handler.  Our line reader in
  * front of it counts lines, rejects overlong lines and NUL bytes, and reads
  * section headers itself, because the handler is told neither line numbers
- * nor section starts.  Syntax and messages: docs/vmconfig.md.
+ * nor section starts.  [mpi] rank_hosts may name hosts declared further down,
+ * so its names are looked up after the whole file.  Syntax and messages:
+ * docs/vmconfig.md.
  */
 #include "vmconfig.h"
+#include "coll.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -20,6 +23,9 @@
 #define VLI_MAX_HOSTS 100000 /* hosts in one file, and the largest [hosts] count */
 #define VLI_MAX_PROCS 1000000
 #define VLI_MAX_K 1000000    /* largest contention k */
+#define VLI_EAGER_LIMIT 65536 /* [mpi] eager_limit default, bytes */
+
+_Static_assert(VL_COLL_KINDS == VLI_COLL_NKINDS, "VL_COLL_KINDS must match coll.h");
 
 #define VLI_USE_TIME "use a number with ns, us, ms or s, e.g. 50us"
 #define VLI_USE_PERKIB "use a time per KiB with ps, ns, us, ms or s, e.g. 80us"
@@ -356,7 +362,10 @@ int vl_parse_rate(const char *text, double *bytes_per_s)
 
 /* ---- the loader's state and its error messages ---- */
 
-enum { VLI_K_NONE, VLI_K_SIM, VLI_K_NET, VLI_K_INTRA, VLI_K_INTER, VLI_K_HOST, VLI_K_HOSTS };
+enum { VLI_K_NONE, VLI_K_SIM, VLI_K_NET, VLI_K_INTRA, VLI_K_INTER, VLI_K_HOST, VLI_K_HOSTS,
+       VLI_K_MPI, VLI_K_COLL };
+
+#define VLI_SECTIONS "simulation, network, network intra, network inter, mpi, collectives"
 
 typedef struct vli_load {
 	vl_config *cfg;
@@ -378,6 +387,8 @@ typedef struct vli_load {
 	int *hostline;            /* header line of the section of each host */
 	int *slot;                /* hash of host names: index + 1, 0 = free */
 	size_t nslots;            /* a power of 2 */
+	char rank_hosts[VLI_LINE]; /* [mpi] rank_hosts, resolved at the end of the file */
+	int rank_hosts_line;      /* its line, 0 = not given */
 } vli_load;
 
 static int vli_vfail(vli_load *st, int line, const char *key, const char *fmt, va_list ap)
@@ -456,16 +467,18 @@ static int vli_bad(vli_load *st, const char *key, const char *text, int rc,
 /* ---- keys ---- */
 
 enum { VLI_T_WORD, VLI_T_TEXT, VLI_T_INT, VLI_T_NUM, VLI_T_TIME, VLI_T_PERKIB,
-       VLI_T_RATE, VLI_T_PWL, VLI_T_CONT };
+       VLI_T_RATE, VLI_T_PWL, VLI_T_CONT, VLI_T_SIZE, VLI_T_HOSTLIST };
 
 enum { VLI_COMPUTE, VLI_PLACEMENT, VLI_TRACE_DIR, VLI_COUNT, VLI_PROCS, VLI_FACTOR,
        VLI_REAL, VLI_INIT, VLI_FLOPS, VLI_SEND, VLI_RECV, VLI_TRANS, VLI_PERKIB,
-       VLI_BW, VLI_SEND_MODEL, VLI_TRANS_MODEL, VLI_CONT, VLI_NKEYS };
+       VLI_BW, VLI_SEND_MODEL, VLI_TRANS_MODEL, VLI_CONT, VLI_EAGER, VLI_MPI_PLACEMENT,
+       VLI_RANKS_PER_NODE, VLI_RANK_HOSTS, VLI_NKEYS };
 
 #define VLI_IN(kind) (1u << (kind))
 #define VLI_SIM VLI_IN(VLI_K_SIM)
 #define VLI_LINK (VLI_IN(VLI_K_NET) | VLI_IN(VLI_K_INTRA) | VLI_IN(VLI_K_INTER))
 #define VLI_HOST (VLI_IN(VLI_K_HOST) | VLI_IN(VLI_K_HOSTS))
+#define VLI_MPI VLI_IN(VLI_K_MPI)
 
 typedef struct vli_key {
 	const char *name;
@@ -500,6 +513,12 @@ static const vli_key vli_keys[VLI_NKEYS] = {
 	 {NULL, NULL}},
 	{"contention", VLI_LINK, VLI_T_CONT, 0, "use k:factor pairs, e.g. 1:1.0, 2:1.3, 4:2.0",
 	 {NULL, NULL}},
+	{"eager_limit", VLI_MPI, VLI_T_SIZE, 0, VLI_USE_SIZE, {NULL, NULL}},
+	{"placement", VLI_MPI, VLI_T_WORD, 0, "use fill or roundrobin", {"fill", "roundrobin"}},
+	{"ranks_per_node", VLI_MPI, VLI_T_INT, VLI_MAX_PROCS, "use an integer 1..1000000",
+	 {NULL, NULL}},
+	{"rank_hosts", VLI_MPI, VLI_T_HOSTLIST, 0, "use host names separated by commas, "
+	 "e.g. node1, node2", {NULL, NULL}},
 };
 
 /* A parsed value. */
@@ -701,6 +720,47 @@ static int vli_get_cont(vli_load *st, const vli_key *k, const char *text, vli_va
 	return rc;
 }
 
+static int vli_get_size(vli_load *st, const vli_key *k, const char *text, vli_val *v)
+{
+	int rc = vli_size(text, &v->i);
+
+	return rc == VLI_OK ? 0 : vli_bad(st, k->name, text, rc, "size", k->use);
+}
+
+/* Next entry of the comma-separated list at *cur, cut in place and trimmed;
+ * NULL at the end. */
+static char *vli_item(char **cur)
+{
+	char *item = *cur, *comma;
+
+	if (!item)
+		return NULL;
+	comma = strchr(item, ',');
+	*cur = comma ? comma + 1 : NULL;
+	if (comma)
+		*comma = '\0';
+	return vli_trim(item);
+}
+
+/* rank_hosts: only the form here; the names are looked up at the end of the file. */
+static int vli_get_hostlist(vli_load *st, const vli_key *k, const char *text, vli_val *v)
+{
+	char buf[VLI_LINE], *cur = buf, *name;
+
+	if (strlen(text) >= sizeof(buf))
+		return vli_fail(st, k->name, "too long (at most %d characters)", VLI_LINE - 1);
+	snprintf(buf, sizeof(buf), "%s", text);
+	while ((name = vli_item(&cur)) != NULL) {
+		if (!*name)
+			return vli_fail(st, k->name, "empty entry between commas (%s)", k->use);
+		if (!vli_name_ok(name, VL_NAME_MAX, 0))
+			return vli_fail(st, k->name, "bad host name \"%s\" (use letters, digits, "
+					"_ . and -, at most %d characters)", name, VL_NAME_MAX - 1);
+	}
+	v->s = text;
+	return 0;
+}
+
 static int vli_value(vli_load *st, const vli_key *k, const char *text, vli_val *v)
 {
 	if (!*text)
@@ -720,6 +780,10 @@ static int vli_value(vli_load *st, const vli_key *k, const char *text, vli_val *
 		return vli_get_pwl(st, k, text, v);
 	case VLI_T_CONT:
 		return vli_get_cont(st, k, text, v);
+	case VLI_T_SIZE:
+		return vli_get_size(st, k, text, v);
+	case VLI_T_HOSTLIST:
+		return vli_get_hostlist(st, k, text, v);
 	default:
 		return vli_get_time(st, k, text, v);
 	}
@@ -774,6 +838,52 @@ static const vli_key *vli_find_key(vli_load *st, const char *name)
 			return &vli_keys[i];
 	vli_unknown_key(st, name);
 	return NULL;
+}
+
+/* [collectives]: the kind called name, or -1 after an error. */
+static int vli_coll_kind(vli_load *st, const char *name)
+{
+	char valid[256] = "";
+	size_t n = 0;
+	int i;
+
+	if (!*name)
+		return vli_fail(st, NULL, "missing key name before = (use key = value)");
+	for (i = 0; i < VLI_COLL_NKINDS; i++)
+		if (!strcmp(name, vli_coll_kind_name(i)))
+			return i;
+	for (i = 0; i < VLI_COLL_NKINDS && n < sizeof(valid); i++)
+		n += (size_t)snprintf(valid + n, sizeof(valid) - n, "%s%s", i ? ", " : "",
+				      vli_coll_kind_name(i));
+	return vli_fail(st, name, "unknown key (valid: %s)", valid);
+}
+
+/* [collectives] name = text: the algorithm of kind, or -1 after an error. */
+static int vli_coll_alg(vli_load *st, int kind, const char *name, const char *text)
+{
+	char valid[256] = "";
+	int alg = vli_coll_alg_parse(kind, text, valid, sizeof(valid));
+
+	if (!*text)
+		return vli_fail(st, name, "empty value (valid: %s)", valid);
+	if (alg < 0)
+		return vli_fail(st, name, "\"%s\" is not an algorithm for %s (valid: %s)", text,
+				name, valid);
+	return alg;
+}
+
+/* One "kind = algorithm" line of [collectives]; 0 or -1. */
+static int vli_coll_line(vli_load *st, const char *name, const char *text)
+{
+	int kind = vli_coll_kind(st, name), alg;
+
+	if (kind < 0)
+		return -1;
+	alg = vli_coll_alg(st, kind, name, text);
+	if (alg < 0)
+		return -1;
+	st->cfg->mpi.coll_alg[kind] = alg;
+	return 0;
 }
 
 /* ---- storing values ---- */
@@ -850,6 +960,27 @@ static void vli_store_host(vl_host *h, int id, const vli_val *v)
 	}
 }
 
+static void vli_store_mpi(vli_load *st, int id, const vli_val *v)
+{
+	vl_mpi *m = &st->cfg->mpi;
+
+	switch (id) {
+	case VLI_EAGER:
+		m->eager_limit = v->i;
+		break;
+	case VLI_MPI_PLACEMENT:
+		m->placement = (int)v->i;
+		break;
+	case VLI_RANKS_PER_NODE:
+		m->ranks_per_node = (int)v->i;
+		break;
+	default: /* rank_hosts: resolved by vli_rank_hosts at the end of the file */
+		snprintf(st->rank_hosts, sizeof(st->rank_hosts), "%s", v->s);
+		st->rank_hosts_line = st->lineno;
+		break;
+	}
+}
+
 static void vli_store(vli_load *st, const vli_key *k, const vli_val *v)
 {
 	vl_config *c = st->cfg;
@@ -872,6 +1003,9 @@ static void vli_store(vli_load *st, const vli_key *k, const vli_val *v)
 	case VLI_K_HOST:
 		vli_store_host(&c->hosts[c->nhosts - 1], id, v);
 		break;
+	case VLI_K_MPI:
+		vli_store_mpi(st, id, v);
+		break;
 	default:
 		if (id == VLI_COUNT)
 			st->count = (long)v->i;
@@ -891,6 +1025,8 @@ static int vli_handler(void *user, const char *section, const char *name, const 
 	(void)section; /* we track sections in vli_reader */
 	if (st->failed)
 		return 0;
+	if (st->kind == VLI_K_COLL)
+		return vli_coll_line(st, name, value) == 0;
 	memset(&v, 0, sizeof(v));
 	k = vli_find_key(st, name);
 	if (!k || vli_value(st, k, value, &v) || vli_check(st, k, &v))
@@ -1093,13 +1229,17 @@ static int vli_section_begin(vli_load *st, char **w, int nw)
 		st->kind = VLI_K_INTRA;
 	else if (nw == 2 && !strcmp(a, "network") && !strcmp(b, "inter"))
 		st->kind = VLI_K_INTER;
+	else if (nw == 1 && !strcmp(a, "mpi"))
+		st->kind = VLI_K_MPI;
+	else if (nw == 1 && !strcmp(a, "collectives"))
+		st->kind = VLI_K_COLL;
 	else if (nw <= 2 && !strcmp(a, "host"))
 		return vli_host_section(st, b);
 	else if (nw <= 2 && !strcmp(a, "hosts"))
 		return vli_hosts_section(st, b);
 	else
-		return vli_fail(st, NULL, "unknown section (valid: simulation, network, "
-				"network intra, network inter, host NAME, hosts PREFIX)");
+		return vli_fail(st, NULL, "unknown section (valid: " VLI_SECTIONS
+				", host NAME, hosts PREFIX)");
 	return 0;
 }
 
@@ -1204,6 +1344,63 @@ static char *vli_reader(char *str, int num, void *user)
 	return vli_line(st, str) ? NULL : str;
 }
 
+/* ---- [mpi] rank_hosts ---- */
+
+/* "a, b, c" or "a, b, ..." : the first host names of the file, for a message. */
+static void vli_host_names(const vl_config *c, char *buf, size_t size)
+{
+	size_t n = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < c->nhosts; i++) {
+		size_t need = strlen(c->hosts[i].name) + 2;
+
+		if (n + need + 5 >= size || i == 8) {
+			snprintf(buf + n, size - n, "%s...", n ? ", " : "");
+			return;
+		}
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", c->hosts[i].name);
+	}
+}
+
+/* After the whole file: the host indices of rank_hosts, whose names may be of
+ * hosts declared after [mpi]; an error names the line of the key. */
+static int vli_rank_hosts(vli_load *st)
+{
+	char buf[VLI_LINE], names[256], *cur = buf, *name;
+	vl_mpi *m = &st->cfg->mpi;
+	int n = 1;
+	const char *p;
+
+	if (!st->rank_hosts_line)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", st->rank_hosts);
+	for (p = buf; *p; p++)
+		n += *p == ',';
+	m->rank_hosts = malloc((size_t)n * sizeof(*m->rank_hosts));
+	if (!m->rank_hosts)
+		return vli_nomem(st);
+	snprintf(st->sect, sizeof(st->sect), "mpi");
+	for (n = 0; (name = vli_item(&cur)) != NULL; n++) {
+		m->rank_hosts[n] = vli_name_find(st, name);
+		if (m->rank_hosts[n] >= 0)
+			continue;
+		vli_host_names(st->cfg, names, sizeof(names));
+		return vli_fail_at(st, st->rank_hosts_line, "rank_hosts", "unknown host \"%s\" "
+				   "(valid: the hosts of this file: %s)", name, names);
+	}
+	m->nrank_hosts = n;
+	return 0;
+}
+
+static void vli_mpi_init(vl_mpi *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->eager_limit = VLI_EAGER_LIMIT;
+	m->placement = VL_PLACE_FILL;
+}
+
 /* ---- the public functions ---- */
 
 static void vli_parse(vli_load *st)
@@ -1220,6 +1417,8 @@ static void vli_parse(vli_load *st)
 	if (!st->failed && st->cfg->nhosts == 0)
 		vli_fail_at(st, 0, NULL, "no host defined "
 			    "(add a [host NAME] or [hosts PREFIX] section)");
+	if (!st->failed)
+		vli_rank_hosts(st);
 }
 
 int vl_config_load(const char *path, vl_config *cfg, char *err, size_t errlen)
@@ -1231,6 +1430,7 @@ int vl_config_load(const char *path, vl_config *cfg, char *err, size_t errlen)
 	if (!cfg)
 		return -1;
 	memset(cfg, 0, sizeof(*cfg));
+	vli_mpi_init(&cfg->mpi);
 	memset(&st, 0, sizeof(st));
 	st.cfg = cfg;
 	st.path = path ? path : "(null)";
@@ -1258,6 +1458,7 @@ void vl_config_default(vl_config *cfg)
 	if (!cfg)
 		return;
 	memset(cfg, 0, sizeof(*cfg));
+	vli_mpi_init(&cfg->mpi);
 	snprintf(cfg->path, sizeof(cfg->path), "(built-in)");
 	cfg->hosts = malloc(sizeof(*cfg->hosts));
 	if (!cfg->hosts)
@@ -1272,6 +1473,7 @@ void vl_config_free(vl_config *cfg)
 	if (!cfg)
 		return;
 	free(cfg->hosts);
+	free(cfg->mpi.rank_hosts);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -1287,6 +1489,10 @@ static int vli_set_kind(const vl_config *cfg, const char *section, int *host)
 		return VLI_K_INTRA;
 	if (!strcmp(section, "network inter"))
 		return VLI_K_INTER;
+	if (!strcmp(section, "mpi"))
+		return VLI_K_MPI;
+	if (!strcmp(section, "collectives"))
+		return VLI_K_COLL;
 	if (!strncmp(section, "host ", 5)) {
 		*host = vl_config_host(cfg, section + 5);
 		return VLI_K_HOST;
@@ -1313,10 +1519,12 @@ int vl_config_set(vl_config *cfg, const char *section, const char *key, const ch
 	snprintf(st.sect, sizeof(st.sect), "%s", section);
 	st.kind = vli_set_kind(cfg, section, &host);
 	if (st.kind < 0)
-		return vli_fail_at(&st, 0, NULL, "[%s]: unknown section (valid: simulation, network, "
-				   "network intra, network inter, host NAME)", section);
+		return vli_fail_at(&st, 0, NULL, "[%s]: unknown section (valid: " VLI_SECTIONS
+				   ", host NAME)", section);
 	if (st.kind == VLI_K_HOST && host < 0)
 		return vli_fail_at(&st, 0, NULL, "[%s]: no such virtual host", section);
+	if (st.kind == VLI_K_COLL)
+		return vli_coll_line(&st, key, value);
 	k = vli_find_key(&st, key);
 	if (!k || vli_value(&st, k, value, &v))
 		return -1;
@@ -1324,6 +1532,9 @@ int vl_config_set(vl_config *cfg, const char *section, const char *key, const ch
 	if (st.kind == VLI_K_SIM && id != VLI_COMPUTE)
 		return vli_fail_at(&st, 0, NULL, "[%s] %s: cannot be changed while the program runs "
 				   "(valid: compute)", section, key);
+	if (st.kind == VLI_K_MPI && id != VLI_EAGER)
+		return vli_fail_at(&st, 0, NULL, "[%s] %s: cannot be changed while the program "
+				   "runs (valid: eager_limit)", section, key);
 	if (st.kind == VLI_K_HOST && (id == VLI_PROCS || id == VLI_REAL))
 		return vli_fail_at(&st, 0, NULL, "[%s] %s: cannot be changed while the program runs",
 				   section, key);
@@ -1332,6 +1543,54 @@ int vl_config_set(vl_config *cfg, const char *section, const char *key, const ch
 	else
 		vli_store(&st, k, &v);
 	return 0;
+}
+
+/* Slots of host h under placement = fill. */
+static int64_t vli_fill_slots(const vl_config *cfg, int h)
+{
+	if (cfg->mpi.ranks_per_node > 0)
+		return cfg->mpi.ranks_per_node;
+	return cfg->hosts[h].procs > 0 ? cfg->hosts[h].procs : 1;
+}
+
+/* fill: the hosts in file order, wrapping around when all are full.  The
+ * total is summed only when rank is beyond it. */
+static int vli_fill_host(const vl_config *cfg, int rank)
+{
+	int64_t r = rank, total = 0;
+	int h, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (h = 0; h < cfg->nhosts; h++) {
+			int64_t s = vli_fill_slots(cfg, h);
+
+			if (r < s)
+				return h;
+			r -= s;
+			total += s;
+		}
+		if (total <= 0)
+			break;
+		r = rank % total;
+	}
+	return 0;
+}
+
+int vl_config_rank_host(const vl_config *cfg, int rank)
+{
+	const vl_mpi *m;
+
+	if (!cfg || !cfg->hosts || cfg->nhosts <= 0 || rank < 0)
+		return 0;
+	m = &cfg->mpi;
+	if (m->nrank_hosts > 0 && m->rank_hosts) {
+		int h = m->rank_hosts[rank % m->nrank_hosts];
+
+		return h >= 0 && h < cfg->nhosts ? h : 0;
+	}
+	if (m->placement == VL_PLACE_ROUNDROBIN)
+		return rank % cfg->nhosts;
+	return vli_fill_host(cfg, rank);
 }
 
 int vl_config_host(const vl_config *cfg, const char *name)
@@ -1439,6 +1698,44 @@ static void vli_dump_host(FILE *out, const vl_host *h)
 	vli_dump_opt(out, "trans_per_kib", h->trans_per_kib_ps, "ps");
 }
 
+static void vli_dump_mpi(FILE *out, const vl_config *cfg)
+{
+	const vl_mpi *m = &cfg->mpi;
+	int i, n = 0;
+
+	fprintf(out, "\n[mpi]\n");
+	fprintf(out, "eager_limit = %" PRId64 "B\n", m->eager_limit);
+	fprintf(out, "placement = %s\n",
+		m->placement == VL_PLACE_ROUNDROBIN ? "roundrobin" : "fill");
+	if (m->ranks_per_node > 0)
+		fprintf(out, "ranks_per_node = %d\n", m->ranks_per_node);
+	else
+		vli_dump_unset(out, "ranks_per_node");
+	for (i = 0; m->rank_hosts && i < m->nrank_hosts; i++) {
+		int h = m->rank_hosts[i];
+
+		if (h >= 0 && h < cfg->nhosts)
+			fprintf(out, "%s%s", n++ ? ", " : "rank_hosts = ", cfg->hosts[h].name);
+	}
+	if (n)
+		fputc('\n', out);
+	else
+		vli_dump_unset(out, "rank_hosts");
+}
+
+/* Every kind with the algorithm that will be used ("default" resolved). */
+static void vli_dump_coll(FILE *out, const vl_mpi *m)
+{
+	int k;
+
+	fprintf(out, "\n[collectives]\n");
+	for (k = 0; k < VLI_COLL_NKINDS; k++) {
+		int alg = m->coll_alg[k] ? m->coll_alg[k] : vli_coll_alg_default(k);
+
+		fprintf(out, "%s = %s\n", vli_coll_kind_name(k), vli_coll_alg_name(alg));
+	}
+}
+
 void vl_config_dump(const vl_config *cfg, FILE *out)
 {
 	int i;
@@ -1456,6 +1753,8 @@ void vl_config_dump(const vl_config *cfg, FILE *out)
 		vli_dump_unset(out, "trace_dir");
 	vli_dump_link(out, "intra", &cfg->intra);
 	vli_dump_link(out, "inter", &cfg->inter);
+	vli_dump_mpi(out, cfg);
+	vli_dump_coll(out, &cfg->mpi);
 	for (i = 0; i < cfg->nhosts; i++)
 		vli_dump_host(out, &cfg->hosts[i]);
 }

@@ -51,6 +51,20 @@ typedef struct vl_host {
 
 enum vl_placement { VL_PLACE_FILL = 0, VL_PLACE_ROUNDROBIN = 1 };
 
+#define VL_COLL_KINDS 11 /* == VLI_COLL_NKINDS of coll.h */
+
+/* [mpi]: how MPI ranks map to virtual hosts and when a send is a rendezvous;
+ * [collectives]: the algorithm that times each collective. */
+typedef struct vl_mpi {
+	int64_t eager_limit;      /* bytes: a message of this size or more is a rendezvous
+	                             (its send completes when the receive is posted) */
+	int placement;            /* enum vl_placement: fill nodes in file order, or round robin */
+	int ranks_per_node;       /* fill: ranks per host; 0 = the host's processors */
+	int nrank_hosts;          /* > 0: explicit list, rank r on rank_hosts[r % n] */
+	int *rank_hosts;          /* malloc'd host indices */
+	int coll_alg[VL_COLL_KINDS]; /* enum vli_coll_alg per enum vli_coll_kind; 0 = default */
+} vl_mpi;
+
 typedef struct vl_config {
 	char path[VL_PATH_MAX];   /* file it was loaded from, "(built-in)" for the default */
 	int nhosts;
@@ -60,6 +74,7 @@ typedef struct vl_config {
 	int compute_ignore;       /* [simulation] compute = ignore */
 	int placement;            /* enum vl_placement */
 	char trace_dir[VL_PATH_MAX]; /* [simulation] trace_dir, "" = not given */
+	vl_mpi mpi;               /* [mpi] and [collectives] */
 } vl_config;
 
 /* Fill cfg with the built-in default machine (documented in README.md):
@@ -78,10 +93,14 @@ void vl_config_free(vl_config *cfg);
 
 /* Change one value of a loaded config, as the line `key = value` in the
  * section [section] would set it ("simulation" accepts compute only; "host
- * NAME" everything but processors).  Returns 0, or -1 with a one-line message
- * in err; cfg is unchanged on error.  Used by vl_set_param(). */
+ * NAME" everything but processors and real; "mpi" eager_limit only;
+ * "collectives" every kind).  Returns 0, or -1 with a one-line message in err;
+ * cfg is unchanged on error.  Used by vl_set_param(). */
 int vl_config_set(vl_config *cfg, const char *section, const char *key, const char *value,
 		  char *err, size_t errlen);
+
+/* Virtual host of MPI rank `rank` under the [mpi] rule (always a valid index). */
+int vl_config_rank_host(const vl_config *cfg, int rank);
 
 /* Index of the host called name, or -1. */
 int vl_config_host(const vl_config *cfg, const char *name);

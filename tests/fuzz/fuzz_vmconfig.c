@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #endif
 #include "vmconfig.h"
+#include "coll.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -93,6 +94,22 @@ static void vlf_check_config(const vl_config *cfg)
 	if (cfg->nhosts <= 50)
 		for (i = 0; i < cfg->nhosts; i++)
 			vlf_check(vl_config_host(cfg, cfg->hosts[i].name) == i, "duplicate host");
+	vlf_check(cfg->mpi.eager_limit >= 0 && cfg->mpi.ranks_per_node >= 0, "bad [mpi] value");
+	vlf_check(cfg->mpi.placement == VL_PLACE_FILL || cfg->mpi.placement == VL_PLACE_ROUNDROBIN,
+		  "bad [mpi] placement");
+	vlf_check(cfg->mpi.nrank_hosts >= 0 && (cfg->mpi.nrank_hosts == 0) ==
+		  (cfg->mpi.rank_hosts == NULL), "bad rank_hosts");
+	for (i = 0; i < cfg->mpi.nrank_hosts; i++)
+		vlf_check(cfg->mpi.rank_hosts[i] >= 0 && cfg->mpi.rank_hosts[i] < cfg->nhosts,
+			  "rank_hosts entry out of range");
+	for (i = 0; i < VL_COLL_KINDS; i++)
+		vlf_check(cfg->mpi.coll_alg[i] >= 0 && cfg->mpi.coll_alg[i] < VLI_ALG_NALGS,
+			  "bad collective algorithm");
+	for (i = 0; i < 64; i++) {
+		int h = vl_config_rank_host(cfg, i * 7919);
+
+		vlf_check(h >= 0 && h < cfg->nhosts, "rank host out of range");
+	}
 }
 
 /* The dump of cfg loads back to the same dump (unless a dumped line is too long). */
@@ -159,6 +176,8 @@ static uint32_t vlf_rand(uint32_t n) /* xorshift64*, in 0..n-1 */
 static const char *const vlf_tokens[] = {
 	"[host ", "[hosts n]", "]", "[network]", "[network intra]", "[network inter]",
 	"[simulation]", "count = ", "100000", "99999", "send_model = ", "contention = ",
+	"[mpi]", "[collectives]", "eager_limit = ", "rank_hosts = ", "ranks_per_node = ",
+	"placement = roundrobin", "barrier = ", "default", "binomial", "ring",
 	"trans_per_kib = ", "bandwidth = ", " = ", "us", "ns", "ps", "s", "KiB", "GB", "Mbit/s",
 	"e999", "e-999", "-", ".", ",", ":", ";", "#", "\n", "\r\n", "\t", "\xEF\xBB\xBF",
 	"9223372036854775807", "0.5", "1e19", "nan", "inf",

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #endif
 #include "vmconfig.h"
+#include "coll.h"
 
 #include <check.h>
 #include <dirent.h>
@@ -589,7 +590,8 @@ START_TEST(test_names)
 	ck_assert_int_eq(load_text(text, &cfg, text, sizeof(text)), -1);
 	ck_assert_ptr_nonnull(strstr(text, "bad host name"));
 	expect_error("[host a b]\n", "T:1: [host a b]: unknown section (valid: simulation, "
-		     "network, network intra, network inter, host NAME, hosts PREFIX)");
+		     "network, network intra, network inter, mpi, collectives, host NAME, "
+		     "hosts PREFIX)");
 	expect_error("[host a]\nreal = a b\n", "T:2: [host a] real: bad host name \"a b\" "
 		     "(use letters, digits, _ . : and -, at most 255 characters)");
 }
@@ -614,9 +616,11 @@ START_TEST(test_syntax)
 	expect_error("[host a]\nfactor = 1;x\n", "T:2: [host a] factor: \"1;x\" is not a number "
 		     "(use a number >= 0, e.g. 1.0)");
 	expect_error("[Network]\n", "T:1: [Network]: unknown section (valid: simulation, "
-		     "network, network intra, network inter, host NAME, hosts PREFIX)");
+		     "network, network intra, network inter, mpi, collectives, host NAME, "
+		     "hosts PREFIX)");
 	expect_error("[]\n", "T:1: unknown section (valid: simulation, "
-		     "network, network intra, network inter, host NAME, hosts PREFIX)");
+		     "network, network intra, network inter, mpi, collectives, host NAME, "
+		     "hosts PREFIX)");
 	expect_error("[host a]\nProcessors = 2\n", "T:2: [host a] Processors: unknown key "
 		     "(valid: processors, factor, real, init_delay, flops, send_delay, "
 		     "recv_delay, trans_delay, trans_per_kib, bandwidth)");
@@ -724,6 +728,352 @@ START_TEST(test_api)
 }
 END_TEST
 
+/* ---- [mpi] and [collectives] ---- */
+
+static void check_mpi_defaults(const vl_config *cfg)
+{
+	int k;
+
+	ck_assert_int_eq(cfg->mpi.eager_limit, 65536);
+	ck_assert_int_eq(cfg->mpi.placement, VL_PLACE_FILL);
+	ck_assert_int_eq(cfg->mpi.ranks_per_node, 0);
+	ck_assert_int_eq(cfg->mpi.nrank_hosts, 0);
+	ck_assert_ptr_null(cfg->mpi.rank_hosts);
+	for (k = 0; k < VL_COLL_KINDS; k++)
+		ck_assert_int_eq(cfg->mpi.coll_alg[k], VLI_ALG_DEFAULT);
+}
+
+START_TEST(test_mpi_defaults)
+{
+	vl_config cfg;
+	char *d;
+
+	expect_ok("[host a]\n", &cfg);
+	check_mpi_defaults(&cfg);
+	d = dump_str(&cfg);
+	ck_assert_ptr_nonnull(strstr(d, "\n[mpi]\neager_limit = 65536B\nplacement = fill\n"
+				     "; ranks_per_node = (not set)\n; rank_hosts = (not set)\n\n"
+				     "[collectives]\nbarrier = "));
+	free(d);
+	vl_config_free(&cfg);
+	vl_config_default(&cfg);
+	check_mpi_defaults(&cfg);
+	vl_config_free(&cfg);
+	/* an empty [mpi] and [collectives] change nothing */
+	expect_ok("[mpi]\n[collectives]\n[host a]\n", &cfg);
+	check_mpi_defaults(&cfg);
+	vl_config_free(&cfg);
+}
+END_TEST
+
+START_TEST(test_mpi_keys)
+{
+	vl_config cfg;
+
+	expect_ok("[simulation]\nplacement = roundrobin\n[mpi]\neager_limit = 1.5KiB\n"
+		  "ranks_per_node = 3\n[host a]\n[mpi]\neager_limit = 0\n", &cfg);
+	ck_assert_int_eq(cfg.mpi.eager_limit, 0);
+	ck_assert_int_eq(cfg.mpi.ranks_per_node, 3);
+	/* [simulation] placement is for pvm_spawn, [mpi] placement for ranks */
+	ck_assert_int_eq(cfg.placement, VL_PLACE_ROUNDROBIN);
+	ck_assert_int_eq(cfg.mpi.placement, VL_PLACE_FILL);
+	vl_config_free(&cfg);
+	expect_ok("[mpi]\neager_limit = 1.5KiB\nplacement = roundrobin\n[host a]\n", &cfg);
+	ck_assert_int_eq(cfg.mpi.eager_limit, 1536);
+	ck_assert_int_eq(cfg.placement, VL_PLACE_FILL);
+	ck_assert_int_eq(cfg.mpi.placement, VL_PLACE_ROUNDROBIN);
+	vl_config_free(&cfg);
+	expect_ok("[mpi]\neager_limit = 9223372036854775807\n[host a]\n", &cfg);
+	ck_assert(cfg.mpi.eager_limit == INT64_MAX);
+	vl_config_free(&cfg);
+	expect_error("[host a]\n[mpi]\neager_limit = 64\n[mpi]\neager_limit = 0.5KB\n"
+		     "eager_limit = 1.1\n",
+		     "T:6: [mpi] eager_limit: \"1.1\" is not a whole number of bytes "
+		     "(use bytes or a number with B, KiB, MiB, GiB, KB, MB or GB)");
+	expect_error("[host a]\n[mpi]\neager_limit = 64 k\n",
+		     "T:3: [mpi] eager_limit: \"64 k\" has an unknown size unit (use bytes or a "
+		     "number with B, KiB, MiB, GiB, KB, MB or GB)");
+	expect_error("[host a]\n[mpi]\neager_limit =\n",
+		     "T:3: [mpi] eager_limit: empty value (use bytes or a number with B, KiB, MiB, "
+		     "GiB, KB, MB or GB)");
+	expect_error("[host a]\n[mpi]\nranks_per_node = 2.5\n",
+		     "T:3: [mpi] ranks_per_node: \"2.5\" is not a whole number "
+		     "(use an integer 1..1000000)");
+	expect_error("[host a]\n[mpi]\ncompute = ignore\n",
+		     "T:3: [mpi] compute: unknown key (valid: eager_limit, placement, "
+		     "ranks_per_node, rank_hosts)");
+	expect_error("[host a]\n[mpi]\nbarrier = linear\n",
+		     "T:3: [mpi] barrier: unknown key (valid: eager_limit, placement, "
+		     "ranks_per_node, rank_hosts)");
+	expect_error("[mpi x]\n[host a]\n", "T:1: [mpi x]: unknown section (valid: simulation, "
+		     "network, network intra, network inter, mpi, collectives, host NAME, "
+		     "hosts PREFIX)");
+}
+END_TEST
+
+/* Hosts a (2 processors), b (1), c (3), then the lines of extra. */
+static void load_abc(const char *extra, vl_config *cfg)
+{
+	char text[1024];
+
+	snprintf(text, sizeof(text), "[host a]\nprocessors = 2\n[host b]\n[host c]\n"
+		 "processors = 3\n%s", extra);
+	expect_ok(text, cfg);
+}
+
+START_TEST(test_rank_host_fill)
+{
+	static const int want[] = {0, 0, 1, 2, 2, 2, 0, 0, 1, 2, 2, 2, 0};
+	vl_config cfg;
+	int r;
+
+	load_abc("", &cfg);
+	for (r = 0; r < (int)(sizeof(want) / sizeof(want[0])); r++)
+		ck_assert_msg(vl_config_rank_host(&cfg, r) == want[r], "rank %d", r);
+	ck_assert_int_eq(vl_config_rank_host(&cfg, 6000), 0);
+	ck_assert_int_eq(vl_config_rank_host(&cfg, 6005), 2);
+	ck_assert_int_eq(vl_config_rank_host(&cfg, 2147483647), 0); /* INT_MAX % 6 == 1 */
+	ck_assert_int_eq(vl_config_rank_host(&cfg, -1), 0);
+	ck_assert_int_eq(vl_config_rank_host(&cfg, -2147483647 - 1), 0);
+	vl_config_free(&cfg);
+
+	/* ranks_per_node replaces the processors */
+	load_abc("[mpi]\nranks_per_node = 2\n", &cfg);
+	for (r = 0; r < 14; r++)
+		ck_assert_msg(vl_config_rank_host(&cfg, r) == r % 6 / 2, "rank %d", r);
+	vl_config_free(&cfg);
+	load_abc("[mpi]\nranks_per_node = 1000000\n", &cfg);
+	ck_assert_int_eq(vl_config_rank_host(&cfg, 999999), 0);
+	ck_assert_int_eq(vl_config_rank_host(&cfg, 1000000), 1);
+	ck_assert_int_eq(vl_config_rank_host(&cfg, 2999999), 2);
+	ck_assert_int_eq(vl_config_rank_host(&cfg, 3000000), 0);
+	vl_config_free(&cfg);
+
+	/* the built-in machine and a zeroed config: always host 0 */
+	vl_config_default(&cfg);
+	for (r = 0; r < 5; r++)
+		ck_assert_int_eq(vl_config_rank_host(&cfg, r), 0);
+	vl_config_free(&cfg);
+	ck_assert_int_eq(vl_config_rank_host(&cfg, 3), 0);
+	ck_assert_int_eq(vl_config_rank_host(NULL, 3), 0);
+}
+END_TEST
+
+START_TEST(test_rank_host_roundrobin)
+{
+	vl_config cfg;
+	int r;
+
+	load_abc("[mpi]\nplacement = roundrobin\nranks_per_node = 2\n", &cfg);
+	for (r = 0; r < 10; r++)
+		ck_assert_int_eq(vl_config_rank_host(&cfg, r), r % 3);
+	ck_assert_int_eq(vl_config_rank_host(&cfg, 2147483647), 2147483647 % 3);
+	ck_assert_int_eq(vl_config_rank_host(&cfg, -5), 0);
+	vl_config_free(&cfg);
+	/* [simulation] placement is not the ranks' */
+	load_abc("[simulation]\nplacement = roundrobin\n", &cfg);
+	ck_assert_int_eq(vl_config_rank_host(&cfg, 1), 0);
+	vl_config_free(&cfg);
+}
+END_TEST
+
+START_TEST(test_rank_hosts)
+{
+	vl_config cfg;
+	char *d;
+	int r;
+
+	/* names of hosts declared later; overrides placement and ranks_per_node */
+	expect_ok("[mpi]\nplacement = roundrobin\nranks_per_node = 4\nrank_hosts = c,a , c,b\n"
+		  "[host a]\n[hosts c]\ncount = 1\n[host b]\n[host c]\n", &cfg);
+	ck_assert_int_eq(cfg.mpi.nrank_hosts, 4);
+	ck_assert_int_eq(cfg.mpi.rank_hosts[0], 3);
+	ck_assert_int_eq(cfg.mpi.rank_hosts[1], 0);
+	ck_assert_int_eq(cfg.mpi.rank_hosts[2], 3);
+	ck_assert_int_eq(cfg.mpi.rank_hosts[3], 2);
+	for (r = 0; r < 12; r++) {
+		static const int want[] = {3, 0, 3, 2};
+
+		ck_assert_int_eq(vl_config_rank_host(&cfg, r), want[r % 4]);
+	}
+	ck_assert_int_eq(vl_config_rank_host(&cfg, -1), 0);
+	d = dump_str(&cfg);
+	ck_assert_ptr_nonnull(strstr(d, "\n[mpi]\neager_limit = 65536B\nplacement = roundrobin\n"
+				     "ranks_per_node = 4\nrank_hosts = c, a, c, b\n\n"));
+	check_roundtrip(d);
+	free(d);
+	vl_config_free(&cfg);
+
+	/* a later rank_hosts replaces the earlier one; one name */
+	expect_ok("[host a]\n[host b]\n[mpi]\nrank_hosts = nosuch\nrank_hosts = b\n", &cfg);
+	ck_assert_int_eq(cfg.mpi.nrank_hosts, 1);
+	for (r = 0; r < 4; r++)
+		ck_assert_int_eq(vl_config_rank_host(&cfg, r), 1);
+	vl_config_free(&cfg);
+
+	/* an index that does not fit the hosts (a config changed by hand) gives host 0 */
+	load_abc("[mpi]\nrank_hosts = c, b\n", &cfg);
+	cfg.mpi.rank_hosts[1] = 7;
+	ck_assert_int_eq(vl_config_rank_host(&cfg, 0), 2);
+	ck_assert_int_eq(vl_config_rank_host(&cfg, 1), 0);
+	cfg.mpi.rank_hosts[1] = 1;
+	vl_config_free(&cfg);
+
+	/* errors: the line is the key's, also when the file ends in another section */
+	expect_error("[mpi]\nrank_hosts = a, d\n[host a]\n[host b]\n[simulation]\n",
+		     "T:2: [mpi] rank_hosts: unknown host \"d\" (valid: the hosts of this file: "
+		     "a, b)");
+	expect_error("[hosts n]\ncount = 20\n[mpi]\nrank_hosts = n20, n21\n",
+		     "T:4: [mpi] rank_hosts: unknown host \"n21\" (valid: the hosts of this file: "
+		     "n1, n2, n3, n4, n5, n6, n7, n8, ...)");
+	expect_error("[host a]\n[mpi]\nrank_hosts = a b\n",
+		     "T:3: [mpi] rank_hosts: bad host name \"a b\" "
+		     "(use letters, digits, _ . and -, at most 63 characters)");
+	expect_error("[host a]\n[mpi]\nrank_hosts = a,\n",
+		     "T:3: [mpi] rank_hosts: empty entry between commas (use host names separated "
+		     "by commas, e.g. node1, node2)");
+	/* an error before the end of the file wins over an unknown rank host */
+	expect_error("[mpi]\nrank_hosts = x\n[host a]\nfactor = -1\n",
+		     "T:4: [host a] factor: \"-1\" is negative (must be >= 0)");
+}
+END_TEST
+
+START_TEST(test_rank_host_many)
+{
+	vl_config cfg;
+
+	expect_ok("[hosts n]\ncount = 100000\nprocessors = 3\n[mpi]\nrank_hosts = n100000, n1\n",
+		  &cfg);
+	ck_assert_int_eq(vl_config_rank_host(&cfg, 0), 99999);
+	ck_assert_int_eq(vl_config_rank_host(&cfg, 1), 0);
+	free(cfg.mpi.rank_hosts);
+	cfg.mpi.rank_hosts = NULL;
+	cfg.mpi.nrank_hosts = 0;
+	ck_assert_int_eq(vl_config_rank_host(&cfg, 299999), 99999);
+	ck_assert_int_eq(vl_config_rank_host(&cfg, 300000), 0);
+	ck_assert_int_eq(vl_config_rank_host(&cfg, 300004), 1);
+	vl_config_free(&cfg);
+}
+END_TEST
+
+START_TEST(test_collectives)
+{
+	char valid[256], text[512];
+	vl_config cfg;
+	char *d;
+	int k;
+
+	/* every kind accepts "default" and its default algorithm by name */
+	for (k = 0; k < VLI_COLL_NKINDS; k++) {
+		int def = vli_coll_alg_default(k);
+
+		ck_assert_int_gt(def, VLI_ALG_DEFAULT);
+		snprintf(text, sizeof(text), "[collectives]\n%s = %s\n[host a]\n",
+			 vli_coll_kind_name(k), vli_coll_alg_name(def));
+		expect_ok(text, &cfg);
+		ck_assert_int_eq(cfg.mpi.coll_alg[k], def);
+		vl_config_free(&cfg);
+		snprintf(text, sizeof(text), "[collectives]\n%s = %s\n%s = default\n[host a]\n",
+			 vli_coll_kind_name(k), vli_coll_alg_name(def), vli_coll_kind_name(k));
+		expect_ok(text, &cfg);
+		ck_assert_int_eq(cfg.mpi.coll_alg[k], VLI_ALG_DEFAULT);
+		/* the dump shows the algorithm that will be used */
+		d = dump_str(&cfg);
+		snprintf(text, sizeof(text), "\n%s = %s\n", vli_coll_kind_name(k),
+			 vli_coll_alg_name(def));
+		ck_assert_ptr_nonnull(strstr(d, text));
+		check_roundtrip(d);
+		free(d);
+		vl_config_free(&cfg);
+	}
+	expect_ok("[collectives]\nbarrier = dissemination\nbcast = linear\n"
+		  "alltoall = pairwise\n[host a]\n", &cfg);
+	ck_assert_int_eq(cfg.mpi.coll_alg[VLI_COLL_BARRIER], VLI_ALG_DISSEMINATION);
+	ck_assert_int_eq(cfg.mpi.coll_alg[VLI_COLL_BCAST], VLI_ALG_LINEAR);
+	ck_assert_int_eq(cfg.mpi.coll_alg[VLI_COLL_ALLTOALL], VLI_ALG_PAIRWISE);
+	ck_assert_int_eq(cfg.mpi.coll_alg[VLI_COLL_SCAN], VLI_ALG_DEFAULT);
+	d = dump_str(&cfg);
+	ck_assert_ptr_nonnull(strstr(d, "\n[collectives]\nbarrier = dissemination\n"
+				     "bcast = linear\n"));
+	free(d);
+	vl_config_free(&cfg);
+
+	ck_assert_int_lt(vli_coll_alg_parse(VLI_COLL_BARRIER, "ring", valid, sizeof(valid)), 0);
+	snprintf(text, sizeof(text), "T:3: [collectives] barrier: \"ring\" is not an algorithm "
+		 "for barrier (valid: %s)", valid);
+	expect_error("[host a]\n[collectives]\nbarrier = ring\n", text);
+	snprintf(text, sizeof(text), "T:3: [collectives] barrier: empty value (valid: %s)", valid);
+	expect_error("[host a]\n[collectives]\nbarrier =\n", text);
+	expect_error("[host a]\n[collectives]\nBarrier = linear\n",
+		     "T:3: [collectives] Barrier: unknown key (valid: barrier, bcast, reduce, "
+		     "allreduce, gather, scatter, allgather, alltoall, reduce_scatter, scan, "
+		     "exscan)");
+	expect_error("[host a]\n[collectives]\n= linear\n",
+		     "T:3: [collectives]: missing key name before = (use key = value)");
+	expect_error("[host a]\n[collectives]\neager_limit = 1KiB\n",
+		     "T:3: [collectives] eager_limit: unknown key (valid: barrier, bcast, reduce, "
+		     "allreduce, gather, scatter, allgather, alltoall, reduce_scatter, scan, "
+		     "exscan)");
+}
+END_TEST
+
+START_TEST(test_set_mpi)
+{
+	vl_config cfg, before;
+	char err[512];
+
+	vl_config_default(&cfg);
+	ck_assert_int_eq(vl_config_set(&cfg, "mpi", "eager_limit", "1KiB", err, sizeof(err)), 0);
+	ck_assert_int_eq(cfg.mpi.eager_limit, 1024);
+	ck_assert_int_eq(vl_config_set(&cfg, "mpi", "eager_limit", "0", err, sizeof(err)), 0);
+	ck_assert_int_eq(cfg.mpi.eager_limit, 0);
+	ck_assert_int_eq(vl_config_set(&cfg, "collectives", "bcast", "linear", err,
+				       sizeof(err)), 0);
+	ck_assert_int_eq(cfg.mpi.coll_alg[VLI_COLL_BCAST], VLI_ALG_LINEAR);
+	ck_assert_int_eq(vl_config_set(&cfg, "collectives", "bcast", "default", err,
+				       sizeof(err)), 0);
+	ck_assert_int_eq(cfg.mpi.coll_alg[VLI_COLL_BCAST], VLI_ALG_DEFAULT);
+	ck_assert_int_eq(vl_config_set(&cfg, "collectives", "alltoall", "pairwise", err,
+				       sizeof(err)), 0);
+	ck_assert_int_eq(cfg.mpi.coll_alg[VLI_COLL_ALLTOALL], VLI_ALG_PAIRWISE);
+	ck_assert_int_eq(vl_config_set(&cfg, "mpi", "eager_limit", "4KiB", err, sizeof(err)), 0);
+
+	/* errors leave cfg unchanged */
+	before = cfg;
+	ck_assert_int_eq(vl_config_set(&cfg, "mpi", "placement", "roundrobin", err,
+				       sizeof(err)), -1);
+	ck_assert_str_eq(err, "vl_set_param: [mpi] placement: cannot be changed while the "
+			 "program runs (valid: eager_limit)");
+	ck_assert_int_eq(vl_config_set(&cfg, "mpi", "ranks_per_node", "2", err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "vl_set_param: [mpi] ranks_per_node: cannot be changed while the "
+			 "program runs (valid: eager_limit)");
+	ck_assert_int_eq(vl_config_set(&cfg, "mpi", "rank_hosts", "localhost", err,
+				       sizeof(err)), -1);
+	ck_assert_str_eq(err, "vl_set_param: [mpi] rank_hosts: cannot be changed while the "
+			 "program runs (valid: eager_limit)");
+	ck_assert_int_eq(vl_config_set(&cfg, "mpi", "eager_limit", "-1", err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "vl_set_param: eager_limit: \"-1\" is negative (must be >= 0)");
+	ck_assert_int_eq(vl_config_set(&cfg, "mpi", "eager_limit", "1 kB", err, sizeof(err)), -1);
+	ck_assert_int_eq(vl_config_set(&cfg, "mpi", "eager", "1KiB", err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "vl_set_param: eager: unknown key (valid: eager_limit, placement, "
+			 "ranks_per_node, rank_hosts)");
+	ck_assert_int_eq(vl_config_set(&cfg, "collectives", "barrier", "ring", err,
+				       sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "vl_set_param: barrier: \"ring\" is not an algorithm "
+				     "for barrier (valid: "));
+	ck_assert_int_eq(vl_config_set(&cfg, "collectives", "broadcast", "linear", err,
+				       sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "broadcast: unknown key (valid: barrier, bcast, "));
+	ck_assert_int_eq(vl_config_set(&cfg, "collectives", "", "linear", err, sizeof(err)), -1);
+	ck_assert_int_eq(vl_config_set(&cfg, "mpi ", "eager_limit", "1", err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "vl_set_param: [mpi ]: unknown section (valid: simulation, network, "
+			 "network intra, network inter, mpi, collectives, host NAME)");
+	ck_assert_mem_eq(&cfg.mpi, &before.mpi, sizeof(cfg.mpi));
+	ck_assert_int_eq(cfg.placement, VL_PLACE_FILL);
+	vl_config_free(&cfg);
+}
+END_TEST
+
 /* The machine files shipped in vmconfig/. */
 START_TEST(test_shipped)
 {
@@ -785,6 +1135,14 @@ static Suite *vmconfig_suite(void)
 	tcase_add_test(loader, test_files);
 	tcase_add_test(loader, test_api);
 	tcase_add_test(loader, test_shipped);
+	tcase_add_test(loader, test_mpi_defaults);
+	tcase_add_test(loader, test_mpi_keys);
+	tcase_add_test(loader, test_rank_host_fill);
+	tcase_add_test(loader, test_rank_host_roundrobin);
+	tcase_add_test(loader, test_rank_hosts);
+	tcase_add_test(loader, test_rank_host_many);
+	tcase_add_test(loader, test_collectives);
+	tcase_add_test(loader, test_set_mpi);
 	tcase_set_timeout(loader, 60);
 	suite_add_tcase(s, units);
 	suite_add_tcase(s, golden);

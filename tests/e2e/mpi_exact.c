@@ -1,0 +1,227 @@
+/* mpi_exact.c - MPI scenarios whose virtual times have closed forms
+ * (tests/e2e/test_mpi.sh runs it with compute = ignore).  Prints lines
+ * "T RANK LABEL NS" with virtual times from the layer, and "BAD ..." when a
+ * result is numerically wrong.
+ *   pingpong BYTES REPS [LATE_NS]  ranks 0,1; rank 1 computes LATE_NS before each receive
+ *   ring BYTES LAPS                a token around all ranks
+ *   isend BYTES                    neighbours exchange with Isend/Irecv/Waitall
+ *   probe BYTES                    rank 1 polls Iprobe until rank 0's message is visible
+ *   coll KIND BYTES ROOT           one collective, first thing after MPI_Init
+ *   fortran-free: see mpi_exact_f.f90 for the Fortran program */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vlayer.h>
+
+static int rank, np;
+
+static void t(const char *label)
+{
+	printf("T %d %s %lld\n", rank, label, (long long)vl_time_ns());
+}
+
+static void bad(const char *what)
+{
+	printf("BAD %d %s\n", rank, what);
+}
+
+static int pingpong(int n, int reps, double late)
+{
+	char *b = calloc((size_t)n + 1, 1);
+	int r;
+	MPI_Status st;
+	int cnt;
+
+	for (r = 0; r < reps; r++) {
+		if (rank == 0) {
+			memset(b, r + 1, (size_t)n);
+			MPI_Send(b, n, MPI_BYTE, 1, 7, MPI_COMM_WORLD);
+			MPI_Recv(b, n, MPI_BYTE, 1, 8, MPI_COMM_WORLD, &st);
+		} else if (rank == 1) {
+			if (late > 0)
+				vl_compute(late);
+			MPI_Recv(b, n, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+			MPI_Get_count(&st, MPI_BYTE, &cnt);
+			if (st.MPI_SOURCE != 0 || st.MPI_TAG != 7 || cnt != n ||
+			    (n > 0 && (b[0] != (char)(r + 1) || b[n - 1] != (char)(r + 1))))
+				bad("pingpong status or data");
+			MPI_Send(b, n, MPI_BYTE, 0, 8, MPI_COMM_WORLD);
+		}
+		if (rank == 0 && r == 0)
+			t("first");
+	}
+	t("end");
+	free(b);
+	return 0;
+}
+
+static int ring(int n, int laps)
+{
+	char *b = calloc((size_t)n + 1, 1);
+	int l;
+
+	for (l = 0; l < laps; l++) {
+		if (rank == 0) {
+			MPI_Send(b, n, MPI_BYTE, 1 % np, l, MPI_COMM_WORLD);
+			MPI_Recv(b, n, MPI_BYTE, np - 1, l, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		} else {
+			MPI_Recv(b, n, MPI_BYTE, rank - 1, l, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			MPI_Send(b, n, MPI_BYTE, (rank + 1) % np, l, MPI_COMM_WORLD);
+		}
+	}
+	t("end");
+	free(b);
+	return 0;
+}
+
+static int isend(int n)
+{
+	char *s = malloc((size_t)n + 1), *r1 = malloc((size_t)n + 1), *r2 = malloc((size_t)n + 1);
+	MPI_Request rq[4];
+	int right = (rank + 1) % np, left = (rank + np - 1) % np;
+
+	memset(s, rank + 1, (size_t)n + 1);
+	MPI_Irecv(r1, n, MPI_BYTE, left, 1, MPI_COMM_WORLD, &rq[0]);
+	MPI_Irecv(r2, n, MPI_BYTE, right, 2, MPI_COMM_WORLD, &rq[1]);
+	MPI_Isend(s, n, MPI_BYTE, right, 1, MPI_COMM_WORLD, &rq[2]);
+	MPI_Isend(s, n, MPI_BYTE, left, 2, MPI_COMM_WORLD, &rq[3]);
+	t("posted");
+	MPI_Waitall(4, rq, MPI_STATUSES_IGNORE);
+	if (n > 0 && (r1[0] != (char)(left + 1) || r2[n - 1] != (char)(right + 1)))
+		bad("isend data");
+	t("end");
+	free(s);
+	free(r1);
+	free(r2);
+	return 0;
+}
+
+static int probe(int n)
+{
+	char *b = calloc((size_t)n + 1, 1);
+	int flag = 0, polls = 0;
+	MPI_Status st;
+
+	if (rank == 0) {
+		MPI_Send(b, n, MPI_BYTE, 1, 3, MPI_COMM_WORLD);
+	} else if (rank == 1) {
+		while (!flag) {
+			MPI_Iprobe(0, 3, MPI_COMM_WORLD, &flag, &st);
+			polls++;
+		}
+		printf("P %d polls %d\n", rank, polls);
+		t("visible");
+		MPI_Recv(b, n, MPI_BYTE, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	}
+	t("end");
+	free(b);
+	return 0;
+}
+
+static int coll(const char *kind, int n, int root)
+{
+	int i, p = np, ok = 1;
+	char *s = malloc((size_t)n * (size_t)p + 1), *r = malloc((size_t)n * (size_t)p + 1);
+	int *counts = malloc(sizeof(int) * (size_t)p), *displs = malloc(sizeof(int) * (size_t)p);
+	int nd = n / (int)sizeof(double);
+
+	for (i = 0; i < n * p; i++)
+		s[i] = (char)(rank + 1);
+	for (i = 0; i < p; i++) {
+		counts[i] = n;
+		displs[i] = i * n;
+	}
+	if (!strcmp(kind, "barrier")) {
+		MPI_Barrier(MPI_COMM_WORLD);
+	} else if (!strcmp(kind, "bcast")) {
+		MPI_Bcast(s, n, MPI_BYTE, root, MPI_COMM_WORLD);
+		ok = n == 0 || s[n - 1] == (char)(root + 1);
+	} else if (!strcmp(kind, "reduce") || !strcmp(kind, "allreduce") ||
+		   !strcmp(kind, "scan") || !strcmp(kind, "exscan")) {
+		double *a = (double *)s, *b = (double *)r;
+		for (i = 0; i < nd; i++)
+			a[i] = rank + 1;
+		if (!strcmp(kind, "reduce")) {
+			MPI_Reduce(a, b, nd, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD);
+			ok = rank != root || nd == 0 || b[nd - 1] == p * (p + 1) / 2;
+		} else if (!strcmp(kind, "allreduce")) {
+			MPI_Allreduce(a, b, nd, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+			ok = nd == 0 || b[0] == p * (p + 1) / 2;
+		} else if (!strcmp(kind, "scan")) {
+			MPI_Scan(a, b, nd, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+			ok = nd == 0 || b[0] == (rank + 1) * (rank + 2) / 2;
+		} else {
+			MPI_Exscan(a, b, nd, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+			ok = rank == 0 || nd == 0 || b[0] == rank * (rank + 1) / 2;
+		}
+	} else if (!strcmp(kind, "gather")) {
+		MPI_Gather(s, n, MPI_BYTE, r, n, MPI_BYTE, root, MPI_COMM_WORLD);
+		ok = rank != root || n == 0 || r[n * p - 1] == (char)p;
+	} else if (!strcmp(kind, "gatherv")) {
+		MPI_Gatherv(s, n, MPI_BYTE, r, counts, displs, MPI_BYTE, root, MPI_COMM_WORLD);
+		ok = rank != root || n == 0 || r[n * p - 1] == (char)p;
+	} else if (!strcmp(kind, "scatter")) {
+		MPI_Scatter(s, n, MPI_BYTE, r, n, MPI_BYTE, root, MPI_COMM_WORLD);
+		ok = n == 0 || r[0] == (char)(root + 1);
+	} else if (!strcmp(kind, "scatterv")) {
+		MPI_Scatterv(s, counts, displs, MPI_BYTE, r, n, MPI_BYTE, root, MPI_COMM_WORLD);
+		ok = n == 0 || r[0] == (char)(root + 1);
+	} else if (!strcmp(kind, "allgather")) {
+		MPI_Allgather(s, n, MPI_BYTE, r, n, MPI_BYTE, MPI_COMM_WORLD);
+		ok = n == 0 || r[n * p - 1] == (char)p;
+	} else if (!strcmp(kind, "allgatherv")) {
+		MPI_Allgatherv(s, n, MPI_BYTE, r, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
+		ok = n == 0 || r[n * p - 1] == (char)p;
+	} else if (!strcmp(kind, "alltoall")) {
+		MPI_Alltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, MPI_COMM_WORLD);
+		ok = n == 0 || r[n * p - 1] == (char)p;
+	} else if (!strcmp(kind, "alltoallv")) {
+		MPI_Alltoallv(s, counts, displs, MPI_BYTE, r, counts, displs, MPI_BYTE,
+			      MPI_COMM_WORLD);
+		ok = n == 0 || r[n * p - 1] == (char)p;
+	} else if (!strcmp(kind, "reduce_scatter")) {
+		double *a = (double *)s, *b = (double *)r;
+		for (i = 0; i < p; i++)
+			counts[i] = nd;
+		for (i = 0; i < nd * p; i++)
+			a[i] = rank + 1;
+		MPI_Reduce_scatter(a, b, counts, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		ok = nd == 0 || b[0] == p * (p + 1) / 2;
+	} else {
+		fprintf(stderr, "mpi_exact: unknown collective %s\n", kind);
+		return 2;
+	}
+	if (!ok)
+		bad(kind);
+	t("end");
+	free(s);
+	free(r);
+	free(counts);
+	free(displs);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int rc = 2;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &np);
+	if (argc >= 4 && !strcmp(argv[1], "pingpong"))
+		rc = pingpong(atoi(argv[2]), atoi(argv[3]), argc > 4 ? atof(argv[4]) / 1e9 : 0);
+	else if (argc >= 4 && !strcmp(argv[1], "ring"))
+		rc = ring(atoi(argv[2]), atoi(argv[3]));
+	else if (argc >= 3 && !strcmp(argv[1], "isend"))
+		rc = isend(atoi(argv[2]));
+	else if (argc >= 3 && !strcmp(argv[1], "probe"))
+		rc = probe(atoi(argv[2]));
+	else if (argc >= 5 && !strcmp(argv[1], "coll"))
+		rc = coll(argv[2], atoi(argv[3]), atoi(argv[4]));
+	else if (!rank)
+		fprintf(stderr, "mpi_exact: bad arguments\n");
+	fflush(stdout);
+	MPI_Finalize();
+	return rc;
+}

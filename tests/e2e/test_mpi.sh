@@ -1,0 +1,181 @@
+#!/bin/bash
+# test_mpi.sh BUILD - the MPI layer under a real mpirun (through vlrun), with
+# computation ignored: virtual times equal closed-form model values to the
+# nanosecond.  Ping-pong (eager and rendezvous, the receiver early and late),
+# a ring, nonblocking exchanges, polling with MPI_Iprobe, and each collective
+# algorithm on 2, 3, 4 and 8 ranks.  Every rank is on its own virtual host
+# (tests/e2e/mpi.ini), so every message uses the inter-node model:
+#   S = 10 us (send), R = 20 us (receive), T(b) = 30 us + b * 8 us / KiB.
+BUILD=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+PROG=$BUILD/tests/mpi_exact
+CFG=$HERE/mpi.ini
+S=10000
+R=20000
+T() { echo $((30000 + $1 * 8000000 / 1024000)); }
+
+# run NP CONFIG ARGS...: sets $out
+run() {
+	local np=$1 cfg=$2
+	shift 2
+	out=$("$BUILD/vlrun" -np "$np" --vmconfig "$cfg" --trace-dir "$WORK/trace" "$PROG" "$@" 2>&1)
+	if [ $? != 0 ]; then
+		fail "mpirun $np ranks: $*: exit status"
+		echo "$out" | tail -20
+	fi
+	if echo "$out" | grep -q "^BAD"; then
+		fail "numerical result under the layer: $(echo "$out" | grep "^BAD" | head -3)"
+	fi
+}
+# get RANK LABEL
+get() { echo "$out" | awk -v r="$1" -v l="$2" '$1 == "T" && $2 == r && $3 == l { print $4 }'; }
+
+# a VMConfig with [collectives] KIND = ALG
+with_alg() {
+	local f="$WORK/$1-$2.ini"
+	{ cat "$CFG"; printf '\n[collectives]\n%s = %s\n' "$1" "$2"; } > "$f"
+	echo "$f"
+}
+
+# ---- ping-pong: eager (below eager_limit = 4 KiB) and rendezvous ----
+for n in 0 100 4095 4096 10000; do
+	run 2 "$CFG" pingpong $n 3
+	one=$((S + $(T $n) + R))
+	assert_eq "ping-pong $n B: RTT ns" $((2 * one)) "$(get 0 first)"
+	assert_eq "ping-pong $n B: rank 0 after 3 round trips" $((6 * one)) "$(get 0 end)"
+	assert_eq "ping-pong $n B: rank 1 at the end" $((5 * one + S)) "$(get 1 end)"
+done
+# the receiver posts 1 ms late: an eager send does not wait, a rendezvous does
+L=1000000
+n=100
+run 2 "$CFG" pingpong $n 1 $L
+assert_eq "eager ping-pong, receiver late: RTT ns" $((L + R + S + $(T $n) + R)) "$(get 0 first)"
+n=10000
+run 2 "$CFG" pingpong $n 1 $L
+# the data leave when the receive is posted (L), the answer when rank 1 has sent it
+assert_eq "rendezvous ping-pong, receiver late: RTT ns" $((L + 2 * $(T $n) + 2 * R + S)) "$(get 0 first)"
+
+# ---- a ring of 4 ranks, 3 laps ----
+run 4 "$CFG" ring 512 3
+hop=$((S + $(T 512) + R))
+assert_eq "ring 4 ranks x 3 laps: rank 0" $((12 * hop)) "$(get 0 end)"
+assert_eq "ring 4 ranks x 3 laps: rank 3" $((11 * hop + S)) "$(get 3 end)"
+
+# ---- nonblocking exchange with both neighbours: the two Isends cost 2S at the call ----
+for n in 100 10000; do
+	run 4 "$CFG" isend $n
+	assert_eq "isend $n B: after posting" $((2 * S)) "$(get 2 posted)"
+	# the messages arrive at S + T and 2S + T; each receive costs R (R > S)
+	assert_eq "isend $n B: Waitall" $((S + $(T $n) + 2 * R)) "$(get 2 end)"
+done
+
+# ---- Iprobe polling: each poll costs R; visible once arrival <= now ----
+run 2 "$CFG" probe 100
+arr=$((S + $(T 100)))
+polls=$(((arr + R - 1) / R + 1))
+assert_eq "Iprobe polls until visible" "$polls" "$(echo "$out" | awk '$1 == "P" { print $4 }')"
+assert_eq "Iprobe: time when visible" $((polls * R)) "$(get 1 visible)"
+
+# ---- collectives: each the first operation, all ranks enter at 0 ----
+n=2400 # bytes, divisible by 2, 3, 4, 8 and by 8 * 3
+log2() { local p=$1 k=0; while [ $((1 << k)) -lt $p ]; do k=$((k + 1)); done; echo $k; }
+popcount() { local v=$1 c=0; while [ $v -gt 0 ]; do c=$((c + (v & 1))); v=$((v >> 1)); done; echo $c; }
+T0=$(T 0)
+Tn=$(T $n)
+X=$((Tn + R))
+for p in 2 3 4 8; do
+	lg=$(log2 $p)
+	pow2=0
+	[ $((1 << lg)) = $p ] && pow2=1
+	# barrier, dissemination (default): ceil(log2 p) rounds
+	run $p "$CFG" coll barrier 0 0
+	for r in 0 $((p - 1)); do
+		assert_eq "barrier dissemination p=$p rank $r" $((lg * (S + T0 + R))) "$(get $r end)"
+	done
+	run $p "$(with_alg barrier linear)" coll barrier 0 0
+	assert_eq "barrier linear p=$p rank 0" $((p * S + T0 + (p - 1) * R)) "$(get 0 end)"
+	r=$((p - 1))
+	assert_eq "barrier linear p=$p rank $r" $(((r + 1) * S + 2 * T0 + p * R)) "$(get $r end)"
+	# bcast, binomial (default) from root 1: relative rank v leaves at log2(p) S + popcount(v) X
+	if [ $pow2 = 1 ]; then
+		run $p "$CFG" coll bcast $n 1
+		for r in 0 1 $((p - 1)); do
+			v=$(((r - 1 + p) % p))
+			assert_eq "bcast binomial p=$p root 1 rank $r" $((lg * S + $(popcount $v) * X)) "$(get $r end)"
+		done
+	fi
+	run $p "$(with_alg bcast linear)" coll bcast $n 1
+	for r in 0 1 $((p - 1)); do
+		v=$(((r - 1 + p) % p))
+		if [ $v = 0 ]; then e=$(((p - 1) * S)); else e=$((v * S + Tn + R)); fi
+		assert_eq "bcast linear p=$p root 1 rank $r" $e "$(get $r end)"
+	done
+	# reduce, linear: the root receives in rank order
+	run $p "$(with_alg reduce linear)" coll reduce $n 0
+	assert_eq "reduce linear p=$p root" $((S + Tn + (p - 1) * R)) "$(get 0 end)"
+	assert_eq "reduce linear p=$p rank $((p - 1))" $S "$(get $((p - 1)) end)"
+	if [ $pow2 = 1 ]; then
+		run $p "$CFG" coll reduce $n 0
+		assert_eq "reduce binomial p=$p root" $((lg * (S + X))) "$(get 0 end)"
+		# allreduce, recursive doubling (default)
+		run $p "$CFG" coll allreduce $n 0
+		for r in 0 $((p - 1)); do
+			assert_eq "allreduce recursive_doubling p=$p rank $r" $((lg * (S + X))) "$(get $r end)"
+		done
+	else
+		run $p "$CFG" coll allreduce $n 0
+		assert_eq "allreduce recursive_doubling p=3 rank 0" $((3 * S + 2 * Tn + 3 * R)) "$(get 0 end)"
+		assert_eq "allreduce recursive_doubling p=3 rank 1" $((3 * S + Tn + 2 * R)) "$(get 1 end)"
+		assert_eq "allreduce recursive_doubling p=3 rank 2" $((2 * S + 2 * Tn + 2 * R)) "$(get 2 end)"
+	fi
+	run $p "$(with_alg allreduce ring)" coll allreduce $n 0
+	assert_eq "allreduce ring p=$p rank 0" $((2 * (p - 1) * (S + $(T $((n / p))) + R))) "$(get 0 end)"
+	# gather / gatherv, linear (default)
+	for k in gather gatherv; do
+		run $p "$CFG" coll $k $n 0
+		assert_eq "$k linear p=$p root" $((S + Tn + (p - 1) * R)) "$(get 0 end)"
+		assert_eq "$k linear p=$p rank 1" $S "$(get 1 end)"
+	done
+	# scatter / scatterv, linear (default), root 0
+	for k in scatter scatterv; do
+		run $p "$CFG" coll $k $n 0
+		assert_eq "$k linear p=$p root" $(((p - 1) * S)) "$(get 0 end)"
+		r=$((p - 1))
+		assert_eq "$k linear p=$p rank $r" $((r * S + Tn + R)) "$(get $r end)"
+	done
+	# allgather / allgatherv, ring (default)
+	for k in allgather allgatherv; do
+		run $p "$CFG" coll $k $n 0
+		assert_eq "$k ring p=$p rank 1" $(((p - 1) * (S + Tn + R))) "$(get 1 end)"
+	done
+	# alltoall / alltoallv, pairwise (default) and linear
+	for k in alltoall alltoallv; do
+		run $p "$CFG" coll $k $n 0
+		assert_eq "$k pairwise p=$p rank 0" $(((p - 1) * (S + Tn + R))) "$(get 0 end)"
+	done
+	run $p "$(with_alg alltoall linear)" coll alltoall $n 0
+	assert_eq "alltoall linear p=$p rank $((p - 1))" $(((p - 1) * (S + R) + Tn)) "$(get $((p - 1)) end)"
+	# reduce_scatter, ring: p - 1 steps with one block each
+	run $p "$(with_alg reduce_scatter ring)" coll reduce_scatter $n 0
+	assert_eq "reduce_scatter ring p=$p rank 0" $(((p - 1) * (S + Tn + R))) "$(get 0 end)"
+	# scan / exscan, chain (default)
+	for k in scan exscan; do
+		run $p "$CFG" coll $k $n 0
+		for r in 0 $((p - 1)); do
+			if [ $r = $((p - 1)) ]; then e=$(((p - 1) * (S + X))); else e=$(((r + 1) * S + r * X)); fi
+			assert_eq "$k chain p=$p rank $r" $e "$(get $r end)"
+		done
+	done
+done
+
+# ---- traces: one per rank, and they convert to a valid .trf ----
+run 4 "$CFG" ring 512 3
+assert_eq "traces of a 4-rank run" 4 "$(ls "$WORK/trace" | grep -c '\.trc$')"
+"$BUILD/vlpost" trf -o "$WORK/ring.trf" "$WORK/trace" > /dev/null 2>&1
+assert_eq "vlpost trf on the MPI traces exits" 0 $?
+"$BUILD/vlpost" check "$WORK/ring.trf" > /dev/null 2>&1
+assert_eq "vlpost check accepts the .trf" 0 $?
+e2e_summary

@@ -1,0 +1,18 @@
+/* mpi_wrap.h - shared by the MPI front end (mpi_wrap.c), its Fortran argument
+ * conversions (mpi_fortran.c) and the generated entry points. */
+#ifndef VL_MPI_WRAP_H
+#define VL_MPI_WRAP_H
+
+#include <mpi.h>
+
+/* Fortran arguments: MPI_BOTTOM / MPI_IN_PLACE as Fortran passes them become
+ * the C constants; the other helpers convert arrays of requests and statuses
+ * (malloc'd copies, freed by the _out function). */
+void *vlf_buf(void *buf);
+int vlf_status_ignored(const MPI_Fint *st);
+MPI_Request *vlf_reqs_in(const MPI_Fint *f, int n);
+void vlf_reqs_out(MPI_Request *c, MPI_Fint *f, int n);
+MPI_Status *vlf_statuses_in(MPI_Fint *f, int n);
+void vlf_statuses_out(MPI_Status *c, MPI_Fint *f, int n, int rc);
+
+#endif
