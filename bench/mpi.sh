@@ -1,0 +1,74 @@
+#!/bin/bash
+# mpi.sh BUILD - what the MPI layer costs in real time, measured in one
+# invocation against native runs of the same programs (no assertions):
+#  - ping-pong 8 B and 64 KiB: real microseconds the layer adds per message,
+#    from the difference of two run lengths (start-up cancels out);
+#  - ScaLAPACK pdgemm n=2000 on 4 ranks (if built): ratio of wall times;
+#  - how many ranks fit: a small skeleton (allreduce of 16 doubles, computation
+#    ignored) at growing rank counts, with the peak memory of a rank.
+# BENCH_MAXRANKS (default 256) bounds the last one.
+set -u
+BUILD=$(cd "${1:-build}" && pwd)
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+REPEAT=${REPEAT:-3}
+S=$BUILD/samples/mpi
+
+best() { # best CMD... -> best real time in us over REPEAT runs
+	local b=0 t0 t1 d i
+	for ((i = 0; i < REPEAT; i++)); do
+		t0=$(date +%s%N)
+		"$@" > /dev/null 2>&1 || { echo 0; return 1; }
+		t1=$(date +%s%N)
+		d=$(((t1 - t0) / 1000))
+		if [ $b = 0 ] || [ $d -lt $b ]; then b=$d; fi
+	done
+	echo $b
+}
+native() { best mpirun -np "$@"; }
+virt() { best "$BUILD/vlrun" --vmconfig "$TOP/vmconfig/vienna.ini" --trace-dir "$W/t" -np "$@"; }
+
+printf '%-40s %14s %14s %12s\n' "benchmark" "native" "vlayer" "added"
+per_msg() { # NAME SIZE R1 R2
+	local n1 n2 v1 v2
+	n1=$(native 2 "$S/pingpong" -n "$3" "$2")
+	n2=$(native 2 "$S/pingpong" -n "$4" "$2")
+	v1=$(virt 2 "$S/pingpong" -n "$3" "$2")
+	v2=$(virt 2 "$S/pingpong" -n "$4" "$2")
+	awk -v name="$1" -v n1=$n1 -v n2=$n2 -v v1=$v1 -v v2=$v2 -v r=$(($4 - $3)) 'BEGIN {
+		n = (n2 - n1) / (2 * r); v = (v2 - v1) / (2 * r);
+		printf "%-40s %11.3f us %11.3f us %9.3f us\n", name, n, v, v - n }'
+}
+per_msg "ping-pong 8 B, per message" 8 2000 42000
+per_msg "ping-pong 64 KiB, per message" 65536 200 4200
+
+G=$S/scalapack/pdbench
+if [ -x "$G" ] && [ -x "$G.v" ]; then
+	n=$(native 4 "$G" gemm 2000 64 2x2)
+	v=$(virt 4 "$G.v" gemm 2000 64 2x2)
+	awk -v n=$n -v v=$v 'BEGIN { printf "%-40s %12.1f ms %12.1f ms %10.2f %%\n",
+		"pdgemm n=2000 nb=64 2x2 (4 ranks)", n / 1000, v / 1000, (v / n - 1) * 100 }'
+else
+	echo "pdgemm: ScaLAPACK samples not built (libscalapack-openmpi-dev missing?)"
+fi
+
+echo
+echo "ranks that fit on this machine: allreduce of 16 doubles x 10, computation ignored"
+printf '[simulation]\ncompute = ignore\n[hosts n]\ncount = 64\nprocessors = 16\n' > "$W/skel.ini"
+max=${BENCH_MAXRANKS:-256}
+np=16
+while [ $np -le "$max" ]; do
+	t0=$(date +%s%N)
+	out=$("$BUILD/vlrun" --vmconfig "$W/skel.ini" --trace-dir "$W/t" -np $np "$S/allreduce" -n 10 -c 16 -m 2>&1)
+	rc=$?
+	t1=$(date +%s%N)
+	if [ $rc != 0 ] || ! echo "$out" | grep -q "sums correct"; then
+		echo "  $np ranks: FAILED ($(echo "$out" | tail -1))"
+		break
+	fi
+	printf '  %5d ranks: %7.1f s real, %s\n' $np "$(awk -v d=$((t1 - t0)) 'BEGIN { print d / 1e9 }')" \
+		"$(echo "$out" | grep "peak resident")"
+	np=$((np * 2))
+done
