@@ -280,7 +280,8 @@ static void ack_send(int src, const vhdr *h, int64_t t_post)
 
 /* ---- requests the layer follows ---- */
 
-enum { VR_SEND = 1, VR_RECV };
+enum { VR_SEND = 1, VR_RECV, VR_COLL };
+struct vcoll;
 enum { MODE_STD, MODE_B, MODE_S, MODE_R };
 
 typedef struct vreq {
@@ -302,6 +303,8 @@ typedef struct vreq {
 	const void *buf;
 	int count;
 	MPI_Datatype dt;
+	/* nonblocking collectives */
+	struct vcoll *coll;
 } vreq;
 
 static vreq **rq;          /* open addressing on the request handle */
@@ -791,10 +794,14 @@ int vlmpi_Startall(int count, MPI_Request reqs[])
 	return MPI_SUCCESS;
 }
 
+static void coll_drop(vreq *q);
+
 static void vreq_forget(vreq *q)
 {
 	if (q->kind == VR_RECV && q->active && !q->hdr_ready)
 		n_watch--;
+	if (q->coll)
+		coll_drop(q);
 	if (q->ack != MPI_REQUEST_NULL) {
 		PMPI_Cancel(&q->ack);
 		PMPI_Request_free(&q->ack);
@@ -836,11 +843,22 @@ int vlmpi_Cancel(MPI_Request *req)
 
 /* ---- completion ---- */
 
+struct vcoll;
+static int coll_ready(vreq *q, int wait);
+static void coll_leave(vcomm *v, struct vcoll *c, int blocking);
+static void coll_free(struct vcoll *c);
+static int64_t coll_exit(const struct vcoll *c);
+
 /* A request of the layer that completed for real with status st: time it.
  * t0 = begin of the completing call. */
 static void complete(vreq *q, const MPI_Status *st, int64_t t0)
 {
-	if (q->kind == VR_RECV) {
+	if (q->kind == VR_COLL) {
+		coll_ready(q, 1);
+		coll_leave(q->vc, q->coll, 0);
+		coll_free(q->coll);
+		q->coll = NULL;
+	} else if (q->kind == VR_RECV) {
 		if (!q->hdr_ready)
 			recv_header(q, st);
 		if (q->src_world >= 0)
@@ -904,7 +922,10 @@ static int test_one(MPI_Request *req, vreq *q, MPI_Status *st)
 	PMPI_Request_get_status(*req, &flag, &s);
 	if (!flag)
 		return 0;
-	if (q->kind == VR_RECV) {
+	if (q->kind == VR_COLL) {
+		if (!coll_ready(q, 0) || coll_exit(q->coll) > vli_t.now)
+			return 0;
+	} else if (q->kind == VR_RECV) {
 		recv_header(q, &s);
 		if (q->src_world >= 0 && arrival_of(&q->rh, q->t_post) > vli_t.now)
 			return 0; /* not arrived yet in virtual time */
@@ -971,6 +992,9 @@ int vlmpi_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[
 		} else if (q && q->active && q->kind == VR_RECV) {
 			recv_header(q, &s);
 			if (q->src_world >= 0 && arrival_of(&q->rh, q->t_post) > vli_t.now)
+				all = 0;
+		} else if (q && q->active && q->kind == VR_COLL) {
+			if (!coll_ready(q, 0) || coll_exit(q->coll) > vli_t.now)
 				all = 0;
 		} else if (q && q->active && q->rdv) {
 			if (!q->ack_done)
@@ -1249,60 +1273,169 @@ int vlmpi_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 		}                                                           \
 	} while (0)
 
-/* Time a collective that has just run for real: exchange entry times and
- * sizes, simulate the algorithm, move the clock to this rank's exit.
- * row: this rank's bytes (n values: 1, or p for alltoall). */
-static int coll_time(vcomm *v, int kind, int root, int64_t t0, const int64_t *row, int n)
+/* One collective being timed: this rank's entry time and bytes, and the
+ * exchange of everybody's (an allgather on the collective's communicator). */
+typedef struct vcoll {
+	int kind, root, n;      /* n: bytes values per rank (1, or p for alltoall) */
+	int64_t t0;
+	int64_t *mine, *all;
+	MPI_Request xreq;       /* nonblocking collectives: the exchange */
+	int done;               /* exit computed */
+	vli_coll_out o;         /* this rank's result */
+} vcoll;
+
+static vcoll *coll_new(vcomm *v, int kind, int root, int64_t t0, const int64_t *row, int n)
 {
-	int p = v->size, i, rc;
-	int64_t *mine, *all, *entry, *bytes = NULL;
-	vli_coll_out *out;
+	vcoll *c = calloc(1, sizeof(*c));
+	int i;
+
+	if (!c)
+		vl_error(1, "out of memory");
+	c->kind = kind;
+	c->root = root;
+	c->n = n;
+	c->t0 = t0;
+	c->xreq = MPI_REQUEST_NULL;
+	c->mine = malloc(sizeof(int64_t) * (size_t)(n + 1));
+	c->all = malloc(sizeof(int64_t) * (size_t)(n + 1) * (size_t)v->size);
+	if (!c->mine || !c->all)
+		vl_error(1, "out of memory");
+	c->mine[0] = t0;
+	for (i = 0; i < n; i++)
+		c->mine[i + 1] = row[i];
+	return c;
+}
+
+static void coll_free(vcoll *c)
+{
+	free(c->mine);
+	free(c->all);
+	free(c);
+}
+
+/* Simulate the algorithm once the exchange is complete: fills c->o. */
+static int coll_sim(vcomm *v, vcoll *c)
+{
+	int p = v->size, i, n = c->n, rc = 0;
+	int64_t *entry = malloc(sizeof(int64_t) * (size_t)p), *bytes = NULL;
+	vli_coll_out *out = malloc(sizeof(*out) * (size_t)p);
 	vli_coll_in in;
 
-	mine = malloc(sizeof(int64_t) * (size_t)(n + 1));
-	all = malloc(sizeof(int64_t) * (size_t)(n + 1) * (size_t)p);
-	entry = malloc(sizeof(int64_t) * (size_t)p);
 	if (n > 0)
 		bytes = malloc(sizeof(int64_t) * (size_t)n * (size_t)p);
-	out = malloc(sizeof(*out) * (size_t)p);
-	if (!mine || !all || !entry || (n > 0 && !bytes) || !out)
+	if (!entry || !out || (n > 0 && !bytes))
 		vl_error(1, "out of memory");
-	mine[0] = t0;
-	for (i = 0; i < n; i++)
-		mine[i + 1] = row[i];
-	REAL_COLL(PMPI_Allgather(mine, n + 1, MPI_INT64_T, all, n + 1, MPI_INT64_T, v->comm),
-		  PMPI_Iallgather(mine, n + 1, MPI_INT64_T, all, n + 1, MPI_INT64_T, v->comm, &cr_));
-	if (rc == MPI_SUCCESS) {
-		for (i = 0; i < p; i++) {
-			entry[i] = all[(size_t)i * (size_t)(n + 1)];
-			if (n > 0)
-				memcpy(&bytes[(size_t)i * (size_t)n], &all[(size_t)i * (size_t)(n + 1) + 1],
-				       sizeof(int64_t) * (size_t)n);
-		}
-		in.kind = kind;
-		in.alg = vli_t.cfg.mpi.coll_alg[kind];
-		in.p = p;
-		in.root = root;
-		in.host = v->host;
-		in.entry = entry;
-		in.bytes = bytes;
-		if (vli_coll_sim(&vli_t.cfg, &in, out) == 0) {
-			vli_coll_out *o = &out[v->rank];
-			vli_wait_until(vli_t.now + o->wait);
-			vli_comm(o->comm);
-			vli_trace_msg(VL_EV_COLL, root >= 0 ? v->world[root] : -1, VL_COLL_MPI + kind, 0,
-				      n > 0 ? row[0] : 0, t0, vli_t.now, o->wait, p, 0);
-		} else {
-			vl_warn("rank %d: collective %s with algorithm %s could not be timed", world_rank,
-				vli_coll_kind_name(kind), vli_coll_alg_name(in.alg));
-		}
+	for (i = 0; i < p; i++) {
+		entry[i] = c->all[(size_t)i * (size_t)(n + 1)];
+		if (n > 0)
+			memcpy(&bytes[(size_t)i * (size_t)n], &c->all[(size_t)i * (size_t)(n + 1) + 1],
+			       sizeof(int64_t) * (size_t)n);
 	}
-	free(mine);
-	free(all);
+	in.kind = c->kind;
+	in.alg = vli_t.cfg.mpi.coll_alg[c->kind];
+	in.p = p;
+	in.root = c->root;
+	in.host = v->host;
+	in.entry = entry;
+	in.bytes = bytes;
+	if (vli_coll_sim(&vli_t.cfg, &in, out) == 0) {
+		c->o = out[v->rank];
+	} else {
+		vl_warn("rank %d: collective %s with algorithm %s could not be timed", world_rank,
+			vli_coll_kind_name(c->kind), vli_coll_alg_name(in.alg));
+		memset(&c->o, 0, sizeof c->o);
+		c->o.exit = c->t0;
+		rc = -1;
+	}
+	c->done = 1;
 	free(entry);
 	free(bytes);
 	free(out);
 	return rc;
+}
+
+/* Move the clock to the exit the algorithm gives this rank.  A blocking
+ * collective costs its communication and waiting; a nonblocking one overlaps
+ * with what the rank did since the call, and only waits for what is left. */
+static void coll_leave(vcomm *v, vcoll *c, int blocking)
+{
+	if (blocking) {
+		vli_wait_until(vli_t.now + c->o.wait);
+		vli_comm(c->o.comm);
+	} else {
+		vli_wait_until(c->o.exit);
+	}
+	vli_trace_msg(VL_EV_COLL, c->root >= 0 ? v->world[c->root] : -1, VL_COLL_MPI + c->kind, 0,
+		      c->n > 0 ? c->mine[1] : 0, c->t0, vli_t.now, c->o.wait, v->size, 0);
+}
+
+/* Time a blocking collective that has just run for real: exchange entry times
+ * and sizes, simulate, move the clock.  row: this rank's bytes (n values). */
+static int coll_time(vcomm *v, int kind, int root, int64_t t0, const int64_t *row, int n)
+{
+	vcoll *c = coll_new(v, kind, root, t0, row, n);
+	int rc;
+
+	REAL_COLL(PMPI_Allgather(c->mine, n + 1, MPI_INT64_T, c->all, n + 1, MPI_INT64_T, v->comm),
+		  PMPI_Iallgather(c->mine, n + 1, MPI_INT64_T, c->all, n + 1, MPI_INT64_T, v->comm,
+				  &cr_));
+	if (rc == MPI_SUCCESS) {
+		coll_sim(v, c);
+		coll_leave(v, c, 1);
+	}
+	coll_free(c);
+	return rc;
+}
+
+/* A nonblocking collective was started for real as *req: start the exchange
+ * (in the same order on every member, as MPI requires of the call itself) and
+ * follow the request; Wait/Test finish the timing (coll_done). */
+static int coll_start(vcomm *v, int kind, int root, int64_t t0, const int64_t *row, int n,
+		      MPI_Request *req)
+{
+	vcoll *c = coll_new(v, kind, root, t0, row, n);
+	vreq *q;
+	int rc;
+
+	rc = PMPI_Iallgather(c->mine, n + 1, MPI_INT64_T, c->all, n + 1, MPI_INT64_T, v->comm,
+			     &c->xreq);
+	if (rc != MPI_SUCCESS) {
+		coll_free(c);
+		return rc;
+	}
+	q = vreq_new(*req, VR_COLL, v, -1, 0);
+	q->coll = c;
+	return MPI_SUCCESS;
+}
+
+/* The exit of a nonblocking collective, once its exchange is complete (0 =
+ * not yet, test only). */
+/* A request of a nonblocking collective freed without completion. */
+static void coll_drop(vreq *q)
+{
+	real_wait(&q->coll->xreq, MPI_STATUS_IGNORE);
+	coll_free(q->coll);
+	q->coll = NULL;
+}
+
+static int64_t coll_exit(const vcoll *c)
+{
+	return c->o.exit;
+}
+
+static int coll_ready(vreq *q, int wait)
+{
+	vcoll *c = q->coll;
+	int flag = 0;
+
+	if (c->done)
+		return 1;
+	if (wait)
+		real_wait(&c->xreq, MPI_STATUS_IGNORE);
+	else if (PMPI_Test(&c->xreq, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || !flag)
+		return 0;
+	coll_sim(q->vc, c);
+	return 1;
 }
 
 static int timed(MPI_Comm comm, vcomm **v)
@@ -1559,6 +1692,109 @@ int vlmpi_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Dat
 	if (rc != MPI_SUCCESS || !timed(comm, &v))
 		return rc;
 	return coll_time(v, VLI_COLL_REDUCE_SCATTER, -1, t0, &b, 1);
+}
+
+/* ---- nonblocking collectives (MPI-3) ---- */
+
+#define NB_START(call, kind, root, row, n)                                   \
+	do {                                                                 \
+		vcomm *v_;                                                   \
+		int64_t t0_ = vli_t.now;                                     \
+		int rc_ = (call);                                            \
+		if (rc_ != MPI_SUCCESS || !timed(comm, &v_))                 \
+			return rc_;                                          \
+		return coll_start(v_, kind, root, t0_, row, n, req);         \
+	} while (0)
+
+int vlmpi_Ibarrier(MPI_Comm comm, MPI_Request *req)
+{
+	NB_START(PMPI_Ibarrier(comm, req), VLI_COLL_BARRIER, -1, NULL, 0);
+}
+
+int vlmpi_Ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Request *req)
+{
+	int64_t b = type_bytes(dt, count);
+	NB_START(PMPI_Ibcast(buf, count, dt, root, comm, req), VLI_COLL_BCAST, root, &b, 1);
+}
+
+int vlmpi_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+		  MPI_Comm comm, MPI_Request *req)
+{
+	int64_t b = type_bytes(dt, count);
+	NB_START(PMPI_Ireduce(sbuf, rbuf, count, dt, op, root, comm, req), VLI_COLL_REDUCE, root, &b,
+		 1);
+}
+
+int vlmpi_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+		     MPI_Comm comm, MPI_Request *req)
+{
+	int64_t b = type_bytes(dt, count);
+	NB_START(PMPI_Iallreduce(sbuf, rbuf, count, dt, op, comm, req), VLI_COLL_ALLREDUCE, -1, &b, 1);
+}
+
+int vlmpi_Igather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+		  MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
+{
+	int64_t b = sbuf == MPI_IN_PLACE ? type_bytes(rtype, rcount) : type_bytes(stype, scount);
+	NB_START(PMPI_Igather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req),
+		 VLI_COLL_GATHER, root, &b, 1);
+}
+
+int vlmpi_Iscatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+		   MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
+{
+	int64_t b = rbuf == MPI_IN_PLACE ? type_bytes(stype, scount) : type_bytes(rtype, rcount);
+	NB_START(PMPI_Iscatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req),
+		 VLI_COLL_SCATTER, root, &b, 1);
+}
+
+int vlmpi_Iallgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+		     MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
+{
+	int64_t b = sbuf == MPI_IN_PLACE ? type_bytes(rtype, rcount) : type_bytes(stype, scount);
+	NB_START(PMPI_Iallgather(sbuf, scount, stype, rbuf, rcount, rtype, comm, req),
+		 VLI_COLL_ALLGATHER, -1, &b, 1);
+}
+
+int vlmpi_Ialltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+		    MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
+{
+	vcomm *v;
+	int64_t t0 = vli_t.now, *row;
+	int i, rc = PMPI_Ialltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm, req);
+
+	if (rc != MPI_SUCCESS || !timed(comm, &v))
+		return rc;
+	row = malloc(sizeof(int64_t) * (size_t)v->size);
+	if (!row)
+		vl_error(1, "out of memory");
+	for (i = 0; i < v->size; i++)
+		row[i] = sbuf == MPI_IN_PLACE ? type_bytes(rtype, rcount) : type_bytes(stype, scount);
+	rc = coll_start(v, VLI_COLL_ALLTOALL, -1, t0, row, v->size, req);
+	free(row);
+	return rc;
+}
+
+int vlmpi_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+		MPI_Request *req)
+{
+	int64_t b = type_bytes(dt, count);
+	NB_START(PMPI_Iscan(sbuf, rbuf, count, dt, op, comm, req), VLI_COLL_SCAN, -1, &b, 1);
+}
+
+int vlmpi_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+		  MPI_Comm comm, MPI_Request *req)
+{
+	int64_t b = type_bytes(dt, count);
+	NB_START(PMPI_Iexscan(sbuf, rbuf, count, dt, op, comm, req), VLI_COLL_EXSCAN, -1, &b, 1);
+}
+
+int vlmpi_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt,
+				MPI_Op op, MPI_Comm comm, MPI_Request *req)
+{
+	int64_t b = type_bytes(dt, rcount);
+	NB_START(PMPI_Ireduce_scatter_block(sbuf, rbuf, rcount, dt, op, comm, req),
+		 VLI_COLL_REDUCE_SCATTER, -1, &b, 1);
 }
 
 /* ---- communicators ---- */

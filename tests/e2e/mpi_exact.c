@@ -7,6 +7,8 @@
  *   isend BYTES                    neighbours exchange with Isend/Irecv/Waitall
  *   probe BYTES                    rank 1 polls Iprobe until rank 0's message is visible
  *   coll KIND BYTES ROOT           one collective, first thing after MPI_Init
+ *   icoll KIND BYTES ROOT LATE_NS  a nonblocking one (ibarrier, ibcast, iallreduce), then
+ *                                  LATE_NS of modelled computation, then MPI_Wait / Test loop
  *   fortran-free: see mpi_exact_f.f90 for the Fortran program */
 #include <mpi.h>
 #include <stdio.h>
@@ -202,6 +204,41 @@ static int coll(const char *kind, int n, int root)
 	return 0;
 }
 
+static int icoll(const char *kind, int n, int root, double late, int poll)
+{
+	int nd = n / (int)sizeof(double), i, flag = 0, polls = 0;
+	double *a = malloc(sizeof(double) * (size_t)(nd + 1)), *b = malloc(sizeof(double) * (size_t)(nd + 1));
+	MPI_Request rq;
+
+	for (i = 0; i < nd; i++)
+		a[i] = rank + 1;
+	if (!strcmp(kind, "ibarrier"))
+		MPI_Ibarrier(MPI_COMM_WORLD, &rq);
+	else if (!strcmp(kind, "ibcast"))
+		MPI_Ibcast(a, nd, MPI_DOUBLE, root, MPI_COMM_WORLD, &rq);
+	else
+		MPI_Iallreduce(a, b, nd, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &rq);
+	if (late > 0)
+		vl_compute(late);
+	if (poll) {
+		while (!flag) {
+			MPI_Test(&rq, &flag, MPI_STATUS_IGNORE);
+			polls++;
+		}
+		printf("P %d polls %d\n", rank, polls);
+	} else {
+		MPI_Wait(&rq, MPI_STATUS_IGNORE);
+	}
+	if (!strcmp(kind, "ibcast") && nd > 0 && a[nd - 1] != root + 1)
+		bad("ibcast");
+	if (!strcmp(kind, "iallreduce") && nd > 0 && b[0] != np * (np + 1) / 2)
+		bad("iallreduce");
+	t("end");
+	free(a);
+	free(b);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int rc = 2;
@@ -219,6 +256,8 @@ int main(int argc, char **argv)
 		rc = probe(atoi(argv[2]));
 	else if (argc >= 5 && !strcmp(argv[1], "coll"))
 		rc = coll(argv[2], atoi(argv[3]), atoi(argv[4]));
+	else if (argc >= 6 && !strcmp(argv[1], "icoll"))
+		rc = icoll(argv[2], atoi(argv[3]), atoi(argv[4]), atof(argv[5]) / 1e9, argc > 6);
 	else if (!rank)
 		fprintf(stderr, "mpi_exact: bad arguments\n");
 	fflush(stdout);

@@ -179,6 +179,26 @@ for p in 2 3 4 8; do
 	done
 done
 
+# ---- nonblocking collectives: the algorithm's exit, overlapped with computation ----
+p=4
+lg=2
+run $p "$CFG" icoll ibarrier 0 0 0
+assert_eq "ibarrier p=4, waited at once" $((lg * (S + T0 + R))) "$(get 3 end)"
+run $p "$CFG" icoll iallreduce $n 0 0
+assert_eq "iallreduce p=4, waited at once" $((lg * (S + X))) "$(get 0 end)"
+run $p "$CFG" icoll ibcast $n 1 0
+assert_eq "ibcast p=4 root 1, rank 0 (relative 3)" $((lg * S + 2 * X)) "$(get 0 end)"
+run $p "$CFG" icoll iallreduce $n 0 1000000
+assert_eq "iallreduce p=4 under 1 ms of computation: no waiting" 1000000 "$(get 0 end)"
+# polling with MPI_Test: each unsuccessful test costs R (own node: a collective
+# has no single source) until the exit
+run $p "$CFG" icoll ibarrier 0 0 0 poll
+e=$((lg * (S + T0 + R)))
+Ri=2000
+polls=$(((e + Ri - 1) / Ri + 1))
+assert_eq "ibarrier p=4 polled: polls" $polls "$(echo "$out" | awk '$1 == "P" && $2 == 0 { print $4 }')"
+assert_eq "ibarrier p=4 polled: end" $(((polls - 1) * Ri)) "$(get 0 end)"
+
 # ---- traces: one per rank, and they convert to a valid .trf ----
 run 4 "$CFG" ring 512 3
 assert_eq "traces of a 4-rank run" 4 "$(ls "$WORK/trace" | grep -c '\.trc$')"
