@@ -66,6 +66,16 @@ run 2 "$CFG" pingpong $n 1 $L
 # the data leave when the receive is posted (L), the answer when rank 1 has sent it
 assert_eq "rendezvous ping-pong, receiver late: RTT ns" $((L + 2 * $(T $n) + 2 * R + S)) "$(get 0 first)"
 
+# ---- placement: ranks_per_node = 2 puts ranks 0 and 1 on one node (intra model:
+# S = 1 us, R = 2 us, T(b) = 3 us + b * 1 us / KiB); rank_hosts = n1, n1 as well ----
+Ti() { echo $((3000 + $1 * 1000000 / 1024000)); }
+sed 's/^ranks_per_node = 1/ranks_per_node = 2/' "$CFG" > "$WORK/two.ini"
+printf '[simulation]\ncompute = ignore\n[network intra]\nsend_delay = 1us\nrecv_delay = 2us\ntrans_delay = 3us\ntrans_per_kib = 1us\n[network inter]\nsend_delay = 10us\n[mpi]\nrank_hosts = n2, n2, n1\n[hosts n]\ncount = 2\n' > "$WORK/list.ini"
+for f in two list; do
+	run 2 "$WORK/$f.ini" pingpong 1000 1
+	assert_eq "ping-pong inside one node ($f.ini): RTT ns" $((2 * (1000 + $(Ti 1000) + 2000))) "$(get 0 first)"
+done
+
 # ---- a ring of 4 ranks, 3 laps ----
 run 4 "$CFG" ring 512 3
 hop=$((S + $(T 512) + R))
