@@ -31,9 +31,14 @@ SAMPLES = $(patsubst samples/pvm/%.c,$(B)/samples/%,$(wildcard samples/pvm/*.c))
 SAMPLES_V = $(SAMPLES:%=%.v)
 MPI_SAMPLES = $(patsubst samples/mpi/%.c,$(B)/samples/mpi/%,$(wildcard samples/mpi/*.c))
 MPI_SAMPLES_V = $(MPI_SAMPLES:%=%.v)
+# ScaLAPACK samples (the CLUE experiments): built only where Debian's
+# libscalapack-openmpi is found; -lopenblas only to set its thread count
+SCALAPACK_SO := $(shell $(CC) -print-file-name=libscalapack-openmpi.so 2>/dev/null)
+SCALAPACK_LIBS = -lscalapack-openmpi $(if $(filter /%,$(shell $(CC) -print-file-name=libopenblas.so 2>/dev/null)),-lopenblas) -lm
+SCALAPACK_SAMPLES = $(if $(filter /%,$(SCALAPACK_SO)),$(B)/samples/mpi/scalapack/pdbench $(B)/samples/mpi/scalapack/pdbench.v)
 
 .PHONY: all deps check check-unit check-e2e check-asan check-asan-inner check-golden check-fuzz demo bench install clean
-all: $(LIBS_OUT) $(TOOLS) $(SAMPLES) $(SAMPLES_V) $(MPI_SAMPLES) $(MPI_SAMPLES_V)
+all: $(LIBS_OUT) $(TOOLS) $(SAMPLES) $(SAMPLES_V) $(MPI_SAMPLES) $(MPI_SAMPLES_V) $(SCALAPACK_SAMPLES)
 
 deps:
 	@scripts/install-deps.sh
@@ -111,6 +116,12 @@ $(B)/samples/mpi/%: samples/mpi/%.c
 $(B)/samples/mpi/%.v: samples/mpi/%.c $(B)/vlcc $(B)/libvlayer-mpi.so
 	@mkdir -p $(dir $@)
 	VLCC_CC="$(CC) $(SAN)" $(B)/vlcc -mpi $(WARN) $(CFLAGS) -o $@ $< -lm
+$(B)/samples/mpi/scalapack/pdbench: samples/mpi/scalapack/pdbench.c
+	@mkdir -p $(dir $@)
+	$(MPICC) $(WARN) $(CFLAGS) $(SAN) -o $@ $< $(SCALAPACK_LIBS)
+$(B)/samples/mpi/scalapack/pdbench.v: samples/mpi/scalapack/pdbench.c $(B)/vlcc $(B)/libvlayer-mpi.so
+	@mkdir -p $(dir $@)
+	VLCC_CC="$(CC) $(SAN)" $(B)/vlcc -mpi $(WARN) $(CFLAGS) -o $@ $< $(SCALAPACK_LIBS)
 
 # ---- tests ----
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
@@ -126,6 +137,27 @@ MPI_TEST_BIN = $(B)/tests/mpi_exact
 $(B)/tests/mpi_exact: tests/e2e/mpi_exact.c $(B)/vlcc $(B)/libvlayer-mpi.so include/vlayer.h
 	@mkdir -p $(dir $@)
 	VLCC_CC="$(CC) $(SAN)" $(B)/vlcc -mpi $(WARN) $(CFLAGS) -o $@ $<
+
+# Fortran (tests/e2e/test_mpi_fortran.sh): mpif.h, use mpi and use mpi_f08 through
+# vlcc, and the mpif.h program built natively (timed by vlrun's LD_PRELOAD).
+# mpif.h has no interfaces: gfortran >= 10 needs -fallow-argument-mismatch for
+# MPI_IN_PLACE and REAL buffers passed to the same routine.
+MPI_TEST_BIN += $(B)/tests/mpi_exact_f $(B)/tests/mpi_exact_fmod $(B)/tests/mpi_exact_f08 \
+	$(B)/tests/mpi_exact_f.native
+MPIFORT ?= mpifort
+MPIFH_FFLAGS = -fallow-argument-mismatch
+$(B)/tests/mpi_exact_f: tests/e2e/mpi_exact_f.f90 tests/e2e/mpi_exact_f.inc $(B)/vlcc $(B)/libvlayer-mpi.so
+	@mkdir -p $(dir $@)
+	$(B)/vlcc -mpifort $(MPIFH_FFLAGS) -o $@ $<
+$(B)/tests/mpi_exact_fmod: tests/e2e/mpi_exact_fmod.f90 tests/e2e/mpi_exact_f.inc $(B)/vlcc $(B)/libvlayer-mpi.so
+	@mkdir -p $(dir $@)
+	$(B)/vlcc -mpifort -o $@ $<
+$(B)/tests/mpi_exact_f08: tests/e2e/mpi_exact_f08.f90 $(B)/vlcc $(B)/libvlayer-mpi.so
+	@mkdir -p $(dir $@)
+	$(B)/vlcc -mpifort -o $@ $<
+$(B)/tests/mpi_exact_f.native: tests/e2e/mpi_exact_f.f90 tests/e2e/mpi_exact_f.inc
+	@mkdir -p $(dir $@)
+	$(MPIFORT) $(MPIFH_FFLAGS) -o $@ $<
 
 check-e2e: all $(MPI_TEST_BIN)
 	@tests/e2e/run-all.sh $(B)
@@ -162,10 +194,10 @@ ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 check-asan:
 	$(MAKE) B=build-asan SAN="$(ASAN_FLAGS)" CFLAGS="-O1 -g" check-asan-inner
 
-check-asan-inner: all $(UNIT_BIN)
+check-asan-inner: all $(UNIT_BIN) $(B)/tests/mpi_exact
 	@set -e; for t in $(UNIT_BIN); do echo "== (asan) $$t"; CK_FORK=no $$t; done
 	$(MAKE) B=$(B) SAN="$(SAN)" CFLAGS="$(CFLAGS)" check-golden check-fuzz
-	ASAN_OPTIONS=detect_leaks=0 VLCC_CC="$(CC) $(SAN)" VL_SANITIZED=1 tests/e2e/run-all.sh $(B) pingpong semantics
+	ASAN_OPTIONS=detect_leaks=0 VLCC_CC="$(CC) $(SAN)" VL_SANITIZED=1 tests/e2e/run-all.sh $(B) pingpong semantics mpi
 
 demo: deps
 	$(MAKE) all
@@ -173,6 +205,7 @@ demo: deps
 
 bench: all
 	@bench/run.sh $(B)
+	@bench/mpi.sh $(B)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \

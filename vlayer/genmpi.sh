@@ -103,7 +103,14 @@ BEGIN {
 		} else if (t == "MPI_Status" && arr) {
 			fp = fp sep "MPI_Fint *" nm; call = call sep "c_" nm;
 			pre = pre "\tMPI_Status *c_" nm " = vlf_statuses_in(" nm ", *" cnt ");\n";
-			post = post "\tvlf_statuses_out(c_" nm ", " nm ", *" cnt ", r);\n";
+			# only the statuses MPI set: the first *outcount (Waitsome,
+			# Testsome), none when *flag is false (Testall)
+			nset = "*" cnt;
+			if (args ~ /int \*outcount/)
+				nset = "(*outcount == MPI_UNDEFINED ? 0 : *outcount)";
+			else if (args ~ /int \*flag/)
+				nset = "(*flag ? *" cnt " : 0)";
+			post = post "\tvlf_statuses_out(c_" nm ", " nm ", " nset ", r);\n";
 		} else if (t ~ /\*$/ && handle(trim(substr(t, 1, length(t) - 1))) != "") {
 			hh = handle(trim(substr(t, 1, length(t) - 1)));
 			fp = fp sep "MPI_Fint *" nm; call = call sep "&c_" nm;

@@ -913,7 +913,9 @@ int vlmpi_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
 }
 
 /* Whether request q (active) is complete in virtual time now; completes it
- * for real and in time if so. */
+ * for real and in time if so (1).  0: not complete, the test costs R;
+ * TEST_FREE: not complete for real only, the test costs nothing. */
+#define TEST_FREE (-1)
 static int test_one(MPI_Request *req, vreq *q, MPI_Status *st)
 {
 	int flag = 0;
@@ -921,7 +923,10 @@ static int test_one(MPI_Request *req, vreq *q, MPI_Status *st)
 
 	PMPI_Request_get_status(*req, &flag, &s);
 	if (!flag)
-		return 0;
+		/* an eager send is complete in virtual time at the end of its call; only
+		 * the real library has not finished it: not complete, but no cost, so
+		 * that virtual time does not depend on real scheduling */
+		return q->kind == VR_SEND && !q->rdv ? TEST_FREE : 0;
 	if (q->kind == VR_COLL) {
 		if (!coll_ready(q, 0) || coll_exit(q->coll) > vli_t.now)
 			return 0;
@@ -967,20 +972,23 @@ int vlmpi_Test(MPI_Request *req, int *flag, MPI_Status *status)
 	progress();
 	if (!q || !q->active)
 		return PMPI_Test(req, flag, status);
-	*flag = test_one(req, q, status);
-	if (!*flag)
+	int r = test_one(req, q, status);
+	*flag = r == 1;
+	if (r == 0)
 		poll_cost(t0, req_host(q));
 	return MPI_SUCCESS;
 }
 
 int vlmpi_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 {
-	int i, f, all = 1;
+	int i, f, all = 1, costly = 0;
 	int64_t t0 = vli_t.now;
 
 	progress();
-	/* all or nothing: first see whether every one is complete in virtual time */
-	for (i = 0; i < count && all; i++) {
+	/* all or nothing: first see whether every one is complete in virtual time;
+	 * the call costs R unless the only ones missing are eager sends (see
+	 * test_one) */
+	for (i = 0; i < count; i++) {
 		vreq *q = rq_find(reqs[i]);
 		MPI_Status s;
 		f = 0;
@@ -989,23 +997,26 @@ int vlmpi_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[
 		PMPI_Request_get_status(reqs[i], &f, &s);
 		if (!f) {
 			all = 0;
+			if (!(q && q->active && q->kind == VR_SEND && !q->rdv))
+				costly = 1;
 		} else if (q && q->active && q->kind == VR_RECV) {
 			recv_header(q, &s);
 			if (q->src_world >= 0 && arrival_of(&q->rh, q->t_post) > vli_t.now)
-				all = 0;
+				all = 0, costly = 1;
 		} else if (q && q->active && q->kind == VR_COLL) {
 			if (!coll_ready(q, 0) || coll_exit(q->coll) > vli_t.now)
-				all = 0;
+				all = 0, costly = 1;
 		} else if (q && q->active && q->rdv) {
 			if (!q->ack_done)
 				PMPI_Test(&q->ack, &q->ack_done, MPI_STATUS_IGNORE);
 			if (!q->ack_done || rdv_departure(&q->h, q->ack_t) > vli_t.now)
-				all = 0;
+				all = 0, costly = 1;
 		}
 	}
 	*flag = all;
 	if (!all) {
-		poll_cost(t0, -1);
+		if (costly)
+			poll_cost(t0, -1);
 		return MPI_SUCCESS;
 	}
 	return vlmpi_Waitall(count, reqs, statuses);
@@ -1013,7 +1024,7 @@ int vlmpi_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[
 
 int vlmpi_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
 {
-	int i, active = 0;
+	int i, active = 0, costly = 0, r;
 	int64_t t0 = vli_t.now;
 
 	progress();
@@ -1027,21 +1038,23 @@ int vlmpi_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Stat
 		if (!q || !q->active) {
 			int f = 0;
 			PMPI_Test(&reqs[i], &f, status);
-			if (f) {
-				*index = i;
-				*flag = 1;
-				return MPI_SUCCESS;
-			}
-		} else if (test_one(&reqs[i], q, status)) {
+			r = f;
+		} else {
+			r = test_one(&reqs[i], q, status);
+		}
+		if (r == 1) {
 			*index = i;
 			*flag = 1;
 			return MPI_SUCCESS;
 		}
+		if (r == 0)
+			costly = 1;
 	}
 	if (!active) /* flag true, index undefined, empty status */
 		return PMPI_Testany(count, reqs, index, flag, status);
 	*flag = 0;
-	poll_cost(t0, -1);
+	if (costly)
+		poll_cost(t0, -1);
 	return MPI_SUCCESS;
 }
 
@@ -1084,7 +1097,7 @@ int vlmpi_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
 static int some(int incount, MPI_Request reqs[], int *outcount, int indices[],
 		MPI_Status statuses[], int wait)
 {
-	int i, n = 0, active = 0, spins = 0;
+	int i, n = 0, active = 0, spins = 0, costly = 0;
 	int64_t t0 = vli_t.now;
 
 	for (i = 0; i < incount; i++)
@@ -1112,9 +1125,14 @@ static int some(int incount, MPI_Request reqs[], int *outcount, int indices[],
 					}
 				} else {
 					flag = test_one(&reqs[i], q, &s);
+					if (flag == 0)
+						costly = 1;
+					flag = flag == 1;
 				}
 			} else {
 				PMPI_Test(&reqs[i], &flag, &s);
+				if (!flag)
+					costly = 1;
 			}
 			if (flag) {
 				indices[n] = i;
@@ -1128,7 +1146,7 @@ static int some(int incount, MPI_Request reqs[], int *outcount, int indices[],
 		if (++spins > 64)
 			sched_yield();
 	}
-	if (!n && !wait)
+	if (!n && !wait && costly)
 		poll_cost(t0, -1);
 	*outcount = n;
 	return MPI_SUCCESS;
