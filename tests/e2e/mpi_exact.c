@@ -7,6 +7,7 @@
  *   isend BYTES                    neighbours exchange with Isend/Irecv/Waitall
  *   probe BYTES                    rank 1 polls Iprobe until rank 0's message is visible
  *   coll KIND BYTES ROOT           one collective, first thing after MPI_Init
+ *   semantics                      3 ranks: wildcards, order, datatypes, communicators, ...
  *   icoll KIND BYTES ROOT LATE_NS  a nonblocking one (ibarrier, ibcast, iallreduce), then
  *                                  LATE_NS of modelled computation, then MPI_Wait / Test loop
  *   fortran-free: see mpi_exact_f.f90 for the Fortran program */
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 #include <vlayer.h>
 
@@ -248,6 +250,132 @@ static int icoll(const char *kind, int n, int root, double late, int poll)
 	return 0;
 }
 
+/* MPI semantics kept intact under the layer; exact times where they are simple. */
+static int semantics(void)
+{
+	MPI_Datatype vec;
+	MPI_Status st;
+	MPI_Comm half, cart;
+	MPI_Request rq;
+	int buf[128], i, k, last[3] = { -1, -1, -1 }, cnt, el, flag, canc;
+	int dims[1] = { 3 }, periods[1] = { 1 }, left, right, got;
+	int64_t a, b;
+	struct timeval tv0, tv1;
+
+	if (np != 3) {
+		bad("semantics needs 3 ranks");
+		return 1;
+	}
+	/* (a) two senders, wildcard receives, a strided datatype: per-sender order,
+	 * status, Get_count and Get_elements as MPI gives them */
+	MPI_Type_vector(3, 1, 2, MPI_INT, &vec);
+	MPI_Type_commit(&vec);
+	if (rank != 1) {
+		for (k = 0; k < 4; k++) {
+			for (i = 0; i < 12; i++)
+				buf[i] = rank * 100 + k * 10 + i;
+			MPI_Send(buf, 2, vec, 1, 10 + k, MPI_COMM_WORLD);
+		}
+	} else {
+		for (k = 0; k < 8; k++) {
+			memset(buf, 0xff, sizeof buf);
+			MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+			MPI_Get_count(&st, vec, &cnt);
+			if (cnt != 2)
+				bad("probe count");
+			MPI_Recv(buf, 2, vec, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+			MPI_Get_count(&st, vec, &cnt);
+			MPI_Get_elements(&st, MPI_INT, &el);
+			if (cnt != 2 || el != 6 || (st.MPI_SOURCE != 0 && st.MPI_SOURCE != 2))
+				bad("count, elements or source");
+			else if (st.MPI_TAG - 10 != last[st.MPI_SOURCE] + 1)
+				bad("order of one sender's messages");
+			else if (buf[0] != st.MPI_SOURCE * 100 + (st.MPI_TAG - 10) * 10 ||
+				 buf[9] != buf[0] + 9 || buf[1] != -1)
+				bad("strided data");
+			else
+				last[st.MPI_SOURCE]++;
+		}
+		printf("S %d wildcard %d %d\n", rank, last[0], last[2]);
+	}
+	MPI_Type_free(&vec);
+	/* (b) a communicator from Comm_split: ranks 0 and 2; the second round trip
+	 * of a ping-pong on it is exactly 2 (S + T + R) */
+	MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+	if (rank != 1) {
+		int me, peer;
+		MPI_Comm_rank(half, &me);
+		peer = 1 - me;
+		for (k = 0; k < 2; k++) {
+			a = vl_time_ns();
+			if (me == 0) {
+				MPI_Send(buf, 100, MPI_BYTE, peer, 5, half);
+				MPI_Recv(buf, 100, MPI_BYTE, peer, 5, half, MPI_STATUS_IGNORE);
+			} else {
+				MPI_Recv(buf, 100, MPI_BYTE, peer, 5, half, MPI_STATUS_IGNORE);
+				MPI_Send(buf, 100, MPI_BYTE, peer, 5, half);
+			}
+			b = vl_time_ns();
+		}
+		if (me == 0)
+			printf("T %d split_rtt %lld\n", rank, (long long)(b - a));
+	}
+	MPI_Comm_free(&half);
+	/* (c) a periodic Cartesian ring: shift and Sendrecv_replace */
+	MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &cart);
+	MPI_Cart_shift(cart, 0, 1, &left, &right);
+	got = rank;
+	MPI_Sendrecv_replace(&got, 1, MPI_INT, right, 7, left, 7, cart, &st);
+	if (got != left || st.MPI_SOURCE != left)
+		bad("cart sendrecv_replace");
+	MPI_Comm_free(&cart);
+	/* (d) a cancelled receive leaves no trace in time */
+	a = vl_time_ns();
+	MPI_Irecv(buf, 1, MPI_INT, MPI_ANY_SOURCE, 999, MPI_COMM_WORLD, &rq);
+	MPI_Cancel(&rq);
+	MPI_Wait(&rq, &st);
+	MPI_Test_cancelled(&st, &canc);
+	b = vl_time_ns();
+	if (!canc)
+		bad("cancel");
+	printf("T %d cancel %lld\n", rank, (long long)(b - a));
+	/* (e) gettimeofday is virtual: 0.5 ms of modelled computation */
+	gettimeofday(&tv0, NULL);
+	vl_compute(0.0005);
+	gettimeofday(&tv1, NULL);
+	printf("T %d gettimeofday_us %lld\n", rank,
+	       (long long)((tv1.tv_sec - tv0.tv_sec) * 1000000 + tv1.tv_usec - tv0.tv_usec));
+	/* (f) persistent requests: three rounds of a persistent ping-pong 0 <-> 1;
+	 * the last round trip is exactly 2 (S + T + R) */
+	if (rank < 2) {
+		MPI_Request sr, rr;
+		MPI_Send_init(buf, 200, MPI_BYTE, 1 - rank, 6, MPI_COMM_WORLD, &sr);
+		MPI_Recv_init(buf + 6, 200, MPI_BYTE, 1 - rank, 6, MPI_COMM_WORLD, &rr);
+		for (k = 0; k < 3; k++) {
+			a = vl_time_ns();
+			if (rank == 0) {
+				MPI_Start(&sr);
+				MPI_Wait(&sr, MPI_STATUS_IGNORE);
+				MPI_Start(&rr);
+				MPI_Wait(&rr, &st);
+			} else {
+				MPI_Start(&rr);
+				MPI_Wait(&rr, &st);
+				MPI_Start(&sr);
+				MPI_Wait(&sr, MPI_STATUS_IGNORE);
+			}
+			b = vl_time_ns();
+		}
+		MPI_Request_free(&sr);
+		MPI_Request_free(&rr);
+		if (rank == 0)
+			printf("T %d persistent_rtt %lld\n", rank, (long long)(b - a));
+	}
+	(void)flag;
+	t("end");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int rc = 2;
@@ -265,6 +393,8 @@ int main(int argc, char **argv)
 		rc = probe(atoi(argv[2]));
 	else if (argc >= 5 && !strcmp(argv[1], "coll"))
 		rc = coll(argv[2], atoi(argv[3]), atoi(argv[4]));
+	else if (argc >= 2 && !strcmp(argv[1], "semantics"))
+		rc = semantics();
 	else if (argc >= 6 && !strcmp(argv[1], "icoll"))
 		rc = icoll(argv[2], atoi(argv[3]), atoi(argv[4]), atof(argv[5]) / 1e9, argc > 6);
 	else if (!rank)

@@ -189,6 +189,20 @@ for p in 2 3 4 8; do
 	done
 done
 
+# ---- MPI semantics under the layer (3 ranks): wildcard receives from two senders
+# keep each sender's order, status / Get_count / Get_elements of a strided type are
+# MPI's, Comm_split and Cart_create communicators are timed, Sendrecv_replace,
+# a cancelled receive costs nothing, gettimeofday is virtual, persistent requests ----
+run 3 "$CFG" semantics
+assert_eq "wildcards: all 4 messages of each sender, in order" "3 3" \
+	"$(echo "$out" | awk '$1 == "S" { print $4, $5 }')"
+assert_eq "ping-pong on a Comm_split communicator: RTT" $((2 * (S + $(T 100) + R))) "$(get 0 split_rtt)"
+assert_eq "persistent Send_init/Recv_init ping-pong: RTT" $((2 * (S + $(T 200) + R))) "$(get 0 persistent_rtt)"
+for r in 0 1 2; do
+	assert_eq "cancelled Irecv costs nothing, rank $r" 0 "$(get $r cancel)"
+	assert_eq "gettimeofday across vl_compute(0.5 ms), rank $r (us)" 500 "$(get $r gettimeofday_us)"
+done
+
 # ---- nonblocking collectives: the algorithm's exit, overlapped with computation ----
 p=4
 lg=2
