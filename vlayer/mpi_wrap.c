@@ -466,9 +466,10 @@ static int real_wait(MPI_Request *r, MPI_Status *st)
 
 /* ---- sending ---- */
 
+/* A buffered send never waits for the receiver; a synchronous one always does. */
 static int eager(int64_t bytes, int mode)
 {
-	return mode != MODE_S && bytes < vli_t.cfg.mpi.eager_limit;
+	return mode == MODE_B || (mode != MODE_S && bytes < vli_t.cfg.mpi.eager_limit);
 }
 
 /* Sender's side of a rendezvous that completed: the send call was paid when

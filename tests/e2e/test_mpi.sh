@@ -189,6 +189,29 @@ for p in 2 3 4 8; do
 	done
 done
 
+# ---- the other algorithms, where the closed form is short (p = 3 or 4) ----
+X0=$((T0 + R))
+run 4 "$(with_alg barrier binomial)" coll barrier 0 0
+e=($((4 * S + 2 * X0)) $((4 * S + 3 * X0)) $((4 * S + 3 * X0)) $((4 * S + 4 * X0)))
+for r in 0 1 2 3; do assert_eq "barrier binomial p=4 rank $r" ${e[r]} "$(get $r end)"; done
+run 4 "$(with_alg allreduce reduce_bcast)" coll allreduce $n 0
+e=($((4 * S + 2 * X)) $((4 * S + 3 * X)) $((4 * S + 3 * X)) $((4 * S + 4 * X)))
+for r in 0 1 2 3; do assert_eq "allreduce reduce_bcast p=4 rank $r" ${e[r]} "$(get $r end)"; done
+run 4 "$(with_alg allgather recursive_doubling)" coll allgather $n 0
+for r in 0 3; do
+	assert_eq "allgather recursive_doubling p=4 rank $r" $((2 * (S + R) + Tn + $(T $((2 * n))))) "$(get $r end)"
+done
+run 4 "$(with_alg gather binomial)" coll gather $n 0
+assert_eq "gather binomial p=4 root" $((2 * S + Tn + $(T $((2 * n))) + 2 * R)) "$(get 0 end)"
+run 3 "$CFG" coll bcast $n 0
+e=($((2 * S)) $((2 * S + X)) $((S + X)))
+for r in 0 1 2; do assert_eq "bcast binomial p=3 rank $r" ${e[r]} "$(get $r end)"; done
+for k in scan exscan; do
+	run 3 "$(with_alg $k recursive_doubling)" coll $k $n 0
+	e=($((2 * S + Tn + 2 * R)) $((S + X)) $((2 * S + 2 * Tn + 2 * R)))
+	for r in 0 1 2; do assert_eq "$k recursive_doubling p=3 rank $r" ${e[r]} "$(get $r end)"; done
+done
+
 # ---- MPI semantics under the layer (3 ranks): wildcard receives from two senders
 # keep each sender's order, status / Get_count / Get_elements of a strided type are
 # MPI's, Comm_split and Cart_create communicators are timed, Sendrecv_replace,
