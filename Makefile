@@ -133,7 +133,10 @@ $(B)/tests/%: tests/unit/%.c $(B)/libvlayer-core.a $(filter-out $(B)/postproc/vl
 check-unit: all $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; CK_FORK=yes $$t; done
 
-MPI_TEST_BIN = $(B)/tests/mpi_exact
+MPI_TEST_BIN = $(B)/tests/mpi_exact $(B)/tests/collsim
+$(B)/tests/collsim: tests/tools/collsim.c $(B)/libvlayer-core.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALLCFLAGS) -o $@ $< $(B)/libvlayer-core.a $(INIH_LIBS) -lm
 $(B)/tests/mpi_exact: tests/e2e/mpi_exact.c $(B)/vlcc $(B)/libvlayer-mpi.so include/vlayer.h
 	@mkdir -p $(dir $@)
 	VLCC_CC="$(CC) $(SAN)" $(B)/vlcc -mpi $(WARN) $(CFLAGS) -o $@ $<
@@ -194,7 +197,7 @@ ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 check-asan:
 	$(MAKE) B=build-asan SAN="$(ASAN_FLAGS)" CFLAGS="-O1 -g" check-asan-inner
 
-check-asan-inner: all $(UNIT_BIN) $(B)/tests/mpi_exact
+check-asan-inner: all $(UNIT_BIN) $(B)/tests/mpi_exact $(B)/tests/collsim
 	@set -e; for t in $(UNIT_BIN); do echo "== (asan) $$t"; CK_FORK=no $$t; done
 	$(MAKE) B=$(B) SAN="$(SAN)" CFLAGS="$(CFLAGS)" check-golden check-fuzz
 	ASAN_OPTIONS=detect_leaks=0 VLCC_CC="$(CC) $(SAN)" VL_SANITIZED=1 tests/e2e/run-all.sh $(B) pingpong semantics mpi

@@ -1816,6 +1816,82 @@ int vlmpi_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Da
 		 VLI_COLL_REDUCE_SCATTER, -1, &b, 1);
 }
 
+int vlmpi_Igatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+		   const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
+		   MPI_Comm comm, MPI_Request *req)
+{
+	vcomm *v;
+	int64_t t0 = vli_t.now, b;
+	int rc = PMPI_Igatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, req);
+
+	if (rc != MPI_SUCCESS || !timed(comm, &v))
+		return rc;
+	b = sbuf == MPI_IN_PLACE ? type_bytes(rtype, rcounts[v->rank]) : type_bytes(stype, scount);
+	return coll_start(v, VLI_COLL_GATHER, root, t0, &b, 1, req);
+}
+
+int vlmpi_Iscatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype stype,
+		    void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+		    MPI_Request *req)
+{
+	vcomm *v;
+	int64_t t0 = vli_t.now, b;
+	int rc = PMPI_Iscatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, req);
+
+	if (rc != MPI_SUCCESS || !timed(comm, &v))
+		return rc;
+	b = rbuf == MPI_IN_PLACE ? type_bytes(stype, scounts[v->rank]) : type_bytes(rtype, rcount);
+	return coll_start(v, VLI_COLL_SCATTER, root, t0, &b, 1, req);
+}
+
+int vlmpi_Iallgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+		      const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm,
+		      MPI_Request *req)
+{
+	vcomm *v;
+	int64_t t0 = vli_t.now, b;
+	int rc = PMPI_Iallgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, req);
+
+	if (rc != MPI_SUCCESS || !timed(comm, &v))
+		return rc;
+	b = sbuf == MPI_IN_PLACE ? type_bytes(rtype, rcounts[v->rank]) : type_bytes(stype, scount);
+	return coll_start(v, VLI_COLL_ALLGATHER, -1, t0, &b, 1, req);
+}
+
+int vlmpi_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[],
+		     MPI_Datatype stype, void *rbuf, const int rcounts[], const int rdispls[],
+		     MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
+{
+	vcomm *v;
+	int64_t t0 = vli_t.now, *row;
+	int i, rc = PMPI_Ialltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
+				   comm, req);
+
+	if (rc != MPI_SUCCESS || !timed(comm, &v))
+		return rc;
+	row = malloc(sizeof(int64_t) * (size_t)v->size);
+	if (!row)
+		vl_error(1, "out of memory");
+	for (i = 0; i < v->size; i++)
+		row[i] = sbuf == MPI_IN_PLACE ? type_bytes(rtype, rcounts[i]) : type_bytes(stype, scounts[i]);
+	rc = coll_start(v, VLI_COLL_ALLTOALL, -1, t0, row, v->size, req);
+	free(row);
+	return rc;
+}
+
+int vlmpi_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt,
+			  MPI_Op op, MPI_Comm comm, MPI_Request *req)
+{
+	vcomm *v;
+	int64_t t0 = vli_t.now, b;
+	int rc = PMPI_Ireduce_scatter(sbuf, rbuf, rcounts, dt, op, comm, req);
+
+	if (rc != MPI_SUCCESS || !timed(comm, &v))
+		return rc;
+	b = type_bytes(dt, rcounts[v->rank]);
+	return coll_start(v, VLI_COLL_REDUCE_SCATTER, -1, t0, &b, 1, req);
+}
+
 /* ---- communicators ---- */
 
 /* After a collective creation call on parent: count it and register the

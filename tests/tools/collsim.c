@@ -1,0 +1,83 @@
+/* collsim.c - the engine's collective simulation from the command line, for
+ * tests/e2e/test_mpi.sh: every rank enters at 0, rank r on the host the
+ * VMConfig's [mpi] rule gives it, every block BYTES bytes.
+ *   collsim VMCONFIG KIND ALG P ROOT BYTES   prints "RANK EXIT_NS" per rank
+ *   collsim --algs KIND                      prints the algorithms KIND accepts */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "coll.h"
+#include "vmconfig.h"
+
+static int kind_of(const char *name)
+{
+	int k;
+
+	for (k = 0; k < VLI_COLL_NKINDS; k++)
+		if (!strcmp(vli_coll_kind_name(k), name))
+			return k;
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	vl_config c;
+	char err[1200], valid[512];
+	int k, alg, p, root, r, *host;
+	int64_t bytes, *entry, *b;
+	vli_coll_out *out;
+	vli_coll_in in;
+
+	if (argc == 3 && !strcmp(argv[1], "--algs")) {
+		if ((k = kind_of(argv[2])) < 0 || (vli_coll_alg_parse(k, "", valid, sizeof valid), 0))
+			return 2;
+		for (char *t = strtok(valid, ", "); t; t = strtok(NULL, ", "))
+			if (strcmp(t, "default"))
+				printf("%s\n", t);
+		return 0;
+	}
+	if (argc != 7) {
+		fprintf(stderr, "usage: collsim VMCONFIG KIND ALG P ROOT BYTES | collsim --algs KIND\n");
+		return 2;
+	}
+	if (vl_config_load(argv[1], &c, err, sizeof err) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	k = kind_of(argv[2]);
+	alg = k < 0 ? -1 : vli_coll_alg_parse(k, argv[3], NULL, 0);
+	p = atoi(argv[4]);
+	root = atoi(argv[5]);
+	bytes = atoll(argv[6]);
+	if (k < 0 || alg < 0 || p < 1) {
+		fprintf(stderr, "collsim: bad kind, algorithm or size\n");
+		return 2;
+	}
+	host = malloc(sizeof(int) * (size_t)p);
+	entry = calloc((size_t)p, sizeof(int64_t));
+	b = malloc(sizeof(int64_t) * (size_t)p * (size_t)p);
+	out = malloc(sizeof(*out) * (size_t)p);
+	for (r = 0; r < p; r++)
+		host[r] = vl_config_rank_host(&c, r);
+	for (r = 0; r < p * p; r++)
+		b[r] = bytes;
+	in.kind = k;
+	in.alg = alg;
+	in.p = p;
+	in.root = root;
+	in.host = host;
+	in.entry = entry;
+	in.bytes = b;
+	if (vli_coll_sim(&c, &in, out) < 0) {
+		fprintf(stderr, "collsim: the simulation failed\n");
+		return 1;
+	}
+	for (r = 0; r < p; r++)
+		printf("%d %lld\n", r, (long long)out[r].exit);
+	vl_config_free(&c);
+	free(host);
+	free(entry);
+	free(b);
+	free(out);
+	return 0;
+}
