@@ -1944,6 +1944,31 @@ int vlmpi_Graph_create(MPI_Comm old, int nnodes, const int index[], const int ed
 	return created(PMPI_Graph_create(old, nnodes, index, edges, reorder, graph), old, graph);
 }
 
+int vlmpi_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+	return created(PMPI_Comm_dup_with_info(comm, info, newcomm), comm, newcomm);
+}
+
+int vlmpi_Dist_graph_create_adjacent(MPI_Comm old, int indegree, const int sources[],
+				     const int sourceweights[], int outdegree,
+				     const int destinations[], const int destweights[],
+				     MPI_Info info, int reorder, MPI_Comm *graph)
+{
+	return created(PMPI_Dist_graph_create_adjacent(old, indegree, sources, sourceweights,
+						       outdegree, destinations, destweights, info,
+						       reorder, graph),
+		       old, graph);
+}
+
+int vlmpi_Dist_graph_create(MPI_Comm old, int n, const int sources[], const int degrees[],
+			    const int destinations[], const int weights[], MPI_Info info,
+			    int reorder, MPI_Comm *graph)
+{
+	return created(PMPI_Dist_graph_create(old, n, sources, degrees, destinations, weights, info,
+					      reorder, graph),
+		       old, graph);
+}
+
 int vlmpi_Comm_free(MPI_Comm *comm)
 {
 	comm_del(*comm);

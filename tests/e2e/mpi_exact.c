@@ -371,6 +371,27 @@ static int semantics(void)
 		if (rank == 0)
 			printf("T %d persistent_rtt %lld\n", rank, (long long)(b - a));
 	}
+	/* (g) a distributed-graph communicator is timed too: second round trip 0 <-> 1 */
+	{
+		MPI_Comm g;
+		int srcs[2] = { (rank + 2) % 3, (rank + 1) % 3 }, w[2] = { 1, 1 };
+		MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, srcs, w, 2, srcs, w, MPI_INFO_NULL,
+					       0, &g);
+		for (k = 0; k < 2 && rank < 2; k++) {
+			a = vl_time_ns();
+			if (rank == 0) {
+				MPI_Send(buf, 300, MPI_BYTE, 1, 4, g);
+				MPI_Recv(buf, 300, MPI_BYTE, 1, 4, g, MPI_STATUS_IGNORE);
+			} else {
+				MPI_Recv(buf, 300, MPI_BYTE, 0, 4, g, MPI_STATUS_IGNORE);
+				MPI_Send(buf, 300, MPI_BYTE, 0, 4, g);
+			}
+			b = vl_time_ns();
+		}
+		if (rank == 0)
+			printf("T %d graph_rtt %lld\n", rank, (long long)(b - a));
+		MPI_Comm_free(&g);
+	}
 	(void)flag;
 	t("end");
 	return 0;

@@ -242,6 +242,7 @@ run 3 "$CFG" semantics
 assert_eq "wildcards: all 4 messages of each sender, in order" "3 3" \
 	"$(echo "$out" | awk '$1 == "S" { print $4, $5 }')"
 assert_eq "ping-pong on a Comm_split communicator: RTT" $((2 * (S + $(T 100) + R))) "$(get 0 split_rtt)"
+assert_eq "ping-pong on a Dist_graph_create_adjacent communicator: RTT" $((2 * (S + $(T 300) + R))) "$(get 0 graph_rtt)"
 assert_eq "persistent Send_init/Recv_init ping-pong: RTT" $((2 * (S + $(T 200) + R))) "$(get 0 persistent_rtt)"
 for r in 0 1 2; do
 	assert_eq "cancelled Irecv costs nothing, rank $r" 0 "$(get $r cancel)"
