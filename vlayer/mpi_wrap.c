@@ -464,6 +464,31 @@ static int real_wait(MPI_Request *r, MPI_Status *st)
 	}
 }
 
+/* Wait for the receiver's answer to a rendezvous.  A program that relies on
+ * MPI buffering a message at or above eager_limit (unsafe in MPI's terms)
+ * waits here for ever, as it would on a machine with that limit: say so once. */
+static void ack_wait(MPI_Request *r, int dest_world, int tag, int64_t bytes)
+{
+	int flag = 0;
+	int64_t t0 = vli_mono_ns();
+	static int warned;
+
+	for (;;) {
+		if (PMPI_Test(r, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || flag)
+			return;
+		progress();
+		sched_yield();
+		if (!warned && vli_mono_ns() - t0 > 10000000000LL) {
+			warned = 1;
+			vl_warn("rank %d has waited 10 s for rank %d to post the receive of its "
+				"%lld-byte message (tag %d): at or above [mpi] eager_limit a send "
+				"completes only when its receive is posted; a program that relies on "
+				"buffering deadlocks on such a machine",
+				world_rank, dest_world, (long long)bytes, tag);
+		}
+	}
+}
+
 /* ---- sending ---- */
 
 /* A buffered send never waits for the receiver; a synchronous one always does. */
@@ -515,8 +540,8 @@ static int do_send(const void *buf, int count, MPI_Datatype dt, int dest, int ta
 		if (rc != MPI_SUCCESS)
 			return rc;
 		PMPI_Irecv(&ack, 1, MPI_INT64_T, v->world[dest], ACK_TAG(h.seq), ack_comm, &r[1]);
+		ack_wait(&r[1], v->world[dest], tag, bytes);
 		rc = real_wait(&r[0], MPI_STATUS_IGNORE);
-		real_wait(&r[1], MPI_STATUS_IGNORE);
 		/* the data leave when both the send and the receive are there */
 		vli_msg_sent(v->world[dest], v->host[dest], tag, bytes, h.send_ns, t0, ack, 1, &s);
 		return rc;
@@ -867,7 +892,7 @@ static void complete(vreq *q, const MPI_Status *st, int64_t t0)
 					 t0, arrival_of(&q->rh, q->t_post), 0);
 	} else if (q->rdv) {
 		if (!q->ack_done) {
-			real_wait(&q->ack, MPI_STATUS_IGNORE);
+			ack_wait(&q->ack, q->vc->world[q->peer], q->tag, q->h.bytes);
 			q->ack_done = 1;
 		}
 		rdv_done(q);
