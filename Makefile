@@ -206,9 +206,14 @@ demo: deps
 	$(MAKE) all
 	@scripts/demo.sh $(B)
 
-bench: all
+$(B)/bench/gentrace: bench/gentrace.c vlayer/trace_format.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALLCFLAGS) -o $@ $<
+
+bench: all $(B)/bench/gentrace
 	@bench/run.sh $(B)
 	@bench/mpi.sh $(B)
+	@bench/post.sh $(B)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
