@@ -171,6 +171,8 @@ $(B)/tests/mktrace: tests/tools/mktrace.c vlayer/trace_format.h
 
 check-golden: $(B)/vlpost $(B)/tests/mktrace
 	@tests/golden/run-trf.sh $(B)
+	@tests/golden/run-stats.sh $(B)
+	@tests/golden/run-paje.sh $(B)
 
 # the fuzz targets in their deterministic stand-alone form (libFuzzer: tests/fuzz/README.md)
 FUZZ_ITER ?= 4000

@@ -9,6 +9,7 @@
 typedef struct vlp_tstats {
 	int proc;                  /* processor number (index in the vl_tset) */
 	int32_t tid;
+	int32_t ptid;              /* parent's tid, or -1 */
 	int32_t host;
 	char host_name[64];
 	char program[128];
@@ -45,6 +46,84 @@ int vlp_stats_print(FILE *out, const vlp_tstats *st, int n, int csv);
 
 /* Predicted elapsed time in ns: latest end minus earliest start. */
 int64_t vlp_stats_elapsed(const vlp_tstats *st, int n);
+
+/* ---- the full report: LS-DYNA inputs, size histogram, matrix, critical path ----
+ *
+ * Per task, the inputs of the LS-DYNA alpha/beta method (Lin, "A correlation study
+ * between MPP LS-DYNA performance and various interconnection networks") are the
+ * number of messages M and the average message size s: vlp_tstats.nsent and
+ * bsent / nsent (point-to-point SEND records; group operations are not counted). */
+
+#define VLP_HIST_N 64 /* buckets 0 (0 bytes), 1 (1), 2 (2-3), ..., 63 (2^62 and more) */
+
+/* Histogram bucket of a message of bytes bytes: 0 for 0, else floor(log2(bytes)) + 1,
+ * so bucket k >= 1 holds [2^(k-1), 2^k - 1]. */
+int vlp_hist_bucket(uint64_t bytes);
+
+/* Smallest and largest size of bucket k (0 <= k < VLP_HIST_N). */
+uint64_t vlp_hist_lo(int k);
+uint64_t vlp_hist_hi(int k);
+
+/* One (sender, receiver) pair of the who-sends-to-whom matrix. */
+typedef struct vlp_pair {
+	int from, to;       /* processors; to = -1: a task without trace */
+	int32_t to_tid;
+	uint64_t n, bytes;  /* messages, user bytes */
+} vlp_pair;
+
+/* The critical path: see docs/vlpost.md, "Critical path". */
+typedef struct vlp_critpath {
+	int64_t start, end;         /* ns; length = end - start = comp + comm + wait */
+	int64_t comp, comm, wait;   /* ns on the path */
+	uint64_t messages, spawns;  /* dependency edges taken */
+	int end_proc;               /* -1: no task */
+	int *procs;                 /* the tasks passed through, from start to end */
+	int nprocs;
+	int cut;                    /* 1: the walk stopped at an inconsistent trace */
+} vlp_critpath;
+
+typedef struct vlp_crec vlp_crec; /* a record kept for the critical path */
+
+typedef struct vlp_report {
+	int n;
+	uint64_t hist_n[VLP_HIST_N], hist_bytes[VLP_HIST_N];
+	vlp_pair *pairs;            /* after vlp_report_finish: sorted by (from, to, to_tid) */
+	size_t npairs, pcap;        /* before: an open-addressing table of pcap slots */
+	struct vlp_tidx *tids;      /* (tid, proc) sorted by tid */
+	struct vlp_ctask *tk;       /* per task: the kept records */
+	vlp_critpath cp;
+} vlp_report;
+
+/* Prepare a report for the n tasks of st (vlp_stats_init must have been called on
+ * them).  Returns 0, or -1 (out of memory; vlp_report_free is still safe). */
+int vlp_report_init(vlp_report *rep, const vlp_tstats *st, int n);
+
+/* Account one validated record of processor proc.  Returns 0, or -1 (out of memory). */
+int vlp_report_add(vlp_report *rep, int proc, const vl_trec *r);
+
+/* After every record: sort the matrix and compute the critical path from the
+ * finished summaries st (vlp_stats_done).  Returns 0, or -1 (out of memory). */
+int vlp_report_finish(vlp_report *rep, const vlp_tstats *st);
+
+/* vlp_stats_collect plus the report (initialised and finished here). */
+int vlp_report_collect(vl_tset *set, vlp_tstats *st, vlp_report *rep, FILE *warn, char *err,
+		       size_t errlen);
+
+void vlp_report_free(vlp_report *rep);
+
+enum vlp_fmt { VLP_FMT_TEXT, VLP_FMT_CSV, VLP_FMT_JSON };
+#define VLP_REP_FULL 1u    /* text: the sections after the table */
+#define VLP_REP_MATRIX 2u  /* text: the matrix also for more than VLP_MATRIX_AUTO tasks */
+#define VLP_MATRIX_AUTO 16
+
+/* Print st and rep.  TEXT: the table of vlp_stats_print, then with VLP_REP_FULL the
+ * per-task message table, the histogram, the matrix (up to VLP_MATRIX_AUTO tasks,
+ * or with VLP_REP_MATRIX) and the critical path.  CSV: the columns of
+ * vlp_stats_print plus comm_comp_ratio, commwait_total_ratio, avg_bytes_sent.
+ * JSON: one object (tasks, totals, histogram, matrix, critical_path,
+ * predicted_elapsed_s).  Returns 0, or -1 on a write error. */
+int vlp_report_print(FILE *out, const vlp_tstats *st, int n, const vlp_report *rep,
+		     enum vlp_fmt fmt, unsigned flags);
 
 /* Format ns as seconds with 6 decimals, rounded to the nearest microsecond
  * ("0.000015"); buf needs 32 bytes.  Returns the length. */

@@ -1,10 +1,11 @@
-/* vlpost.c - post-processing of vlayer traces: vlpost trf | stats | check. */
+/* vlpost.c - post-processing of vlayer traces: vlpost trf | stats | check | paje. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "paje.h"
 #include "stats.h"
 #include "trf.h"
 #include "tracereader.h"
@@ -18,7 +19,8 @@ static const char usage_main[] =
 	"\n"
 	"commands:\n"
 	"  trf [-o FILE.trf] [--partial] TRACEDIR   PICL 2.0 trace for ParaGraph\n"
-	"  stats [--csv] TRACEDIR                   per-task times and message counts\n"
+	"  paje [-o FILE.paje] [--partial] TRACEDIR Pajé trace for pj_dump and ViTE\n"
+	"  stats [OPTIONS] TRACEDIR                 per-task times, messages, critical path\n"
 	"  check FILE.trf                           validate a .trf file\n"
 	"\n"
 	"'vlpost COMMAND --help' describes a command.  Exit status: 0 ok, 1 check found\n"
@@ -39,14 +41,23 @@ static const char usage_trf[] =
 	"               (warnings on stderr instead of errors)\n";
 
 static const char usage_stats[] =
-	"usage: vlpost stats [--csv] TRACEDIR\n"
+	"usage: vlpost stats [--csv | --json] [--full] [--matrix] TRACEDIR\n"
 	"\n"
 	"Per task: processor, tid, virtual host, program, computation, communication\n"
 	"and waiting time (us, from the END record; '*' = no END record, estimated\n"
 	"from the records), total (end - start), messages and bytes sent and received;\n"
 	"then a totals row and the predicted elapsed time (latest end - earliest start).\n"
 	"\n"
-	"  --csv        a header row and one row per task, comma-separated\n";
+	"  --full       then: per task comm/comp, (comm+wait)/total, messages sent and\n"
+	"               their average size (the LS-DYNA method's M and s), the message\n"
+	"               size histogram, the sender x receiver matrix (up to 16 tasks)\n"
+	"               and the critical path\n"
+	"  --matrix     --full, with the matrix for any number of tasks\n"
+	"  --csv        a header row and one row per task, comma-separated (the table's\n"
+	"               columns, then comm_comp_ratio, commwait_total_ratio,\n"
+	"               avg_bytes_sent)\n"
+	"  --json       everything as one JSON object: tasks, totals, histogram, matrix,\n"
+	"               critical_path, predicted_elapsed_s\n";
 
 static const char usage_check[] =
 	"usage: vlpost check FILE.trf\n"
@@ -177,15 +188,25 @@ static int cmd_trf(int argc, char **argv)
 static int cmd_stats(int argc, char **argv)
 {
 	const char *dir = NULL;
-	int csv = 0, rc = 0;
+	enum vlp_fmt fmt = VLP_FMT_TEXT;
+	unsigned flags = 0;
+	int rc = 0;
 	vl_tset set;
 	vlp_tstats *st;
+	vlp_report rep;
 	char err[1024];
 	for (int i = 1; i < argc; i++) {
 		if (is_help(argv[i]))
 			return fputs(usage_stats, stdout), 0;
-		if (strcmp(argv[i], "--csv") == 0)
-			csv = 1;
+		if (strcmp(argv[i], "--csv") == 0 || strcmp(argv[i], "--json") == 0) {
+			enum vlp_fmt f = argv[i][2] == 'c' ? VLP_FMT_CSV : VLP_FMT_JSON;
+			if (fmt != VLP_FMT_TEXT && fmt != f)
+				return bad_usage(usage_stats, "stats: %s", "--csv or --json, not both");
+			fmt = f;
+		} else if (strcmp(argv[i], "--full") == 0)
+			flags |= VLP_REP_FULL;
+		else if (strcmp(argv[i], "--matrix") == 0)
+			flags |= VLP_REP_FULL | VLP_REP_MATRIX;
 		else if (argv[i][0] == '-' && argv[i][1])
 			return bad_usage(usage_stats, "stats: unknown option %s", argv[i]);
 		else if (dir)
@@ -200,13 +221,15 @@ static int cmd_stats(int argc, char **argv)
 		vl_tset_close(&set);
 		return EXIT_BAD;
 	}
+	memset(&rep, 0, sizeof rep);
 	st = calloc((size_t)set.n, sizeof *st);
 	if (!st)
 		rc = (fprintf(stderr, "vlpost: out of memory\n"), EXIT_BAD);
-	else if (vlp_stats_collect(&set, st, stderr, err, sizeof err) < 0)
+	else if (vlp_report_collect(&set, st, &rep, stderr, err, sizeof err) < 0)
 		rc = (fprintf(stderr, "vlpost: %s\n", err), EXIT_BAD);
-	else if (vlp_stats_print(stdout, st, set.n, csv) < 0)
+	else if (vlp_report_print(stdout, st, set.n, &rep, fmt, flags) < 0)
 		rc = EXIT_BAD;
+	vlp_report_free(&rep);
 	free(st);
 	vl_tset_close(&set);
 	return rc;
@@ -264,5 +287,7 @@ int main(int argc, char **argv)
 		return cmd_stats(argc - 1, argv + 1);
 	if (strcmp(argv[1], "check") == 0)
 		return cmd_check(argc - 1, argv + 1);
+	if (strcmp(argv[1], "paje") == 0)
+		return vlp_paje_main(argc - 1, argv + 1);
 	return bad_usage(usage_main, "unknown command %s", argv[1]);
 }

@@ -20,6 +20,7 @@ for cfg in vienna aachen modern-100g; do
 		"$BUILD/samples/masterworker.v" -w 8 -j 64 -s 300000 || exit 1
 	"$BUILD/vlpost" trf -o "$OUT/masterworker-$cfg.trf" "$OUT/trace-$cfg" | tee "$OUT/stats-$cfg.txt" ||
 		exit 1
+	"$BUILD/vlpost" paje -o "$OUT/masterworker-$cfg.paje" "$OUT/trace-$cfg" || exit 1
 	echo
 done
 echo "=== the same program natively on this machine"
@@ -40,9 +41,12 @@ for cfg in vienna aachen modern-100g; do
 		"$BUILD/samples/mpi/allreduce" -n 20 -c 65536 || exit 1
 	"$BUILD/vlpost" trf -o "$OUT/allreduce-$cfg.trf" "$OUT/mpi-trace-$cfg" > "$OUT/mpi-stats-$cfg.txt" ||
 		exit 1
+	"$BUILD/vlpost" paje -o "$OUT/allreduce-$cfg.paje" "$OUT/mpi-trace-$cfg" || exit 1
 	tail -1 "$OUT/mpi-stats-$cfg.txt"
 done
 echo "=== the same natively on this machine"
 mpirun -np 8 "$BUILD/samples/mpi/allreduce" -n 20 -c 65536
 echo
-echo "ParaGraph files: $OUT/masterworker-*.trf, $OUT/allreduce-*.trf; task traces: $OUT/*trace-*/"
+echo "ParaGraph files: $OUT/masterworker-*.trf, $OUT/allreduce-*.trf"
+echo "Paje files (ViTE, pj_dump): $OUT/masterworker-*.paje, $OUT/allreduce-*.paje"
+echo "task traces: $OUT/*trace-*/"

@@ -1,0 +1,115 @@
+#!/bin/sh
+# run-stats.sh BUILDDIR - golden tests of `vlpost stats` in its three formats.
+#
+# Builds nothing: BUILDDIR must hold vlpost and tests/mktrace.  Every directory
+# tests/golden/stats/<case>/ holds
+#   input.txt       the traces as text (tests/tools/mktrace.c)
+#   args            optional: extra options for the text run (e.g. --matrix)
+#   expected.txt    `vlpost stats --full [args]` (text: table and report)
+#   expected.csv    `vlpost stats --csv`
+#   expected.json   `vlpost stats --json`
+#   expected.err    stderr of each run, with the trace directory written as
+#                   TRACEDIR; absent: stderr must be empty
+# Also checks that plain `vlpost stats` prints the beginning of expected.txt (the
+# table, unchanged) and, if python3 or jq is installed, that the JSON parses.
+# Prints "N passed, M failed"; exits 1 if a case failed.
+# UPDATE=1 rewrites the expected files from the current output (review the diff).
+
+B=${1:?usage: run-stats.sh BUILDDIR}
+B=$(cd "$B" && pwd) || exit 2
+HERE=$(cd "$(dirname "$0")" && pwd)
+VLPOST=$B/vlpost
+MKTRACE=$B/tests/mktrace
+for x in "$VLPOST" "$MKTRACE"; do
+	[ -x "$x" ] || { echo "run-stats.sh: $x not built" >&2; exit 2; }
+done
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/vlpost-stats.XXXXXX") || exit 2
+trap 'rm -rf "$WORK"' EXIT INT TERM
+pass=0
+fail=0
+
+# same FILE EXPECTED LABEL: compare, print a diff on mismatch
+same() {
+	if [ -f "$2" ] && diff -u "$2" "$1" >"$WORK/diff" 2>&1; then
+		return 0
+	fi
+	echo "  $3 differs:"
+	if [ -f "$2" ]; then sed 's/^/    /' "$WORK/diff"; else echo "    ($2 missing)"; fi
+	return 1
+}
+
+json_ok() {
+	if command -v python3 >/dev/null 2>&1; then
+		python3 -m json.tool "$1" >/dev/null 2>"$WORK/json.err"
+	elif command -v jq >/dev/null 2>&1; then
+		jq . "$1" >/dev/null 2>"$WORK/json.err"
+	else
+		return 0
+	fi
+}
+
+# run FORMAT OUTFILE [options]: vlpost stats, exit status must be 0
+run() {
+	fmt=$1 out=$2
+	shift 2
+	# shellcheck disable=SC2086
+	"$VLPOST" stats "$@" "$t/trace" >"$t/$out" 2>"$t/err.raw"
+	rc=$?
+	sed "s#$t/trace#TRACEDIR#g" "$t/err.raw" >"$t/err.$fmt"
+	if [ "$rc" != 0 ]; then echo "  $fmt: exit status $rc"; return 1; fi
+	return 0
+}
+
+run_case() {
+	c=$1
+	t=$WORK/$(basename "$c")
+	mkdir -p "$t"
+	if ! "$MKTRACE" "$c/input.txt" "$t/trace" 2>"$t/mk.err"; then
+		echo "  mktrace failed:"; sed 's/^/    /' "$t/mk.err"; return 1
+	fi
+	args=
+	[ -f "$c/args" ] && args=$(cat "$c/args")
+	ok=0
+	# shellcheck disable=SC2086
+	run text out.txt --full $args || ok=1
+	run csv out.csv --csv || ok=1
+	run json out.json --json || ok=1
+	run plain out.plain || ok=1
+	if [ -n "$UPDATE" ]; then
+		cp "$t/out.txt" "$c/expected.txt"
+		cp "$t/out.csv" "$c/expected.csv"
+		cp "$t/out.json" "$c/expected.json"
+		if [ -s "$t/err.text" ]; then cp "$t/err.text" "$c/expected.err"; else rm -f "$c/expected.err"; fi
+	fi
+	same "$t/out.txt" "$c/expected.txt" "text" || ok=1
+	same "$t/out.csv" "$c/expected.csv" "csv" || ok=1
+	same "$t/out.json" "$c/expected.json" "json" || ok=1
+	head -n "$(wc -l <"$t/out.plain")" "$c/expected.txt" >"$t/head.txt" 2>/dev/null
+	same "$t/out.plain" "$t/head.txt" "plain table (beginning of expected.txt)" || ok=1
+	for f in text csv json plain; do
+		if [ -f "$c/expected.err" ]; then
+			same "$t/err.$f" "$c/expected.err" "$f stderr" || ok=1
+		elif [ -s "$t/err.$f" ]; then
+			echo "  unexpected $f stderr:"; sed 's/^/    /' "$t/err.$f"; ok=1
+		fi
+	done
+	if ! json_ok "$t/out.json"; then
+		echo "  invalid JSON:"; sed 's/^/    /' "$WORK/json.err"; ok=1
+	fi
+	return $ok
+}
+
+for c in "$HERE"/stats/*/; do
+	c=${c%/}
+	[ -f "$c/input.txt" ] || continue
+	if run_case "$c"; then
+		pass=$((pass + 1))
+		echo "ok   stats/$(basename "$c")"
+	else
+		fail=$((fail + 1))
+		echo "FAIL stats/$(basename "$c")"
+	fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
