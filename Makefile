@@ -43,9 +43,12 @@ all: $(LIBS_OUT) $(TOOLS) $(SAMPLES) $(SAMPLES_V) $(MPI_SAMPLES) $(MPI_SAMPLES_V
 deps:
 	@scripts/install-deps.sh
 
+# -MMD -MP: each object also depends on the headers it includes (build/**/*.d)
+DEPFLAGS = -MMD -MP
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALLCFLAGS) -fPIC -c $< -o $@
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(ALLCFLAGS) -fPIC -c $< -o $@
+-include $(wildcard $(B)/vlayer/*.d $(B)/postproc/*.d $(B)/tools/*.d $(B)/*.d)
 
 $(B)/pvm_wrap_gen.c: vlayer/pvm.protos vlayer/genwrap.sh
 	@mkdir -p $(B)
@@ -70,10 +73,10 @@ $(B)/mpi_wrap_gen.o: $(B)/mpi_wrap_gen.c $(B)/mpi_wrap_gen.h
 	$(CC) $(CPPFLAGS) -I$(B) $(MPI_CFLAGS) $(ALLCFLAGS) -fPIC -c $< -o $@
 $(B)/vlayer/mpi_wrap.o: vlayer/mpi_wrap.c $(B)/mpi_wrap_gen.h vlayer/mpi_wrap.h vlayer/coll.h vlayer/vli.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -I$(B) $(MPI_CFLAGS) $(ALLCFLAGS) -fPIC -c $< -o $@
+	$(CC) $(CPPFLAGS) -I$(B) $(MPI_CFLAGS) $(DEPFLAGS) $(ALLCFLAGS) -fPIC -c $< -o $@
 $(B)/vlayer/mpi_fortran.o: vlayer/mpi_fortran.c vlayer/mpi_wrap.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(MPI_CFLAGS) $(ALLCFLAGS) -fPIC -c $< -o $@
+	$(CC) $(CPPFLAGS) $(MPI_CFLAGS) $(DEPFLAGS) $(ALLCFLAGS) -fPIC -c $< -o $@
 
 $(B)/libvlayer-mpi.a: $(CORE_OBJ) $(MPI_OBJ)
 	rm -f $@; ar rcs $@ $^

@@ -9,15 +9,15 @@
  */
 #include "paje.h"
 #include "coll.h"
+#include "merge.h"
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-enum { S_BEGIN, S_RECS, S_FINAL, S_DONE };
 enum { ST_COMP, ST_COMM, ST_WAIT, ST_NONE };
 enum { E_CREATE, E_DESTROY, E_STATE, E_PUSH, E_POP, E_MARK, E_SEND, E_RECV };
 
@@ -31,12 +31,9 @@ static const char *const coll_name[] = {
 #define NCOLL ((int)(sizeof coll_name / sizeof coll_name[0]))
 
 typedef struct pj_ev {
-	int64_t t;
+	vlm_ev m;          /* peer: E_SEND destination's processor (-1: no trace); E_RECV sender's */
 	int64_t bytes;
-	uint64_t rec;      /* record index (E_SEND, E_RECV) */
-	uint32_t seq;
 	int32_t tag;
-	int32_t peer;      /* E_SEND: destination's processor (-1: no trace); E_RECV: sender's */
 	uint8_t kind, val; /* val: state, collective index */
 	char text[24];     /* E_MARK */
 } pj_ev;
@@ -44,18 +41,11 @@ typedef struct pj_ev {
 #define QMAX 10
 
 typedef struct pj_task {
-	vl_tfile *f;
-	vlp_tstats *st;
-	int proc, state, cur;
-	int qn, qi;
+	vlm_task m;
+	int cur;
 	pj_ev q[QMAX];
 	int defer;         /* Computing is due at defer_t, unless a state begins then */
 	int64_t defer_t;
-	uint32_t sent;     /* seq of the last send begin emitted */
-	uint32_t maxseq;   /* --partial: last seq in the usable part of the trace */
-	int64_t mc_t0, mc_t1;
-	uint32_t mc_n, mc_i;
-	int mc_split;
 } pj_task;
 
 /* a message in flight: its link started, the receive end not yet seen */
@@ -64,75 +54,16 @@ typedef struct pj_fly {
 	int receiver;
 } pj_fly;
 
-typedef struct pj_pend {
-	int64_t t;
-	uint64_t rec;
-	uint32_t seq;
-	int sender, receiver;
-} pj_pend;
-
-typedef struct pj_hent {
-	int64_t t;
-	int task;
-} pj_hent;
-
 typedef struct pj {
-	vl_tset *set;
-	const vlp_paje_opt *opt;
-	vlp_tstats *st_base;
-	pj_task *tk;
-	pj_hent *heap;
-	int hn;
+	vlm m;
 	pj_fly *fly;
 	size_t nfly, nused, cfly;  /* live entries, live + deleted, capacity (power of 2) */
-	pj_pend *pd;
-	size_t npd, cpd;
 	int32_t *hosts;            /* distinct host indices */
 	int nhosts;
 	FILE *out;
-	char *err;
-	size_t errlen;
 } pj;
 
 #define FLY_DEL (~(uint64_t)0)
-
-__attribute__((format(printf, 2, 3)))
-static int pj_fail(pj *c, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(c->err, c->errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-__attribute__((format(printf, 2, 3)))
-static void pj_warn(pj *c, const char *fmt, ...)
-{
-	va_list ap;
-	if (!c->opt->warn)
-		return;
-	fputs("vlpost: warning: ", c->opt->warn);
-	va_start(ap, fmt);
-	vfprintf(c->opt->warn, fmt, ap);
-	va_end(ap);
-	fputc('\n', c->opt->warn);
-}
-
-/* An inconsistency: an error, or with --partial a warning. */
-__attribute__((format(printf, 2, 3)))
-static int pj_bad(pj *c, const char *fmt, ...)
-{
-	va_list ap;
-	char msg[768];
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	if (!c->opt->partial)
-		return pj_fail(c, "%s", msg);
-	pj_warn(c, "%s", msg);
-	return 0;
-}
 
 /* ---- output ---- */
 
@@ -201,14 +132,14 @@ static int cmp_host(const void *a, const void *b, void *set)
 
 static int pj_head(pj *c)
 {
-	vl_tset *s = c->set;
+	vl_tset *s = c->m.set;
 	int *ix = malloc((size_t)s->n * sizeof *ix);
 	int64_t t0 = 0;
 	char tb[32];
 	c->hosts = malloc((size_t)s->n * sizeof *c->hosts);
 	if (!ix || !c->hosts) {
 		free(ix);
-		return pj_fail(c, "out of memory");
+		return vlm_fail(&c->m, "out of memory");
 	}
 	fputs(pj_header, c->out);
 	for (int i = 1; i < NCOLL; i++)
@@ -243,9 +174,9 @@ static void pj_tail(pj *c)
 {
 	int64_t t1 = 0;
 	char tb[32];
-	for (int i = 0; i < c->set->n; i++)
-		if (c->st_base[i].end > t1)
-			t1 = c->st_base[i].end;
+	for (int i = 0; i < c->m.set->n; i++)
+		if (c->m.st_base[i].end > t1)
+			t1 = c->m.st_base[i].end;
 	pj_time(tb, t1);
 	for (int i = 0; i < c->nhosts; i++)
 		fprintf(c->out, "6 %s H h%d\n", tb, (int)c->hosts[i]);
@@ -286,7 +217,7 @@ static int fly_grow(pj *c)
 	c->fly = calloc(cap * 2, sizeof *c->fly);
 	if (!c->fly) {
 		c->fly = old;
-		return pj_fail(c, "out of memory");
+		return vlm_fail(&c->m, "out of memory");
 	}
 	c->cfly = cap * 2;
 	c->nfly = c->nused = 0;
@@ -329,111 +260,43 @@ static void out_link_start(pj *c, const pj_ev *e, int sender)
 {
 	char tb[32];
 	fprintf(c->out, "11 %s 0 L p%d msg %d_%" PRIu32 " %" PRId64 " %" PRId32 "\n",
-		pj_time(tb, e->t), sender, sender, e->seq, e->bytes, e->tag);
-}
-
-static int pj_no_send(pj *c, int receiver, uint64_t rec, uint32_t seq, int sender)
-{
-	return pj_bad(c, "%s: record %llu: receives message %u of task 0x%x, which %s never sends",
-		      c->tk[receiver].f->path, (unsigned long long)rec, seq,
-		      (unsigned)c->tk[sender].f->hdr.tid, c->tk[sender].f->path);
-}
-
-static int pend_add(pj *c, const pj_ev *e, int receiver)
-{
-	if (c->npd == c->cpd) {
-		size_t n = c->cpd ? 2 * c->cpd : 16;
-		pj_pend *p = realloc(c->pd, n * sizeof *p);
-		if (!p)
-			return pj_fail(c, "out of memory");
-		c->pd = p;
-		c->cpd = n;
-	}
-	c->pd[c->npd++] = (pj_pend){ e->t, e->rec, e->seq, e->peer, receiver };
-	return 0;
+		pj_time(tb, e->m.t), sender, sender, e->m.seq, e->bytes, e->tag);
 }
 
 /* A receive end: close its link, or wait for a send begin at the same time. */
 static int pj_recv_end(pj *c, const pj_ev *e, int receiver)
 {
-	pj_task *s = &c->tk[e->peer];
-	pj_fly *m = fly_find(c, fly_key(e->peer, e->seq));
+	pj_fly *m = fly_find(c, fly_key(e->m.peer, e->m.seq));
 	if (m && m->receiver == receiver) {
 		fly_del(c, m);
-		out_link_end(c, e->t, e->peer, e->seq, receiver);
+		out_link_end(c, e->m.t, e->m.peer, e->m.seq, receiver);
 		return 0;
 	}
-	if (s->sent >= e->seq || s->state >= S_FINAL) {
-		if (s->sent < e->seq)
-			return pj_no_send(c, receiver, e->rec, e->seq, e->peer);
-		return pj_bad(c, "%s: record %llu: message %u of task 0x%x was not sent to it, or "
-			      "was received before", c->tk[receiver].f->path,
-			      (unsigned long long)e->rec, e->seq, (unsigned)s->f->hdr.tid);
-	}
-	return pend_add(c, e, receiver);
-}
-
-static int pj_tachyon(pj *c, const pj_pend *p, const pj_ev *send, int sender)
-{
-	char tr[32], ts[32];
-	vlp_fmt_sec(tr, p->t);
-	vlp_fmt_sec(ts, send->t);
-	return pj_bad(c, "tachyon: %s record %llu ends a receive at %s s, before %s record %llu "
-		      "begins its send at %s s", c->tk[p->receiver].f->path,
-		      (unsigned long long)p->rec, tr, c->tk[sender].f->path,
-		      (unsigned long long)send->rec, ts);
-}
-
-/* Settle the pending receives of sender's messages up to send->seq (send != NULL)
- * or all of them (the sender has ended).  *matched: a receive of send's message
- * ended at the same time (receiver + 1: its link is complete), or before it
- * (-1, --partial: no link). */
-static int pj_settle(pj *c, int sender, const pj_ev *send, int *matched)
-{
-	size_t i = 0;
-	while (i < c->npd) {
-		pj_pend p = c->pd[i];
-		int rc = 0;
-		if (p.sender != sender || (send && p.seq > send->seq)) {
-			i++;
-			continue;
-		}
-		c->pd[i] = c->pd[--c->npd];
-		if (!send || p.seq < send->seq || send->peer != p.receiver)
-			rc = pj_no_send(c, p.receiver, p.rec, p.seq, sender);
-		else if (send->t > p.t)
-			rc = pj_tachyon(c, &p, send, sender), *matched = -1;
-		else
-			*matched = p.receiver + 1;
-		if (rc < 0)
-			return -1;
-	}
-	return 0;
+	return vlm_recv_end(&c->m, &e->m, receiver);
 }
 
 static int pj_send_begin(pj *c, pj_task *k, const pj_ev *e)
 {
-	int matched = 0;
-	k->sent = e->seq;
-	if (c->npd && pj_settle(c, k->proc, e, &matched) < 0)
+	int matched = 0, proc = k->m.proc, peer = e->m.peer;
+	if (vlm_send_begin(&c->m, &k->m, &e->m, &matched) < 0)
 		return -1;
 	if (matched < 0)
 		return 0;
 	if (matched) {
-		out_link_start(c, e, k->proc);
-		out_link_end(c, e->t, k->proc, e->seq, matched - 1);
+		out_link_start(c, e, proc);
+		out_link_end(c, e->m.t, proc, e->m.seq, matched - 1);
 		return 0;
 	}
-	if (e->peer < 0)
+	if (peer < 0)
 		return 0;
-	if (c->tk[e->peer].state >= S_FINAL) {
-		pj_warn(c, "%s: record %llu: message %u to task 0x%x is never received (no link)",
-			k->f->path, (unsigned long long)e->rec, e->seq,
-			(unsigned)c->tk[e->peer].f->hdr.tid);
+	if (vlm_tk(&c->m, peer)->state >= VLM_FINAL) {
+		vlm_warn(&c->m, "%s: record %llu: message %u to task 0x%x is never received (no link)",
+			 k->m.f->path, (unsigned long long)e->m.rec, e->m.seq,
+			 (unsigned)vlm_tk(&c->m, peer)->f->hdr.tid);
 		return 0;
 	}
-	out_link_start(c, e, k->proc);
-	return fly_add(c, fly_key(k->proc, e->seq), e->peer);
+	out_link_start(c, e, proc);
+	return fly_add(c, fly_key(proc, e->m.seq), peer);
 }
 
 /* The task ends: the links still open towards it end here. */
@@ -443,13 +306,13 @@ static void pj_close_links(pj *c, pj_task *k, int64_t t)
 		pj_fly *m = &c->fly[i];
 		int sender;
 		uint32_t seq;
-		if (!m->key || m->key == FLY_DEL || m->receiver != k->proc)
+		if (!m->key || m->key == FLY_DEL || m->receiver != k->m.proc)
 			continue;
 		sender = (int)(m->key >> 32) - 1;
 		seq = (uint32_t)m->key;
-		pj_warn(c, "%s: message %u of task 0x%x is never received: its link ends with the task",
-			k->f->path, seq, (unsigned)c->tk[sender].f->hdr.tid);
-		out_link_end(c, t, sender, seq, k->proc);
+		vlm_warn(&c->m, "%s: message %u of task 0x%x is never received: its link ends with the task",
+			 k->m.f->path, seq, (unsigned)vlm_tk(&c->m, sender)->f->hdr.tid);
+		out_link_end(c, t, sender, seq, k->m.proc);
 		fly_del(c, m);
 	}
 }
@@ -458,39 +321,39 @@ static int pj_emit(pj *c, pj_task *k, const pj_ev *e)
 {
 	char tb[32];
 	FILE *o = c->out;
-	pj_time(tb, e->t);
+	pj_time(tb, e->m.t);
 	switch (e->kind) {
 	case E_CREATE: {
 		char nm[160];
-		fprintf(o, "5 %s p%d T h%d ", tb, k->proc, (int)k->f->hdr.host);
-		snprintf(nm, sizeof nm, "0x%x %s", (unsigned)k->f->hdr.tid,
-			 k->f->hdr.program[0] ? k->f->hdr.program : "?");
+		fprintf(o, "5 %s p%d T h%d ", tb, k->m.proc, (int)k->m.f->hdr.host);
+		snprintf(nm, sizeof nm, "0x%x %s", (unsigned)k->m.f->hdr.tid,
+			 k->m.f->hdr.program[0] ? k->m.f->hdr.program : "?");
 		pj_str(o, nm);
 		fputc('\n', o);
 		return 0;
 	}
 	case E_DESTROY:
-		pj_close_links(c, k, e->t);
-		fprintf(o, "6 %s T p%d\n", tb, k->proc);
+		pj_close_links(c, k, e->m.t);
+		fprintf(o, "6 %s T p%d\n", tb, k->m.proc);
 		return 0;
 	case E_STATE:
-		fprintf(o, "7 %s p%d S %s\n", tb, k->proc, st_alias[e->val]);
+		fprintf(o, "7 %s p%d S %s\n", tb, k->m.proc, st_alias[e->val]);
 		return 0;
 	case E_PUSH:
-		fprintf(o, "8 %s p%d C c%d\n", tb, k->proc, e->val);
+		fprintf(o, "8 %s p%d C c%d\n", tb, k->m.proc, e->val);
 		return 0;
 	case E_POP:
-		fprintf(o, "9 %s p%d C\n", tb, k->proc);
+		fprintf(o, "9 %s p%d C\n", tb, k->m.proc);
 		return 0;
 	case E_MARK:
-		fprintf(o, "10 %s p%d M ", tb, k->proc);
+		fprintf(o, "10 %s p%d M ", tb, k->m.proc);
 		pj_str(o, e->text);
 		fputc('\n', o);
 		return 0;
 	case E_SEND:
 		return pj_send_begin(c, k, e);
 	default:
-		return pj_recv_end(c, e, k->proc);
+		return pj_recv_end(c, e, k->m.proc);
 	}
 }
 
@@ -513,9 +376,9 @@ static pj_ev *pj_push(pj_task *k, int kind, int64_t t)
 {
 	pj_ev *e;
 	pj_flush(k, t);
-	e = &k->q[k->qn++];
+	e = &k->q[k->m.qn++];
 	memset(e, 0, sizeof *e);
-	e->t = t;
+	e->m.t = t;
 	e->kind = (uint8_t)kind;
 	return e;
 }
@@ -548,82 +411,19 @@ static void pj_done_at(pj_task *k, int64_t t)
 	k->defer_t = t;
 }
 
-static int find_proc(const pj *c, int32_t tid)
-{
-	return vl_tset_find(c->set, tid);
-}
-
-/* The part of a shared multicast interval [t0,t1] that destination i of n gets
- * (as trf.c). */
-static int64_t mc_at(int64_t t0, int64_t t1, uint32_t i, uint32_t n)
-{
-	if (i >= n)
-		return t1;
-	return t0 + (int64_t)((unsigned __int128)(uint64_t)(t1 - t0) * i / n);
-}
-
-/* 1 if r continues the multicast interval of the previous record; *a = the
- * begin of r's part of it. */
-static int pj_mcast(pj_task *k, const vl_trec *r, int64_t *a)
-{
-	vl_trec nx;
-	uint32_t i;
-	int cont = 0;
-	if (k->mc_split && k->mc_i > 0 && r->u.v.t0 == k->mc_t0 && r->u.v.t1 == k->mc_t1) {
-		i = k->mc_i++;
-		cont = 1;
-	} else {
-		k->mc_split = vl_tfile_peek(k->f, &nx) == 1 && nx.type == VL_EV_SEND &&
-			      (nx.flags & VL_TF_MCAST) && nx.u.v.t0 == r->u.v.t0 &&
-			      nx.u.v.t1 == r->u.v.t1;
-		k->mc_t0 = r->u.v.t0;
-		k->mc_t1 = r->u.v.t1;
-		k->mc_n = r->u.v.t3 >= 1 && r->u.v.t3 <= UINT32_MAX ? (uint32_t)r->u.v.t3 : 1;
-		k->mc_i = 1;
-		i = 0;
-	}
-	if (k->mc_split)
-		*a = mc_at(k->mc_t0, k->mc_t1, i, k->mc_n);
-	return cont;
-}
-
 static void pj_send(pj *c, pj_task *k, const vl_trec *r)
 {
-	int64_t a = r->u.v.t0;
-	int cont = 0;
+	int64_t a, b;
 	pj_ev *e;
-	if (r->flags & VL_TF_MCAST)
-		cont = pj_mcast(k, r, &a);
-	else
-		k->mc_split = 0;
-	if (!cont)
+	if (!vlm_send_span(&k->m, r, &a, &b))
 		pj_seg(k, r->u.v.t0, r->u.v.t1, ST_COMM);
 	e = pj_push(k, E_SEND, a);
-	e->seq = r->seq;
-	e->rec = k->f->nrec - 1;
+	e->m.seq = r->seq;
+	e->m.rec = k->m.f->nrec - 1;
 	e->bytes = r->u.v.bytes;
 	e->tag = r->tag;
-	e->peer = find_proc(c, r->peer);
+	e->m.peer = vlm_find(&c->m, &k->m, r->peer);
 	pj_done_at(k, r->u.v.t1);
-}
-
-/* Processor of the sender of a received message, or -1 if it has no send to
- * match (synthetic message, or --partial and the sender's trace lacks it). */
-static int pj_recv_src(pj *c, pj_task *k, const vl_trec *r, int *src)
-{
-	*src = -1;
-	if (r->flags & VL_TF_SYNTH)
-		return 0;
-	*src = find_proc(c, r->peer);
-	if (*src < 0)
-		return pj_bad(c, "%s: record %llu: message from task 0x%x, which has no trace file",
-			      k->f->path, (unsigned long long)k->f->nrec - 1, (unsigned)r->peer);
-	if (c->opt->partial && r->seq > c->tk[*src].maxseq) {
-		pj_warn(c, "%s: record %llu: message %u of task 0x%x is not in its trace",
-			k->f->path, (unsigned long long)k->f->nrec - 1, r->seq, (unsigned)r->peer);
-		*src = -1;
-	}
-	return 0;
 }
 
 /* Waiting is [arrival - wait, arrival] when that lies in [t0, t1] (the receiver
@@ -633,7 +433,7 @@ static int pj_recv(pj *c, pj_task *k, const vl_trec *r)
 	int64_t t0 = r->u.v.t0, t1 = r->u.v.t1, w = r->u.v.t2, w1 = r->u.v.t3, w0;
 	int src;
 	pj_ev *e;
-	if (pj_recv_src(c, k, r, &src) < 0)
+	if (vlm_recv_src(&c->m, &k->m, r, &src) < 0)
 		return -1;
 	w0 = w1 - w;
 	if (w <= 0 || w0 < t0 || w1 > t1) {
@@ -645,9 +445,9 @@ static int pj_recv(pj *c, pj_task *k, const vl_trec *r)
 	pj_seg(k, w1, t1, ST_COMM);
 	if (src >= 0) {
 		e = pj_push(k, E_RECV, t1);
-		e->seq = r->seq;
-		e->rec = k->f->nrec - 1;
-		e->peer = src;
+		e->m.seq = r->seq;
+		e->m.rec = k->m.f->nrec - 1;
+		e->m.peer = src;
 	}
 	pj_done_at(k, t1);
 	return 0;
@@ -694,10 +494,10 @@ static void pj_mark(pj_task *k, const vl_trec *r)
 }
 
 /* Queue the events of one record (none for START, END, COMPUTE, PARAM). */
-static int pj_map(pj *c, pj_task *k, const vl_trec *r)
+static int pj_map(vlm *m, vlm_task *t, const vl_trec *r)
 {
-	if (r->type != VL_EV_SEND)
-		k->mc_split = 0;
+	pj *c = (pj *)m;
+	pj_task *k = (pj_task *)t;
 	switch (r->type) {
 	case VL_EV_SEND:
 		pj_send(c, k, r);
@@ -720,140 +520,43 @@ static int pj_map(pj *c, pj_task *k, const vl_trec *r)
 	}
 }
 
-static int pj_records(pj *c, pj_task *k)
+static void pj_tinit(vlm *m, vlm_task *t)
 {
-	vl_trec r;
-	int rc;
-	while ((rc = vl_tfile_next(k->f, &r)) == 1) {
-		vlp_stats_add(k->st, &r);
-		if (pj_map(c, k, &r) < 0)
-			return -1;
-		if (k->qn)
-			return 1;
-	}
-	if (rc < 0 && !(c->opt->partial && vl_tfile_err_is_partial(k->f)))
-		return pj_fail(c, "%s", k->f->errmsg);
-	if (rc < 0 && k->f->err == VL_TR_ENOEND)
-		pj_warn(c, "%s", k->f->errmsg);
-	else if (rc < 0)
-		pj_warn(c, "%s; the records before it are used", k->f->errmsg);
-	vlp_stats_done(k->st);
-	if (k->defer && k->defer_t >= k->st->end)
+	(void)m;
+	((pj_task *)t)->cur = ST_NONE;
+}
+
+static void pj_begin(vlm *m, vlm_task *t)
+{
+	pj_task *k = (pj_task *)t;
+	(void)m;
+	pj_push(k, E_CREATE, t->f->hdr.start_ns);
+	pj_push(k, E_STATE, t->f->hdr.start_ns)->val = ST_COMP;
+	k->cur = ST_COMP;
+}
+
+static void pj_end(vlm *m, vlm_task *t)
+{
+	pj_task *k = (pj_task *)t;
+	(void)m;
+	if (k->defer && k->defer_t >= t->st->end)
 		k->defer = 0;
-	pj_push(k, E_DESTROY, k->st->end);
-	k->state = S_FINAL;
-	return 1;
+	pj_push(k, E_DESTROY, t->st->end);
 }
 
-/* Queue the next events of task k: 1, 0 when it has no more, -1 on error. */
-static int pj_refill(pj *c, pj_task *k)
-{
-	k->qn = k->qi = 0;
-	switch (k->state) {
-	case S_BEGIN:
-		pj_push(k, E_CREATE, k->f->hdr.start_ns);
-		pj_push(k, E_STATE, k->f->hdr.start_ns)->val = ST_COMP;
-		k->cur = ST_COMP;
-		k->state = S_RECS;
-		return 1;
-	case S_RECS:
-		return pj_records(c, k);
-	default:
-		k->state = S_DONE;
-		return 0;
-	}
-}
+static const vlm_ops pj_ops = {
+	sizeof(pj_task), offsetof(pj_task, q), sizeof(pj_ev), pj_tinit, pj_begin, pj_map, pj_end
+};
 
-/* ---- the merge ---- */
-static int hp_less(const pj_hent *x, const pj_hent *y)
+static int pj_run(pj *c)
 {
-	return x->t < y->t || (x->t == y->t && x->task < y->task);
-}
-
-static void hp_down(pj *c, int i)
-{
-	int n = c->hn;
-	pj_hent *h = c->heap, v = h[i];
-	for (;;) {
-		int l = 2 * i + 1, m;
-		if (l >= n)
-			break;
-		m = (l + 1 < n && hp_less(&h[l + 1], &h[l])) ? l + 1 : l;
-		if (!hp_less(&h[m], &v))
-			break;
-		h[i] = h[m];
-		i = m;
-	}
-	h[i] = v;
-}
-
-static int pj_merge(pj *c)
-{
-	while (c->hn > 0) {
-		int top = c->heap[0].task, unused = 0;
-		pj_task *k = &c->tk[top];
-		if (pj_emit(c, k, &k->q[k->qi]) < 0)
+	vlm_task *k;
+	pj_ev *e;
+	int rc;
+	while ((e = (pj_ev *)vlm_next(&c->m, &k, &rc)))
+		if (pj_emit(c, (pj_task *)k, e) < 0)
 			return -1;
-		if (++k->qi == k->qn) {
-			int rc = pj_refill(c, k);
-			if (rc < 0)
-				return -1;
-			if (rc == 0) {
-				c->heap[0] = c->heap[--c->hn];
-				if (pj_settle(c, top, NULL, &unused) < 0)
-					return -1;
-				if (c->hn > 0)
-					hp_down(c, 0);
-				continue;
-			}
-		}
-		c->heap[0].t = k->q[k->qi].t;
-		hp_down(c, 0);
-	}
-	return 0;
-}
-
-/* --partial: the last seq each task really sent (records before its first error). */
-static int pj_scan_maxseq(pj *c)
-{
-	vl_trec r;
-	for (int i = 0; i < c->set->n; i++) {
-		pj_task *k = &c->tk[i];
-		while (vl_tfile_next(k->f, &r) == 1)
-			if (r.type == VL_EV_SEND)
-				k->maxseq = r.seq;
-		if (k->f->err == VL_TR_EIO)
-			return pj_fail(c, "%s", k->f->errmsg);
-	}
-	return vl_tset_rewind(c->set, c->err, c->errlen);
-}
-
-static int pj_init(pj *c)
-{
-	int n = c->set->n;
-	c->tk = calloc((size_t)n, sizeof *c->tk);
-	c->heap = malloc((size_t)n * sizeof *c->heap);
-	if (!c->tk || !c->heap)
-		return pj_fail(c, "out of memory");
-	for (int i = 0; i < n; i++) {
-		c->tk[i].f = &c->set->f[i];
-		c->tk[i].st = &c->st_base[i];
-		c->tk[i].proc = i;
-		c->tk[i].state = S_BEGIN;
-		c->tk[i].cur = ST_NONE;
-		vlp_stats_init(c->tk[i].st, i, &c->set->f[i].hdr);
-	}
-	if (c->opt->partial && pj_scan_maxseq(c) < 0)
-		return -1;
-	if (pj_head(c) < 0)
-		return -1;
-	for (int i = 0; i < n; i++) {
-		pj_refill(c, &c->tk[i]);
-		c->heap[c->hn++] = (pj_hent){ c->tk[i].q[0].t, i };
-	}
-	for (int i = c->hn / 2 - 1; i >= 0; i--)
-		hp_down(c, i);
-	return 0;
+	return rc;
 }
 
 int vlp_paje_write(vl_tset *set, FILE *out, const vlp_paje_opt *opt, vlp_tstats *st,
@@ -862,21 +565,23 @@ int vlp_paje_write(vl_tset *set, FILE *out, const vlp_paje_opt *opt, vlp_tstats 
 	pj c;
 	int rc;
 	memset(&c, 0, sizeof c);
-	c.set = set;
-	c.opt = opt;
+	c.m.set = set;
+	c.m.ops = &pj_ops;
+	c.m.partial = opt->partial;
+	c.m.strict = 1;
+	c.m.warn = opt->warn;
+	c.m.msgmax = 768;
+	c.m.st_base = st;
+	c.m.err = err;
+	c.m.errlen = errlen;
 	c.out = out;
-	c.err = err;
-	c.errlen = errlen;
-	c.st_base = st;
-	rc = pj_init(&c) < 0 ? -1 : pj_merge(&c);
+	rc = vlm_init(&c.m) < 0 || pj_head(&c) < 0 ? -1 : pj_run(&c);
 	if (rc == 0)
 		pj_tail(&c);
 	if (rc == 0 && (fflush(out) != 0 || ferror(out)))
-		rc = pj_fail(&c, "write error");
-	free(c.tk);
-	free(c.heap);
+		rc = vlm_fail(&c.m, "write error");
+	vlm_free(&c.m);
 	free(c.fly);
-	free(c.pd);
 	free(c.hosts);
 	return rc;
 }

@@ -1,0 +1,350 @@
+/* merge.c - the streaming k-way merge of the trace converters (merge.h).
+ * Memory: one reader buffer and one small state per task, plus the receives
+ * that wait for a send begin with the very same timestamp. */
+#include "merge.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+int vlm_fail(vlm *m, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m->err, m->errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void vlm_warn(vlm *m, const char *fmt, ...)
+{
+	va_list ap;
+	if (!m->warn)
+		return;
+	fputs("vlpost: warning: ", m->warn);
+	va_start(ap, fmt);
+	vfprintf(m->warn, fmt, ap);
+	va_end(ap);
+	fputc('\n', m->warn);
+}
+
+int vlm_bad(vlm *m, const char *fmt, ...)
+{
+	va_list ap;
+	char msg[768];
+	va_start(ap, fmt);
+	vsnprintf(msg, m->msgmax < sizeof msg ? m->msgmax : sizeof msg, fmt, ap);
+	va_end(ap);
+	if (!m->partial)
+		return vlm_fail(m, "%s", msg);
+	vlm_warn(m, "%s", msg);
+	return 0;
+}
+
+/* ---- multicasts and receives ---- */
+
+/* The part of a shared multicast interval [t0,t1] that destination i of n gets. */
+static int64_t mc_at(int64_t t0, int64_t t1, uint32_t i, uint32_t n)
+{
+	if (i >= n)
+		return t1;
+	return t0 + (int64_t)((unsigned __int128)(uint64_t)(t1 - t0) * i / n);
+}
+
+int vlm_send_span(vlm_task *k, const vl_trec *r, int64_t *a, int64_t *b)
+{
+	vl_trec nx;
+	uint32_t i;
+	int cont = 0;
+	*a = r->u.v.t0;
+	*b = r->u.v.t1;
+	if (!(r->flags & VL_TF_MCAST)) {
+		k->mc_split = 0;
+		return 0;
+	}
+	if (k->mc_split && k->mc_i > 0 && r->u.v.t0 == k->mc_t0 && r->u.v.t1 == k->mc_t1) {
+		i = k->mc_i++;
+		cont = 1;
+	} else {
+		k->mc_split = vl_tfile_peek(k->f, &nx) == 1 && nx.type == VL_EV_SEND &&
+			      (nx.flags & VL_TF_MCAST) && nx.u.v.t0 == r->u.v.t0 &&
+			      nx.u.v.t1 == r->u.v.t1;
+		k->mc_t0 = r->u.v.t0;
+		k->mc_t1 = r->u.v.t1;
+		k->mc_n = r->u.v.t3 >= 1 && r->u.v.t3 <= UINT32_MAX ? (uint32_t)r->u.v.t3 : 1;
+		k->mc_i = 1;
+		i = 0;
+	}
+	if (k->mc_split) {
+		*a = mc_at(k->mc_t0, k->mc_t1, i, k->mc_n);
+		*b = mc_at(k->mc_t0, k->mc_t1, i + 1, k->mc_n);
+	}
+	return cont;
+}
+
+int vlm_recv_src(vlm *m, vlm_task *k, const vl_trec *r, int *src)
+{
+	*src = -1;
+	if (r->flags & VL_TF_SYNTH)
+		return 0;
+	*src = vlm_find(m, k, r->peer);
+	if (*src < 0)
+		return vlm_bad(m, "%s: record %llu: message from task 0x%x, which has no trace file",
+			       k->f->path, (unsigned long long)k->f->nrec - 1, (unsigned)r->peer);
+	if (m->partial && r->seq > vlm_tk(m, *src)->maxseq) {
+		vlm_warn(m, "%s: record %llu: message %u of task 0x%x is not in its trace",
+			 k->f->path, (unsigned long long)k->f->nrec - 1, r->seq, (unsigned)r->peer);
+		*src = -1;
+	}
+	return 0;
+}
+
+/* ---- message checks: every receive end at or after its send begin ---- */
+static int pend_add(vlm *m, const vlm_ev *e, int receiver)
+{
+	if (m->npd == m->cpd) {
+		size_t n = m->cpd ? 2 * m->cpd : 16;
+		vlm_pend *p = realloc(m->pd, n * sizeof *p);
+		if (!p)
+			return vlm_fail(m, "out of memory");
+		m->pd = p;
+		m->cpd = n;
+	}
+	m->pd[m->npd++] = (vlm_pend){ e->t, e->rec, e->seq, e->peer, receiver };
+	return 0;
+}
+
+static int no_send(vlm *m, int receiver, uint64_t rec, uint32_t seq, int sender)
+{
+	return vlm_bad(m, "%s: record %llu: receives message %u of task 0x%x, which %s never sends",
+		       vlm_tk(m, receiver)->f->path, (unsigned long long)rec, seq,
+		       (unsigned)vlm_tk(m, sender)->f->hdr.tid, vlm_tk(m, sender)->f->path);
+}
+
+int vlm_recv_end(vlm *m, const vlm_ev *e, int receiver)
+{
+	vlm_task *s = vlm_tk(m, e->peer);
+	if (s->sent >= e->seq) {
+		if (!m->strict)
+			return 0;
+		return vlm_bad(m, "%s: record %llu: message %u of task 0x%x was not sent to it, or "
+			       "was received before", vlm_tk(m, receiver)->f->path,
+			       (unsigned long long)e->rec, e->seq, (unsigned)s->f->hdr.tid);
+	}
+	if (s->state >= VLM_FINAL)
+		return no_send(m, receiver, e->rec, e->seq, e->peer);
+	return pend_add(m, e, receiver);
+}
+
+static int tachyon(vlm *m, const vlm_pend *p, const vlm_ev *send, int sender)
+{
+	char tr[32], ts[32];
+	vlp_fmt_sec(tr, p->t);
+	vlp_fmt_sec(ts, send->t);
+	return vlm_bad(m, "tachyon: %s record %llu ends a receive at %s s, before %s record %llu "
+		       "begins its send at %s s", vlm_tk(m, p->receiver)->f->path,
+		       (unsigned long long)p->rec, tr, vlm_tk(m, sender)->f->path,
+		       (unsigned long long)send->rec, ts);
+}
+
+/* Settle the pending receives of sender's messages up to send->seq (send != NULL)
+ * or all of them (the sender has ended). */
+static int settle(vlm *m, int sender, const vlm_ev *send, int *matched)
+{
+	size_t i = 0;
+	while (i < m->npd) {
+		vlm_pend p = m->pd[i];
+		int rc = 0;
+		if (p.sender != sender || (send && p.seq > send->seq)) {
+			i++;
+			continue;
+		}
+		m->pd[i] = m->pd[--m->npd];
+		if (!send || (m->strict && (p.seq < send->seq || send->peer != p.receiver)))
+			rc = no_send(m, p.receiver, p.rec, p.seq, sender);
+		else if (send->t > p.t)
+			rc = tachyon(m, &p, send, sender), *matched = -1;
+		else
+			*matched = p.receiver + 1;
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int vlm_send_begin(vlm *m, vlm_task *k, const vlm_ev *e, int *matched)
+{
+	k->sent = e->seq;
+	if (m->npd && settle(m, k->proc, e, matched) < 0)
+		return -1;
+	return 0;
+}
+
+/* ---- the tasks' events ---- */
+static int records(vlm *m, vlm_task *k)
+{
+	vl_trec r;
+	int rc;
+	while ((rc = vl_tfile_next(k->f, &r)) == 1) {
+		vlp_stats_add(k->st, &r);
+		if (r.type != VL_EV_SEND)
+			k->mc_split = 0;
+		if (m->ops->map(m, k, &r) < 0)
+			return -1;
+		if (k->qn)
+			return 1;
+	}
+	if (rc < 0 && !(m->partial && vl_tfile_err_is_partial(k->f)))
+		return vlm_fail(m, "%s", k->f->errmsg);
+	if (rc < 0 && k->f->err == VL_TR_ENOEND)
+		vlm_warn(m, "%s", k->f->errmsg);
+	else if (rc < 0)
+		vlm_warn(m, "%s; the records before it are used", k->f->errmsg);
+	vlp_stats_done(k->st);
+	m->ops->end(m, k);
+	k->state = VLM_FINAL;
+	return 1;
+}
+
+/* Queue the next events of task k: 1, 0 when it has no more, -1 on error. */
+static int refill(vlm *m, vlm_task *k)
+{
+	k->qn = k->qi = 0;
+	switch (k->state) {
+	case VLM_BEGIN:
+		m->ops->begin(m, k);
+		k->state = VLM_RECS;
+		return 1;
+	case VLM_RECS:
+		return records(m, k);
+	default:
+		k->state = VLM_DONE;
+		return 0;
+	}
+}
+
+static int64_t next_t(const vlm *m, const vlm_task *k)
+{
+	return ((const vlm_ev *)(k->q + (size_t)k->qi * m->esz))->t;
+}
+
+/* ---- the merge ---- */
+static int hp_less(const vlm_hent *x, const vlm_hent *y)
+{
+	return x->t < y->t || (x->t == y->t && x->task < y->task);
+}
+
+static void hp_down(vlm *m, int i)
+{
+	int n = m->hn;
+	vlm_hent *h = m->heap, v = h[i];
+	for (;;) {
+		int l = 2 * i + 1, c;
+		if (l >= n)
+			break;
+		c = (l + 1 < n && hp_less(&h[l + 1], &h[l])) ? l + 1 : l;
+		if (!hp_less(&h[c], &v))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = v;
+}
+
+/* The event of the top task was used: move on. */
+static int advance(vlm *m)
+{
+	int top = m->heap[0].task, unused = 0;
+	vlm_task *k = vlm_tk(m, top);
+	if (++k->qi == k->qn) {
+		int rc = refill(m, k);
+		if (rc < 0)
+			return -1;
+		if (rc == 0) {
+			m->heap[0] = m->heap[--m->hn];
+			if (settle(m, top, NULL, &unused) < 0)
+				return -1;
+			if (m->hn > 0)
+				hp_down(m, 0);
+			return 0;
+		}
+	}
+	m->heap[0].t = next_t(m, k);
+	hp_down(m, 0);
+	return 0;
+}
+
+vlm_ev *vlm_next(vlm *m, vlm_task **kp, int *rc)
+{
+	vlm_task *k;
+	*rc = 0;
+	if (m->last >= 0 && advance(m) < 0) {
+		m->last = -1;
+		*rc = -1;
+		return NULL;
+	}
+	if (m->hn == 0) {
+		m->last = -1;
+		return NULL;
+	}
+	m->last = m->heap[0].task;
+	k = vlm_tk(m, m->last);
+	*kp = k;
+	return (vlm_ev *)(k->q + (size_t)k->qi * m->esz);
+}
+
+/* --partial: the last seq each task really sent (records before its first error). */
+static int scan_maxseq(vlm *m)
+{
+	vl_trec r;
+	for (int i = 0; i < m->set->n; i++) {
+		vlm_task *k = vlm_tk(m, i);
+		while (vl_tfile_next(k->f, &r) == 1)
+			if (r.type == VL_EV_SEND)
+				k->maxseq = r.seq;
+		if (k->f->err == VL_TR_EIO)
+			return vlm_fail(m, "%s", k->f->errmsg);
+	}
+	return vl_tset_rewind(m->set, m->err, m->errlen);
+}
+
+int vlm_init(vlm *m)
+{
+	int n = m->set->n;
+	m->last = -1;
+	m->tsz = m->ops->task_size;
+	m->esz = m->ops->ev_size;
+	m->tk = calloc((size_t)n, m->tsz);
+	m->heap = malloc((size_t)n * sizeof *m->heap);
+	if (!m->tk || !m->heap)
+		return vlm_fail(m, "out of memory");
+	for (int i = 0; i < n; i++) {
+		vlm_task *k = vlm_tk(m, i);
+		k->f = &m->set->f[i];
+		k->st = &m->st_base[i];
+		k->q = (char *)k + m->ops->queue_off;
+		k->proc = i;
+		k->ptid = m->set->f[i].hdr.tid;
+		k->pproc = i;
+		k->state = VLM_BEGIN;
+		m->ops->init(m, k);
+		vlp_stats_init(k->st, i, &m->set->f[i].hdr);
+	}
+	if (m->partial && scan_maxseq(m) < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		vlm_task *k = vlm_tk(m, i);
+		refill(m, k);
+		m->heap[m->hn++] = (vlm_hent){ next_t(m, k), i };
+	}
+	for (int i = m->hn / 2 - 1; i >= 0; i--)
+		hp_down(m, i);
+	return 0;
+}
+
+void vlm_free(vlm *m)
+{
+	free(m->tk);
+	free(m->heap);
+	free(m->pd);
+}

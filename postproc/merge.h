@@ -1,0 +1,140 @@
+/* merge.h - the streaming k-way merge shared by the trace converters (trf.c,
+ * paje.c): each task turns its records into a few events of the converter's
+ * own type (queued in the task, each beginning with a vlm_ev); a binary heap
+ * over the tasks, keyed by (time of the task's next event, processor), yields
+ * them in global time order.  Also the checks of messages (every receive end at
+ * or after its send begin), the split of multicast intervals, and the
+ * error/warning reporting of the converters. */
+#ifndef VLP_MERGE_H
+#define VLP_MERGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "stats.h"
+#include "tracereader.h"
+
+enum { VLM_BEGIN, VLM_RECS, VLM_FINAL, VLM_DONE };
+
+/* The head of every queued event. */
+typedef struct vlm_ev {
+	int64_t t;        /* ns */
+	uint64_t rec;     /* record index (messages) */
+	uint32_t seq;     /* messages: the message's seq */
+	int32_t peer;     /* send begin: destination's processor; receive end: sender's */
+} vlm_ev;
+
+/* The head of every converter's task. */
+typedef struct vlm_task {
+	vl_tfile *f;
+	vlp_tstats *st;
+	char *q;          /* the converter's event queue */
+	int proc, state;
+	int qn, qi;
+	int32_t ptid;     /* cache of the last peer looked up: tid, processor */
+	int pproc;
+	uint32_t sent;    /* seq of the last send begin emitted */
+	uint32_t maxseq;  /* --partial: last seq in the usable part of the trace */
+	int64_t mc_t0, mc_t1;
+	uint32_t mc_n, mc_i;
+	int mc_split;     /* the current multicast shares one interval: split it */
+} vlm_task;
+
+typedef struct vlm vlm;
+
+/* What a converter does; every callback gets the vlm it was given to. */
+typedef struct vlm_ops {
+	size_t task_size;  /* of the converter's task, which begins with a vlm_task */
+	size_t queue_off;  /* offset of its event queue in it */
+	size_t ev_size;    /* of its event, which begins with a vlm_ev */
+	void (*init)(vlm *m, vlm_task *k);     /* once per task, before anything */
+	void (*begin)(vlm *m, vlm_task *k);    /* queue the first events */
+	/* queue the events of one record: 0, or -1 on error */
+	int (*map)(vlm *m, vlm_task *k, const vl_trec *r);
+	void (*end)(vlm *m, vlm_task *k);      /* queue the last events (stats done) */
+} vlm_ops;
+
+typedef struct vlm_pend {
+	int64_t t;
+	uint64_t rec;
+	uint32_t seq;
+	int sender, receiver;
+} vlm_pend;
+
+typedef struct vlm_hent {
+	int64_t t;
+	int task;
+} vlm_hent;
+
+struct vlm {
+	vl_tset *set;
+	const vlm_ops *ops;
+	int partial;           /* tolerate incomplete traces (warnings instead of errors) */
+	int strict;            /* every receive must match a send to its receiver (Pajé links) */
+	FILE *warn;            /* where warnings go (NULL: nowhere) */
+	size_t msgmax;         /* the longest error message + 1 (at most 768) */
+	vlp_tstats *st_base;
+	char *tk;              /* the tasks, tsz bytes each */
+	size_t tsz, esz;       /* ops->task_size, ops->ev_size */
+	vlm_hent *heap;
+	int hn, last;          /* last: the task whose event was returned last, or -1 */
+	vlm_pend *pd;
+	size_t npd, cpd;
+	char *err;
+	size_t errlen;
+};
+
+/* Task i of m. */
+static inline vlm_task *vlm_tk(const vlm *m, int i)
+{
+	return (vlm_task *)(m->tk + (size_t)i * m->tsz);
+}
+
+/* Set up m over set (fields set, ops, partial, strict, warn, msgmax, st_base, err,
+ * errlen already filled in): the tasks, and with m->partial the scan of what
+ * each task really sent.  0, or -1 (message in m->err). */
+int vlm_init(vlm *m);
+
+/* The next event in global order (sorted by time, processor, emission order),
+ * its task in *k; NULL and *rc 0 when there are no more, NULL and *rc -1 on
+ * error (message in m->err).  The event stays valid until the next call. */
+vlm_ev *vlm_next(vlm *m, vlm_task **k, int *rc);
+
+void vlm_free(vlm *m);
+
+/* An error (-1), a warning, and an inconsistency: an error, or with m->partial a warning. */
+__attribute__((format(printf, 2, 3))) int vlm_fail(vlm *m, const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) void vlm_warn(vlm *m, const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) int vlm_bad(vlm *m, const char *fmt, ...);
+
+/* Processor of task tid, or -1 (one-entry cache per task: peers repeat). */
+static inline int vlm_find(const vlm *m, vlm_task *k, int32_t tid)
+{
+	if (tid != k->ptid) {
+		k->ptid = tid;
+		k->pproc = vl_tset_find(m->set, tid);
+	}
+	return k->pproc;
+}
+
+/* The span [*a, *b] of send record r (set to its [t0, t1]); a multicast that
+ * shares one interval with the next sends is split among them.  1 if r
+ * continues the multicast of the previous record. */
+int vlm_send_span(vlm_task *k, const vl_trec *r, int64_t *a, int64_t *b);
+
+/* Processor of the sender of received r in *src, or -1 if it has no send to
+ * match (synthetic message, or --partial and the sender's trace lacks it).
+ * 0, or -1 on error. */
+int vlm_recv_src(vlm *m, vlm_task *k, const vl_trec *r, int *src);
+
+/* A send begin of task k emitted: settle the receives that waited for it.
+ * *matched: a receive of it ended at the same time (receiver + 1), or before
+ * it (-1, --partial); else unchanged.  0, or -1 on error. */
+int vlm_send_begin(vlm *m, vlm_task *k, const vlm_ev *e, int *matched);
+
+/* A receive end of receiver emitted (e->peer: the sender), whose send begin
+ * has not been matched otherwise: check it, or wait for a send begin at the
+ * same time.  0, or -1 on error. */
+int vlm_recv_end(vlm *m, const vlm_ev *e, int receiver);
+
+#endif
