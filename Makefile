@@ -93,8 +93,19 @@ $(B)/libvlayer-pvm.a: $(CORE_OBJ) $(PVM_OBJ)
 $(B)/libvlayer-pvm.so: $(CORE_OBJ) $(PVM_OBJ)
 	$(CC) -shared $(ALLCFLAGS) -o $@ $^ $(INIH_LIBS) -Wl,--no-as-needed $(PVM_LIBS) -Wl,--as-needed -ldl -lm
 
-$(B)/vlpost: $(POST_OBJ)
-	$(CC) $(ALLCFLAGS) -o $@ $^ -lm
+# OTF2 (`vlpost otf2`) is optional: only where pkg-config finds otf2 (Debian
+# libopen-trace-format2-dev; OTF2=0 disables it) is postproc/otf2.c compiled a
+# second time with -DVL_HAVE_OTF2, for vlpost alone; postproc/otf2.o, used by
+# the unit tests, is the stub and needs no library
+OTF2 ?= $(shell pkg-config --exists otf2 2>/dev/null && echo 1)
+OTF2_LIBS := $(if $(filter 1,$(OTF2)),$(shell pkg-config --libs otf2 2>/dev/null))
+VLPOST_OBJ = $(if $(OTF2_LIBS),$(filter-out $(B)/postproc/otf2.o,$(POST_OBJ)) $(B)/postproc/otf2_lib.o,$(POST_OBJ))
+$(B)/postproc/otf2_lib.o: postproc/otf2.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(shell pkg-config --cflags otf2 2>/dev/null) -DVL_HAVE_OTF2 $(DEPFLAGS) $(ALLCFLAGS) -fPIC -c $< -o $@
+
+$(B)/vlpost: $(VLPOST_OBJ)
+	$(CC) $(ALLCFLAGS) -o $@ $^ $(OTF2_LIBS) -lm
 
 $(B)/vlconfig: $(B)/tools/vlconfig.o $(B)/libvlayer-core.a
 	$(CC) $(ALLCFLAGS) -o $@ $^ $(INIH_LIBS) -lm
@@ -176,6 +187,9 @@ check-golden: $(B)/vlpost $(B)/tests/mktrace
 	@tests/golden/run-trf.sh $(B)
 	@tests/golden/run-stats.sh $(B)
 	@tests/golden/run-paje.sh $(B)
+	@tests/golden/run-scaling.sh $(B)
+	@tests/golden/run-svg.sh $(B)
+	@tests/golden/run-otf2.sh $(B)
 
 # the fuzz targets in their deterministic stand-alone form (libFuzzer: tests/fuzz/README.md)
 FUZZ_ITER ?= 4000

@@ -5,8 +5,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "otf2.h"
 #include "paje.h"
+#include "scaling.h"
 #include "stats.h"
+#include "svg.h"
 #include "trf.h"
 #include "tracereader.h"
 
@@ -20,7 +23,10 @@ static const char usage_main[] =
 	"commands:\n"
 	"  trf [-o FILE.trf] [--partial] TRACEDIR   PICL 2.0 trace for ParaGraph\n"
 	"  paje [-o FILE.paje] [--partial] TRACEDIR Pajé trace for pj_dump and ViTE\n"
+	"  otf2 [-o DIR] [--partial] TRACEDIR       OTF2 archive for otf2-print, Vampir\n"
+	"  svg [-o FILE.svg] [--width PX] TRACEDIR  SVG space-time diagram for a browser\n"
 	"  stats [OPTIONS] TRACEDIR                 per-task times, messages, critical path\n"
+	"  scaling [-o PREFIX] [--base RUN] RUN...  speed-up table and gnuplot plot\n"
 	"  check FILE.trf                           validate a .trf file\n"
 	"\n"
 	"'vlpost COMMAND --help' describes a command.  Exit status: 0 ok, 1 check found\n"
@@ -289,5 +295,11 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 1, argv + 1);
 	if (strcmp(argv[1], "paje") == 0)
 		return vlp_paje_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "otf2") == 0)
+		return vlp_otf2_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "scaling") == 0)
+		return vlp_scaling_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "svg") == 0)
+		return vlp_svg_main(argc - 1, argv + 1);
 	return bad_usage(usage_main, "unknown command %s", argv[1]);
 }

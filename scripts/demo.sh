@@ -21,6 +21,8 @@ for cfg in vienna aachen modern-100g; do
 	"$BUILD/vlpost" trf -o "$OUT/masterworker-$cfg.trf" "$OUT/trace-$cfg" | tee "$OUT/stats-$cfg.txt" ||
 		exit 1
 	"$BUILD/vlpost" paje -o "$OUT/masterworker-$cfg.paje" "$OUT/trace-$cfg" || exit 1
+	"$BUILD/vlpost" svg -o "$OUT/masterworker-$cfg.svg" "$OUT/trace-$cfg" || exit 1
+	"$BUILD/vlpost" stats --full "$OUT/trace-$cfg" > "$OUT/stats-full-$cfg.txt" || exit 1
 	echo
 done
 echo "=== the same program natively on this machine"
@@ -42,6 +44,7 @@ for cfg in vienna aachen modern-100g; do
 	"$BUILD/vlpost" trf -o "$OUT/allreduce-$cfg.trf" "$OUT/mpi-trace-$cfg" > "$OUT/mpi-stats-$cfg.txt" ||
 		exit 1
 	"$BUILD/vlpost" paje -o "$OUT/allreduce-$cfg.paje" "$OUT/mpi-trace-$cfg" || exit 1
+	"$BUILD/vlpost" svg -o "$OUT/allreduce-$cfg.svg" "$OUT/mpi-trace-$cfg" || exit 1
 	tail -1 "$OUT/mpi-stats-$cfg.txt"
 done
 echo "=== the same natively on this machine"
@@ -49,4 +52,6 @@ mpirun -np 8 "$BUILD/samples/mpi/allreduce" -n 20 -c 65536
 echo
 echo "ParaGraph files: $OUT/masterworker-*.trf, $OUT/allreduce-*.trf"
 echo "Paje files (ViTE, pj_dump): $OUT/masterworker-*.paje, $OUT/allreduce-*.paje"
+echo "SVG space-time diagrams (any browser): $OUT/masterworker-*.svg, $OUT/allreduce-*.svg"
+echo "full statistics (histogram, matrix, critical path): $OUT/stats-full-*.txt"
 echo "task traces: $OUT/*trace-*/"

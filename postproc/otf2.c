@@ -1,0 +1,820 @@
+/* otf2.c - vlayer traces -> OTF2 archive (otf2-print, Vampir, ViTE).
+ *
+ * Optional: without VL_HAVE_OTF2 (the Makefile defines it when pkg-config finds
+ * otf2, Debian package libopen-trace-format2-dev) only the stub at the end is
+ * compiled, so the unit tests and the fuzz driver never need the library.
+ *
+ * The same streaming k-way merge as trf.c and paje.c (merge.c) validates the
+ * traces and matches the messages; each task's events go to its own OTF2 event
+ * writer (one location per task), in the task's time order.  The global
+ * definitions are written at the end, when every string (mark labels) is known.
+ */
+#include "otf2.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifdef VL_HAVE_OTF2
+
+#include "coll.h"
+#include "merge.h"
+
+#include <otf2/otf2.h>
+
+#include <errno.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* regions: the three states, then one per collective kind */
+enum { R_COMP, R_COMM, R_WAIT, R_COLL, ST_NONE = -1 };
+enum { E_ENTER, E_LEAVE, E_SEND, E_RECV, E_CBEGIN, E_CEND, E_PARAM };
+enum { P_MARK, P_PARAM };
+
+static const char *const st_name[] = { "Computing", "Communicating", "Waiting" };
+
+typedef struct ot_coll {
+	const char *name;
+	int op;      /* OTF2_COLLECTIVE_OP_*, or -1: a region only */
+	int role;    /* OTF2_REGION_ROLE_* */
+	int mpi;
+} ot_coll;
+
+/* index: 0 other, 1..7 the PVM group operations (VL_COLL_*), 8 + enum vli_coll_kind */
+static const ot_coll colls[] = {
+	{ "collective", -1, OTF2_REGION_ROLE_COLL_OTHER, 0 },
+	{ "pvm_barrier", OTF2_COLLECTIVE_OP_BARRIER, OTF2_REGION_ROLE_BARRIER, 0 },
+	{ "pvm_bcast", OTF2_COLLECTIVE_OP_BCAST, OTF2_REGION_ROLE_COLL_ONE2ALL, 0 },
+	{ "pvm_reduce", OTF2_COLLECTIVE_OP_REDUCE, OTF2_REGION_ROLE_COLL_ALL2ONE, 0 },
+	{ "pvm_gather", OTF2_COLLECTIVE_OP_GATHER, OTF2_REGION_ROLE_COLL_ALL2ONE, 0 },
+	{ "pvm_scatter", OTF2_COLLECTIVE_OP_SCATTER, OTF2_REGION_ROLE_COLL_ONE2ALL, 0 },
+	{ "pvm_joingroup", -1, OTF2_REGION_ROLE_COLL_OTHER, 0 },
+	{ "pvm_lvgroup", -1, OTF2_REGION_ROLE_COLL_OTHER, 0 },
+	[8 + VLI_COLL_BARRIER] = { "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, OTF2_REGION_ROLE_BARRIER, 1 },
+	[8 + VLI_COLL_BCAST] = { "MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, OTF2_REGION_ROLE_COLL_ONE2ALL, 1 },
+	[8 + VLI_COLL_REDUCE] = { "MPI_Reduce", OTF2_COLLECTIVE_OP_REDUCE, OTF2_REGION_ROLE_COLL_ALL2ONE, 1 },
+	[8 + VLI_COLL_ALLREDUCE] = { "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE,
+				     OTF2_REGION_ROLE_COLL_ALL2ALL, 1 },
+	[8 + VLI_COLL_GATHER] = { "MPI_Gather", OTF2_COLLECTIVE_OP_GATHER, OTF2_REGION_ROLE_COLL_ALL2ONE, 1 },
+	[8 + VLI_COLL_SCATTER] = { "MPI_Scatter", OTF2_COLLECTIVE_OP_SCATTER,
+				   OTF2_REGION_ROLE_COLL_ONE2ALL, 1 },
+	[8 + VLI_COLL_ALLGATHER] = { "MPI_Allgather", OTF2_COLLECTIVE_OP_ALLGATHER,
+				     OTF2_REGION_ROLE_COLL_ALL2ALL, 1 },
+	[8 + VLI_COLL_ALLTOALL] = { "MPI_Alltoall", OTF2_COLLECTIVE_OP_ALLTOALL,
+				    OTF2_REGION_ROLE_COLL_ALL2ALL, 1 },
+	[8 + VLI_COLL_REDUCE_SCATTER] = { "MPI_Reduce_scatter", OTF2_COLLECTIVE_OP_REDUCE_SCATTER,
+					  OTF2_REGION_ROLE_COLL_ALL2ALL, 1 },
+	[8 + VLI_COLL_SCAN] = { "MPI_Scan", OTF2_COLLECTIVE_OP_SCAN, OTF2_REGION_ROLE_COLL_ALL2ALL, 1 },
+	[8 + VLI_COLL_EXSCAN] = { "MPI_Exscan", OTF2_COLLECTIVE_OP_EXSCAN, OTF2_REGION_ROLE_COLL_ALL2ALL, 1 },
+};
+#define NCOLL ((int)(sizeof colls / sizeof colls[0]))
+
+typedef struct ot_ev {
+	vlm_ev m;          /* peer: E_SEND destination's processor (-1: no trace); E_RECV sender's */
+	int64_t bytes;
+	int32_t tag;
+	int32_t root;      /* E_CEND: the root's processor, or -1 */
+	uint8_t kind, val; /* val: region, collective index, parameter */
+	char text[24];     /* E_PARAM */
+} ot_ev;
+
+#define QMAX 16
+
+typedef struct ot_task {
+	vlm_task m;
+	int cur;           /* the state region the task is in, or ST_NONE */
+	int defer;         /* Computing is due at defer_t, unless a state begins then */
+	int64_t defer_t, last_t;
+	uint64_t nev;
+	OTF2_EvtWriter *w;
+	ot_ev q[QMAX];
+} ot_task;
+
+typedef struct ot {
+	vlm m;
+	OTF2_Archive *ar;
+	char **str;                /* the strings, by reference */
+	uint32_t nstr, cstr;
+	uint32_t *sh;              /* hash: string ref + 1, 0 empty */
+	uint32_t shcap;
+	int32_t *hosts;            /* distinct host indices, sorted */
+	int nhosts;
+	uint32_t *nref;            /* string refs: S_NFIXED fixed, regions, hosts, tasks */
+} ot;
+
+/* the fixed strings (references 0..S_NFIXED-1) */
+enum { S_EMPTY, S_MACHINE, S_MACHINE_CLASS, S_NODE_CLASS, S_COMM, S_LOCS, S_RANKS, S_MARK,
+       S_PARAM, S_NFIXED };
+static const char *const fixed_str[S_NFIXED] = { "", "vlayer virtual machine", "machine", "node",
+	"vlayer: all tasks", "vlayer tasks (locations)", "vlayer tasks (ranks)", "mark", "param" };
+#define NREG (R_COLL + NCOLL)
+
+static OTF2_FlushType ot_pre_flush(void *u, OTF2_FileType ft, OTF2_LocationRef l, void *cd,
+				   bool final)
+{
+	(void)u, (void)ft, (void)l, (void)cd, (void)final;
+	return OTF2_FLUSH;
+}
+
+/* no post-flush callback: no BufferFlush events in the archive */
+static OTF2_FlushCallbacks ot_flush = { ot_pre_flush, NULL };
+
+static int ot_err(ot *c, const char *what, OTF2_ErrorCode e)
+{
+	return vlm_fail(&c->m, "OTF2: %s: %s", what, OTF2_Error_GetDescription(e));
+}
+
+/* ---- strings: deduplicated, written as global definitions at the end ---- */
+static uint32_t str_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static int str_grow(ot *c)
+{
+	uint32_t cap = c->shcap ? 2 * c->shcap : 256;
+	uint32_t *h = calloc(cap, sizeof *h);
+	if (!h)
+		return -1;
+	for (uint32_t i = 0; i < c->nstr; i++) {
+		uint32_t j = str_hash(c->str[i]) & (cap - 1);
+		while (h[j])
+			j = (j + 1) & (cap - 1);
+		h[j] = i + 1;
+	}
+	free(c->sh);
+	c->sh = h;
+	c->shcap = cap;
+	return 0;
+}
+
+/* The reference of string s (added if new); UINT32_MAX when out of memory. */
+static uint32_t ot_str(ot *c, const char *s)
+{
+	uint32_t j;
+	if ((c->nstr + 1) * 2 > c->shcap && str_grow(c) < 0)
+		return UINT32_MAX;
+	for (j = str_hash(s) & (c->shcap - 1); c->sh[j]; j = (j + 1) & (c->shcap - 1))
+		if (strcmp(c->str[c->sh[j] - 1], s) == 0)
+			return c->sh[j] - 1;
+	if (c->nstr == c->cstr) {
+		uint32_t n = c->cstr ? 2 * c->cstr : 64;
+		char **p = realloc(c->str, n * sizeof *p);
+		if (!p)
+			return UINT32_MAX;
+		c->str = p;
+		c->cstr = n;
+	}
+	if (!(c->str[c->nstr] = strdup(s)))
+		return UINT32_MAX;
+	c->sh[j] = ++c->nstr;
+	return c->nstr - 1;
+}
+
+/* ---- event generation (per task, in the task's time order) ---- */
+static ot_ev *ot_push(ot_task *k, int kind, int64_t t);
+
+/* Before an event at t: the deferred Computing begins if it is due before t. */
+static void ot_flush_comp(ot_task *k, int64_t t)
+{
+	if (!k->defer || t <= k->defer_t)
+		return;
+	k->defer = 0;
+	if (k->cur != R_COMP) {
+		if (k->cur != ST_NONE)
+			ot_push(k, E_LEAVE, k->defer_t)->val = (uint8_t)k->cur;
+		ot_push(k, E_ENTER, k->defer_t)->val = R_COMP;
+		k->cur = R_COMP;
+	}
+}
+
+static ot_ev *ot_push(ot_task *k, int kind, int64_t t)
+{
+	ot_ev *e;
+	ot_flush_comp(k, t);
+	if (t < k->last_t)
+		t = k->last_t;  /* never backwards within a location */
+	k->last_t = t;
+	e = &k->q[k->m.qn++];
+	memset(e, 0, sizeof *e);
+	e->m.t = t;
+	e->kind = (uint8_t)kind;
+	e->root = -1;
+	return e;
+}
+
+/* The task is in state s (ST_NONE: none) from time t on. */
+static void ot_state(ot_task *k, int64_t t, int s)
+{
+	if (k->defer && t == k->defer_t)
+		k->defer = 0;  /* the Computing would last 0 ns */
+	ot_flush_comp(k, t);
+	if (s == k->cur)
+		return;
+	if (k->cur != ST_NONE)
+		ot_push(k, E_LEAVE, t)->val = (uint8_t)k->cur;
+	if (s != ST_NONE)
+		ot_push(k, E_ENTER, t)->val = (uint8_t)s;
+	k->cur = s;
+}
+
+static void ot_seg(ot_task *k, int64_t a, int64_t b, int s)
+{
+	if (b > a)
+		ot_state(k, a, s);
+}
+
+/* After a record: computing from t on, unless the next state begins at t. */
+static void ot_done_at(ot_task *k, int64_t t)
+{
+	if (k->cur == R_COMP)
+		return;
+	k->defer = 1;
+	k->defer_t = t;
+}
+
+static void ot_send(ot *c, ot_task *k, const vl_trec *r)
+{
+	int64_t a, b;
+	ot_ev *e;
+	if (!vlm_send_span(&k->m, r, &a, &b))
+		ot_seg(k, r->u.v.t0, r->u.v.t1, R_COMM);
+	e = ot_push(k, E_SEND, a);
+	e->m.seq = r->seq;
+	e->m.rec = k->m.f->nrec - 1;
+	e->bytes = r->u.v.bytes;
+	e->tag = r->tag;
+	e->m.peer = vlm_find(&c->m, &k->m, r->peer);
+	ot_done_at(k, r->u.v.t1);
+}
+
+/* Waiting as in paje.c: [arrival - wait, arrival] when inside [t0, t1], else
+ * the first wait ns of the call. */
+static int ot_recv(ot *c, ot_task *k, const vl_trec *r)
+{
+	int64_t t0 = r->u.v.t0, t1 = r->u.v.t1, w = r->u.v.t2, w1 = r->u.v.t3, w0;
+	int src;
+	ot_ev *e;
+	if (vlm_recv_src(&c->m, &k->m, r, &src) < 0)
+		return -1;
+	w0 = w1 - w;
+	if (w <= 0 || w0 < t0 || w1 > t1) {
+		w0 = t0;
+		w1 = t0 + w;
+	}
+	ot_seg(k, t0, w0, R_COMM);
+	ot_seg(k, w0, w1, R_WAIT);
+	ot_seg(k, w1, t1, R_COMM);
+	if (src >= 0) {
+		e = ot_push(k, E_RECV, t1);
+		e->m.seq = r->seq;
+		e->m.rec = k->m.f->nrec - 1;
+		e->m.peer = src;
+		e->bytes = r->u.v.bytes;
+		e->tag = r->tag;
+	}
+	ot_done_at(k, t1);
+	return 0;
+}
+
+static int coll_index(int op)
+{
+	if (op >= VL_COLL_BARRIER && op <= VL_COLL_LEAVE)
+		return op;
+	if (op >= VL_COLL_MPI && op - VL_COLL_MPI < VLI_COLL_NKINDS && 8 + op - VL_COLL_MPI < NCOLL)
+		return 8 + op - VL_COLL_MPI;
+	return 0;
+}
+
+/* A group operation: its region over [t0, t1] (with MpiCollectiveBegin/End),
+ * inside it Waiting for the first t2 ns, then Communicating. */
+static void ot_coll_rec(ot *c, ot_task *k, const vl_trec *r)
+{
+	int64_t t0 = r->u.v.t0, t1 = r->u.v.t1, w = r->u.v.t2;
+	int ci = coll_index(r->tag);
+	ot_ev *e;
+	ot_state(k, t0, ST_NONE);
+	ot_push(k, E_ENTER, t0)->val = (uint8_t)(R_COLL + ci);
+	if (colls[ci].op >= 0)
+		ot_push(k, E_CBEGIN, t0);
+	ot_seg(k, t0, t0 + w, R_WAIT);
+	ot_seg(k, t0 + w, t1, R_COMM);
+	ot_state(k, t1, ST_NONE);
+	if (colls[ci].op >= 0) {
+		e = ot_push(k, E_CEND, t1);
+		e->val = (uint8_t)ci;
+		e->bytes = r->u.v.bytes;
+		e->root = r->peer >= 0 ? vlm_find(&c->m, &k->m, r->peer) : -1;
+	}
+	ot_push(k, E_LEAVE, t1)->val = (uint8_t)(R_COLL + ci);
+	ot_done_at(k, t1);
+}
+
+static void ot_param(ot_task *k, const vl_trec *r, int which)
+{
+	ot_ev *e = ot_push(k, E_PARAM, r->u.m.t0);
+	e->val = (uint8_t)which;
+	if (which == P_MARK && !r->u.m.text[0])
+		snprintf(e->text, sizeof e->text, "mark %d", (int)r->peer);
+	else
+		snprintf(e->text, sizeof e->text, "%s", r->u.m.text);
+}
+
+/* Queue the events of one record (none for START, END, COMPUTE). */
+static int ot_map(vlm *m, vlm_task *t, const vl_trec *r)
+{
+	ot *c = (ot *)m;
+	ot_task *k = (ot_task *)t;
+	switch (r->type) {
+	case VL_EV_SEND:
+		ot_send(c, k, r);
+		return 0;
+	case VL_EV_RECV:
+		return ot_recv(c, k, r);
+	case VL_EV_MARK:
+		ot_param(k, r, P_MARK);
+		return 0;
+	case VL_EV_PARAM:
+		ot_param(k, r, P_PARAM);
+		return 0;
+	case VL_EV_PROBE:
+	case VL_EV_SPAWN:
+		ot_seg(k, r->u.v.t0, r->u.v.t1, R_COMM);
+		ot_done_at(k, r->u.v.t1);
+		return 0;
+	case VL_EV_COLL:
+		ot_coll_rec(c, k, r);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static void ot_tinit(vlm *m, vlm_task *t)
+{
+	(void)m;
+	((ot_task *)t)->cur = ST_NONE;
+}
+
+static void ot_begin(vlm *m, vlm_task *t)
+{
+	ot_task *k = (ot_task *)t;
+	(void)m;
+	k->last_t = t->f->hdr.start_ns;
+	/* the merge needs an event (written as nothing); Computing from the start,
+	 * unless a state begins then */
+	ot_push(k, E_PARAM, t->f->hdr.start_ns)->val = 0xff;
+	ot_done_at(k, t->f->hdr.start_ns);
+}
+
+static void ot_end(vlm *m, vlm_task *t)
+{
+	ot_task *k = (ot_task *)t;
+	(void)m;
+	if (k->defer && k->defer_t >= t->st->end)
+		k->defer = 0;
+	ot_state(k, t->st->end, ST_NONE);
+	if (!k->m.qn)  /* the merge needs an event (written as nothing) */
+		ot_push(k, E_PARAM, t->st->end)->val = 0xff;
+}
+
+static const vlm_ops ot_ops = {
+	sizeof(ot_task), offsetof(ot_task, q), sizeof(ot_ev), ot_tinit, ot_begin, ot_map, ot_end
+};
+
+/* ---- writing the events ---- */
+static int ot_emit(ot *c, ot_task *k, const ot_ev *e)
+{
+	OTF2_EvtWriter *w = k->w;
+	OTF2_TimeStamp t = (OTF2_TimeStamp)e->m.t;
+	OTF2_ErrorCode rc = OTF2_SUCCESS;
+	int unused = 0;
+	uint32_t s;
+	switch (e->kind) {
+	case E_ENTER:
+		rc = OTF2_EvtWriter_Enter(w, NULL, t, e->val);
+		break;
+	case E_LEAVE:
+		rc = OTF2_EvtWriter_Leave(w, NULL, t, e->val);
+		break;
+	case E_SEND:
+		if (vlm_send_begin(&c->m, &k->m, &e->m, &unused) < 0)
+			return -1;
+		if (e->m.peer < 0)
+			return 0;
+		rc = OTF2_EvtWriter_MpiSend(w, NULL, t, (uint32_t)e->m.peer, 0, (uint32_t)e->tag,
+					    (uint64_t)e->bytes);
+		break;
+	case E_RECV:
+		if (vlm_recv_end(&c->m, &e->m, k->m.proc) < 0)
+			return -1;
+		rc = OTF2_EvtWriter_MpiRecv(w, NULL, t, (uint32_t)e->m.peer, 0, (uint32_t)e->tag,
+					    (uint64_t)e->bytes);
+		break;
+	case E_CBEGIN:
+		rc = OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t);
+		break;
+	case E_CEND:
+		rc = OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, t, (OTF2_CollectiveOp)colls[e->val].op, 0,
+						     e->root >= 0 ? (uint32_t)e->root : OTF2_UNDEFINED_UINT32,
+						     (uint64_t)e->bytes, (uint64_t)e->bytes);
+		break;
+	default:
+		if (e->val == 0xff)
+			return 0;
+		if ((s = ot_str(c, e->text)) == UINT32_MAX)
+			return vlm_fail(&c->m, "out of memory");
+		rc = OTF2_EvtWriter_ParameterString(w, NULL, t, e->val, s);
+		break;
+	}
+	if (rc != OTF2_SUCCESS)
+		return ot_err(c, "writing an event", rc);
+	k->nev++;
+	return 0;
+}
+
+static int ot_run(ot *c)
+{
+	vlm_task *k;
+	ot_ev *e;
+	int rc;
+	while ((e = (ot_ev *)vlm_next(&c->m, &k, &rc)))
+		if (ot_emit(c, (ot_task *)k, e) < 0)
+			return -1;
+	return rc;
+}
+
+/* ---- definitions ---- */
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int host_group(const ot *c, int32_t host)
+{
+	const int32_t *p = bsearch(&host, c->hosts, (size_t)c->nhosts, sizeof host, cmp_i32);
+	return p ? (int)(p - c->hosts) : 0;
+}
+
+static int ot_hosts(ot *c)
+{
+	vl_tset *s = c->m.set;
+	c->hosts = malloc(((size_t)s->n + 1) * sizeof *c->hosts);
+	if (!c->hosts)
+		return vlm_fail(&c->m, "out of memory");
+	for (int i = 0; i < s->n; i++)
+		c->hosts[i] = s->f[i].hdr.host;
+	qsort(c->hosts, (size_t)s->n, sizeof *c->hosts, cmp_i32);
+	for (int i = 0; i < s->n; i++)
+		if (i == 0 || c->hosts[i] != c->hosts[c->nhosts - 1])
+			c->hosts[c->nhosts++] = c->hosts[i];
+	return 0;
+}
+
+/* the first task (in processor order) of each host gives its name */
+static const char *host_name(const ot *c, int g, char *buf, size_t n)
+{
+	for (int i = 0; i < c->m.set->n; i++) {
+		const vl_thdr *h = &c->m.set->f[i].hdr;
+		if (h->host != c->hosts[g])
+			continue;
+		if (h->host_name[0])
+			return h->host_name;
+		break;
+	}
+	snprintf(buf, n, "host%d", (int)c->hosts[g]);
+	return buf;
+}
+
+/* The names of everything but the marks, before the events (their references
+ * come first): c->nref[S_NFIXED + region], then hosts, then tasks. */
+static int ot_names(ot *c)
+{
+	vl_tset *s = c->m.set;
+	size_t n = S_NFIXED + NREG + (size_t)c->nhosts + (size_t)s->n, j = 0;
+	char buf[200];
+	c->nref = malloc(n * sizeof *c->nref);
+	if (!c->nref)
+		return vlm_fail(&c->m, "out of memory");
+	for (int i = 0; i < S_NFIXED; i++)
+		c->nref[j++] = ot_str(c, fixed_str[i]);
+	for (int i = 0; i < NREG; i++)
+		c->nref[j++] = ot_str(c, i < R_COLL ? st_name[i] : colls[i - R_COLL].name);
+	for (int g = 0; g < c->nhosts; g++)
+		c->nref[j++] = ot_str(c, host_name(c, g, buf, sizeof buf));
+	for (int i = 0; i < s->n; i++) {
+		const vl_thdr *h = &s->f[i].hdr;
+		snprintf(buf, sizeof buf, "0x%x %s", (unsigned)h->tid, h->program[0] ? h->program : "?");
+		c->nref[j++] = ot_str(c, buf);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (c->nref[i] == UINT32_MAX)
+			return vlm_fail(&c->m, "out of memory");
+	return 0;
+}
+
+#define CK(call, what)                                          \
+	do {                                                    \
+		OTF2_ErrorCode e_ = (call);                     \
+		if (e_ != OTF2_SUCCESS)                         \
+			return ot_err(c, what, e_);             \
+	} while (0)
+
+static int ot_groups(ot *c, OTF2_GlobalDefWriter *g)
+{
+	int n = c->m.set->n;
+	uint64_t *mem = malloc(((size_t)n + 1) * sizeof *mem);
+	OTF2_ErrorCode e1, e2;
+	if (!mem)
+		return vlm_fail(&c->m, "out of memory");
+	for (int i = 0; i < n; i++)
+		mem[i] = (uint64_t)i;  /* location i is rank i of the communicator */
+	e1 = OTF2_GlobalDefWriter_WriteGroup(g, 0, c->nref[S_LOCS], OTF2_GROUP_TYPE_COMM_LOCATIONS,
+					     OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)n, mem);
+	e2 = OTF2_GlobalDefWriter_WriteGroup(g, 1, c->nref[S_RANKS], OTF2_GROUP_TYPE_COMM_GROUP,
+					     OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)n, mem);
+	free(mem);
+	CK(e1, "writing a group");
+	CK(e2, "writing a group");
+	CK(OTF2_GlobalDefWriter_WriteComm(g, 0, c->nref[S_COMM], 1, OTF2_UNDEFINED_COMM,
+					  OTF2_COMM_FLAG_NONE), "writing the communicator");
+	return 0;
+}
+
+static int ot_defs(ot *c)
+{
+	OTF2_GlobalDefWriter *g;
+	vl_tset *s = c->m.set;
+	const uint32_t *rr = c->nref + S_NFIXED, *hr = rr + NREG, *tr = hr + c->nhosts;
+	int64_t t1 = 0;
+
+	/* empty local definitions, as the OTF2 examples do */
+	CK(OTF2_Archive_OpenDefFiles(c->ar), "opening the definition files");
+	for (int i = 0; i < s->n; i++) {
+		OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(c->ar, (OTF2_LocationRef)i);
+		if (!d)
+			return vlm_fail(&c->m, "OTF2: no definition writer");
+		CK(OTF2_Archive_CloseDefWriter(c->ar, d), "closing a definition writer");
+	}
+	CK(OTF2_Archive_CloseDefFiles(c->ar), "closing the definition files");
+
+	if (!(g = OTF2_Archive_GetGlobalDefWriter(c->ar)))
+		return vlm_fail(&c->m, "OTF2: no global definition writer");
+	for (int i = 0; i < s->n; i++)
+		if (c->m.st_base[i].end > t1)
+			t1 = c->m.st_base[i].end;
+	CK(OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, 0, (uint64_t)t1,
+						     OTF2_UNDEFINED_TIMESTAMP), "writing the clock");
+	for (uint32_t i = 0; i < c->nstr; i++)
+		CK(OTF2_GlobalDefWriter_WriteString(g, i, c->str[i]), "writing a string");
+	for (int i = 0; i < NREG; i++) {
+		int coll = i >= R_COLL;
+		const ot_coll *k = coll ? &colls[i - R_COLL] : NULL;
+		CK(OTF2_GlobalDefWriter_WriteRegion(g, (OTF2_RegionRef)i, rr[i], rr[i], c->nref[S_EMPTY],
+						    coll ? k->role : OTF2_REGION_ROLE_ARTIFICIAL,
+						    coll && k->mpi ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER,
+						    OTF2_REGION_FLAG_NONE, c->nref[S_EMPTY], 0, 0),
+		   "writing a region");
+	}
+	CK(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, c->nref[S_MACHINE], c->nref[S_MACHINE_CLASS],
+						    OTF2_UNDEFINED_SYSTEM_TREE_NODE), "writing the system tree");
+	for (int h = 0; h < c->nhosts; h++) {
+		CK(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, (OTF2_SystemTreeNodeRef)h + 1, hr[h],
+							    c->nref[S_NODE_CLASS], 0), "writing the system tree");
+		CK(OTF2_GlobalDefWriter_WriteLocationGroup(g, (OTF2_LocationGroupRef)h, hr[h],
+							   OTF2_LOCATION_GROUP_TYPE_PROCESS,
+							   (OTF2_SystemTreeNodeRef)h + 1,
+							   OTF2_UNDEFINED_LOCATION_GROUP), "writing a location group");
+	}
+	for (int i = 0; i < s->n; i++) {
+		const ot_task *k = (const ot_task *)vlm_tk(&c->m, i);
+		CK(OTF2_GlobalDefWriter_WriteLocation(g, (OTF2_LocationRef)i, tr[i],
+						      OTF2_LOCATION_TYPE_CPU_THREAD, k->nev,
+						      (OTF2_LocationGroupRef)host_group(c, s->f[i].hdr.host)),
+		   "writing a location");
+	}
+	if (ot_groups(c, g) < 0)
+		return -1;
+	CK(OTF2_GlobalDefWriter_WriteParameter(g, P_MARK, c->nref[S_MARK], OTF2_PARAMETER_TYPE_STRING),
+	   "writing a parameter");
+	CK(OTF2_GlobalDefWriter_WriteParameter(g, P_PARAM, c->nref[S_PARAM], OTF2_PARAMETER_TYPE_STRING),
+	   "writing a parameter");
+	return 0;
+}
+
+static int ot_open(ot *c, const char *dir)
+{
+	c->ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MIN,
+				  OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
+				  OTF2_COMPRESSION_NONE);
+	if (!c->ar)
+		return vlm_fail(&c->m, "%s: cannot create the OTF2 archive", dir);
+	CK(OTF2_Archive_SetFlushCallbacks(c->ar, &ot_flush, NULL), "flush callbacks");
+	CK(OTF2_Archive_SetSerialCollectiveCallbacks(c->ar), "collective callbacks");
+	CK(OTF2_Archive_SetCreator(c->ar, "vlpost otf2"), "creator");
+	CK(OTF2_Archive_SetDescription(c->ar, "vlayer trace; times in virtual nanoseconds"),
+	   "description");
+	CK(OTF2_Archive_OpenEvtFiles(c->ar), "opening the event files");
+	for (int i = 0; i < c->m.set->n; i++) {
+		ot_task *k = (ot_task *)vlm_tk(&c->m, i);
+		if (!(k->w = OTF2_Archive_GetEvtWriter(c->ar, (OTF2_LocationRef)i)))
+			return vlm_fail(&c->m, "OTF2: no event writer");
+	}
+	return 0;
+}
+
+static int ot_close_evt(ot *c)
+{
+	for (int i = 0; i < c->m.set->n; i++) {
+		ot_task *k = (ot_task *)vlm_tk(&c->m, i);
+		if (k->w)
+			CK(OTF2_Archive_CloseEvtWriter(c->ar, k->w), "closing an event writer");
+		k->w = NULL;
+	}
+	CK(OTF2_Archive_CloseEvtFiles(c->ar), "closing the event files");
+	return 0;
+}
+
+/* Convert set into the OTF2 archive in directory dir (created). 0, or -1 (err). */
+static int ot_write(vl_tset *set, const char *dir, int partial, vlp_tstats *st, char *err,
+		    size_t errlen)
+{
+	ot c;
+	int rc;
+	memset(&c, 0, sizeof c);
+	c.m.set = set;
+	c.m.ops = &ot_ops;
+	c.m.partial = partial;
+	c.m.warn = stderr;
+	c.m.msgmax = 768;
+	c.m.st_base = st;
+	c.m.err = err;
+	c.m.errlen = errlen;
+	rc = vlm_init(&c.m) < 0 || ot_hosts(&c) < 0 || ot_names(&c) < 0 || ot_open(&c, dir) < 0 ? -1
+	     : ot_run(&c);
+	if (rc == 0)
+		rc = ot_close_evt(&c);
+	if (rc == 0)
+		rc = ot_defs(&c);
+	if (c.ar) {
+		OTF2_ErrorCode e = OTF2_Archive_Close(c.ar);
+		if (e != OTF2_SUCCESS && rc == 0)
+			rc = ot_err(&c, "closing the archive", e);
+	}
+	vlm_free(&c.m);
+	for (uint32_t i = 0; i < c.nstr; i++)
+		free(c.str[i]);
+	free(c.str);
+	free(c.sh);
+	free(c.hosts);
+	free(c.nref);
+	return rc;
+}
+
+/* ---- the command ---- */
+static const char ot_usage[] =
+	"usage: vlpost otf2 [-o ARCHIVE_DIR] [--partial] TRACEDIR\n"
+	"\n"
+	"Write the traces of TRACEDIR as an OTF2 archive (otf2-print, Vampir, ViTE):\n"
+	"ARCHIVE_DIR/traces.otf2, traces.def and traces/.  Times are virtual ns (timer\n"
+	"resolution 1e9, offset 0).  One location per task (\"TID PROGRAM\"), one location\n"
+	"group and system tree node per virtual host; regions Computing, Communicating,\n"
+	"Waiting; MpiSend at each send begin, MpiRecv at each receive end (rank =\n"
+	"processor, one communicator of all tasks); collectives as a region named after\n"
+	"them with MpiCollectiveBegin/End; marks as the string parameter \"mark\".\n"
+	"\n"
+	"  -o DIR       the archive directory (default: TRACEDIR with .otf2 appended);\n"
+	"               must not exist; written to DIR.tmp and renamed when complete\n"
+	"  --partial    use incomplete traces (as for trf and paje; warnings on stderr)\n";
+
+static int ot_bad(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "vlpost: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n%.*s (--help for more)\n", (int)strcspn(ot_usage, "\n"), ot_usage);
+	return 2;
+}
+
+static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb, (void)flag, (void)ftw;
+	return remove(p);
+}
+
+static int ot_to(vl_tset *set, const char *out, int partial, vlp_tstats *st)
+{
+	char err[1024], *tmp = malloc(strlen(out) + 5);
+	struct stat sb;
+	int rc;
+	if (!tmp)
+		return fprintf(stderr, "vlpost: out of memory\n"), 2;
+	sprintf(tmp, "%s.tmp", out);
+	if (stat(out, &sb) == 0) {
+		fprintf(stderr, "vlpost: %s exists (remove it first)\n", out);
+		free(tmp);
+		return 2;
+	}
+	if (mkdir(tmp, 0777) != 0) {
+		fprintf(stderr, "vlpost: %s: %s\n", tmp, strerror(errno));
+		free(tmp);
+		return 2;
+	}
+	rc = ot_write(set, tmp, partial, st, err, sizeof err);
+	if (rc == 0 && rename(tmp, out) != 0)
+		rc = -1, snprintf(err, sizeof err, "%s: %s", out, strerror(errno));
+	if (rc != 0) {
+		nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+		fprintf(stderr, "vlpost: %s\n", err);
+	}
+	free(tmp);
+	return rc ? 2 : 0;
+}
+
+/* TRACEDIR without trailing slashes, plus ".otf2" */
+static char *ot_default_out(const char *dir)
+{
+	size_t n = strlen(dir);
+	char *s;
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	s = malloc(n + 6);
+	if (s) {
+		memcpy(s, dir, n);
+		memcpy(s + n, ".otf2", 6);
+	}
+	return s;
+}
+
+int vlp_otf2_main(int argc, char **argv)
+{
+	const char *dir = NULL, *o = NULL;
+	int partial = 0, rc;
+	vl_tset set;
+	vlp_tstats *st;
+	char err[1024], *out;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return fputs(ot_usage, stdout), 0;
+		if (strcmp(argv[i], "--partial") == 0)
+			partial = 1;
+		else if (strcmp(argv[i], "-o") == 0 && i + 1 == argc)
+			return ot_bad("%s: missing directory name", "-o");
+		else if (strcmp(argv[i], "-o") == 0)
+			o = argv[++i];
+		else if (argv[i][0] == '-' && argv[i][1])
+			return ot_bad("otf2: unknown option %s", argv[i]);
+		else if (dir)
+			return ot_bad("otf2: extra argument %s", argv[i]);
+		else
+			dir = argv[i];
+	}
+	if (!dir)
+		return ot_bad("otf2: missing TRACEDIR%s", "");
+	if (vl_tset_open(&set, dir, partial ? VL_TSET_SKIPBAD : 0, stderr, err, sizeof err) < 0) {
+		fprintf(stderr, "vlpost: %s\n", err);
+		vl_tset_close(&set);
+		return 2;
+	}
+	out = o ? strdup(o) : ot_default_out(dir);
+	st = calloc((size_t)set.n, sizeof *st);
+	if (!out || !st)
+		rc = (fprintf(stderr, "vlpost: out of memory\n"), 2);
+	else
+		rc = ot_to(&set, out, partial, st);
+	free(st);
+	free(out);
+	vl_tset_close(&set);
+	return rc;
+}
+
+int vlp_otf2_available(void)
+{
+	return 1;
+}
+
+#else /* !VL_HAVE_OTF2 */
+
+int vlp_otf2_main(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
+		fputs("usage: vlpost otf2 [-o ARCHIVE_DIR] [--partial] TRACEDIR\n\n"
+		      "This vlpost was built without OTF2 support.\n", stdout);
+	fputs("vlpost: built without OTF2 support (install libopen-trace-format2-dev and rebuild)\n",
+	      stderr);
+	return 2;
+}
+
+int vlp_otf2_available(void)
+{
+	return 0;
+}
+
+#endif

@@ -1,0 +1,71 @@
+# nognuplot.gp - written by vlpost scaling; edit it and run `gnuplot nognuplot.gp` in
+# its directory.  Data: nognuplot.dat (tasks, elapsed_s, speedup, efficiency; one
+# index per curve).  Base: np1 (1 tasks, 0.001000 s).
+base_tasks = 1.0
+png_term = ''
+do for [t in GPVAL_TERMINALS] {
+    if (t eq 'png' && png_term eq '') { png_term = 'png' }
+    if (t eq 'pngcairo') { png_term = 'pngcairo' }
+}
+set terminal svg size 800,900 dynamic
+set output 'nognuplot.svg'
+reset
+set datafile missing '-'
+set termoption noenhanced
+set multiplot layout 2,1 title 'vlpost scaling, base np1'
+set logscale x 2
+set xrange [0.8:2.5]
+set xtics (1, 2)
+set xlabel 'tasks'
+set grid
+set key below
+set ylabel 'predicted elapsed time (s)'
+set yrange [0:*]
+set ytics nomirror
+set y2label 'speed-up'
+set y2range [0:*]
+set y2tics
+plot 'nognuplot.dat' index 0 using 1:2 with linespoints lc 1 pt 7 title 'time', \
+     'nognuplot.dat' index 0 using 1:3 axes x1y2 with linespoints lc 1 pt 6 dt 2 title 'speed-up', \
+     x / base_tasks axes x1y2 with lines lc 'gray' dt 3 title 'ideal speed-up'
+unset y2label
+unset y2tics
+set ytics mirror
+set ylabel 'efficiency'
+set yrange [0:1.2<*]
+plot 'nognuplot.dat' index 0 using 1:4 with linespoints lc 1 pt 7 title 'efficiency', \
+     1 with lines lc 'gray' dt 3 title 'ideal efficiency'
+unset multiplot
+set output
+if (png_term ne '') {
+    set terminal png_term size 800,900
+    set output 'nognuplot.png'
+reset
+set datafile missing '-'
+set termoption noenhanced
+set multiplot layout 2,1 title 'vlpost scaling, base np1'
+set logscale x 2
+set xrange [0.8:2.5]
+set xtics (1, 2)
+set xlabel 'tasks'
+set grid
+set key below
+set ylabel 'predicted elapsed time (s)'
+set yrange [0:*]
+set ytics nomirror
+set y2label 'speed-up'
+set y2range [0:*]
+set y2tics
+plot 'nognuplot.dat' index 0 using 1:2 with linespoints lc 1 pt 7 title 'time', \
+     'nognuplot.dat' index 0 using 1:3 axes x1y2 with linespoints lc 1 pt 6 dt 2 title 'speed-up', \
+     x / base_tasks axes x1y2 with lines lc 'gray' dt 3 title 'ideal speed-up'
+unset y2label
+unset y2tics
+set ytics mirror
+set ylabel 'efficiency'
+set yrange [0:1.2<*]
+plot 'nognuplot.dat' index 0 using 1:4 with linespoints lc 1 pt 7 title 'efficiency', \
+     1 with lines lc 'gray' dt 3 title 'ideal efficiency'
+unset multiplot
+    set output
+}
