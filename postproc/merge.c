@@ -348,3 +348,72 @@ void vlm_free(vlm *m)
 	free(m->heap);
 	free(m->pd);
 }
+
+/* ---- the command of a converter ---- */
+__attribute__((format(printf, 2, 3))) static int vlm_usage(const vlm_cmd *c, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "vlpost: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n%.*s (--help for more)\n", (int)strcspn(c->usage, "\n"), c->usage);
+	return 2;
+}
+
+/* TRACEDIR without trailing slashes, plus suffix */
+static char *vlm_default_out(const char *dir, const char *suffix)
+{
+	size_t n = strlen(dir), k = strlen(suffix) + 1;
+	char *s;
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	s = malloc(n + k);
+	if (s) {
+		memcpy(s, dir, n);
+		memcpy(s + n, suffix, k);
+	}
+	return s;
+}
+
+int vlm_main(const vlm_cmd *c, int argc, char **argv)
+{
+	const char *dir = NULL, *o = NULL;
+	int partial = 0, rc;
+	vl_tset set;
+	vlp_tstats *st;
+	char err[1024], *out;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return fputs(c->usage, stdout), 0;
+		if (strcmp(argv[i], "--partial") == 0)
+			partial = 1;
+		else if (strcmp(argv[i], "-o") == 0 && i + 1 == argc)
+			return vlm_usage(c, "-o: missing %s", c->out_is);
+		else if (strcmp(argv[i], "-o") == 0)
+			o = argv[++i];
+		else if (argv[i][0] == '-' && argv[i][1])
+			return vlm_usage(c, "%s: unknown option %s", c->name, argv[i]);
+		else if (dir)
+			return vlm_usage(c, "%s: extra argument %s", c->name, argv[i]);
+		else
+			dir = argv[i];
+	}
+	if (!dir)
+		return vlm_usage(c, "%s: missing TRACEDIR", c->name);
+	if (vl_tset_open(&set, dir, partial ? VL_TSET_SKIPBAD : 0, stderr, err, sizeof err) < 0) {
+		fprintf(stderr, "vlpost: %s\n", err);
+		vl_tset_close(&set);
+		return 2;
+	}
+	out = o ? strdup(o) : vlm_default_out(dir, c->suffix);
+	st = calloc((size_t)set.n, sizeof *st);
+	if (!out || !st)
+		rc = (fprintf(stderr, "vlpost: out of memory\n"), 2);
+	else
+		rc = c->to(&set, out, partial, st);
+	free(st);
+	free(out);
+	vl_tset_close(&set);
+	return rc;
+}

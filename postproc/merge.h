@@ -1,10 +1,11 @@
 /* merge.h - the streaming k-way merge shared by the trace converters (trf.c,
- * paje.c): each task turns its records into a few events of the converter's
+ * paje.c, otf2.c): each task turns its records into a few events of the converter's
  * own type (queued in the task, each beginning with a vlm_ev); a binary heap
  * over the tasks, keyed by (time of the task's next event, processor), yields
  * them in global time order.  Also the checks of messages (every receive end at
- * or after its send begin), the split of multicast intervals, and the
- * error/warning reporting of the converters. */
+ * or after its send begin), the split of multicast intervals, the
+ * error/warning reporting of the converters, and their command line.  The
+ * per-task states of paje.c and otf2.c are in states.h. */
 #ifndef VLP_MERGE_H
 #define VLP_MERGE_H
 
@@ -136,5 +137,19 @@ int vlm_send_begin(vlm *m, vlm_task *k, const vlm_ev *e, int *matched);
  * has not been matched otherwise: check it, or wait for a send begin at the
  * same time.  0, or -1 on error. */
 int vlm_recv_end(vlm *m, const vlm_ev *e, int receiver);
+
+/* The command of a converter writing one output (paje, otf2):
+ * `vlpost NAME [-o OUT] [--partial] TRACEDIR`. */
+typedef struct vlm_cmd {
+	const char *name;    /* "paje": argv[0], and the prefix of its usage errors */
+	const char *usage;   /* --help; its first line follows usage errors */
+	const char *out_is;  /* what -o names: "file name", "directory name" */
+	const char *suffix;  /* of the default OUT, TRACEDIR + suffix (".paje") */
+	/* write set into out: the exit status */
+	int (*to)(vl_tset *set, const char *out, int partial, vlp_tstats *st);
+} vlm_cmd;
+
+/* Run command c: the exit status (0, or 2 for bad usage or bad input). */
+int vlm_main(const vlm_cmd *c, int argc, char **argv);
 
 #endif

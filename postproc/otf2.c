@@ -18,6 +18,7 @@
 
 #include "coll.h"
 #include "merge.h"
+#include "states.h"
 
 #include <otf2/otf2.h>
 
@@ -29,10 +30,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* regions: the three states, then one per collective kind */
-enum { R_COMP, R_COMM, R_WAIT, R_COLL, ST_NONE = -1 };
+/* regions: the three states (VLS_COMP, VLS_COMM, VLS_WAIT), then one per collective kind */
+enum { R_COLL = VLS_WAIT + 1 };
 enum { E_ENTER, E_LEAVE, E_SEND, E_RECV, E_CBEGIN, E_CEND, E_PARAM };
-enum { P_MARK, P_PARAM };
+enum { P_MARK, P_PARAM };  /* the val of marks and parameters (states.h) */
 
 static const char *const st_name[] = { "Computing", "Communicating", "Waiting" };
 
@@ -73,21 +74,15 @@ static const ot_coll colls[] = {
 #define NCOLL ((int)(sizeof colls / sizeof colls[0]))
 
 typedef struct ot_ev {
-	vlm_ev m;          /* peer: E_SEND destination's processor (-1: no trace); E_RECV sender's */
-	int64_t bytes;
-	int32_t tag;
+	vls_ev s;          /* val: region, collective index, parameter; text: E_PARAM */
 	int32_t root;      /* E_CEND: the root's processor, or -1 */
-	uint8_t kind, val; /* val: region, collective index, parameter */
-	char text[24];     /* E_PARAM */
 } ot_ev;
 
 #define QMAX 16
 
 typedef struct ot_task {
-	vlm_task m;
-	int cur;           /* the state region the task is in, or ST_NONE */
-	int defer;         /* Computing is due at defer_t, unless a state begins then */
-	int64_t defer_t, last_t;
+	vls_task s;        /* cur: the state region the task is in, or VLS_NONE */
+	int64_t last_t;
 	uint64_t nev;
 	OTF2_EvtWriter *w;
 	ot_ev q[QMAX];
@@ -177,110 +172,28 @@ static uint32_t ot_str(ot *c, const char *s)
 	return c->nstr - 1;
 }
 
-/* ---- event generation (per task, in the task's time order) ---- */
-static ot_ev *ot_push(ot_task *k, int kind, int64_t t);
-
-/* Before an event at t: the deferred Computing begins if it is due before t. */
-static void ot_flush_comp(ot_task *k, int64_t t)
+/* ---- event generation (per task, in the task's time order; states.c) ---- */
+static vls_ev *ot_push(vls_task *t, int kind, int64_t time)
 {
-	if (!k->defer || t <= k->defer_t)
-		return;
-	k->defer = 0;
-	if (k->cur != R_COMP) {
-		if (k->cur != ST_NONE)
-			ot_push(k, E_LEAVE, k->defer_t)->val = (uint8_t)k->cur;
-		ot_push(k, E_ENTER, k->defer_t)->val = R_COMP;
-		k->cur = R_COMP;
-	}
-}
-
-static ot_ev *ot_push(ot_task *k, int kind, int64_t t)
-{
+	ot_task *k = (ot_task *)t;
 	ot_ev *e;
-	ot_flush_comp(k, t);
-	if (t < k->last_t)
-		t = k->last_t;  /* never backwards within a location */
-	k->last_t = t;
-	e = &k->q[k->m.qn++];
+	if (time < k->last_t)
+		time = k->last_t;  /* never backwards within a location */
+	k->last_t = time;
+	e = &k->q[t->m.qn++];
 	memset(e, 0, sizeof *e);
-	e->m.t = t;
-	e->kind = (uint8_t)kind;
+	e->s.m.t = time;
+	e->s.kind = (uint8_t)kind;
 	e->root = -1;
-	return e;
+	return &e->s;
 }
 
-/* The task is in state s (ST_NONE: none) from time t on. */
-static void ot_state(ot_task *k, int64_t t, int s)
+static void ot_change(vls_task *k, int64_t t, int s)
 {
-	if (k->defer && t == k->defer_t)
-		k->defer = 0;  /* the Computing would last 0 ns */
-	ot_flush_comp(k, t);
-	if (s == k->cur)
-		return;
-	if (k->cur != ST_NONE)
-		ot_push(k, E_LEAVE, t)->val = (uint8_t)k->cur;
-	if (s != ST_NONE)
-		ot_push(k, E_ENTER, t)->val = (uint8_t)s;
-	k->cur = s;
-}
-
-static void ot_seg(ot_task *k, int64_t a, int64_t b, int s)
-{
-	if (b > a)
-		ot_state(k, a, s);
-}
-
-/* After a record: computing from t on, unless the next state begins at t. */
-static void ot_done_at(ot_task *k, int64_t t)
-{
-	if (k->cur == R_COMP)
-		return;
-	k->defer = 1;
-	k->defer_t = t;
-}
-
-static void ot_send(ot *c, ot_task *k, const vl_trec *r)
-{
-	int64_t a, b;
-	ot_ev *e;
-	if (!vlm_send_span(&k->m, r, &a, &b))
-		ot_seg(k, r->u.v.t0, r->u.v.t1, R_COMM);
-	e = ot_push(k, E_SEND, a);
-	e->m.seq = r->seq;
-	e->m.rec = k->m.f->nrec - 1;
-	e->bytes = r->u.v.bytes;
-	e->tag = r->tag;
-	e->m.peer = vlm_find(&c->m, &k->m, r->peer);
-	ot_done_at(k, r->u.v.t1);
-}
-
-/* Waiting as in paje.c: [arrival - wait, arrival] when inside [t0, t1], else
- * the first wait ns of the call. */
-static int ot_recv(ot *c, ot_task *k, const vl_trec *r)
-{
-	int64_t t0 = r->u.v.t0, t1 = r->u.v.t1, w = r->u.v.t2, w1 = r->u.v.t3, w0;
-	int src;
-	ot_ev *e;
-	if (vlm_recv_src(&c->m, &k->m, r, &src) < 0)
-		return -1;
-	w0 = w1 - w;
-	if (w <= 0 || w0 < t0 || w1 > t1) {
-		w0 = t0;
-		w1 = t0 + w;
-	}
-	ot_seg(k, t0, w0, R_COMM);
-	ot_seg(k, w0, w1, R_WAIT);
-	ot_seg(k, w1, t1, R_COMM);
-	if (src >= 0) {
-		e = ot_push(k, E_RECV, t1);
-		e->m.seq = r->seq;
-		e->m.rec = k->m.f->nrec - 1;
-		e->m.peer = src;
-		e->bytes = r->u.v.bytes;
-		e->tag = r->tag;
-	}
-	ot_done_at(k, t1);
-	return 0;
+	if (k->cur != VLS_NONE)
+		vls_push(k, E_LEAVE, t)->val = (uint8_t)k->cur;
+	if (s != VLS_NONE)
+		vls_push(k, E_ENTER, t)->val = (uint8_t)s;
 }
 
 static int coll_index(int op)
@@ -293,95 +206,67 @@ static int coll_index(int op)
 }
 
 /* A group operation: its region over [t0, t1] (with MpiCollectiveBegin/End),
- * inside it Waiting for the first t2 ns, then Communicating. */
-static void ot_coll_rec(ot *c, ot_task *k, const vl_trec *r)
+ * inside it the states (no state around it). */
+static void ot_coll_begin(vlm *m, vls_task *k, const vl_trec *r)
 {
-	int64_t t0 = r->u.v.t0, t1 = r->u.v.t1, w = r->u.v.t2;
+	int64_t t0 = r->u.v.t0;
+	int ci = coll_index(r->tag);
+	(void)m;
+	vls_state(k, t0, VLS_NONE);
+	vls_push(k, E_ENTER, t0)->val = (uint8_t)(R_COLL + ci);
+	if (colls[ci].op >= 0)
+		vls_push(k, E_CBEGIN, t0);
+}
+
+static void ot_coll_end(vlm *m, vls_task *k, const vl_trec *r)
+{
+	int64_t t1 = r->u.v.t1;
 	int ci = coll_index(r->tag);
 	ot_ev *e;
-	ot_state(k, t0, ST_NONE);
-	ot_push(k, E_ENTER, t0)->val = (uint8_t)(R_COLL + ci);
-	if (colls[ci].op >= 0)
-		ot_push(k, E_CBEGIN, t0);
-	ot_seg(k, t0, t0 + w, R_WAIT);
-	ot_seg(k, t0 + w, t1, R_COMM);
-	ot_state(k, t1, ST_NONE);
+	vls_state(k, t1, VLS_NONE);
 	if (colls[ci].op >= 0) {
-		e = ot_push(k, E_CEND, t1);
-		e->val = (uint8_t)ci;
-		e->bytes = r->u.v.bytes;
-		e->root = r->peer >= 0 ? vlm_find(&c->m, &k->m, r->peer) : -1;
+		e = (ot_ev *)vls_push(k, E_CEND, t1);
+		e->s.val = (uint8_t)ci;
+		e->s.bytes = r->u.v.bytes;
+		e->root = r->peer >= 0 ? vlm_find(m, &k->m, r->peer) : -1;
 	}
-	ot_push(k, E_LEAVE, t1)->val = (uint8_t)(R_COLL + ci);
-	ot_done_at(k, t1);
+	vls_push(k, E_LEAVE, t1)->val = (uint8_t)(R_COLL + ci);
 }
 
-static void ot_param(ot_task *k, const vl_trec *r, int which)
-{
-	ot_ev *e = ot_push(k, E_PARAM, r->u.m.t0);
-	e->val = (uint8_t)which;
-	if (which == P_MARK && !r->u.m.text[0])
-		snprintf(e->text, sizeof e->text, "mark %d", (int)r->peer);
-	else
-		snprintf(e->text, sizeof e->text, "%s", r->u.m.text);
-}
+static const vls_ops ot_sops = {
+	E_SEND, E_RECV, E_PARAM, E_PARAM, ot_push, ot_change, ot_coll_begin, ot_coll_end
+};
 
-/* Queue the events of one record (none for START, END, COMPUTE). */
 static int ot_map(vlm *m, vlm_task *t, const vl_trec *r)
 {
-	ot *c = (ot *)m;
-	ot_task *k = (ot_task *)t;
-	switch (r->type) {
-	case VL_EV_SEND:
-		ot_send(c, k, r);
-		return 0;
-	case VL_EV_RECV:
-		return ot_recv(c, k, r);
-	case VL_EV_MARK:
-		ot_param(k, r, P_MARK);
-		return 0;
-	case VL_EV_PARAM:
-		ot_param(k, r, P_PARAM);
-		return 0;
-	case VL_EV_PROBE:
-	case VL_EV_SPAWN:
-		ot_seg(k, r->u.v.t0, r->u.v.t1, R_COMM);
-		ot_done_at(k, r->u.v.t1);
-		return 0;
-	case VL_EV_COLL:
-		ot_coll_rec(c, k, r);
-		return 0;
-	default:
-		return 0;
-	}
+	return vls_map(m, (vls_task *)t, r);
 }
 
 static void ot_tinit(vlm *m, vlm_task *t)
 {
 	(void)m;
-	((ot_task *)t)->cur = ST_NONE;
+	vls_init((vls_task *)t, &ot_sops);
 }
 
 static void ot_begin(vlm *m, vlm_task *t)
 {
-	ot_task *k = (ot_task *)t;
+	vls_task *k = (vls_task *)t;
 	(void)m;
-	k->last_t = t->f->hdr.start_ns;
+	((ot_task *)t)->last_t = t->f->hdr.start_ns;
 	/* the merge needs an event (written as nothing); Computing from the start,
 	 * unless a state begins then */
-	ot_push(k, E_PARAM, t->f->hdr.start_ns)->val = 0xff;
-	ot_done_at(k, t->f->hdr.start_ns);
+	vls_push(k, E_PARAM, t->f->hdr.start_ns)->val = 0xff;
+	vls_done_at(k, t->f->hdr.start_ns);
 }
 
 static void ot_end(vlm *m, vlm_task *t)
 {
-	ot_task *k = (ot_task *)t;
+	vls_task *k = (vls_task *)t;
 	(void)m;
-	if (k->defer && k->defer_t >= t->st->end)
-		k->defer = 0;
-	ot_state(k, t->st->end, ST_NONE);
-	if (!k->m.qn)  /* the merge needs an event (written as nothing) */
-		ot_push(k, E_PARAM, t->st->end)->val = 0xff;
+	vls_end_at(k, t->st->end);
+	vls_state(k, t->st->end, VLS_NONE);
+	if (!t->qn)  /* the merge needs an event (written as nothing) */
+		vls_push(k, E_PARAM, t->st->end)->val = 0xff;
 }
 
 static const vlm_ops ot_ops = {
@@ -389,8 +274,9 @@ static const vlm_ops ot_ops = {
 };
 
 /* ---- writing the events ---- */
-static int ot_emit(ot *c, ot_task *k, const ot_ev *e)
+static int ot_emit(ot *c, ot_task *k, const ot_ev *oe)
 {
+	const vls_ev *e = &oe->s;
 	OTF2_EvtWriter *w = k->w;
 	OTF2_TimeStamp t = (OTF2_TimeStamp)e->m.t;
 	OTF2_ErrorCode rc = OTF2_SUCCESS;
@@ -404,7 +290,7 @@ static int ot_emit(ot *c, ot_task *k, const ot_ev *e)
 		rc = OTF2_EvtWriter_Leave(w, NULL, t, e->val);
 		break;
 	case E_SEND:
-		if (vlm_send_begin(&c->m, &k->m, &e->m, &unused) < 0)
+		if (vlm_send_begin(&c->m, &k->s.m, &e->m, &unused) < 0)
 			return -1;
 		if (e->m.peer < 0)
 			return 0;
@@ -412,7 +298,7 @@ static int ot_emit(ot *c, ot_task *k, const ot_ev *e)
 					    (uint64_t)e->bytes);
 		break;
 	case E_RECV:
-		if (vlm_recv_end(&c->m, &e->m, k->m.proc) < 0)
+		if (vlm_recv_end(&c->m, &e->m, k->s.m.proc) < 0)
 			return -1;
 		rc = OTF2_EvtWriter_MpiRecv(w, NULL, t, (uint32_t)e->m.peer, 0, (uint32_t)e->tag,
 					    (uint64_t)e->bytes);
@@ -422,7 +308,7 @@ static int ot_emit(ot *c, ot_task *k, const ot_ev *e)
 		break;
 	case E_CEND:
 		rc = OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, t, (OTF2_CollectiveOp)colls[e->val].op, 0,
-						     e->root >= 0 ? (uint32_t)e->root : OTF2_UNDEFINED_UINT32,
+						     oe->root >= 0 ? (uint32_t)oe->root : OTF2_UNDEFINED_UINT32,
 						     (uint64_t)e->bytes, (uint64_t)e->bytes);
 		break;
 	default:
@@ -694,14 +580,6 @@ static const char ot_usage[] =
 	"               must not exist; written to DIR.tmp and renamed when complete\n"
 	"  --partial    use incomplete traces (as for trf and paje; warnings on stderr)\n";
 
-static int ot_bad(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "vlpost: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n%.*s (--help for more)\n", (int)strcspn(ot_usage, "\n"), ot_usage);
-	return 2;
-}
-
 static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	(void)sb, (void)flag, (void)ftw;
@@ -737,61 +615,10 @@ static int ot_to(vl_tset *set, const char *out, int partial, vlp_tstats *st)
 	return rc ? 2 : 0;
 }
 
-/* TRACEDIR without trailing slashes, plus ".otf2" */
-static char *ot_default_out(const char *dir)
-{
-	size_t n = strlen(dir);
-	char *s;
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	s = malloc(n + 6);
-	if (s) {
-		memcpy(s, dir, n);
-		memcpy(s + n, ".otf2", 6);
-	}
-	return s;
-}
-
 int vlp_otf2_main(int argc, char **argv)
 {
-	const char *dir = NULL, *o = NULL;
-	int partial = 0, rc;
-	vl_tset set;
-	vlp_tstats *st;
-	char err[1024], *out;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-			return fputs(ot_usage, stdout), 0;
-		if (strcmp(argv[i], "--partial") == 0)
-			partial = 1;
-		else if (strcmp(argv[i], "-o") == 0 && i + 1 == argc)
-			return ot_bad("%s: missing directory name", "-o");
-		else if (strcmp(argv[i], "-o") == 0)
-			o = argv[++i];
-		else if (argv[i][0] == '-' && argv[i][1])
-			return ot_bad("otf2: unknown option %s", argv[i]);
-		else if (dir)
-			return ot_bad("otf2: extra argument %s", argv[i]);
-		else
-			dir = argv[i];
-	}
-	if (!dir)
-		return ot_bad("otf2: missing TRACEDIR%s", "");
-	if (vl_tset_open(&set, dir, partial ? VL_TSET_SKIPBAD : 0, stderr, err, sizeof err) < 0) {
-		fprintf(stderr, "vlpost: %s\n", err);
-		vl_tset_close(&set);
-		return 2;
-	}
-	out = o ? strdup(o) : ot_default_out(dir);
-	st = calloc((size_t)set.n, sizeof *st);
-	if (!out || !st)
-		rc = (fprintf(stderr, "vlpost: out of memory\n"), 2);
-	else
-		rc = ot_to(&set, out, partial, st);
-	free(st);
-	free(out);
-	vl_tset_close(&set);
-	return rc;
+	static const vlm_cmd cmd = { "otf2", ot_usage, "directory name", ".otf2", ot_to };
+	return vlm_main(&cmd, argc, argv);
 }
 
 int vlp_otf2_available(void)

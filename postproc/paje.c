@@ -10,6 +10,7 @@
 #include "paje.h"
 #include "coll.h"
 #include "merge.h"
+#include "states.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -18,7 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { ST_COMP, ST_COMM, ST_WAIT, ST_NONE };
 enum { E_CREATE, E_DESTROY, E_STATE, E_PUSH, E_POP, E_MARK, E_SEND, E_RECV };
 
 static const char *const st_alias[] = { "comp", "comm", "wait" };
@@ -30,22 +30,14 @@ static const char *const coll_name[] = {
 };
 #define NCOLL ((int)(sizeof coll_name / sizeof coll_name[0]))
 
-typedef struct pj_ev {
-	vlm_ev m;          /* peer: E_SEND destination's processor (-1: no trace); E_RECV sender's */
-	int64_t bytes;
-	int32_t tag;
-	uint8_t kind, val; /* val: state, collective index */
-	char text[24];     /* E_MARK */
-} pj_ev;
+/* val: state, collective index; text: E_MARK */
+typedef vls_ev pj_ev;
 
 #define QMAX 10
 
 typedef struct pj_task {
-	vlm_task m;
-	int cur;
+	vls_task s;
 	pj_ev q[QMAX];
-	int defer;         /* Computing is due at defer_t, unless a state begins then */
-	int64_t defer_t;
 } pj_task;
 
 /* a message in flight: its link started, the receive end not yet seen */
@@ -277,8 +269,8 @@ static int pj_recv_end(pj *c, const pj_ev *e, int receiver)
 
 static int pj_send_begin(pj *c, pj_task *k, const pj_ev *e)
 {
-	int matched = 0, proc = k->m.proc, peer = e->m.peer;
-	if (vlm_send_begin(&c->m, &k->m, &e->m, &matched) < 0)
+	int matched = 0, proc = k->s.m.proc, peer = e->m.peer;
+	if (vlm_send_begin(&c->m, &k->s.m, &e->m, &matched) < 0)
 		return -1;
 	if (matched < 0)
 		return 0;
@@ -291,7 +283,7 @@ static int pj_send_begin(pj *c, pj_task *k, const pj_ev *e)
 		return 0;
 	if (vlm_tk(&c->m, peer)->state >= VLM_FINAL) {
 		vlm_warn(&c->m, "%s: record %llu: message %u to task 0x%x is never received (no link)",
-			 k->m.f->path, (unsigned long long)e->m.rec, e->m.seq,
+			 k->s.m.f->path, (unsigned long long)e->m.rec, e->m.seq,
 			 (unsigned)vlm_tk(&c->m, peer)->f->hdr.tid);
 		return 0;
 	}
@@ -306,13 +298,13 @@ static void pj_close_links(pj *c, pj_task *k, int64_t t)
 		pj_fly *m = &c->fly[i];
 		int sender;
 		uint32_t seq;
-		if (!m->key || m->key == FLY_DEL || m->receiver != k->m.proc)
+		if (!m->key || m->key == FLY_DEL || m->receiver != k->s.m.proc)
 			continue;
 		sender = (int)(m->key >> 32) - 1;
 		seq = (uint32_t)m->key;
 		vlm_warn(&c->m, "%s: message %u of task 0x%x is never received: its link ends with the task",
-			 k->m.f->path, seq, (unsigned)vlm_tk(&c->m, sender)->f->hdr.tid);
-		out_link_end(c, t, sender, seq, k->m.proc);
+			 k->s.m.f->path, seq, (unsigned)vlm_tk(&c->m, sender)->f->hdr.tid);
+		out_link_end(c, t, sender, seq, k->s.m.proc);
 		fly_del(c, m);
 	}
 }
@@ -325,132 +317,51 @@ static int pj_emit(pj *c, pj_task *k, const pj_ev *e)
 	switch (e->kind) {
 	case E_CREATE: {
 		char nm[160];
-		fprintf(o, "5 %s p%d T h%d ", tb, k->m.proc, (int)k->m.f->hdr.host);
-		snprintf(nm, sizeof nm, "0x%x %s", (unsigned)k->m.f->hdr.tid,
-			 k->m.f->hdr.program[0] ? k->m.f->hdr.program : "?");
+		fprintf(o, "5 %s p%d T h%d ", tb, k->s.m.proc, (int)k->s.m.f->hdr.host);
+		snprintf(nm, sizeof nm, "0x%x %s", (unsigned)k->s.m.f->hdr.tid,
+			 k->s.m.f->hdr.program[0] ? k->s.m.f->hdr.program : "?");
 		pj_str(o, nm);
 		fputc('\n', o);
 		return 0;
 	}
 	case E_DESTROY:
 		pj_close_links(c, k, e->m.t);
-		fprintf(o, "6 %s T p%d\n", tb, k->m.proc);
+		fprintf(o, "6 %s T p%d\n", tb, k->s.m.proc);
 		return 0;
 	case E_STATE:
-		fprintf(o, "7 %s p%d S %s\n", tb, k->m.proc, st_alias[e->val]);
+		fprintf(o, "7 %s p%d S %s\n", tb, k->s.m.proc, st_alias[e->val]);
 		return 0;
 	case E_PUSH:
-		fprintf(o, "8 %s p%d C c%d\n", tb, k->m.proc, e->val);
+		fprintf(o, "8 %s p%d C c%d\n", tb, k->s.m.proc, e->val);
 		return 0;
 	case E_POP:
-		fprintf(o, "9 %s p%d C\n", tb, k->m.proc);
+		fprintf(o, "9 %s p%d C\n", tb, k->s.m.proc);
 		return 0;
 	case E_MARK:
-		fprintf(o, "10 %s p%d M ", tb, k->m.proc);
+		fprintf(o, "10 %s p%d M ", tb, k->s.m.proc);
 		pj_str(o, e->text);
 		fputc('\n', o);
 		return 0;
 	case E_SEND:
 		return pj_send_begin(c, k, e);
 	default:
-		return pj_recv_end(c, e, k->m.proc);
+		return pj_recv_end(c, e, k->s.m.proc);
 	}
 }
 
-/* ---- event generation ---- */
-static pj_ev *pj_push(pj_task *k, int kind, int64_t t);
-
-/* Before an event at t: the deferred Computing begins if it is due before t. */
-static void pj_flush(pj_task *k, int64_t t)
+/* ---- event generation (states.c) ---- */
+static vls_ev *pj_push(vls_task *k, int kind, int64_t t)
 {
-	if (!k->defer || t <= k->defer_t)
-		return;
-	k->defer = 0;
-	if (k->cur != ST_COMP) {
-		pj_push(k, E_STATE, k->defer_t)->val = ST_COMP;
-		k->cur = ST_COMP;
-	}
-}
-
-static pj_ev *pj_push(pj_task *k, int kind, int64_t t)
-{
-	pj_ev *e;
-	pj_flush(k, t);
-	e = &k->q[k->m.qn++];
+	pj_ev *e = &((pj_task *)k)->q[k->m.qn++];
 	memset(e, 0, sizeof *e);
 	e->m.t = t;
 	e->kind = (uint8_t)kind;
 	return e;
 }
 
-/* The task is in state s from time t on. */
-static void pj_state(pj_task *k, int64_t t, int s)
+static void pj_change(vls_task *k, int64_t t, int s)
 {
-	if (k->defer && t == k->defer_t)
-		k->defer = 0;  /* the Computing would last 0 ns */
-	pj_flush(k, t);
-	if (s == k->cur)
-		return;
-	pj_push(k, E_STATE, t)->val = (uint8_t)s;
-	k->cur = s;
-}
-
-/* State s during [a, b) (nothing if empty). */
-static void pj_seg(pj_task *k, int64_t a, int64_t b, int s)
-{
-	if (b > a)
-		pj_state(k, a, s);
-}
-
-/* After a record: computing from t on, unless the next state begins at t. */
-static void pj_done_at(pj_task *k, int64_t t)
-{
-	if (k->cur == ST_COMP)
-		return;
-	k->defer = 1;
-	k->defer_t = t;
-}
-
-static void pj_send(pj *c, pj_task *k, const vl_trec *r)
-{
-	int64_t a, b;
-	pj_ev *e;
-	if (!vlm_send_span(&k->m, r, &a, &b))
-		pj_seg(k, r->u.v.t0, r->u.v.t1, ST_COMM);
-	e = pj_push(k, E_SEND, a);
-	e->m.seq = r->seq;
-	e->m.rec = k->m.f->nrec - 1;
-	e->bytes = r->u.v.bytes;
-	e->tag = r->tag;
-	e->m.peer = vlm_find(&c->m, &k->m, r->peer);
-	pj_done_at(k, r->u.v.t1);
-}
-
-/* Waiting is [arrival - wait, arrival] when that lies in [t0, t1] (the receiver
- * waits until the message arrives), else the first wait ns of the call. */
-static int pj_recv(pj *c, pj_task *k, const vl_trec *r)
-{
-	int64_t t0 = r->u.v.t0, t1 = r->u.v.t1, w = r->u.v.t2, w1 = r->u.v.t3, w0;
-	int src;
-	pj_ev *e;
-	if (vlm_recv_src(&c->m, &k->m, r, &src) < 0)
-		return -1;
-	w0 = w1 - w;
-	if (w <= 0 || w0 < t0 || w1 > t1) {
-		w0 = t0;
-		w1 = t0 + w;
-	}
-	pj_seg(k, t0, w0, ST_COMM);
-	pj_seg(k, w0, w1, ST_WAIT);
-	pj_seg(k, w1, t1, ST_COMM);
-	if (src >= 0) {
-		e = pj_push(k, E_RECV, t1);
-		e->m.seq = r->seq;
-		e->m.rec = k->m.f->nrec - 1;
-		e->m.peer = src;
-	}
-	pj_done_at(k, t1);
-	return 0;
+	vls_push(k, E_STATE, t)->val = (uint8_t)s;
 }
 
 static int coll_index(int op)
@@ -473,75 +384,49 @@ static int coll_index(int op)
 	}
 }
 
-/* A group operation: the Collective state for [t0, t1]; waiting first. */
-static void pj_coll(pj_task *k, const vl_trec *r)
+/* A group operation: the Collective state for [t0, t1]. */
+static void pj_coll_begin(vlm *m, vls_task *k, const vl_trec *r)
 {
-	int64_t t0 = r->u.v.t0, t1 = r->u.v.t1, w = r->u.v.t2;
-	pj_push(k, E_PUSH, t0)->val = (uint8_t)coll_index(r->tag);
-	pj_seg(k, t0, t0 + w, ST_WAIT);
-	pj_seg(k, t0 + w, t1, ST_COMM);
-	pj_push(k, E_POP, t1);
-	pj_done_at(k, t1);
+	(void)m;
+	vls_push(k, E_PUSH, r->u.v.t0)->val = (uint8_t)coll_index(r->tag);
 }
 
-static void pj_mark(pj_task *k, const vl_trec *r)
+static void pj_coll_end(vlm *m, vls_task *k, const vl_trec *r)
 {
-	pj_ev *e = pj_push(k, E_MARK, r->u.m.t0);
-	if (r->u.m.text[0])
-		snprintf(e->text, sizeof e->text, "%s", r->u.m.text);
-	else
-		snprintf(e->text, sizeof e->text, "mark %d", (int)r->peer);
+	(void)m;
+	vls_push(k, E_POP, r->u.v.t1);
 }
 
-/* Queue the events of one record (none for START, END, COMPUTE, PARAM). */
+/* no events for PARAM records */
+static const vls_ops pj_sops = {
+	E_SEND, E_RECV, E_MARK, -1, pj_push, pj_change, pj_coll_begin, pj_coll_end
+};
+
 static int pj_map(vlm *m, vlm_task *t, const vl_trec *r)
 {
-	pj *c = (pj *)m;
-	pj_task *k = (pj_task *)t;
-	switch (r->type) {
-	case VL_EV_SEND:
-		pj_send(c, k, r);
-		return 0;
-	case VL_EV_RECV:
-		return pj_recv(c, k, r);
-	case VL_EV_MARK:
-		pj_mark(k, r);
-		return 0;
-	case VL_EV_PROBE:
-	case VL_EV_SPAWN:
-		pj_seg(k, r->u.v.t0, r->u.v.t1, ST_COMM);
-		pj_done_at(k, r->u.v.t1);
-		return 0;
-	case VL_EV_COLL:
-		pj_coll(k, r);
-		return 0;
-	default:
-		return 0;
-	}
+	return vls_map(m, (vls_task *)t, r);
 }
 
 static void pj_tinit(vlm *m, vlm_task *t)
 {
 	(void)m;
-	((pj_task *)t)->cur = ST_NONE;
+	vls_init((vls_task *)t, &pj_sops);
 }
 
 static void pj_begin(vlm *m, vlm_task *t)
 {
-	pj_task *k = (pj_task *)t;
+	vls_task *k = (vls_task *)t;
 	(void)m;
-	pj_push(k, E_CREATE, t->f->hdr.start_ns);
-	pj_push(k, E_STATE, t->f->hdr.start_ns)->val = ST_COMP;
-	k->cur = ST_COMP;
+	vls_push(k, E_CREATE, t->f->hdr.start_ns);
+	vls_state(k, t->f->hdr.start_ns, VLS_COMP);
 }
 
 static void pj_end(vlm *m, vlm_task *t)
 {
-	pj_task *k = (pj_task *)t;
+	vls_task *k = (vls_task *)t;
 	(void)m;
-	if (k->defer && k->defer_t >= t->st->end)
-		k->defer = 0;
-	pj_push(k, E_DESTROY, t->st->end);
+	vls_end_at(k, t->st->end);
+	vls_push(k, E_DESTROY, t->st->end);
 }
 
 static const vlm_ops pj_ops = {
@@ -603,30 +488,6 @@ const char vlp_paje_usage[] =
 	"               whose send is missing or ends after them get no link\n"
 	"               (warnings on stderr instead of errors)\n";
 
-static int pj_usage(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "vlpost: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n%.*s (--help for more)\n", (int)strcspn(vlp_paje_usage, "\n"),
-		vlp_paje_usage);
-	return 2;
-}
-
-/* TRACEDIR without trailing slashes, plus ".paje" */
-static char *pj_default_out(const char *dir)
-{
-	size_t n = strlen(dir);
-	char *s;
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	s = malloc(n + 6);
-	if (s) {
-		memcpy(s, dir, n);
-		memcpy(s + n, ".paje", 6);
-	}
-	return s;
-}
-
 static int pj_to(vl_tset *set, const char *out, int partial, vlp_tstats *st)
 {
 	vlp_paje_opt opt = { partial, stderr };
@@ -658,42 +519,6 @@ static int pj_to(vl_tset *set, const char *out, int partial, vlp_tstats *st)
 
 int vlp_paje_main(int argc, char **argv)
 {
-	const char *dir = NULL, *o = NULL;
-	int partial = 0, rc;
-	vl_tset set;
-	vlp_tstats *st;
-	char err[1024], *out;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-			return fputs(vlp_paje_usage, stdout), 0;
-		if (strcmp(argv[i], "--partial") == 0)
-			partial = 1;
-		else if (strcmp(argv[i], "-o") == 0 && i + 1 == argc)
-			return pj_usage("%s: missing file name", "-o");
-		else if (strcmp(argv[i], "-o") == 0)
-			o = argv[++i];
-		else if (argv[i][0] == '-' && argv[i][1])
-			return pj_usage("paje: unknown option %s", argv[i]);
-		else if (dir)
-			return pj_usage("paje: extra argument %s", argv[i]);
-		else
-			dir = argv[i];
-	}
-	if (!dir)
-		return pj_usage("paje: missing TRACEDIR%s", "");
-	if (vl_tset_open(&set, dir, partial ? VL_TSET_SKIPBAD : 0, stderr, err, sizeof err) < 0) {
-		fprintf(stderr, "vlpost: %s\n", err);
-		vl_tset_close(&set);
-		return 2;
-	}
-	out = o ? strdup(o) : pj_default_out(dir);
-	st = calloc((size_t)set.n, sizeof *st);
-	if (!out || !st)
-		rc = (fprintf(stderr, "vlpost: out of memory\n"), 2);
-	else
-		rc = pj_to(&set, out, partial, st);
-	free(st);
-	free(out);
-	vl_tset_close(&set);
-	return rc;
+	static const vlm_cmd cmd = { "paje", vlp_paje_usage, "file name", ".paje", pj_to };
+	return vlm_main(&cmd, argc, argv);
 }

@@ -22,29 +22,13 @@
 
 B=${1:?usage: run-scaling.sh BUILDDIR}
 B=$(cd "$B" && pwd) || exit 2
-HERE=$(cd "$(dirname "$0")" && pwd)
-VLPOST=$B/vlpost
-MKTRACE=$B/tests/mktrace
-for x in "$VLPOST" "$MKTRACE"; do
-	[ -x "$x" ] || { echo "run-scaling.sh: $x not built" >&2; exit 2; }
-done
+# shellcheck source=SCRIPTDIR/lib.sh
+. "$(dirname "$0")/lib.sh"
+golden_start
 HAVE_GNUPLOT=0
 command -v gnuplot >/dev/null 2>&1 && HAVE_GNUPLOT=1
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/vlpost-scaling.XXXXXX") || exit 2
-trap 'rm -rf "$WORK"' EXIT INT TERM
-pass=0
-fail=0
-
-# same FILE EXPECTED LABEL: compare, print a diff on mismatch
-same() {
-	if [ -f "$2" ] && diff -u "$2" "$1" >"$WORK/diff" 2>&1; then
-		return 0
-	fi
-	echo "  $3 differs:"
-	if [ -f "$2" ]; then sed 's/^/    /' "$WORK/diff"; else echo "    ($2 missing)"; fi
-	return 1
-}
+golden_work scaling
 
 # run FMT OUT [options]: vlpost scaling in $t with the case's env and args
 run() {
@@ -120,16 +104,4 @@ run_case() {
 	return $ok
 }
 
-for c in "$HERE"/scaling/*/; do
-	c=${c%/}
-	[ -f "$c/args" ] || continue
-	if run_case "$c"; then
-		pass=$((pass + 1))
-		echo "ok   scaling/$(basename "$c")"
-	else
-		fail=$((fail + 1))
-		echo "FAIL scaling/$(basename "$c")"
-	fi
-done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+golden_loop scaling args

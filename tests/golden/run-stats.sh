@@ -17,27 +17,11 @@
 
 B=${1:?usage: run-stats.sh BUILDDIR}
 B=$(cd "$B" && pwd) || exit 2
-HERE=$(cd "$(dirname "$0")" && pwd)
-VLPOST=$B/vlpost
-MKTRACE=$B/tests/mktrace
-for x in "$VLPOST" "$MKTRACE"; do
-	[ -x "$x" ] || { echo "run-stats.sh: $x not built" >&2; exit 2; }
-done
+# shellcheck source=SCRIPTDIR/lib.sh
+. "$(dirname "$0")/lib.sh"
+golden_start
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/vlpost-stats.XXXXXX") || exit 2
-trap 'rm -rf "$WORK"' EXIT INT TERM
-pass=0
-fail=0
-
-# same FILE EXPECTED LABEL: compare, print a diff on mismatch
-same() {
-	if [ -f "$2" ] && diff -u "$2" "$1" >"$WORK/diff" 2>&1; then
-		return 0
-	fi
-	echo "  $3 differs:"
-	if [ -f "$2" ]; then sed 's/^/    /' "$WORK/diff"; else echo "    ($2 missing)"; fi
-	return 1
-}
+golden_work stats
 
 json_ok() {
 	if command -v python3 >/dev/null 2>&1; then
@@ -62,14 +46,7 @@ run() {
 }
 
 run_case() {
-	c=$1
-	t=$WORK/$(basename "$c")
-	mkdir -p "$t"
-	if ! "$MKTRACE" "$c/input.txt" "$t/trace" 2>"$t/mk.err"; then
-		echo "  mktrace failed:"; sed 's/^/    /' "$t/mk.err"; return 1
-	fi
-	args=
-	[ -f "$c/args" ] && args=$(cat "$c/args")
+	golden_trace "$1" || return 1
 	ok=0
 	# shellcheck disable=SC2086
 	run text out.txt --full $args || ok=1
@@ -100,16 +77,4 @@ run_case() {
 	return $ok
 }
 
-for c in "$HERE"/stats/*/; do
-	c=${c%/}
-	[ -f "$c/input.txt" ] || continue
-	if run_case "$c"; then
-		pass=$((pass + 1))
-		echo "ok   stats/$(basename "$c")"
-	else
-		fail=$((fail + 1))
-		echo "FAIL stats/$(basename "$c")"
-	fi
-done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+golden_loop stats input.txt
