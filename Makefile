@@ -176,7 +176,7 @@ $(B)/tests/mpi_exact_f.native: tests/e2e/mpi_exact_f.f90 tests/e2e/mpi_exact_f.i
 	@mkdir -p $(dir $@)
 	$(MPIFORT) $(MPIFH_FFLAGS) -o $@ $<
 
-check-e2e: all $(MPI_TEST_BIN)
+check-e2e: all $(MPI_TEST_BIN) $(B)/bench/gentrace
 	@tests/e2e/run-all.sh $(B)
 
 $(B)/tests/mktrace: tests/tools/mktrace.c vlayer/trace_format.h

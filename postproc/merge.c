@@ -6,6 +6,105 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- the progress bar on stderr ----
+ * Only on a terminal, and only once the merge has run for more than a second;
+ * VLPOST_PROGRESS=0 disables it, =1 forces it (also off a terminal, no delay).
+ * The hot path is one countdown per record: the clock is read every PG_STEP
+ * records, and the bar redrawn at most every PG_REDRAW ns. */
+#define PG_STEP 4096u
+#define PG_REDRAW 100000000
+#define PG_WIDTH 30
+
+static int64_t pg_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void pg_draw(vlm *m, uint64_t done, int64_t now)
+{
+	char bar[PG_WIDTH + 1], rate[32];
+	uint64_t tot = m->pg_total > done ? m->pg_total : done;
+	int pct = tot ? (int)(done * 100 / tot) : 100, fill = pct * PG_WIDTH / 100;
+	double dt = (double)(now - m->pg_t0) / 1e9;
+	double r = dt > 0 ? (double)done / dt : 0;
+	memset(bar, '#', (size_t)fill);
+	memset(bar + fill, ' ', (size_t)(PG_WIDTH - fill));
+	bar[PG_WIDTH] = 0;
+	if (r >= 1e6)
+		snprintf(rate, sizeof rate, "%.1f M", r / 1e6);
+	else if (r >= 1e3)
+		snprintf(rate, sizeof rate, "%.1f k", r / 1e3);
+	else
+		snprintf(rate, sizeof rate, "%.0f", r);
+	fprintf(stderr, "\r[%s] %3d%%  %s records/s   ", bar, pct, rate);
+	fflush(stderr);
+	m->pg_line = 1;
+	m->pg_last = now;
+}
+
+static void pg_tick(vlm *m)
+{
+	int64_t now;
+	m->pg_cd = PG_STEP;
+	m->pg_done += PG_STEP;
+	if (!m->pg_on)
+		return;
+	now = pg_now();
+	if (now - m->pg_t0 < m->pg_delay || now - m->pg_last < PG_REDRAW)
+		return;
+	pg_draw(m, m->pg_done, now);
+}
+
+/* The end of the line the bar is on, before a warning or at the end. */
+static void pg_break(vlm *m)
+{
+	if (m->pg_line) {
+		fputc('\n', stderr);
+		m->pg_line = 0;
+	}
+}
+
+/* The merge ended (ok: every record consumed): the last bar, 100 %. */
+static void pg_end(vlm *m, int ok)
+{
+	int64_t now;
+	if (!m->pg_on)
+		return;
+	now = pg_now();
+	if (ok && (m->pg_line || now - m->pg_t0 >= m->pg_delay))
+		pg_draw(m, m->pg_done + (PG_STEP - m->pg_cd), now);
+	pg_break(m);
+	m->pg_on = 0;
+}
+
+static void pg_init(vlm *m)
+{
+	const char *e = getenv("VLPOST_PROGRESS");
+	m->pg_cd = PG_STEP;
+	m->pg_done = m->pg_total = 0;
+	m->pg_line = 0;
+	m->pg_delay = 1000000000;
+	if (e && strcmp(e, "1") == 0)
+		m->pg_on = 1, m->pg_delay = 0;
+	else
+		m->pg_on = !(e && strcmp(e, "0") == 0) && isatty(2);
+	if (!m->pg_on)
+		return;
+	for (int i = 0; i < m->set->n; i++) {
+		const vl_tfile *f = &m->set->f[i];
+		struct stat sb;
+		if (f->hdr.rec_size && stat(f->path, &sb) == 0 && sb.st_size > (off_t)f->hdr.hdr_size)
+			m->pg_total += (uint64_t)(sb.st_size - f->hdr.hdr_size) / f->hdr.rec_size;
+	}
+	m->pg_t0 = m->pg_last = pg_now();
+	m->pg_last -= PG_REDRAW;
+}
 
 int vlm_fail(vlm *m, const char *fmt, ...)
 {
@@ -21,6 +120,8 @@ void vlm_warn(vlm *m, const char *fmt, ...)
 	va_list ap;
 	if (!m->warn)
 		return;
+	if (m->warn == stderr)
+		pg_break(m);
 	fputs("vlpost: warning: ", m->warn);
 	va_start(ap, fmt);
 	vfprintf(m->warn, fmt, ap);
@@ -186,6 +287,8 @@ static int records(vlm *m, vlm_task *k)
 	vl_trec r;
 	int rc;
 	while ((rc = vl_tfile_next(k->f, &r)) == 1) {
+		if (--m->pg_cd == 0)
+			pg_tick(m);
 		vlp_stats_add(k->st, &r);
 		if (r.type != VL_EV_SEND)
 			k->mc_split = 0;
@@ -281,10 +384,12 @@ vlm_ev *vlm_next(vlm *m, vlm_task **kp, int *rc)
 	if (m->last >= 0 && advance(m) < 0) {
 		m->last = -1;
 		*rc = -1;
+		pg_end(m, 0);
 		return NULL;
 	}
 	if (m->hn == 0) {
 		m->last = -1;
+		pg_end(m, 1);
 		return NULL;
 	}
 	m->last = m->heap[0].task;
@@ -312,6 +417,7 @@ int vlm_init(vlm *m)
 {
 	int n = m->set->n;
 	m->last = -1;
+	pg_init(m);
 	m->tsz = m->ops->task_size;
 	m->esz = m->ops->ev_size;
 	m->tk = calloc((size_t)n, m->tsz);
@@ -344,6 +450,7 @@ int vlm_init(vlm *m)
 
 void vlm_free(vlm *m)
 {
+	pg_end(m, 0);
 	free(m->tk);
 	free(m->heap);
 	free(m->pd);

@@ -83,6 +83,11 @@ struct vlm {
 	size_t npd, cpd;
 	char *err;
 	size_t errlen;
+	/* the progress bar on stderr (VLPOST_PROGRESS; set up by vlm_init) */
+	uint32_t pg_cd;        /* records until the next look at the clock */
+	int pg_on, pg_line;    /* enabled; a bar is on the current line of stderr */
+	uint64_t pg_done, pg_total;  /* records consumed (in steps of the countdown), in all */
+	int64_t pg_t0, pg_last, pg_delay;  /* ns (monotonic): start, last drawn, delay */
 };
 
 /* Task i of m. */

@@ -4,24 +4,33 @@
  * directory, next to a fixed valid peer trace (vl-00040002.trc) that exchanges
  * messages with task 0x40001, so that matching, tachyon and multicast code runs.
  * Each input is read fully with vl_tfile, summarised with vlp_stats_collect and
- * converted with vlp_trf_write, strict and --partial.  Oracle: whatever the
+ * converted with vlp_trf_write, strict and --partial; each also goes, strict
+ * and --partial, through vlp_paje_write, vlp_svg_write, `vlpost otf2` (only if
+ * linked with OTF2; the fuzz build of the Makefile links the stub) and the full
+ * stats report (vlp_report_collect, printed as text, CSV and JSON), into
+ * /dev/null or a scratch directory removed after the input.  Oracle: whatever the
  * strict conversion accepts, `vlpost check` must accept too.
  *
  * libFuzzer:  clang -g -O1 -fsanitize=fuzzer,address,undefined -Ivlayer -Ipostproc \
  *               tests/fuzz/fuzz_trace.c postproc/tracereader.c postproc/stats.c \
- *               postproc/trf.c postproc/trfcheck.c -o fuzz_trace
+ *               postproc/trf.c postproc/trfcheck.c postproc/merge.c postproc/states.c \
+ *               postproc/paje.c postproc/svg.c postproc/otf2.c -o fuzz_trace
  * standalone: add -DVL_FUZZ_STANDALONE (no -fsanitize=fuzzer); argv[1] = number
  *             of iterations of a deterministic mutation loop (default 20000);
  *             `fuzz_trace --seeds DIR` writes the seed traces for libFuzzer.
  */
 #include <dirent.h>
+#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "otf2.h"
+#include "paje.h"
 #include "stats.h"
+#include "svg.h"
 #include "tracereader.h"
 #include "trf.h"
 
@@ -209,6 +218,59 @@ static void fz_convert(int partial)
 	vl_tset_close(&s);
 }
 
+static int fz_rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb, (void)flag, (void)ftw;
+	return remove(p);
+}
+
+/* The other converters and the full stats report, into /dev/null (OTF2: a
+ * scratch archive next to the traces, removed after it). */
+static void fz_others(int partial)
+{
+	vl_tset s;
+	vlp_tstats *st;
+	char err[1024];
+	FILE *o;
+	for (int what = 0; what < 3; what++) {
+		if (vl_tset_open(&s, fz_dir, partial ? VL_TSET_SKIPBAD : 0, NULL, err, sizeof err) < 0) {
+			vl_tset_close(&s);
+			return;
+		}
+		st = calloc((size_t)s.n, sizeof *st);
+		o = fopen("/dev/null", "w");
+		if (!st || !o)
+			abort();
+		if (what == 0) {
+			vlp_paje_opt po = { partial, NULL };
+			vlp_paje_write(&s, o, &po, st, err, sizeof err);
+		} else if (what == 1) {
+			vlp_svg_opt so = { partial, 800, "fuzz", NULL };
+			vlp_svg_write(&s, o, &so, st, err, sizeof err);
+		} else {
+			vlp_report rep;
+			memset(&rep, 0, sizeof rep);
+			if (vlp_report_collect(&s, st, &rep, NULL, err, sizeof err) == 0) {
+				vlp_report_print(o, st, s.n, &rep, VLP_FMT_TEXT, VLP_REP_FULL | VLP_REP_MATRIX);
+				vlp_report_print(o, st, s.n, &rep, VLP_FMT_CSV, 0);
+				vlp_report_print(o, st, s.n, &rep, VLP_FMT_JSON, 0);
+			}
+			vlp_report_free(&rep);
+		}
+		fclose(o);
+		free(st);
+		vl_tset_close(&s);
+	}
+	if (vlp_otf2_available()) {
+		char out[320];
+		char *argv[] = { "otf2", "-o", out, partial ? "--partial" : fz_dir,
+				 partial ? fz_dir : NULL, NULL };
+		snprintf(out, sizeof out, "%s/out.otf2", fz_dir);
+		vlp_otf2_main(partial ? 5 : 4, argv);
+		nftw(out, fz_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -224,6 +286,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_read();
 	fz_convert(0);
 	fz_convert(1);
+	fz_others(0);
+	fz_others(1);
 	fz_cleanup();
 	return 0;
 }
