@@ -8,6 +8,7 @@
  * not yet ended) and the receives that wait for a send begin at the same time.
  */
 #include "paje.h"
+#include "outfile.h"
 #include "coll.h"
 #include "merge.h"
 #include "states.h"
@@ -488,33 +489,27 @@ const char vlp_paje_usage[] =
 	"               whose send is missing or ends after them get no link\n"
 	"               (warnings on stderr instead of errors)\n";
 
+struct pj_out {
+	vl_tset *set;
+	vlp_paje_opt opt;
+	vlp_tstats *st;
+};
+
+static int pj_write_cb(FILE *f, void *ctx, char *err, size_t errlen)
+{
+	struct pj_out *c = ctx;
+	return vlp_paje_write(c->set, f, &c->opt, c->st, err, errlen);
+}
+
 static int pj_to(vl_tset *set, const char *out, int partial, vlp_tstats *st)
 {
-	vlp_paje_opt opt = { partial, stderr };
-	char err[1024], *tmp = malloc(strlen(out) + 5);
-	FILE *f;
-	int rc;
-	if (!tmp)
-		return fprintf(stderr, "vlpost: out of memory\n"), 2;
-	sprintf(tmp, "%s.tmp", out);
-	f = fopen(tmp, "w");
-	if (!f) {
-		fprintf(stderr, "vlpost: %s: %s\n", tmp, strerror(errno));
-		free(tmp);
-		return 2;
-	}
-	setvbuf(f, NULL, _IOFBF, 256u << 10);
-	rc = vlp_paje_write(set, f, &opt, st, err, sizeof err);
-	if (fclose(f) != 0 && rc == 0)
-		rc = -1, snprintf(err, sizeof err, "%s: %s", tmp, strerror(errno));
-	if (rc == 0 && rename(tmp, out) != 0)
-		rc = -1, snprintf(err, sizeof err, "%s: %s", out, strerror(errno));
-	if (rc != 0) {
-		unlink(tmp);
-		fprintf(stderr, "vlpost: %s\n", err);
-	}
-	free(tmp);
-	return rc ? 2 : 0;
+	struct pj_out c = { set, { partial, stderr }, st };
+	char err[1024];
+
+	if (vlp_write_atomic(out, pj_write_cb, &c, err, sizeof err) == 0)
+		return 0;
+	fprintf(stderr, "vlpost: %s\n", err);
+	return 2;
 }
 
 int vlp_paje_main(int argc, char **argv)

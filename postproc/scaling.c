@@ -1,5 +1,6 @@
 /* scaling.c - `vlpost scaling`: a table and a gnuplot plot over several runs. */
 #include "scaling.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -142,21 +143,6 @@ static void fmt_us(char *buf, int64_t us)
 	snprintf(buf, 32, "%" PRId64 ".%06" PRId64, us / 1000000, us % 1000000);
 }
 
-/* a CSV field, quoted if it holds a comma, a quote or a line break */
-static void csv_str(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
 
 static void print_row(FILE *out, const vlp_run *r, const vlp_run *base, int csv, int lw)
 {
@@ -181,12 +167,12 @@ static void print_row(FILE *out, const vlp_run *r, const vlp_run *base, int csv,
 			r->label, r->tasks, t, sp, ef, c[0], c[1], c[2], p[0], p[1], p[2]);
 		return;
 	}
-	csv_str(out, r->label);
+	vlp_csv_str(out, r->label);
 	fputc(',', out);
-	csv_str(out, r->curve);
+	vlp_csv_str(out, r->curve);
 	fprintf(out, ",%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,", r->tasks, t, sp, ef, c[0], c[1], c[2],
 		p[0], p[1], p[2], r == base);
-	csv_str(out, r->dir);
+	vlp_csv_str(out, r->dir);
 	fputc('\n', out);
 }
 
@@ -348,33 +334,26 @@ static int write_gp(FILE *f, const plot *p)
 	return 0;
 }
 
-/* write path.tmp with fn, rename it to path */
+/* write path through fn (outfile.c) */
+struct sc_out {
+	int (*fn)(FILE *, const plot *);
+	const plot *p;
+};
+
+static int sc_write_cb(FILE *f, void *ctx, char *err, size_t errlen)
+{
+	struct sc_out *c = ctx;
+	(void)err;
+	(void)errlen;
+	c->fn(f, c->p);
+	return 0;
+}
+
 static int write_file(const char *path, int (*fn)(FILE *, const plot *), const plot *p,
 		      char *err, size_t errlen)
 {
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 5);
-	FILE *f;
-	int rc = 0;
-	if (!tmp)
-		return fail(err, errlen, "out of memory");
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp", 5);
-	f = fopen(tmp, "w");
-	if (!f) {
-		rc = fail(err, errlen, "%s: %s", tmp, strerror(errno));
-		free(tmp);
-		return rc;
-	}
-	fn(f, p);
-	if (ferror(f) | (fclose(f) != 0))
-		rc = fail(err, errlen, "%s: write error", tmp);
-	else if (rename(tmp, path) != 0)
-		rc = fail(err, errlen, "%s: %s", path, strerror(errno));
-	if (rc)
-		unlink(tmp);
-	free(tmp);
-	return rc;
+	struct sc_out c = { fn, p };
+	return vlp_write_atomic(path, sc_write_cb, &c, err, errlen);
 }
 
 /* prog is an executable file, itself (with a '/') or in $PATH */

@@ -1,5 +1,6 @@
 /* stats.c - per-task summary of a trace set. */
 #include "stats.h"
+#include "outfile.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -249,20 +250,6 @@ static int st_print_text(FILE *out, st_row *rows, const vlp_tstats *st, int n)
 	return 0;
 }
 
-static void csv_field(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
 
 static void st_print_csv(FILE *out, const vlp_tstats *st, int n)
 {
@@ -276,9 +263,9 @@ static void st_print_csv(FILE *out, const vlp_tstats *st, int n)
 		fmt_us(c, s->wait, 0);
 		fmt_us(d, s->end - s->start, 0);
 		fprintf(out, "%d,0x%x,%d,", s->proc, (unsigned)s->tid, (int)s->host);
-		csv_field(out, s->host_name);
+		vlp_csv_str(out, s->host_name);
 		fputc(',', out);
-		csv_field(out, s->program);
+		vlp_csv_str(out, s->program);
 		fprintf(out, ",%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%d\n", a,
 			b, c, d, s->nsent, s->bsent, s->nrecv, s->brecv, !s->has_end);
 	}
@@ -949,9 +936,9 @@ static int print_csv(FILE *out, const vlp_tstats *st, int n)
 		fmt_us(d, s->end - s->start, 0);
 		st_derive(&x, s, 6, "");
 		fprintf(out, "%d,0x%x,%d,", s->proc, (unsigned)s->tid, (int)s->host);
-		csv_field(out, s->host_name);
+		vlp_csv_str(out, s->host_name);
 		fputc(',', out);
-		csv_field(out, s->program);
+		vlp_csv_str(out, s->program);
 		fprintf(out, ",%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%d,%s,%s,%s\n",
 			a, b, c, d, s->nsent, s->bsent, s->nrecv, s->brecv, !s->has_end,
 			x.comm_comp, x.busy_total, x.avg);

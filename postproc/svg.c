@@ -8,6 +8,7 @@
  * until the end and drawn as lines from send begin to receive end.
  */
 #include "svg.h"
+#include "outfile.h"
 #include "paje.h"
 
 #include <errno.h>
@@ -578,32 +579,27 @@ static void sv_png(const char *svg)
 	free(png);
 }
 
+struct sv_out {
+	vl_tset *set;
+	vlp_svg_opt *opt;
+	vlp_tstats *st;
+};
+
+static int sv_write_cb(FILE *f, void *ctx, char *err, size_t errlen)
+{
+	struct sv_out *c = ctx;
+	return vlp_svg_write(c->set, f, c->opt, c->st, err, errlen);
+}
+
 static int sv_to(vl_tset *set, const char *out, vlp_svg_opt *opt, vlp_tstats *st)
 {
-	char err[1024], *tmp = malloc(strlen(out) + 5);
-	FILE *f;
-	int rc;
-	if (!tmp)
-		return fprintf(stderr, "vlpost: out of memory\n"), 2;
-	sprintf(tmp, "%s.tmp", out);
-	f = fopen(tmp, "w");
-	if (!f) {
-		fprintf(stderr, "vlpost: %s: %s\n", tmp, strerror(errno));
-		free(tmp);
-		return 2;
-	}
-	setvbuf(f, NULL, _IOFBF, 256u << 10);
-	rc = vlp_svg_write(set, f, opt, st, err, sizeof err);
-	if (fclose(f) != 0 && rc == 0)
-		rc = -1, snprintf(err, sizeof err, "%s: %s", tmp, strerror(errno));
-	if (rc == 0 && rename(tmp, out) != 0)
-		rc = -1, snprintf(err, sizeof err, "%s: %s", out, strerror(errno));
-	if (rc != 0) {
-		unlink(tmp);
-		fprintf(stderr, "vlpost: %s\n", err);
-	}
-	free(tmp);
-	return rc ? 2 : 0;
+	struct sv_out c = { set, opt, st };
+	char err[1024];
+
+	if (vlp_write_atomic(out, sv_write_cb, &c, err, sizeof err) == 0)
+		return 0;
+	fprintf(stderr, "vlpost: %s\n", err);
+	return 2;
 }
 
 int vlp_svg_main(int argc, char **argv)

@@ -11,6 +11,7 @@
 #include "stats.h"
 #include "svg.h"
 #include "trf.h"
+#include "outfile.h"
 #include "tracereader.h"
 
 #define EXIT_BAD 2
@@ -134,32 +135,27 @@ static char *default_out(const char *dir)
 	return s;
 }
 
+struct trf_out {
+	vl_tset *set;
+	vlp_trf_opt opt;
+	vlp_tstats *st;
+};
+
+static int trf_write_cb(FILE *f, void *ctx, char *err, size_t errlen)
+{
+	struct trf_out *c = ctx;
+	return vlp_trf_write(c->set, f, &c->opt, c->st, err, errlen);
+}
+
 static int trf_to(vl_tset *set, const char *out, const trf_args *a, vlp_tstats *st)
 {
-	vlp_trf_opt opt = { a->partial, stderr };
-	char err[1024], *tmp = malloc(strlen(out) + 5);
-	FILE *f;
-	int rc;
-	if (!tmp)
-		return fprintf(stderr, "vlpost: out of memory\n"), EXIT_BAD;
-	sprintf(tmp, "%s.tmp", out);
-	f = fopen(tmp, "w");
-	if (!f) {
-		fprintf(stderr, "vlpost: %s: %s\n", tmp, strerror(errno));
-		free(tmp);
-		return EXIT_BAD;
-	}
-	rc = vlp_trf_write(set, f, &opt, st, err, sizeof err);
-	if (fclose(f) != 0 && rc == 0)
-		rc = -1, snprintf(err, sizeof err, "%s: %s", tmp, strerror(errno));
-	if (rc == 0 && rename(tmp, out) != 0)
-		rc = -1, snprintf(err, sizeof err, "%s: %s", out, strerror(errno));
-	if (rc != 0) {
-		unlink(tmp);
-		fprintf(stderr, "vlpost: %s\n", err);
-	}
-	free(tmp);
-	return rc ? EXIT_BAD : 0;
+	struct trf_out c = { set, { a->partial, stderr }, st };
+	char err[1024];
+
+	if (vlp_write_atomic(out, trf_write_cb, &c, err, sizeof err) == 0)
+		return 0;
+	fprintf(stderr, "vlpost: %s\n", err);
+	return EXIT_BAD;
 }
 
 static int cmd_trf(int argc, char **argv)
