@@ -69,9 +69,12 @@ $(B)/mpi_wrap_gen.c: vlayer/mpi.protos vlayer/genmpi.sh
 $(B)/mpi_wrap_gen.h: vlayer/mpi.protos vlayer/genmpi.sh
 	@mkdir -p $(B)
 	sh vlayer/genmpi.sh -h vlayer/mpi.protos > $@.tmp && mv $@.tmp $@
+$(B)/mpi_coll_gen.c: vlayer/mpi.protos vlayer/genmpi.sh
+	@mkdir -p $(B)
+	sh vlayer/genmpi.sh -c vlayer/mpi.protos > $@.tmp && mv $@.tmp $@
 $(B)/mpi_wrap_gen.o: $(B)/mpi_wrap_gen.c $(B)/mpi_wrap_gen.h
 	$(CC) $(CPPFLAGS) -I$(B) $(MPI_CFLAGS) $(ALLCFLAGS) -fPIC -c $< -o $@
-$(B)/vlayer/mpi_wrap.o: vlayer/mpi_wrap.c $(B)/mpi_wrap_gen.h vlayer/mpi_wrap.h vlayer/coll.h vlayer/vli.h
+$(B)/vlayer/mpi_wrap.o: vlayer/mpi_wrap.c $(B)/mpi_wrap_gen.h $(B)/mpi_coll_gen.c vlayer/mpi_wrap.h vlayer/coll.h vlayer/vli.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -I$(B) $(MPI_CFLAGS) $(DEPFLAGS) $(ALLCFLAGS) -fPIC -c $< -o $@
 $(B)/vlayer/mpi_fortran.o: vlayer/mpi_fortran.c vlayer/mpi_wrap.h
