@@ -37,8 +37,16 @@ SCALAPACK_SO := $(shell $(CC) -print-file-name=libscalapack-openmpi.so 2>/dev/nu
 SCALAPACK_LIBS = -lscalapack-openmpi $(if $(filter /%,$(shell $(CC) -print-file-name=libopenblas.so 2>/dev/null)),-lopenblas) -lm
 SCALAPACK_SAMPLES = $(if $(filter /%,$(SCALAPACK_SO)),$(B)/samples/mpi/scalapack/pdbench $(B)/samples/mpi/scalapack/pdbench.v)
 
+# Modules add themselves in mk/*.mk (the analytic models and calibration tools, ...):
+# EXTRA_ALL: built by `make`; EXTRA_TEST_OBJ: linked into every unit test;
+# EXTRA_CHECK: built before the end-to-end tests
+EXTRA_ALL =
+EXTRA_TEST_OBJ =
+EXTRA_CHECK =
+-include $(sort $(wildcard mk/*.mk))
+
 .PHONY: all deps check check-unit check-e2e check-asan check-asan-inner check-golden check-fuzz demo bench install clean
-all: $(LIBS_OUT) $(TOOLS) $(SAMPLES) $(SAMPLES_V) $(MPI_SAMPLES) $(MPI_SAMPLES_V) $(SCALAPACK_SAMPLES)
+all: $(LIBS_OUT) $(TOOLS) $(SAMPLES) $(SAMPLES_V) $(MPI_SAMPLES) $(MPI_SAMPLES_V) $(SCALAPACK_SAMPLES) $(EXTRA_ALL)
 
 deps:
 	@scripts/install-deps.sh
@@ -143,9 +151,9 @@ $(B)/samples/mpi/scalapack/pdbench.v: samples/mpi/scalapack/pdbench.c $(B)/vlcc 
 # ---- tests ----
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
-$(B)/tests/%: tests/unit/%.c $(B)/libvlayer-core.a $(filter-out $(B)/postproc/vlpost.o,$(POST_OBJ))
+$(B)/tests/%: tests/unit/%.c $(B)/libvlayer-core.a $(filter-out $(B)/postproc/vlpost.o,$(POST_OBJ)) $(EXTRA_TEST_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Ipostproc $(ALLCFLAGS) -DSRCDIR='"$(CURDIR)"' -o $@ $< $(filter-out $(B)/postproc/vlpost.o,$(POST_OBJ)) $(B)/libvlayer-core.a $(INIH_LIBS) $(CHECK_LIBS) -lm
+	$(CC) $(CPPFLAGS) -Ipostproc $(ALLCFLAGS) -DSRCDIR='"$(CURDIR)"' -o $@ $< $(filter-out $(B)/postproc/vlpost.o,$(POST_OBJ)) $(EXTRA_TEST_OBJ) $(B)/libvlayer-core.a $(INIH_LIBS) $(CHECK_LIBS) -lm
 
 check-unit: all $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; CK_FORK=yes $$t; done
@@ -179,7 +187,7 @@ $(B)/tests/mpi_exact_f.native: tests/e2e/mpi_exact_f.f90 tests/e2e/mpi_exact_f.i
 	@mkdir -p $(dir $@)
 	$(MPIFORT) $(MPIFH_FFLAGS) -o $@ $<
 
-check-e2e: all $(MPI_TEST_BIN) $(B)/bench/gentrace
+check-e2e: all $(MPI_TEST_BIN) $(B)/bench/gentrace $(EXTRA_CHECK)
 	@tests/e2e/run-all.sh $(B)
 
 $(B)/tests/mktrace: tests/tools/mktrace.c vlayer/trace_format.h

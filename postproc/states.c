@@ -60,16 +60,20 @@ void vls_end_at(vls_task *k, int64_t t)
 
 static void vls_send(vlm *m, vls_task *k, const vl_trec *r)
 {
-	int64_t a, b;
+	int64_t a, b, w = 0;
 	vls_ev *e;
-	if (!vlm_send_span(&k->m, r, &a, &b))
-		vls_seg(k, r->u.v.t0, r->u.v.t1, VLS_COMM);
+	if (!vlm_send_span(&k->m, r, &a, &b)) {
+		/* a blocking rendezvous send waits at the end of its call */
+		w = r->flags & VL_TF_NB ? 0 : r->u.v.t4;
+		vls_seg(k, r->u.v.t0, r->u.v.t1 - w, VLS_COMM);
+	}
 	e = vls_push(k, k->ops->ev_send, a);
 	e->m.seq = r->seq;
 	e->m.rec = k->m.f->nrec - 1;
 	e->bytes = r->u.v.bytes;
 	e->tag = r->tag;
 	e->m.peer = vlm_find(m, &k->m, r->peer);
+	vls_seg(k, r->u.v.t1 - w, r->u.v.t1, VLS_WAIT);
 	vls_done_at(k, r->u.v.t1);
 }
 
@@ -102,15 +106,22 @@ static int vls_recv(vlm *m, vls_task *k, const vl_trec *r)
 	return 0;
 }
 
+/* A call that waits first (t2 ns), then communicates: a group operation, a
+ * blocking probe that found its message, the wait for a nonblocking send. */
+static void vls_wait_first(vls_task *k, const vl_trec *r)
+{
+	int64_t t0 = r->u.v.t0, t1 = r->u.v.t1, w = r->u.v.t2;
+	vls_seg(k, t0, t0 + w, VLS_WAIT);
+	vls_seg(k, t0 + w, t1, VLS_COMM);
+}
+
 /* A group operation: the converter's events around [t0, t1]; waiting first. */
 static void vls_coll(vlm *m, vls_task *k, const vl_trec *r)
 {
-	int64_t t0 = r->u.v.t0, t1 = r->u.v.t1, w = r->u.v.t2;
 	k->ops->coll_begin(m, k, r);
-	vls_seg(k, t0, t0 + w, VLS_WAIT);
-	vls_seg(k, t0 + w, t1, VLS_COMM);
+	vls_wait_first(k, r);
 	k->ops->coll_end(m, k, r);
-	vls_done_at(k, t1);
+	vls_done_at(k, r->u.v.t1);
 }
 
 /* A mark (its text, or "mark N") or a parameter (its text). */
@@ -140,7 +151,15 @@ int vls_map(vlm *m, vls_task *k, const vl_trec *r)
 			vls_text(k, r, k->ops->ev_param, 1);
 		return 0;
 	case VL_EV_PROBE:
+	case VL_EV_WAIT:
+		if (r->type == VL_EV_WAIT || (r->flags & VL_TF_FOUND))
+			vls_wait_first(k, r);
+		else
+			vls_seg(k, r->u.v.t0, r->u.v.t1, VLS_COMM);
+		vls_done_at(k, r->u.v.t1);
+		return 0;
 	case VL_EV_SPAWN:
+	case VL_EV_IRECV:
 		vls_seg(k, r->u.v.t0, r->u.v.t1, VLS_COMM);
 		vls_done_at(k, r->u.v.t1);
 		return 0;

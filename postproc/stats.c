@@ -26,8 +26,12 @@ static void st_send(vlp_tstats *s, const vl_trec *r)
 		     r->u.v.t1 == s->mc_t1;
 	s->nsent++;
 	s->bsent += (uint64_t)r->u.v.bytes;
-	if (!shared)
-		s->rcomm += r->u.v.t1 - r->u.v.t0;
+	if (!shared) {
+		/* a blocking rendezvous send waits t4 ns at the end of its call */
+		int64_t w = r->flags & VL_TF_NB ? 0 : r->u.v.t4;
+		s->rcomm += r->u.v.t1 - r->u.v.t0 - w;
+		s->rwait += w;
+	}
 	s->mc_on = (r->flags & VL_TF_MCAST) != 0;
 	s->mc_t0 = r->u.v.t0;
 	s->mc_t1 = r->u.v.t1;
@@ -51,11 +55,20 @@ void vlp_stats_add(vlp_tstats *s, const vl_trec *r)
 		s->rwait += r->u.v.t2;
 		break;
 	case VL_EV_COLL:
+	case VL_EV_WAIT:
 		s->rcomm += d - r->u.v.t2;
 		s->rwait += r->u.v.t2;
 		break;
 	case VL_EV_PROBE:
+		if (r->flags & VL_TF_FOUND) {
+			s->rcomm += d - r->u.v.t2;
+			s->rwait += r->u.v.t2;
+		} else {
+			s->rcomm += d;
+		}
+		break;
 	case VL_EV_SPAWN:
+	case VL_EV_IRECV:
 		s->rcomm += d;
 		break;
 	case VL_EV_END:
@@ -437,7 +450,8 @@ static int keep(struct vlp_ctask *k, const vl_trec *r)
 {
 	vlp_crec *c;
 	int dep = r->type == VL_EV_SEND || r->type == VL_EV_RECV || r->type == VL_EV_SPAWN;
-	int busy = r->type == VL_EV_COMPUTE || r->type == VL_EV_PROBE || r->type == VL_EV_COLL;
+	int busy = r->type == VL_EV_COMPUTE || r->type == VL_EV_PROBE || r->type == VL_EV_COLL ||
+		   r->type == VL_EV_WAIT || r->type == VL_EV_IRECV;
 	if (!dep && !(busy && r->u.v.t1 > r->u.v.t0))
 		return 0;
 	if (grow((void **)&k->r, &k->cap, k->n + 1, sizeof *k->r) < 0)
@@ -455,7 +469,8 @@ static int keep(struct vlp_ctask *k, const vl_trec *r)
 	c->seq = r->seq;
 	c->type = r->type;
 	c->flags = r->flags;
-	if (r->type == VL_EV_RECV || r->type == VL_EV_COLL)
+	if (r->type == VL_EV_RECV || r->type == VL_EV_COLL || r->type == VL_EV_WAIT ||
+	    (r->type == VL_EV_PROBE && (r->flags & VL_TF_FOUND)))
 		c->wait = r->u.v.t2;
 	if (r->type == VL_EV_RECV)
 		c->arr = r->u.v.t3;
@@ -583,6 +598,8 @@ static void cp_account(vlp_critpath *cp, const vlp_crec *c, int64_t t)
 		break;
 	case VL_EV_RECV:
 	case VL_EV_COLL:
+	case VL_EV_WAIT:
+	case VL_EV_PROBE:
 		wt = c->wait < d ? c->wait : d;
 		cp->wait += wt;
 		cp->comm += d - wt;

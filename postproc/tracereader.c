@@ -58,6 +58,7 @@ static void swap_rec(vl_trec *r)
 	if (!text) {
 		r->u.v.t2 = (int64_t)__builtin_bswap64((uint64_t)r->u.v.t2);
 		r->u.v.t3 = (int64_t)__builtin_bswap64((uint64_t)r->u.v.t3);
+		r->u.v.t4 = (int64_t)__builtin_bswap64((uint64_t)r->u.v.t4);
 	}
 }
 #else
@@ -274,6 +275,26 @@ static int tf_check_bytes(vl_tfile *f, int64_t b)
 	return 0;
 }
 
+/* t4 of a record of a nonblocking request: its number */
+static int tf_check_req(vl_tfile *f, const vl_trec *r)
+{
+	if (r->u.v.t4 <= 0 || r->u.v.t4 > UINT32_MAX)
+		return tf_fail(f, VL_TR_ECORRUPT, "record %llu: bad request number %lld",
+			       (unsigned long long)f->nrec, (long long)r->u.v.t4);
+	return 0;
+}
+
+/* t4 of a blocking send: the waiting at the end of the call */
+static int tf_check_send_wait(vl_tfile *f, const vl_trec *r)
+{
+	if (r->flags & VL_TF_NB)
+		return tf_check_req(f, r);
+	if (r->u.v.t4 < 0 || r->u.v.t4 > r->u.v.t1 - r->u.v.t0)
+		return tf_fail(f, VL_TR_ECORRUPT, "record %llu: waiting %lld outside the call",
+			       (unsigned long long)f->nrec, (long long)r->u.v.t4);
+	return 0;
+}
+
 static int tf_check_type(vl_tfile *f, vl_trec *r)
 {
 	unsigned long long i = (unsigned long long)f->nrec;
@@ -290,9 +311,19 @@ static int tf_check_type(vl_tfile *f, vl_trec *r)
 		if (r->seq <= f->last_seq)
 			return tf_fail(f, VL_TR_ECORRUPT, "record %llu: send seq %u is not after %u", i,
 				       r->seq, f->last_seq);
-		return tf_check_bytes(f, r->u.v.bytes);
+		return tf_check_bytes(f, r->u.v.bytes) < 0 ? -1 : tf_check_send_wait(f, r);
 	case VL_EV_RECV:
+		if ((r->flags & VL_TF_NB) && tf_check_req(f, r) < 0)
+			return -1;
 		return tf_check_bytes(f, r->u.v.bytes) < 0 ? -1 : tf_check_wait(f, r);
+	case VL_EV_WAIT:
+		if (tf_check_req(f, r) < 0 || tf_check_bytes(f, r->u.v.bytes) < 0)
+			return -1;
+		return tf_check_wait(f, r);
+	case VL_EV_IRECV:
+		return tf_check_req(f, r);
+	case VL_EV_PROBE:
+		return r->flags & VL_TF_FOUND ? tf_check_wait(f, r) : 0;
 	case VL_EV_COLL:
 		r->u.m.text[sizeof r->u.m.text - 1] = '\0';
 		return tf_check_bytes(f, r->u.v.bytes) < 0 ? -1 : tf_check_wait(f, r);
@@ -302,7 +333,6 @@ static int tf_check_type(vl_tfile *f, vl_trec *r)
 		return 0;
 	case VL_EV_COMPUTE:
 	case VL_EV_SPAWN:
-	case VL_EV_PROBE:
 		return 0;
 	default:
 		return tf_fail(f, VL_TR_ECORRUPT, "record %llu: unknown type %u", i, r->type);
@@ -314,7 +344,7 @@ static int tf_check(vl_tfile *f, vl_trec *r)
 	if (f->ended)
 		return tf_fail(f, VL_TR_ECORRUPT, "record %llu: record after END",
 			       (unsigned long long)f->nrec);
-	if (r->type < VL_EV_START || r->type > VL_EV_PARAM)
+	if (r->type < VL_EV_START || r->type > VL_EV_LAST)
 		return tf_fail(f, VL_TR_ECORRUPT, "record %llu: unknown type %u",
 			       (unsigned long long)f->nrec, r->type);
 	if (r->type == VL_EV_PARAM)

@@ -18,7 +18,9 @@ enum { W_NONE, W_SEND, W_RECV };
 
 /* PICL event codes (MPICL tracedefs.h) */
 enum {
-	P_SEND = -21, P_RECV = -51, P_RECVBLOCK = -52, P_BARRIER = -402, P_IDLE = -601,
+	P_SEND = -21, P_SENDBEG = -27, P_SENDEND = -30, P_SENDENDBLOCK = -31, P_RECV = -51,
+	P_RECVBLOCK = -52, P_RECVBEG = -57, P_RECVEND = -60, P_RECVENDBLOCK = -61,
+	P_BARRIER = -402, P_IDLE = -601,
 	P_USEROH = -603, P_BCAST = -785, P_GATHER = -786, P_REDUCE = -790, P_SCATTER = -793,
 	P_TRACE = -901
 };
@@ -165,13 +167,16 @@ static void cv_pair(cv_task *k, int code, int64_t t0, int64_t t1)
 	cv_push(k, -4, code, t1);
 }
 
+/* A send: -21 (blocking) or -27 (nonblocking post, its end naming the
+ * request that a -30/-31 completes). */
 static void cv_send(cv *c, cv_task *k, const vl_trec *r)
 {
 	int64_t a, b;
 	int dst = vlm_find(&c->m, &k->m, r->peer);
+	int code = dst < 0 ? P_USEROH : r->flags & VL_TF_NB ? P_SENDBEG : P_SEND;
 	cv_ev *e;
 	vlm_send_span(&k->m, r, &a, &b);
-	e = cv_push(k, -3, dst >= 0 ? P_SEND : P_USEROH, a);
+	e = cv_push(k, -3, code, a);
 	e->what = W_SEND;
 	e->m.seq = r->seq;
 	e->m.rec = k->m.f->nrec - 1;
@@ -181,7 +186,35 @@ static void cv_send(cv *c, cv_task *k, const vl_trec *r)
 		e->d[1] = r->tag;
 		e->d[2] = dst;
 	}
-	cv_push(k, -4, dst >= 0 ? P_SEND : P_USEROH, b);
+	e = cv_push(k, -4, code, b);
+	if (code == P_SENDBEG) {
+		e->nd = 1;
+		e->d[0] = r->u.v.t4;
+	}
+}
+
+/* The completion of a nonblocking send: -30, or -31 if it waited. */
+static void cv_wait(cv_task *k, const vl_trec *r)
+{
+	int code = r->u.v.t2 > 0 ? P_SENDENDBLOCK : P_SENDEND;
+	cv_ev *e = cv_push(k, -3, code, r->u.v.t0);
+	e->nd = 1;
+	e->d[0] = r->u.v.t4;
+	cv_push(k, -4, code, r->u.v.t1);
+}
+
+/* The post of a nonblocking receive: -57 with the pattern (-2 any source, -1
+ * any tag), its end naming the request. */
+static void cv_irecv(cv *c, cv_task *k, const vl_trec *r)
+{
+	int src = r->peer < 0 ? -2 : vlm_find(&c->m, &k->m, r->peer);
+	cv_ev *e = cv_push(k, -3, P_RECVBEG, r->u.v.t0);
+	e->nd = 2;
+	e->d[0] = r->tag < 0 ? -1 : r->tag;
+	e->d[1] = src < 0 ? -2 : src;
+	e = cv_push(k, -4, P_RECVBEG, r->u.v.t1);
+	e->nd = 1;
+	e->d[0] = r->u.v.t4;
 }
 
 static int cv_recv(cv *c, cv_task *k, const vl_trec *r)
@@ -194,11 +227,19 @@ static int cv_recv(cv *c, cv_task *k, const vl_trec *r)
 		cv_pair(k, r->u.v.t2 > 0 ? P_IDLE : P_USEROH, r->u.v.t0, r->u.v.t1);
 		return 0;
 	}
-	code = r->u.v.t2 > 0 ? P_RECVBLOCK : P_RECV;
-	e = cv_push(k, -3, code, r->u.v.t0);
-	e->nd = 2;
-	e->d[0] = r->tag;
-	e->d[1] = src;
+	if (r->flags & VL_TF_NB) {
+		/* completion of a nonblocking receive: -60, or -61 if it waited */
+		code = r->u.v.t2 > 0 ? P_RECVENDBLOCK : P_RECVEND;
+		e = cv_push(k, -3, code, r->u.v.t0);
+		e->nd = 1;
+		e->d[0] = r->u.v.t4;
+	} else {
+		code = r->u.v.t2 > 0 ? P_RECVBLOCK : P_RECV;
+		e = cv_push(k, -3, code, r->u.v.t0);
+		e->nd = 2;
+		e->d[0] = r->tag;
+		e->d[1] = src;
+	}
 	e = cv_push(k, -4, code, r->u.v.t1);
 	e->nd = 3;
 	e->d[0] = r->u.v.bytes;
@@ -269,8 +310,18 @@ static int cv_map(vlm *m, vlm_task *t, const vl_trec *r)
 			cv_pair(k, r->peer, r->u.m.t0, r->u.m.t1);
 		return 0;
 	case VL_EV_PROBE:
+		/* a blocking probe that waited for its message is idle */
+		cv_pair(k, (r->flags & VL_TF_FOUND) && r->u.v.t2 > 0 ? P_IDLE : P_USEROH,
+			r->u.v.t0, r->u.v.t1);
+		return 0;
 	case VL_EV_SPAWN:
 		cv_pair(k, P_USEROH, r->u.v.t0, r->u.v.t1);
+		return 0;
+	case VL_EV_IRECV:
+		cv_irecv(c, k, r);
+		return 0;
+	case VL_EV_WAIT:
+		cv_wait(k, r);
 		return 0;
 	case VL_EV_COLL:
 		cv_coll(c, k, r);

@@ -305,6 +305,7 @@ typedef struct vreq {
 	MPI_Datatype dt;
 	/* nonblocking collectives */
 	struct vcoll *coll;
+	uint32_t num;          /* request number in the trace (per activation) */
 } vreq;
 
 static vreq **rq;          /* open addressing on the request handle */
@@ -497,14 +498,6 @@ static int eager(int64_t bytes, int mode)
 	return mode == MODE_B || (mode != MODE_S && bytes < vli_t.cfg.mpi.eager_limit);
 }
 
-/* Sender's side of a rendezvous that completed: the send call was paid when
- * it was made; the request completes when the data left, i.e. when both the
- * send and the receive were there. */
-static void rdv_done(vreq *v)
-{
-	vli_wait_until(rdv_departure(&v->h, v->ack_t));
-}
-
 static int do_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
 		   int mode)
 {
@@ -529,7 +522,7 @@ static int do_send(const void *buf, int count, MPI_Datatype dt, int dest, int ta
 			     : mode == MODE_R ? PMPI_Rsend(buf, count, dt, dest, tag, comm)
 					      : PMPI_Send(buf, count, dt, dest, tag, comm);
 		}
-		vli_msg_sent(v->world[dest], v->host[dest], tag, bytes, h.send_ns, t0, 0, 1, &s);
+		vli_msg_sent(v->world[dest], v->host[dest], tag, bytes, h.send_ns, t0, 0, 1, 0, &s);
 		return rc;
 	} else {
 		MPI_Request r[2];
@@ -543,7 +536,7 @@ static int do_send(const void *buf, int count, MPI_Datatype dt, int dest, int ta
 		ack_wait(&r[1], v->world[dest], tag, bytes);
 		rc = real_wait(&r[0], MPI_STATUS_IGNORE);
 		/* the data leave when both the send and the receive are there */
-		vli_msg_sent(v->world[dest], v->host[dest], tag, bytes, h.send_ns, t0, ack, 1, &s);
+		vli_msg_sent(v->world[dest], v->host[dest], tag, bytes, h.send_ns, t0, ack, 1, 0, &s);
 		return rc;
 	}
 passthrough:
@@ -588,8 +581,9 @@ static void isend_timing(vreq *q, int64_t bytes)
 
 	/* the call pays the send; a rendezvous completes in Wait/Test when the
 	 * receive was posted (the trace shows the earliest possible arrival) */
+	q->num = vli_req_next();
 	vli_msg_sent(v->world[q->peer], v->host[q->peer], q->tag, bytes, q->h.send_ns, vli_t.now, 0,
-		     1, &s);
+		     1, q->num, &s);
 	if (!q->rdv)
 		return;
 	q->ack_done = 0;
@@ -685,7 +679,8 @@ static void recv_timing(vcomm *v, const MPI_Status *st, int64_t t_post, int64_t 
 	src = v->world[st->MPI_SOURCE];
 	header_get(src, v->id, st->MPI_TAG, &h, 0);
 	ack_send(src, &h, t_post);
-	vli_msg_received(src, h.src_host, st->MPI_TAG, h.seq, h.bytes, t0, arrival_of(&h, t_post), 0);
+	vli_msg_received(src, h.src_host, st->MPI_TAG, h.seq, h.bytes, t0, arrival_of(&h, t_post), 0,
+			 0);
 }
 
 int vlmpi_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
@@ -713,6 +708,14 @@ int vlmpi_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_C
 	return rc;
 }
 
+/* Trace the post of nonblocking receive q (pattern source -1 = any). */
+static void irecv_posted(vreq *q)
+{
+	q->num = vli_req_next();
+	vli_msg_posted(q->peer >= 0 && q->peer < q->vc->size ? q->vc->world[q->peer] : -1,
+		       q->tag == MPI_ANY_TAG ? -1 : q->tag, q->num, vli_t.now);
+}
+
 int vlmpi_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
 		MPI_Request *req)
 {
@@ -722,7 +725,7 @@ int vlmpi_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_
 	rc = PMPI_Irecv(buf, count, dt, source, tag, comm, req);
 	if (rc != MPI_SUCCESS || source == MPI_PROC_NULL || !(v = comm_timed(comm)))
 		return rc;
-	vreq_new(*req, VR_RECV, v, source, tag);
+	irecv_posted(vreq_new(*req, VR_RECV, v, source, tag));
 	return rc;
 }
 
@@ -800,6 +803,7 @@ int vlmpi_Start(MPI_Request *req)
 	q->hdr_ready = 0;
 	if (q->kind == VR_RECV) {
 		n_watch++;
+		irecv_posted(q);
 		return PMPI_Start(req);
 	}
 	int64_t bytes = type_bytes(q->dt, q->count);
@@ -889,13 +893,21 @@ static void complete(vreq *q, const MPI_Status *st, int64_t t0)
 			recv_header(q, st);
 		if (q->src_world >= 0)
 			vli_msg_received(q->src_world, q->rh.src_host, q->rh.tag, q->rh.seq, q->rh.bytes,
-					 t0, arrival_of(&q->rh, q->t_post), 0);
-	} else if (q->rdv) {
-		if (!q->ack_done) {
-			ack_wait(&q->ack, q->vc->world[q->peer], q->tag, q->h.bytes);
-			q->ack_done = 1;
+					 t0, arrival_of(&q->rh, q->t_post), 0, q->num);
+	} else {
+		/* a send: its call was paid when it was made; a rendezvous completes
+		 * when the data left, i.e. when both the send and the receive were there */
+		int64_t depart = 0;
+
+		if (q->rdv) {
+			if (!q->ack_done) {
+				ack_wait(&q->ack, q->vc->world[q->peer], q->tag, q->h.bytes);
+				q->ack_done = 1;
+			}
+			depart = rdv_departure(&q->h, q->ack_t);
 		}
-		rdv_done(q);
+		vli_msg_completed(q->vc->world[q->peer], q->tag, q->h.seq, q->h.bytes, q->num, t0,
+				  depart);
 	}
 	if (q->persistent) {
 		q->active = 0;
@@ -1276,6 +1288,7 @@ int vlmpi_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 	MPI_Status st;
 	vhdr h;
 	int flag = 0, rc, spins = 0;
+	int64_t t0 = vli_t.now;
 
 	if (!v || source == MPI_PROC_NULL)
 		return PMPI_Probe(source, tag, comm, status);
@@ -1294,8 +1307,8 @@ int vlmpi_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 	if (rc != MPI_SUCCESS)
 		return rc;
 	header_get(v->world[st.MPI_SOURCE], v->id, st.MPI_TAG, &h, 1);
-	vli_wait_until(arrival_of(&h, 0));
-	vli_comm(vli_recv_time(&vli_t.cfg, h.src_host, vli_t.host));
+	/* a probe sees the envelope: it arrives as an eager message would */
+	vli_msg_probed(v->world[st.MPI_SOURCE], h.src_host, st.MPI_TAG, t0, arrival_of(&h, 0));
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
 	return rc;

@@ -395,7 +395,7 @@ static void time_sends(const int *tids, int n, int tag, int64_t bytes, struct de
 
 		if (n > 1)
 			s = (int64_t)llround((double)s * f);
-		vli_msg_sent(tids[i], h, tag, bytes, s, vli_t.now, 0, n, &st);
+		vli_msg_sent(tids[i], h, tag, bytes, s, vli_t.now, 0, n, 0, &st);
 		d[i].tid = tids[i];
 		d[i].seq = st.seq;
 		d[i].t0 = st.t0;
@@ -562,7 +562,7 @@ static int deliver(int i, int64_t t0, int old_rbuf)
 		vli_wait_until(m.arrival);
 	else
 		vli_msg_received(m.src, m.src_host, m.tag, m.seq, m.bytes, t0, m.arrival,
-				 m.synthetic ? VL_TF_SYNTH : 0);
+				 m.synthetic ? VL_TF_SYNTH : 0, 0);
 	if (old_rbuf > 0 && old_rbuf != m.buf)
 		vli_real_pvm_freebuf(old_rbuf);
 	vli_real_pvm_setrbuf(m.buf);

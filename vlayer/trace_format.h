@@ -37,21 +37,39 @@ enum vl_ev {
 	                     t3 = waiting ns (the three components at the end) */
 	VL_EV_SEND = 3,   /* one message: peer = destination, tag, seq = this sender's message
 	                     number (1, 2, ...), bytes = user bytes, t0 = call begin,
-	                     t1 = call end (t0 + send time), t2 = virtual arrival at peer.
-	                     flags & VL_TF_MCAST: part of a multicast of t3 destinations */
+	                     t1 = call end (t0 + send time + waiting), t2 = virtual arrival
+	                     at peer.  flags & VL_TF_MCAST: part of a multicast of t3
+	                     destinations.  flags & VL_TF_NB: a nonblocking send (MPI_Isend,
+	                     a persistent start): t4 = its request number, completed by a
+	                     VL_EV_WAIT; else t4 = waiting ns at the end of [t0,t1] (a
+	                     rendezvous send waiting for its receive to be posted) */
 	VL_EV_RECV = 4,   /* one message received: peer = source, tag, seq = the sender's seq,
 	                     bytes, t0 = call begin, t1 = call end, t2 = waiting ns inside
-	                     [t0,t1], t3 = the message's virtual arrival time */
+	                     [t0,t1], t3 = the message's virtual arrival time.
+	                     flags & VL_TF_NB: the completion, in a wait or test call
+	                     [t0,t1], of the nonblocking receive posted by the VL_EV_IRECV
+	                     with request number t4 */
 	VL_EV_COMPUTE = 5,/* modelled computation added by vl_compute(): t0, t1 */
 	VL_EV_MARK = 6,   /* user mark: peer = mark id, t0 = t1 = time, text = label */
 	VL_EV_SPAWN = 7,  /* peer = child tid, t0 = call begin, t1 = call end, t2 = child's start,
 	                     tag = child's virtual host index */
-	VL_EV_PROBE = 8,  /* nrecv/probe/trecv that found nothing: t0, t1; peer, tag = pattern */
+	VL_EV_PROBE = 8,  /* nrecv/probe/trecv that found nothing: t0, t1; peer, tag = pattern.
+	                     flags & VL_TF_FOUND: a blocking probe (MPI_Probe) that waited
+	                     for a message: peer = its source, tag = its tag, t2 = waiting
+	                     ns inside [t0,t1] */
 	VL_EV_COLL = 9,   /* group operation: tag = VL_COLL_*, t0, t1, t2 = waiting ns,
 	                     t3 = number of group members, bytes = user bytes,
 	                     peer = root tid or -1 (no text) */
-	VL_EV_PARAM = 10  /* model parameters changed at t0: text = "key=value" */
+	VL_EV_PARAM = 10, /* model parameters changed at t0: text = "key=value" */
+	VL_EV_IRECV = 11, /* a nonblocking receive posted (MPI_Irecv, a persistent start):
+	                     peer, tag = pattern (-1 = any), t0 = call begin, t1 = call end,
+	                     t4 = request number (1, 2, ... per task) */
+	VL_EV_WAIT = 12   /* the completion of a nonblocking send in a wait or test call:
+	                     peer = destination, tag, seq = the message's seq, bytes,
+	                     t0 = call begin, t1 = call end, t2 = waiting ns inside [t0,t1],
+	                     t4 = the request number of its VL_EV_SEND */
 };
+#define VL_EV_LAST VL_EV_WAIT
 
 enum vl_coll { VL_COLL_BARRIER = 1, VL_COLL_BCAST, VL_COLL_REDUCE, VL_COLL_GATHER,
 	       VL_COLL_SCATTER, VL_COLL_JOIN, VL_COLL_LEAVE,
@@ -61,6 +79,8 @@ enum vl_coll { VL_COLL_BARRIER = 1, VL_COLL_BCAST, VL_COLL_REDUCE, VL_COLL_GATHE
 
 #define VL_TF_MCAST 1u
 #define VL_TF_SYNTH 2u    /* receive of a message that carried no virtual time */
+#define VL_TF_NB 4u       /* send/receive of a nonblocking request: t4 = request number */
+#define VL_TF_FOUND 8u    /* probe that found a message */
 
 typedef struct vl_trec {
 	uint16_t type;            /* enum vl_ev */
@@ -70,7 +90,7 @@ typedef struct vl_trec {
 	uint32_t seq;
 	union {
 		struct {
-			int64_t bytes, t0, t1, t2, t3;
+			int64_t bytes, t0, t1, t2, t3, t4;
 		} v;
 		struct {
 			int64_t bytes, t0, t1; /* same places as v.bytes, v.t0, v.t1 */

@@ -67,14 +67,28 @@ typedef struct vli_sent {
 /* The sender's side of one message to dst_host: the clock pays send_ns now
  * (vli_send_time, times a contention factor for one of k destinations), then
  * waits until depart (a rendezvous: the receive is posted then; 0 = none);
- * the arrival is the departure plus the transmission time.  Traces SEND with
- * t0 as call begin. */
+ * traces SEND with t0 as call begin.  req: the request number of a
+ * nonblocking send (its waiting is traced by vli_msg_completed), 0 for a
+ * blocking one. */
 void vli_msg_sent(int peer, int dst_host, int tag, int64_t bytes, int64_t send_ns, int64_t t0,
-		  int64_t depart, int k, vli_sent *s);
+		  int64_t depart, int k, uint32_t req, vli_sent *s);
 /* The receiver's side: wait until arrival, pay the receive time, trace RECV
- * with t0 as call begin.  Returns the time waited. */
+ * with t0 as call begin.  req: the request number of a nonblocking receive
+ * (completed in a wait or test call beginning at t0), 0 for a blocking one.
+ * Returns the time waited. */
 int64_t vli_msg_received(int peer, int src_host, int tag, uint32_t seq, int64_t bytes, int64_t t0,
-			 int64_t arrival, unsigned flags);
+			 int64_t arrival, unsigned flags, uint32_t req);
+/* A nonblocking receive posted by a call that began at t0 (trace IRECV). */
+void vli_msg_posted(int peer, int tag, uint32_t req, int64_t t0);
+/* A nonblocking send completed in a wait or test call that began at t0: wait
+ * until depart (its data left; 0 = already), trace WAIT. */
+void vli_msg_completed(int peer, int tag, uint32_t seq, int64_t bytes, uint32_t req, int64_t t0,
+		       int64_t depart);
+/* A blocking probe that began at t0 found a message from peer with this
+ * arrival: wait until it, pay the receive time, trace PROBE (found). */
+void vli_msg_probed(int peer, int src_host, int tag, int64_t t0, int64_t arrival);
+/* The next request number of this task (1, 2, ...). */
+uint32_t vli_req_next(void);
 
 /* Nesting guard: a layer call made while another is active (libpvm3 calling
  * itself through the PLT) goes straight to the real library. */

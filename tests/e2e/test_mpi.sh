@@ -65,6 +65,12 @@ n=10000
 run 2 "$CFG" pingpong $n 1 $L
 # the data leave when the receive is posted (L), the answer when rank 1 has sent it
 assert_eq "rendezvous ping-pong, receiver late: RTT ns" $((L + 2 * $(T $n) + 2 * R + S)) "$(get 0 first)"
+# the send waits from S to L inside its call (then the receive waits on): Waiting in
+# the diagrams, not Communicating
+"$BUILD/vlpost" paje -o "$WORK/late.paje" "$WORK/trace" > /dev/null 2>&1
+assert_eq "rendezvous send waiting for a late receiver: Pajé states of rank 0" \
+	"0.000000000 comp 0.000000000 comm 0.000010000 wait " \
+	"$(awk '$1 == 7 && $3 == "p0" && $2 <= 0.001 { printf "%s %s ", $2, $5 }' "$WORK/late.paje")"
 
 # ---- placement: ranks_per_node = 2 puts ranks 0 and 1 on one node (intra model:
 # S = 1 us, R = 2 us, T(b) = 3 us + b * 1 us / KiB); rank_hosts = n1, n1 as well ----
@@ -89,6 +95,22 @@ for n in 100 10000; do
 	# the messages arrive at S + T and 2S + T; each receive costs R (R > S)
 	assert_eq "isend $n B: Waitall" $((S + $(T $n) + 2 * R)) "$(get 2 end)"
 done
+
+# the .trf shows the posts and their completions (PICL -57/-27, -61/-60, -31/-30;
+# trace_format.h IRECV, SEND nb, RECV nb, WAIT): rank 2 waits for its first
+# receive from 2S to S + T + R; the second has arrived by then; both rendezvous
+# sends have left (the receives were posted at 0)
+"$BUILD/vlpost" trf -o "$WORK/isend.trf" "$WORK/trace" > /dev/null 2>&1
+"$BUILD/vlpost" check "$WORK/isend.trf" > /dev/null 2>&1
+assert_eq "vlpost check accepts the .trf of Isend/Irecv/Waitall" 0 $?
+# picl RT CODE PROC: the times of rank PROC's records "RT CODE"
+picl() { awk -v rt="$1" -v c="$2" -v p="$3" '$1 == rt && $2 == c && $4 == p { printf "%s ", $3 }' "$WORK/isend.trf"; }
+assert_eq "isend .trf: rank 2 posts two Irecvs (-57)" "0.000000 0.000000 " "$(picl -3 -57 2)"
+assert_eq "isend .trf: rank 2 posts two Isends (-27)" "0.000000 0.000010 " "$(picl -3 -27 2)"
+assert_eq "isend .trf: the first receive waits in MPI_Waitall (-61)" "0.000020 " "$(picl -3 -61 2)"
+assert_eq "isend .trf: ... until S + T + R" "0.000138 " "$(picl -4 -61 2)"
+assert_eq "isend .trf: the second has arrived (-60)" "0.000138 " "$(picl -3 -60 2)"
+assert_eq "isend .trf: the sends complete without waiting (-30)" "0.000158 0.000158 " "$(picl -3 -30 2)"
 
 # ---- Iprobe polling: each poll costs R; visible once arrival <= now ----
 run 2 "$CFG" probe 100
@@ -239,6 +261,10 @@ done
 # MPI's, Comm_split and Cart_create communicators are timed, Sendrecv_replace,
 # a cancelled receive costs nothing, gettimeofday is virtual, persistent requests ----
 run 3 "$CFG" semantics
+# rank 1's first MPI_Probe waits for a message: an idle interval (-601) in the .trf
+"$BUILD/vlpost" trf -o "$WORK/sem.trf" "$WORK/trace" > /dev/null 2>&1
+assert_eq "blocking MPI_Probe that waited: -601 at 0 on rank 1" 1 \
+	"$(awk '$1 == -3 && $2 == -601 && $3 == "0.000000" && $4 == 1' "$WORK/sem.trf" | wc -l)"
 assert_eq "wildcards: all 4 messages of each sender, in order" "3 3" \
 	"$(echo "$out" | awk '$1 == "S" { print $4, $5 }')"
 assert_eq "ping-pong on a Comm_split communicator: RTT" $((2 * (S + $(T 100) + R))) "$(get 0 split_rtt)"

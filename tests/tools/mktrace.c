@@ -10,17 +10,20 @@
  *       following record lines go into it.
  *   TYPE key=value ...
  *       one record; TYPE is start end send recv compute mark spawn probe coll
- *       param, or a number (to write unknown types).  Keys: type flags tag peer
- *       seq bytes t0 t1 t2 t3 text, t (= t0 and t1), and per type:
+ *       param irecv wait, or a number (to write unknown types).  Keys: type flags
+ *       tag peer seq bytes t0 t1 t2 t3 t4 text, t (= t0 and t1), and per type:
  *         end:   comp=bytes comm=t2 wait=t3
- *         send:  arrival=t2 ndest=t3
- *         recv:  wait=t2 arrival=t3
+ *         send:  arrival=t2 ndest=t3 req=t4 (flag nb) sendwait=t4 (blocking)
+ *         recv:  wait=t2 arrival=t3 req=t4 (flag nb)
+ *         irecv: req=t4
+ *         wait:  wait=t2 req=t4
+ *         probe: wait=t2 (flag found)
  *         mark:  id=peer label=text
  *         spawn: child=peer chost=tag childstart=t2
  *         coll:  op=tag (barrier bcast reduce gather scatter join leave)
  *                wait=t2 root=peer group=text
  *         param: text
- *       flags: mcast, synth or a number, joined with '|'.
+ *       flags: mcast, synth, nb, found or a number, joined with '|'.
  *   stray N
  *       append N garbage bytes to the current file (a truncated record).
  * Numbers: decimal or 0x hex, may be negative; times take a unit suffix
@@ -185,6 +188,7 @@ static void do_task(mk *m, char *rest)
 /* ---- records ---- */
 static const char *const type_names[] = {
 	NULL, "start", "end", "send", "recv", "compute", "mark", "spawn", "probe", "coll", "param",
+	"irecv", "wait",
 };
 static const char *const coll_names[] = {
 	NULL, "barrier", "bcast", "reduce", "gather", "scatter", "join", "leave",
@@ -210,6 +214,10 @@ static const char *alias(int type, const char *k)
 		{ VL_EV_SPAWN, "chost", "tag" },   { VL_EV_SPAWN, "childstart", "t2" },
 		{ VL_EV_COLL, "op", "tag" },       { VL_EV_COLL, "wait", "t2" },
 		{ VL_EV_COLL, "root", "peer" },    { VL_EV_COLL, "group", "text" },
+		{ VL_EV_SEND, "req", "t4" },       { VL_EV_SEND, "sendwait", "t4" },
+		{ VL_EV_RECV, "req", "t4" },       { VL_EV_IRECV, "req", "t4" },
+		{ VL_EV_WAIT, "req", "t4" },       { VL_EV_WAIT, "wait", "t2" },
+		{ VL_EV_PROBE, "wait", "t2" },
 	};
 	for (size_t i = 0; i < sizeof al / sizeof al[0]; i++)
 		if (al[i].type == type && strcmp(al[i].from, k) == 0)
@@ -225,6 +233,10 @@ static unsigned flags(const mk *m, char *v)
 			f |= VL_TF_MCAST;
 		else if (strcmp(p, "synth") == 0)
 			f |= VL_TF_SYNTH;
+		else if (strcmp(p, "nb") == 0)
+			f |= VL_TF_NB;
+		else if (strcmp(p, "found") == 0)
+			f |= VL_TF_FOUND;
 		else
 			f |= (unsigned)num(m, p, 0);
 	}
@@ -233,6 +245,7 @@ static unsigned flags(const mk *m, char *v)
 
 static void rec_key(const mk *m, vl_trec *r, const char *k, char *v)
 {
+	int req = strcmp(k, "req") == 0; /* t4: a request number, else a time */
 	k = alias(r->type, k);
 	if (strcmp(k, "type") == 0)
 		r->type = (uint16_t)num(m, v, 0);
@@ -258,6 +271,8 @@ static void rec_key(const mk *m, vl_trec *r, const char *k, char *v)
 		r->u.v.t2 = num(m, v, 1);
 	else if (strcmp(k, "t3") == 0)
 		r->u.v.t3 = num(m, v, strcmp(alias(r->type, "ndest"), "t3") != 0);
+	else if (strcmp(k, "t4") == 0)
+		r->u.v.t4 = num(m, v, !req);
 	else if (strcmp(k, "text") == 0)
 		text(m, r->u.m.text, sizeof r->u.m.text, v);
 	else
@@ -268,7 +283,7 @@ static void do_record(mk *m, const char *type, char *rest)
 {
 	vl_trec r;
 	char *kv;
-	int t = lookup(type_names, 11, type);
+	int t = lookup(type_names, 13, type);
 	memset(&r, 0, sizeof r);
 	r.type = (uint16_t)(t > 0 ? t : num(m, type, 0));
 	if (!m->out)
