@@ -32,7 +32,7 @@
 
 /* regions: the three states (VLS_COMP, VLS_COMM, VLS_WAIT), then one per collective kind */
 enum { R_COLL = VLS_WAIT + 1 };
-enum { E_ENTER, E_LEAVE, E_SEND, E_RECV, E_CBEGIN, E_CEND, E_PARAM };
+enum { E_ENTER, E_LEAVE, E_SEND, E_RECV, E_CBEGIN, E_CEND, E_IRECV, E_WAIT, E_PARAM };
 enum { P_MARK, P_PARAM };  /* the val of marks and parameters (states.h) */
 
 static const char *const st_name[] = { "Computing", "Communicating", "Waiting" };
@@ -234,7 +234,8 @@ static void ot_coll_end(vlm *m, vls_task *k, const vl_trec *r)
 }
 
 static const vls_ops ot_sops = {
-	E_SEND, E_RECV, E_PARAM, E_PARAM, ot_push, ot_change, ot_coll_begin, ot_coll_end
+	E_SEND, E_RECV, E_PARAM, E_PARAM, E_IRECV, E_WAIT, ot_push, ot_change, ot_coll_begin,
+	ot_coll_end
 };
 
 static int ot_map(vlm *m, vlm_task *t, const vl_trec *r)
@@ -294,14 +295,28 @@ static int ot_emit(ot *c, ot_task *k, const ot_ev *oe)
 			return -1;
 		if (e->m.peer < 0)
 			return 0;
-		rc = OTF2_EvtWriter_MpiSend(w, NULL, t, (uint32_t)e->m.peer, 0, (uint32_t)e->tag,
-					    (uint64_t)e->bytes);
+		if (e->req)
+			rc = OTF2_EvtWriter_MpiIsend(w, NULL, t, (uint32_t)e->m.peer, 0,
+						     (uint32_t)e->tag, (uint64_t)e->bytes, e->req);
+		else
+			rc = OTF2_EvtWriter_MpiSend(w, NULL, t, (uint32_t)e->m.peer, 0,
+						    (uint32_t)e->tag, (uint64_t)e->bytes);
 		break;
 	case E_RECV:
 		if (vlm_recv_end(&c->m, &e->m, k->s.m.proc) < 0)
 			return -1;
-		rc = OTF2_EvtWriter_MpiRecv(w, NULL, t, (uint32_t)e->m.peer, 0, (uint32_t)e->tag,
-					    (uint64_t)e->bytes);
+		if (e->req)
+			rc = OTF2_EvtWriter_MpiIrecv(w, NULL, t, (uint32_t)e->m.peer, 0,
+						     (uint32_t)e->tag, (uint64_t)e->bytes, e->req);
+		else
+			rc = OTF2_EvtWriter_MpiRecv(w, NULL, t, (uint32_t)e->m.peer, 0,
+						    (uint32_t)e->tag, (uint64_t)e->bytes);
+		break;
+	case E_IRECV:
+		rc = OTF2_EvtWriter_MpiIrecvRequest(w, NULL, t, e->req);
+		break;
+	case E_WAIT:
+		rc = OTF2_EvtWriter_MpiIsendComplete(w, NULL, t, e->req);
 		break;
 	case E_CBEGIN:
 		rc = OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t);
@@ -573,7 +588,9 @@ static const char ot_usage[] =
 	"resolution 1e9, offset 0).  One location per task (\"TID PROGRAM\"), one location\n"
 	"group and system tree node per virtual host; regions Computing, Communicating,\n"
 	"Waiting; MpiSend at each send begin, MpiRecv at each receive end (rank =\n"
-	"processor, one communicator of all tasks); collectives as a region named after\n"
+	"processor, one communicator of all tasks), for nonblocking requests MpiIsend\n"
+	"and MpiIsendComplete, MpiIrecvRequest and MpiIrecv (request = the trace's\n"
+	"request number); collectives as a region named after\n"
 	"them with MpiCollectiveBegin/End; marks as the string parameter \"mark\".\n"
 	"\n"
 	"  -o DIR       the archive directory (default: TRACEDIR with .otf2 appended);\n"

@@ -400,7 +400,7 @@ static void pj_coll_end(vlm *m, vls_task *k, const vl_trec *r)
 
 /* no events for PARAM records */
 static const vls_ops pj_sops = {
-	E_SEND, E_RECV, E_MARK, -1, pj_push, pj_change, pj_coll_begin, pj_coll_end
+	E_SEND, E_RECV, E_MARK, -1, -1, -1, pj_push, pj_change, pj_coll_begin, pj_coll_end
 };
 
 static int pj_map(vlm *m, vlm_task *t, const vl_trec *r)

@@ -42,6 +42,8 @@ void vls_seg(vls_task *k, int64_t a, int64_t b, int s)
 {
 	if (b > a)
 		vls_state(k, a, s);
+	else
+		vls_flush(k, a); /* an empty segment still ends the Computing before it */
 }
 
 void vls_done_at(vls_task *k, int64_t t)
@@ -73,6 +75,7 @@ static void vls_send(vlm *m, vls_task *k, const vl_trec *r)
 	e->bytes = r->u.v.bytes;
 	e->tag = r->tag;
 	e->m.peer = vlm_find(m, &k->m, r->peer);
+	e->req = r->flags & VL_TF_NB ? (uint32_t)r->u.v.t4 : 0;
 	vls_seg(k, r->u.v.t1 - w, r->u.v.t1, VLS_WAIT);
 	vls_done_at(k, r->u.v.t1);
 }
@@ -101,6 +104,7 @@ static int vls_recv(vlm *m, vls_task *k, const vl_trec *r)
 		e->m.peer = src;
 		e->bytes = r->u.v.bytes;
 		e->tag = r->tag;
+		e->req = r->flags & VL_TF_NB ? (uint32_t)r->u.v.t4 : 0;
 	}
 	vls_done_at(k, t1);
 	return 0;
@@ -156,11 +160,15 @@ int vls_map(vlm *m, vls_task *k, const vl_trec *r)
 			vls_wait_first(k, r);
 		else
 			vls_seg(k, r->u.v.t0, r->u.v.t1, VLS_COMM);
+		if (r->type == VL_EV_WAIT && k->ops->ev_wait >= 0)
+			vls_push(k, k->ops->ev_wait, r->u.v.t1)->req = (uint32_t)r->u.v.t4;
 		vls_done_at(k, r->u.v.t1);
 		return 0;
 	case VL_EV_SPAWN:
 	case VL_EV_IRECV:
 		vls_seg(k, r->u.v.t0, r->u.v.t1, VLS_COMM);
+		if (r->type == VL_EV_IRECV && k->ops->ev_irecv >= 0)
+			vls_push(k, k->ops->ev_irecv, r->u.v.t1)->req = (uint32_t)r->u.v.t4;
 		vls_done_at(k, r->u.v.t1);
 		return 0;
 	case VL_EV_COLL:

@@ -20,6 +20,7 @@ typedef struct vls_ev {
 	vlm_ev m;          /* peer: send begin's destination processor (-1: no trace); receive end's sender */
 	int64_t bytes;
 	int32_t tag;
+	uint32_t req;      /* sends and receive ends of nonblocking requests, ev_irecv, ev_wait */
 	uint8_t kind, val; /* val: the converter's (state, collective, ...); marks 0, parameters 1 */
 	char text[24];     /* marks and parameters */
 } vls_ev;
@@ -29,6 +30,8 @@ typedef struct vls_task vls_task;
 typedef struct vls_ops {
 	int ev_send, ev_recv;    /* the converter's event kinds */
 	int ev_mark, ev_param;   /* ev_param -1: parameters are left out */
+	int ev_irecv, ev_wait;   /* a nonblocking receive posted (at its t1), a nonblocking
+	                            send completed (at its t1); -1: left out */
 	/* queue an event of kind at t, zeroed but for m.t and kind (no deferred Computing) */
 	vls_ev *(*push)(vls_task *k, int kind, int64_t t);
 	/* the state changes from k->cur to s at t (either may be VLS_NONE) */

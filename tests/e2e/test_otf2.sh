@@ -6,7 +6,8 @@
 # locations; as many MPI_SEND as messages sent and MPI_RECV as messages received
 # (vlpost stats --csv); Enter/Leave balanced and properly nested per location;
 # timestamps non-decreasing per location; the clock is 1e9 ticks/s, offset 0;
-# allreduce: MPI_COLLECTIVE_BEGIN/END pairs with Operation ALLREDUCE.
+# allreduce: MPI_COLLECTIVE_BEGIN/END pairs with Operation ALLREDUCE; mpi_exact isend:
+# MPI_ISEND/MPI_ISEND_COMPLETE and MPI_IRECV_REQUEST/MPI_IRECV pairs by request ID.
 # Fails (does not skip) when vlpost was built without OTF2 or otf2-print is missing.
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -56,8 +57,10 @@ check() {
 	assert_eq "$name: locations" 4 "$(grep -c '^LOCATION ' "$WORK/$name.def")"
 	assert_eq "$name: locations with events" 4 \
 		"$(awk 'NF >= 3 && $2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/ { l[$2] } END { print length(l) }' "$WORK/$name.evt")"
-	assert_eq "$name: MPI_SEND = messages sent" "$sent" "$(grep -c '^MPI_SEND ' "$WORK/$name.evt")"
-	assert_eq "$name: MPI_RECV = messages received" "$recv" "$(grep -c '^MPI_RECV ' "$WORK/$name.evt")"
+	assert_eq "$name: MPI_SEND + MPI_ISEND = messages sent" "$sent" \
+		"$(grep -c -e '^MPI_SEND ' -e '^MPI_ISEND ' "$WORK/$name.evt")"
+	assert_eq "$name: MPI_RECV + MPI_IRECV = messages received" "$recv" \
+		"$(grep -c -e '^MPI_RECV ' -e '^MPI_IRECV ' "$WORK/$name.evt")"
 	grep -q 'Ticks per Seconds: 1000000000, Global Offset: 0,' "$WORK/$name.def" &&
 		ok "$name: clock 1e9 ticks/s, offset 0" || fail "$name: clock properties"
 	local bad
@@ -103,6 +106,23 @@ if "$BUILD/vlrun" $PRE -np 4 --vmconfig "$HERE/mpi.ini" --trace-dir "$WORK/ar" \
 		ok "allreduce: MPI_Allreduce region" || fail "allreduce: no MPI_Allreduce region"
 else
 	fail "allreduce.v under vlrun: $(tail -3 "$WORK/ar.out")"
+fi
+
+# nonblocking requests (tests/e2e/mpi_exact.c isend: each rank posts 2 Irecv and 2
+# Isend and completes them in MPI_Waitall): each request's two events, matched by ID
+if "$BUILD/vlrun" $PRE -np 4 --vmconfig "$HERE/mpi.ini" --trace-dir "$WORK/nb" \
+	"$BUILD/tests/mpi_exact" isend 10000 >"$WORK/nb.out" 2>&1; then
+	check isend "$WORK/nb" 1
+	for ev in MPI_ISEND MPI_ISEND_COMPLETE MPI_IRECV_REQUEST MPI_IRECV; do
+		assert_eq "isend: $ev events" 8 "$(grep -c "^$ev " "$WORK/isend.evt")"
+	done
+	assert_eq "isend: every request ID begun is completed (per location)" "" \
+		"$(awk '$1 ~ /^MPI_I/ && match($0, /Request: [0-9]+/) {
+			id = $2 ":" substr($0, RSTART + 9, RLENGTH - 9)
+			if ($1 == "MPI_ISEND" || $1 == "MPI_IRECV_REQUEST") open[id]++; else open[id]--
+		} END { for (i in open) if (open[i]) print i }' "$WORK/isend.evt")"
+else
+	fail "mpi_exact isend under vlrun: $(tail -3 "$WORK/nb.out")"
 fi
 
 # an existing archive directory is not overwritten
