@@ -1,0 +1,268 @@
+/* calib_mpi.c - vlcalib measurements under real MPI (built natively with mpicc,
+ * not through the layer): mpirun -np P calib_mpi [options] -o RAW.csv
+ * Only the communication is here; the experiments are in calib_common.c.
+ * Tasks on one node (MPI_COMM_TYPE_SHARED) are `intra`, others `inter`.
+ */
+#include "calib_common.h"
+
+#include <fcntl.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct mpi_be {
+	char *sbuf, *rbuf;
+	size_t cap, bytes;
+	int size;
+	MPI_Comm *comm; /* comm[p]: ranks 0 .. p-1 (MPI_COMM_NULL elsewhere) */
+	MPI_Request *req;
+} mpi_be;
+
+static const char usage[] =
+    "usage: mpirun -np P calib_mpi [options] -o RAW.csv\n"
+    "Measures MPI point-to-point times (rtt oneway send recv gap), the send phase\n"
+    "to k = 1..P-1 receivers (contention) and the five BSP patterns, and writes the\n"
+    "vlcalib raw file (see vlcalib-run --help).  Rank 0 measures against the first\n"
+    "rank on its node (intra) and the first rank on another node (inter); place the\n"
+    "ranks with mpirun's own options (--hostfile, --map-by).\n"
+    "Options:\n";
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p) {
+		fprintf(stderr, "calib_mpi: out of memory (%zu bytes)\n", n);
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	}
+	return p;
+}
+
+static void m_set_size(void *v, size_t bytes)
+{
+	mpi_be *b = v;
+	size_t need = bytes * (size_t)(b->size > 2 ? b->size - 1 : 1);
+
+	if (need > b->cap) {
+		b->sbuf = xrealloc(b->sbuf, bytes);
+		b->rbuf = xrealloc(b->rbuf, need);
+		memset(b->sbuf, 0x5a, bytes);
+		b->cap = need;
+	}
+	b->bytes = bytes;
+}
+
+static void m_send(void *v, int dst)
+{
+	mpi_be *b = v;
+
+	MPI_Send(b->sbuf, (int)b->bytes, MPI_BYTE, dst, VL_CALIB_TAG_DATA, MPI_COMM_WORLD);
+}
+
+static void m_recv(void *v, int src)
+{
+	mpi_be *b = v;
+
+	MPI_Recv(b->rbuf, (int)b->bytes, MPI_BYTE, src, VL_CALIB_TAG_DATA, MPI_COMM_WORLD,
+	         MPI_STATUS_IGNORE);
+}
+
+static void m_probe(void *v, int src)
+{
+	(void)v;
+	MPI_Probe(src, VL_CALIB_TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+static int m_iprobe(void *v, int src, int tag)
+{
+	int flag = 0;
+
+	(void)v;
+	MPI_Iprobe(src, tag, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+	return flag;
+}
+
+static void m_multisend(void *v, const int *dst, int k)
+{
+	mpi_be *b = v;
+	int i;
+
+	for (i = 0; i < k; i++)
+		MPI_Isend(b->sbuf, (int)b->bytes, MPI_BYTE, dst[i], VL_CALIB_TAG_DATA,
+		          MPI_COMM_WORLD, &b->req[i]);
+	MPI_Waitall(k, b->req, MPI_STATUSES_IGNORE);
+}
+
+static void m_exchange(void *v, const int *dst, int nd, const int *src, int ns)
+{
+	mpi_be *b = v;
+	int i;
+
+	for (i = 0; i < ns; i++)
+		MPI_Irecv(b->rbuf + (size_t)i * b->bytes, (int)b->bytes, MPI_BYTE, src[i],
+		          VL_CALIB_TAG_DATA, MPI_COMM_WORLD, &b->req[i]);
+	for (i = 0; i < nd; i++)
+		MPI_Isend(b->sbuf, (int)b->bytes, MPI_BYTE, dst[i], VL_CALIB_TAG_DATA,
+		          MPI_COMM_WORLD, &b->req[ns + i]);
+	MPI_Waitall(ns + nd, b->req, MPI_STATUSES_IGNORE);
+}
+
+static void m_send_i64(void *v, int dst, int tag, const int64_t *x, int n)
+{
+	(void)v;
+	MPI_Send(x, n, MPI_INT64_T, dst, tag, MPI_COMM_WORLD);
+}
+
+static void m_recv_i64(void *v, int src, int tag, int64_t *x, int n)
+{
+	(void)v;
+	MPI_Recv(x, n, MPI_INT64_T, src, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+static void m_barrier(void *v, int p)
+{
+	mpi_be *b = v;
+
+	MPI_Barrier(b->comm[p]);
+}
+
+static const vl_calib_ops mpi_ops = {
+    .library = "mpi",
+    .set_size = m_set_size,
+    .send = m_send,
+    .recv = m_recv,
+    .probe = m_probe,
+    .multisend = m_multisend,
+    .exchange = m_exchange,
+    .send_i64 = m_send_i64,
+    .recv_i64 = m_recv_i64,
+    .iprobe = m_iprobe,
+    .barrier = m_barrier,
+    .pack = NULL,
+};
+
+/* node[r] = the lowest world rank sharing r's node; host names on rank 0 */
+static void learn_world(vl_calib_world *w, const vl_calib_opts *o)
+{
+	char name[MPI_MAX_PROCESSOR_NAME] = "", *all = NULL;
+	MPI_Comm nodec;
+	int leader = w->rank, len, r;
+
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &nodec);
+	MPI_Bcast(&leader, 1, MPI_INT, 0, nodec);
+	MPI_Comm_free(&nodec);
+	w->node = xrealloc(NULL, w->size * sizeof *w->node);
+	MPI_Allgather(&leader, 1, MPI_INT, w->node, 1, MPI_INT, MPI_COMM_WORLD);
+	if (o->ranks_per_node > 0)
+		for (r = 0; r < w->size; r++)
+			w->node[r] = r / o->ranks_per_node;
+	MPI_Get_processor_name(name, &len);
+	if (w->rank == 0)
+		all = xrealloc(NULL, (size_t)w->size * MPI_MAX_PROCESSOR_NAME);
+	MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0,
+	           MPI_COMM_WORLD);
+	if (w->rank != 0)
+		return;
+	w->host = xrealloc(NULL, w->size * sizeof *w->host);
+	for (r = 0; r < w->size; r++)
+		w->host[r] = all + (size_t)r * MPI_MAX_PROCESSOR_NAME;
+}
+
+/* comm[p] for every p a BSP pattern may use (all p: the list is small) */
+static void make_comms(mpi_be *b, int rank)
+{
+	int p;
+
+	b->comm = xrealloc(NULL, (b->size + 1) * sizeof *b->comm);
+	for (p = 0; p <= b->size; p++) {
+		b->comm[p] = MPI_COMM_NULL;
+		if (p >= 2)
+			MPI_Comm_split(MPI_COMM_WORLD, rank < p ? 0 : MPI_UNDEFINED, rank,
+			               &b->comm[p]);
+	}
+}
+
+/* --only pack: 2 (only PVM packs messages) */
+static int no_pack(const vl_calib_opts *o)
+{
+	if (!o->only_given || !(o->only & (1u << VL_CALIB_PACK)))
+		return 0;
+	fprintf(stderr, "calib_mpi: --only pack: only PVM packs messages\n");
+	return 2;
+}
+
+/* every rank parses the options, only rank 0 says what is wrong */
+static int parse_on_rank(vl_calib_opts *o, int argc, char **argv, int rank)
+{
+	int saved[2] = {-1, -1}, fd, i, rc;
+
+	if (rank != 0 && (fd = open("/dev/null", O_WRONLY)) >= 0) {
+		for (i = 0; i < 2; i++) {
+			saved[i] = dup(i + 1);
+			dup2(fd, i + 1);
+		}
+		close(fd);
+	}
+	rc = vl_calib_parse(o, argc, argv, "calib_mpi", usage, NULL, NULL);
+	for (i = 0; i < 2; i++) {
+		if (saved[i] >= 0) {
+			dup2(saved[i], i + 1);
+			close(saved[i]);
+		}
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static char version[MPI_MAX_LIBRARY_VERSION_STRING];
+	vl_calib_opts o;
+	vl_calib_world w = {0};
+	mpi_be b = {0};
+	int rc, len, p;
+
+	/* vlcalib-run checks the options before it starts mpirun */
+	if (argc > 1 && !strcmp(argv[1], "--check-options")) {
+		argv[1] = argv[0];
+		rc = vl_calib_parse(&o, argc - 1, argv + 1, "calib_mpi", usage, NULL, NULL);
+		return rc == 1 ? 0 : rc ? rc : no_pack(&o);
+	}
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &w.rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &w.size);
+	rc = parse_on_rank(&o, argc, argv, w.rank);
+	if (rc == 0 && w.rank == 0)
+		rc = no_pack(&o);
+	else if (rc == 0 && o.only_given && (o.only & (1u << VL_CALIB_PACK)))
+		rc = 2;
+	if (rc == 0 && w.size < 2) {
+		fprintf(stderr, "calib_mpi: needs at least 2 ranks (mpirun -np 2 or more)\n");
+		rc = 2;
+	}
+	if (rc != 0) {
+		MPI_Finalize();
+		return rc == 1 ? 0 : rc;
+	}
+	MPI_Get_library_version(version, &len);
+	version[strcspn(version, "\n,")] = 0;
+	w.library_version = version;
+	learn_world(&w, &o);
+	b.size = w.size;
+	b.req = xrealloc(NULL, 2 * w.size * sizeof *b.req);
+	make_comms(&b, w.rank);
+	rc = vl_calib_run(&o, &mpi_ops, &b, &w);
+	for (p = 2; p <= b.size; p++)
+		if (b.comm[p] != MPI_COMM_NULL)
+			MPI_Comm_free(&b.comm[p]);
+	MPI_Finalize();
+	free(b.sbuf);
+	free(b.rbuf);
+	free(b.req);
+	free(b.comm);
+	free(w.node);
+	if (w.host) {
+		free(w.host[0]);
+		free(w.host);
+	}
+	return rc;
+}

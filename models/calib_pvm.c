@@ -1,0 +1,498 @@
+/* calib_pvm.c - vlcalib measurements under real PVM (built natively, not
+ * through the layer): calib_pvm [-np P] [--hosts H1,H2,...] [options] -o RAW.csv
+ * The master (task 0) spawns P-1 copies of itself (worker i on host
+ * H[i mod n], else on the master's host), sends them the task list and then
+ * all run the plan of calib_common.c; only the communication is here.  Tasks
+ * whose pvmd is the same are `intra`, others `inter`.
+ * Exit status 3: no pvmd is running.
+ */
+#include "calib_common.h"
+
+#include <pvm3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#define MAX_TASKS  256
+#define TAG_EXITED 199 /* pvm_notify: a worker has exited */
+
+typedef struct pvm_be {
+	int rank, size;
+	int tids[MAX_TASKS];
+	int node[MAX_TASKS];
+	char *data;
+	size_t cap, bytes;
+	int databuf, emptybuf;
+	int enc;
+} pvm_be;
+
+typedef struct pvm_args {
+	int np, worker, direct, enc;
+	char hosts[1024];
+} pvm_args;
+
+static const char usage[] =
+    "usage: calib_pvm [-np P] [--hosts H1,H2,...] [options] -o RAW.csv\n"
+    "Measures PVM point-to-point times (rtt oneway send pack recv gap), the send\n"
+    "phase to k = 1..P-1 receivers (pvm_mcast: contention) and the five BSP\n"
+    "patterns, and writes the vlcalib raw file (see vlcalib-run --help).  Needs a\n"
+    "running pvmd (exit status 3 if there is none).  The master spawns P-1 copies\n"
+    "of itself by absolute path (the same path must exist on every host).\n"
+    "Options:\n"
+    "  -np P              tasks (default 2; 2..256)\n"
+    "  --hosts LIST       worker i runs on host LIST[i mod n] (default: the master's\n"
+    "                     host); e.g. --hosts a,b with -np 4: tasks on a b a b\n"
+    "  --encoding E       default (XDR), raw or inplace: pvm_initsend's encoding\n"
+    "  --route R          default (through the pvmds) or direct (task to task)\n";
+
+static pvm_be *the_be; /* for die() */
+
+/* a fatal error: the master takes its workers down with it */
+static void die(const char *what, int code)
+{
+	int i;
+
+	fprintf(stderr, "calib_pvm: %s (pvm error %d)\n", what, code);
+	for (i = 1; the_be && the_be->rank == 0 && i < the_be->size; i++)
+		pvm_kill(the_be->tids[i]);
+	pvm_exit();
+	exit(1);
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die("out of memory", 0);
+	return p;
+}
+
+/* a blocking receive that notices a partner that died */
+static void precv(pvm_be *b, int rank, int tag)
+{
+	struct timeval tv = {2, 0};
+	int bufid;
+
+	for (;;) {
+		bufid = pvm_trecv(b->tids[rank], tag, &tv);
+		if (bufid > 0)
+			return;
+		if (bufid < 0)
+			die("pvm_trecv failed", bufid);
+		if (pvm_pstat(b->tids[rank]) != PvmOk) {
+			fprintf(stderr, "calib_pvm: task %d (t%x) has exited\n", rank,
+			        b->tids[rank]);
+			die("giving up", 0);
+		}
+	}
+}
+
+static void use_sbuf(int buf)
+{
+	if (pvm_getsbuf() != buf)
+		pvm_setsbuf(buf);
+}
+
+static void p_set_size(void *v, size_t bytes)
+{
+	pvm_be *b = v;
+
+	if (bytes > b->cap) {
+		b->data = xrealloc(b->data, bytes);
+		memset(b->data, 0x5a, bytes);
+		b->cap = bytes;
+	}
+	b->bytes = bytes;
+	if (b->databuf > 0) {
+		if (pvm_getsbuf() == b->databuf)
+			pvm_setsbuf(0);
+		pvm_freebuf(b->databuf);
+	}
+	b->databuf = pvm_mkbuf(b->enc);
+	if (b->databuf < 0)
+		die("pvm_mkbuf failed", b->databuf);
+	pvm_setsbuf(b->databuf);
+	if (bytes)
+		pvm_pkbyte(b->data, (int)bytes, 1);
+}
+
+static void p_send(void *v, int dst)
+{
+	pvm_be *b = v;
+	int rc;
+
+	use_sbuf(b->databuf);
+	if ((rc = pvm_send(b->tids[dst], VL_CALIB_TAG_DATA)) < 0)
+		die("pvm_send failed", rc);
+}
+
+static void p_recv(void *v, int src)
+{
+	precv(v, src, VL_CALIB_TAG_DATA);
+}
+
+static void p_probe(void *v, int src)
+{
+	pvm_be *b = v;
+	int rc;
+
+	while ((rc = pvm_probe(b->tids[src], VL_CALIB_TAG_DATA)) == 0)
+		;
+	if (rc < 0)
+		die("pvm_probe failed", rc);
+}
+
+/* (called in a sleeping loop by tasks waiting for their turn: every few
+ * seconds it makes sure that src is still there) */
+static int p_iprobe(void *v, int src, int tag)
+{
+	static int calls;
+	pvm_be *b = v;
+
+	if (pvm_probe(b->tids[src], tag) > 0)
+		return 1;
+	if (++calls % 4000 == 0 && pvm_pstat(b->tids[src]) != PvmOk) {
+		fprintf(stderr, "calib_pvm: task %d (t%x) has exited\n", src, b->tids[src]);
+		die("giving up", 0);
+	}
+	return 0;
+}
+
+static void p_multisend(void *v, const int *dst, int k)
+{
+	pvm_be *b = v;
+	int tids[MAX_TASKS], i, rc;
+
+	for (i = 0; i < k; i++)
+		tids[i] = b->tids[dst[i]];
+	use_sbuf(b->databuf);
+	if ((rc = pvm_mcast(tids, k, VL_CALIB_TAG_DATA)) < 0)
+		die("pvm_mcast failed", rc);
+}
+
+static void p_exchange(void *v, const int *dst, int nd, const int *src, int ns)
+{
+	int i;
+
+	for (i = 0; i < nd; i++)
+		p_send(v, dst[i]);
+	for (i = 0; i < ns; i++)
+		p_recv(v, src[i]);
+}
+
+/* 64-bit integers as pairs of 32-bit words (any encoding, any host) */
+static void p_send_i64(void *v, int dst, int tag, const int64_t *x, int n)
+{
+	pvm_be *b = v;
+	int buf = b->emptybuf, i, rc;
+
+	if (n > 0) {
+		buf = pvm_mkbuf(PvmDataDefault);
+		pvm_setsbuf(buf);
+		for (i = 0; i < n; i++) {
+			unsigned w[2] = {(unsigned)((uint64_t)x[i] >> 32),
+			                 (unsigned)((uint64_t)x[i] & 0xffffffffu)};
+
+			pvm_pkuint(w, 2, 1);
+		}
+	}
+	use_sbuf(buf);
+	if ((rc = pvm_send(b->tids[dst], tag)) < 0)
+		die("pvm_send failed", rc);
+	if (n > 0) {
+		pvm_setsbuf(0);
+		pvm_freebuf(buf);
+	}
+}
+
+static void p_recv_i64(void *v, int src, int tag, int64_t *x, int n)
+{
+	int i;
+
+	precv(v, src, tag);
+	for (i = 0; i < n; i++) {
+		unsigned w[2];
+
+		if (pvm_upkuint(w, 2, 1) < 0)
+			die("short control message", 0);
+		x[i] = (int64_t)(((uint64_t)w[0] << 32) | w[1]);
+	}
+}
+
+static void p_barrier(void *v, int p)
+{
+	pvm_be *b = v;
+	int r;
+
+	if (b->rank != 0) {
+		p_send_i64(v, 0, VL_CALIB_TAG_BARRIER, NULL, 0);
+		p_recv_i64(v, 0, VL_CALIB_TAG_BARRIER, NULL, 0);
+		return;
+	}
+	for (r = 1; r < p; r++)
+		p_recv_i64(v, r, VL_CALIB_TAG_BARRIER, NULL, 0);
+	use_sbuf(b->emptybuf);
+	pvm_mcast(b->tids + 1, p - 1, VL_CALIB_TAG_BARRIER);
+}
+
+static int64_t p_pack(void *v, size_t bytes)
+{
+	pvm_be *b = v;
+	int old = pvm_setsbuf(0), mine;
+	int64_t t0, t1;
+
+	t0 = vl_calib_now_ns();
+	pvm_initsend(b->enc);
+	if (bytes)
+		pvm_pkbyte(b->data, (int)bytes, 1);
+	t1 = vl_calib_now_ns();
+	mine = pvm_setsbuf(old);
+	pvm_freebuf(mine);
+	return t1 - t0;
+}
+
+static const vl_calib_ops pvm_ops = {
+    .library = "pvm",
+    .set_size = p_set_size,
+    .send = p_send,
+    .recv = p_recv,
+    .probe = p_probe,
+    .multisend = p_multisend,
+    .exchange = p_exchange,
+    .send_i64 = p_send_i64,
+    .recv_i64 = p_recv_i64,
+    .iprobe = p_iprobe,
+    .barrier = p_barrier,
+    .pack = p_pack,
+};
+
+/* the PVM-only options (vl_calib_parse's `extra`) */
+static int extra_opt(const char *a, const char *next, void *ctx)
+{
+	pvm_args *pa = ctx;
+	char *end;
+
+	if (!strcmp(a, "--worker")) {
+		pa->worker = 1;
+		return 1;
+	}
+	if (strcmp(a, "-np") && strcmp(a, "--np") && strcmp(a, "--hosts") &&
+	    strcmp(a, "--encoding") && strcmp(a, "--route"))
+		return 0;
+	if (!next) {
+		fprintf(stderr, "calib_pvm: %s needs a value (see --help)\n", a);
+		return -1;
+	}
+	if (!strcmp(a, "--hosts")) {
+		if (!*next || strlen(next) >= sizeof pa->hosts) {
+			fprintf(stderr,
+			        "calib_pvm: --hosts %s: expected host names, comma-separated\n",
+			        next);
+			return -1;
+		}
+		strcpy(pa->hosts, next);
+	} else if (!strcmp(a, "--encoding")) {
+		pa->enc = !strcmp(next, "default")   ? PvmDataDefault
+		          : !strcmp(next, "raw")     ? PvmDataRaw
+		          : !strcmp(next, "inplace") ? PvmDataInPlace
+		                                     : -1;
+		if (pa->enc < 0) {
+			fprintf(stderr,
+			        "calib_pvm: --encoding %s: expected default, raw or inplace\n",
+			        next);
+			return -1;
+		}
+	} else if (!strcmp(a, "--route")) {
+		if (strcmp(next, "default") && strcmp(next, "direct")) {
+			fprintf(stderr, "calib_pvm: --route %s: expected default or direct\n",
+			        next);
+			return -1;
+		}
+		pa->direct = !strcmp(next, "direct");
+	} else {
+		long n = strtol(next, &end, 10);
+
+		if (end == next || *end || n < 2 || n > MAX_TASKS) {
+			fprintf(stderr, "calib_pvm: %s %s: expected 2..%d tasks\n", a, next,
+			        MAX_TASKS);
+			return -1;
+		}
+		pa->np = (int)n;
+	}
+	return 2;
+}
+
+/* the name of the host whose pvmd is dtid ("?" if unknown) */
+static const char *host_name(int dtid)
+{
+	struct pvmhostinfo *hi;
+	int nh, na, i;
+
+	if (pvm_config(&nh, &na, &hi) < 0)
+		return "?";
+	for (i = 0; i < nh; i++)
+		if (hi[i].hi_tid == dtid)
+			return hi[i].hi_name;
+	return "?";
+}
+
+/* spawn P-1 workers; returns 0 or prints why not */
+static int spawn_workers(pvm_be *b, const pvm_args *pa, int argc, char **argv)
+{
+	char self[4096], hosts[1024], *list[MAX_TASKS], *save = NULL, *tok, **wargv;
+	int nh = 0, i, rc;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+
+	if (n < 0) {
+		perror("calib_pvm: /proc/self/exe");
+		return 1;
+	}
+	self[n] = 0;
+	strcpy(hosts, pa->hosts);
+	for (tok = strtok_r(hosts, ",", &save); tok && nh < MAX_TASKS;
+	     tok = strtok_r(NULL, ",", &save))
+		list[nh++] = tok;
+	wargv = xrealloc(NULL, (argc + 1) * sizeof *wargv);
+	wargv[0] = "--worker";
+	for (i = 1; i < argc; i++)
+		wargv[i] = argv[i];
+	wargv[argc] = NULL;
+	for (i = 1; i < b->size; i++) {
+		char where[256];
+
+		snprintf(where, sizeof where, "%s",
+		         nh ? list[i % nh] : host_name(pvm_tidtohost(b->tids[0])));
+		rc = pvm_spawn(self, wargv, PvmTaskHost, where, 1, &b->tids[i]);
+		if (rc != 1) {
+			fprintf(stderr, "calib_pvm: cannot spawn %s on host %s (pvm error %d)\n",
+			        self, where, rc == 0 ? b->tids[i] : rc);
+			while (--i >= 1)
+				pvm_kill(b->tids[i]);
+			free(wargv);
+			return 1;
+		}
+	}
+	free(wargv);
+	return 0;
+}
+
+/* the master tells every worker its rank, the task list and the nodes */
+static void send_setup(pvm_be *b)
+{
+	int i;
+
+	for (i = 1; i < b->size; i++) {
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(&b->size, 1, 1);
+		pvm_pkint(&i, 1, 1);
+		pvm_pkint(b->tids, b->size, 1);
+		pvm_pkint(b->node, b->size, 1);
+		pvm_send(b->tids[i], VL_CALIB_TAG_CTRL);
+	}
+}
+
+static int recv_setup(pvm_be *b)
+{
+	int parent = pvm_parent();
+
+	if (parent < 0 || pvm_recv(parent, VL_CALIB_TAG_CTRL) < 0)
+		return 1;
+	pvm_upkint(&b->size, 1, 1);
+	pvm_upkint(&b->rank, 1, 1);
+	if (b->size < 2 || b->size > MAX_TASKS)
+		return 1;
+	pvm_upkint(b->tids, b->size, 1);
+	pvm_upkint(b->node, b->size, 1);
+	return 0;
+}
+
+static int master_setup(pvm_be *b, const vl_calib_opts *o, const pvm_args *pa, int argc,
+                        char **argv)
+{
+	int i;
+
+	b->size = pa->np;
+	b->rank = 0;
+	b->tids[0] = pvm_mytid();
+	pvm_setopt(PvmShowTids, 0);
+	pvm_catchout(stderr);
+	if (spawn_workers(b, pa, argc, argv))
+		return 1;
+	pvm_notify(PvmTaskExit, TAG_EXITED, b->size - 1, b->tids + 1);
+	for (i = 0; i < b->size; i++)
+		b->node[i] =
+		    o->ranks_per_node > 0 ? i / o->ranks_per_node : pvm_tidtohost(b->tids[i]);
+	send_setup(b);
+	return 0;
+}
+
+/* the master waits until its workers have exited (killing them after a
+ * failure) and their output has reached it, so that pvm_exit has nothing
+ * left to wait for or complain about */
+static void reap_workers(pvm_be *b, int rc)
+{
+	struct timeval tv = {5, 0}, drain = {0, 50000};
+	int i;
+
+	for (i = 1; i < b->size && rc != 0; i++)
+		pvm_kill(b->tids[i]);
+	for (i = 1; i < b->size; i++)
+		if (pvm_trecv(-1, TAG_EXITED, &tv) <= 0)
+			break;
+	pvm_trecv(-1, TAG_EXITED, &drain);
+}
+
+int main(int argc, char **argv)
+{
+	pvm_args pa = {.np = 2, .enc = PvmDataDefault};
+	vl_calib_opts o;
+	vl_calib_world w = {0};
+	pvm_be b = {0};
+	char ver[128], *names[MAX_TASKS];
+	int rc, i;
+
+	if (argc > 1 && !strcmp(argv[1], "--check-options")) {
+		argv[1] = argv[0];
+		rc = vl_calib_parse(&o, argc - 1, argv + 1, "calib_pvm", usage, extra_opt, &pa);
+		return rc == 1 ? 0 : rc;
+	}
+	rc = vl_calib_parse(&o, argc, argv, "calib_pvm", usage, extra_opt, &pa);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	if (pvm_mytid() < 0) {
+		fprintf(stderr, "calib_pvm: no pvmd is running (start one: `pvm`, or let "
+		                "vlcalib-run pvm start a "
+		                "private one)\n");
+		return 3;
+	}
+	if (pa.direct)
+		pvm_setopt(PvmRoute, PvmRouteDirect);
+	the_be = &b;
+	b.enc = pa.enc;
+	b.emptybuf = pvm_mkbuf(PvmDataDefault);
+	rc = pa.worker ? recv_setup(&b) : master_setup(&b, &o, &pa, argc, argv);
+	if (rc) {
+		pvm_exit();
+		return 1;
+	}
+	w.rank = b.rank;
+	w.size = b.size;
+	w.node = b.node;
+	snprintf(ver, sizeof ver, "PVM %s", pvm_version());
+	w.library_version = ver;
+	if (b.rank == 0) {
+		for (i = 0; i < b.size; i++)
+			names[i] = strdup(host_name(pvm_tidtohost(b.tids[i])));
+		w.host = names;
+	}
+	rc = vl_calib_run(&o, &pvm_ops, &b, &w);
+	if (b.rank == 0)
+		for (i = 0; i < b.size; i++)
+			free(names[i]);
+	free(b.data);
+	if (b.rank == 0)
+		reap_workers(&b, rc);
+	pvm_exit();
+	return rc;
+}

@@ -1,0 +1,160 @@
+#!/bin/bash
+# test_calib.sh BUILD - vlcalib's measurement half on this machine: vlcalib-run
+# mpi --quick (4 ranks) and vlcalib-run pvm --quick (3 tasks, under a private
+# pvmd), and the raw files they write: the header and columns of "vlcalib raw v1",
+# every experiment at the expected sizes and task counts, statistics in order,
+# physically plausible values for shared memory (all links intra), the five BSP
+# patterns at equal h with message sizes from formula (4) of the BSPWB paper; the
+# inter path (--ranks-per-node 2 splits one machine into two "nodes"); the fit
+# step (or the note when build/vlcalib is not there); and the error paths.
+BUILD=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+RUN=$BUILD/vlcalib-run
+SIZES="0 1 8 1024 65536 1048576"
+HEADER="experiment,link,procs,bytes,h,reps,min_ns,median_ns,mean_ns,max_ns,stddev_ns"
+
+# q FILE AWK-PROGRAM: run the program over the data rows with the columns named
+# as in the header (c["median_ns"] is the median of the current row)
+q() {
+	awk -F, '
+		/^#/ { next }
+		!hdr { for (i = 1; i <= NF; i++) col[$i] = i; hdr = 1; next }
+		{ for (k in col) c[k] = $(col[k]) }
+		'"$2" "$1"
+}
+# med FILE EXP BYTES [COLUMN]: the median (or COLUMN) of one intra ping-pong row
+med() {
+	q "$1" '$1 == "'"$2"'" && c["bytes"] == '"$3"' && c["link"] == "intra" && c["procs"] <= 2 { print c["'"${4:-median_ns}"'"] }'
+}
+
+# check_raw FILE LIB NP: everything a quick raw file must satisfy
+check_raw() {
+	local f=$1 lib=$2 np=$3 e n p
+	assert_eq "$lib: first line" "# vlcalib raw v1" "$(head -1 "$f")"
+	assert_eq "$lib: library metadata" "# library: $lib" "$(grep '^# library:' "$f")"
+	assert_eq "$lib: header row" "$HEADER" "$(grep -v '^#' "$f" | head -1)"
+	assert_eq "$lib: command metadata" 1 "$(grep -c "^# command: vlcalib-run $lib" "$f")"
+	assert_eq "$lib: a clock offset line (intra)" 1 "$(grep -c '^# clock_offset_ns: .*(intra' "$f")"
+	assert_eq "$lib: 11 columns in every row" "" "$(grep -v '^#' "$f" | awk -F, 'NF != 11' | head -3)"
+	assert_eq "$lib: every link is intra on one machine" "intra" \
+		"$(q "$f" '{ print c["link"] }' | sort -u | tr '\n' ' ' | sed 's/ $//')"
+	for e in rtt oneway send recv gap; do
+		assert_eq "$lib: $e sizes" "$SIZES" \
+			"$(q "$f" '$1 == "'$e'" && c["procs"] == 2 { printf "%s%s", s, c["bytes"]; s = " " }')"
+	done
+	if [ "$lib" = pvm ]; then
+		assert_eq "pvm: pack sizes (1 task)" "$SIZES" \
+			"$(q "$f" '$1 == "pack" && c["procs"] == 1 { printf "%s%s", s, c["bytes"]; s = " " }')"
+	else
+		assert_eq "mpi: no pack rows" 0 "$(q "$f" '$1 == "pack"' | wc -l)"
+	fi
+	for ((p = 2; p <= np; p++)); do
+		assert_eq "$lib: contention to $((p - 1)) receivers: sizes" "$SIZES" \
+			"$(q "$f" '$1 == "contention" && c["procs"] == '$p' { printf "%s%s", s, c["bytes"]; s = " " }')"
+	done
+	assert_eq "$lib: statistics ordered, times > 0, h = 0 outside BSP, 5..20 reps" "" \
+		"$(q "$f" '!(c["min_ns"] > 0 && c["min_ns"] <= c["median_ns"] && c["median_ns"] <= c["max_ns"] &&
+			c["min_ns"] <= c["mean_ns"] && c["mean_ns"] <= c["max_ns"] && c["stddev_ns"] >= 0 &&
+			c["reps"] >= 5 && c["reps"] <= 20 && ($1 ~ /^bsp_/ || c["h"] == 0)) { print; exit }')"
+	# physics: more bytes take longer; a one-way trip is shorter than the round trip
+	for e in rtt oneway send gap; do
+		a=$(med "$f" $e 1)
+		b=$(med "$f" $e 1048576)
+		if awk "BEGIN { exit !($b > $a) }"; then ok "$lib: median $e(1 MiB) $b ns > $e(1 B) $a ns"
+		else fail "$lib: median $e(1 MiB) $b ns <= $e(1 B) $a ns"; fi
+	done
+	# (the minima: on a loaded machine the medians of a few PVM trips through the
+	# pvmd scatter by more than a factor of 2)
+	for n in $SIZES; do
+		a=$(med "$f" oneway "$n" min_ns)
+		b=$(med "$f" rtt "$n" min_ns)
+		if awk "BEGIN { exit !($a <= $b) }"; then ok "$lib: min oneway($n) $a ns <= min rtt($n) $b ns"
+		else fail "$lib: min oneway($n) $a ns > min rtt($n) $b ns"; fi
+	done
+	a=$(med "$f" rtt 8)
+	if awk "BEGIN { exit !($a >= 100 && $a <= 1000000) }"; then ok "$lib: rtt(8 B) = $a ns, between 100 ns and 1 ms"
+	else fail "$lib: rtt(8 B) = $a ns, not between 100 ns and 1 ms (shared memory)"; fi
+	# BSP at P tasks: 3 h values, the five patterns at each, bytes from formula (4):
+	# h = m_PP = 2 m_E = (p-1) m_OA = (p-1) m_AO = 2 (p-1) m_AA
+	assert_eq "$lib: BSP task counts" "$np" "$(q "$f" '$1 ~ /^bsp_/ { print c["procs"] }' | sort -u)"
+	assert_eq "$lib: BSP h values" 3 "$(q "$f" '$1 ~ /^bsp_/ && $1 != "bsp_barrier" { print c["h"] }' | sort -u | wc -l)"
+	assert_eq "$lib: five patterns at every h" "5 5 5" \
+		"$(q "$f" '$1 ~ /^bsp_/ && $1 != "bsp_barrier" { n[c["h"]]++ } END { for (h in n) printf "%d\n", n[h] }' | tr '\n' ' ' | sed 's/ $//')"
+	assert_eq "$lib: BSP message sizes give the same h (formula 4)" "" \
+		"$(q "$f" 'BEGIN { f["bsp_pingpong"] = 1; f["bsp_exchange"] = 2; f["bsp_onetoall"] = '$((np - 1))';
+			f["bsp_alltoone"] = '$((np - 1))'; f["bsp_alltoall"] = '$((2 * (np - 1)))' }
+			($1 in f) && c["bytes"] * f[$1] != c["h"] { print }')"
+	assert_eq "$lib: bsp_barrier row" "bsp_barrier,intra,$np,0,0" \
+		"$(q "$f" '$1 == "bsp_barrier" { print $1 "," c["link"] "," c["procs"] "," c["bytes"] "," c["h"] }')"
+}
+
+# ---- MPI, 4 ranks on this machine; the fit step or its note ----
+t0=$(date +%s)
+out=$(cd "$WORK" && "$RUN" mpi -np 4 --quick -o "$WORK/mpi.csv" 2>&1)
+rc=$?
+assert_eq "vlcalib-run mpi --quick: exit status" 0 $rc
+[ $rc = 0 ] || echo "$out" | tail -20
+if [ -x "$BUILD/vlcalib" ]; then
+	assert_eq "vlcalib-run mpi: fitted (vlcalib fit ran)" 0 "$(echo "$out" | grep -c 'is not built')"
+else
+	assert_eq "vlcalib-run mpi: without build/vlcalib it names the raw file" 1 \
+		"$(echo "$out" | grep -c "not built: fit later with: vlcalib fit $WORK/mpi.csv")"
+fi
+check_raw "$WORK/mpi.csv" mpi 4
+echo "(mpi quick: $(($(date +%s) - t0)) s)"
+
+# ---- MPI: two "nodes" of 2 ranks: rank 0 measures intra against 1, inter against 2 ----
+"$RUN" mpi -np 4 --quick --no-fit --ranks-per-node 2 --only rtt,oneway,contention -o "$WORK/two.csv" > /dev/null 2>&1
+assert_eq "two nodes: exit status" 0 $?
+assert_eq "two nodes: rtt rows per link" "inter 6 intra 6" \
+	"$(q "$WORK/two.csv" '$1 == "rtt" { n[c["link"]]++ } END { for (l in n) print l, n[l] }' | sort | tr '\n' ' ' | sed 's/ $//')"
+assert_eq "two nodes: contention task counts per link" "inter 2,inter 3,intra 2" \
+	"$(q "$WORK/two.csv" '$1 == "contention" { print c["link"] " " c["procs"] }' | sort -u | tr '\n' ',' | sed 's/,$//')"
+assert_eq "two nodes: clock offset lines" 2 "$(grep -c '^# clock_offset_ns:' "$WORK/two.csv")"
+assert_eq "two nodes: no other experiments" "contention oneway rtt" \
+	"$(q "$WORK/two.csv" '{ print $1 }' | sort -u | tr '\n' ' ' | sed 's/ $//')"
+
+# ---- PVM, 3 tasks (an odd count: one task idles in Exchange and PingPong) under
+# a private pvmd started here, which vlcalib-run uses ----
+t0=$(date +%s)
+"$RUN" pvm -np 3 --quick --no-fit --hosts nohost -o "$WORK/x.csv" > "$WORK/nopvmd.out" 2>&1
+assert_eq "pvm --hosts without a pvmd: exit status" 2 $?
+assert_eq "pvm --hosts without a pvmd: says how to start one" 1 "$(grep -c 'no pvmd is running' "$WORK/nopvmd.out")"
+pvmd_start "$BUILD"
+out=$("$RUN" pvm -np 3 --quick --no-fit -o "$WORK/pvm.csv" 2>&1)
+rc=$?
+assert_eq "vlcalib-run pvm --quick: exit status" 0 $rc
+[ $rc = 0 ] || echo "$out" | tail -20
+assert_eq "vlcalib-run pvm: used the running pvmd" 0 "$(echo "$out" | grep -c 'starting a private')"
+check_raw "$WORK/pvm.csv" pvm 3
+pvmd_stop
+echo "(pvm quick: $(($(date +%s) - t0)) s)"
+# no pvmd at all: vlcalib-run starts (and stops) a private one
+out=$("$RUN" pvm -np 2 --quick --no-fit --only rtt -o "$WORK/priv.csv" 2>&1)
+assert_eq "pvm without a pvmd: exit status" 0 $?
+assert_eq "pvm without a pvmd: a private one was started" 1 "$(echo "$out" | grep -c 'starting a private one')"
+assert_eq "pvm without a pvmd: rtt rows" 6 "$(q "$WORK/priv.csv" '$1 == "rtt"' | wc -l)"
+
+# ---- error paths: exit status 2 and a message naming the problem ----
+err() { # err WHAT EXPECTED-MESSAGE ARGS...
+	local what=$1 msg=$2
+	shift 2
+	out=$("$RUN" "$@" 2>&1)
+	assert_eq "$what: exit status" 2 $?
+	if echo "$out" | grep -q -e "$msg"; then ok "$what: says '$msg'"; else fail "$what: no '$msg' in: $out"; fi
+}
+err "no arguments" "usage: vlcalib-run mpi|pvm"
+err "unknown library" "first argument: mpi or pvm" shmem
+err "unknown option" "unknown option '--bogus'" mpi --bogus
+err "bad --sizes" "sizes 8:1: expected MIN:MAX" mpi --sizes 8:1
+err "bad --only" "only rtt,nope: unknown experiment" mpi --only rtt,nope
+err "pack under MPI" "only PVM packs messages" mpi --only pack
+err "-np 1" "np 1: expected a number of tasks" mpi -np 1
+err "option without value" "o needs a value" pvm -o
+err "--hostfile for pvm" "hostfile is for mpi" pvm --hostfile /etc/hosts
+err "--bsp-procs above -np" "bsp-procs 8: only 2 tasks run" mpi -np 2 --quick --no-fit --only bsp --bsp-procs 8 -o "$WORK/e.csv"
+assert_eq "calib_mpi --help: exit status 0 and the options" 1 \
+	"$("$BUILD/calib_mpi" --check-options --help | grep -c -e '--min-time T')"
+e2e_summary
