@@ -1,0 +1,802 @@
+/* speedup.c - the speed-up model of Kredel, Richling, Kruse, Strohmaier and Kruse,
+ * "A simple concept for the performance analysis of cluster-computing" (ISC 2013,
+ * 002-kredel-speedup-model.txt), and `vlmodel speedup`.
+ *
+ * Hardware: p processing units of peak l_peak each, network bandwidth b_c.
+ * Software: #op operations on #b bytes, #x bytes communicated.  Then
+ *   t >= #op / (p l_peak) + #x / b_c,     x = #op b_c / (#x l_peak) = a r / a*
+ * with a = #op/#b, r = #b/#x, a* = l_peak/b_c, and (homogeneous case)
+ *   S(p) = (1 + x) / (1 + x/p),   l(p) = #op / t = l_peak x / (1 + x/p).
+ * p_1/2 is where l = p l_peak / 2, i.e. x(p) = p; p_max maximises l. */
+#include "vlmodel.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- expressions ---- */
+
+enum {
+	E_NUM,
+	E_VAR,
+	E_NEG,
+	E_ADD,
+	E_SUB,
+	E_MUL,
+	E_DIV,
+	E_POW,
+	E_SQRT,
+	E_LOG2,
+	E_LN,
+	E_LOG10,
+	E_EXP
+};
+
+typedef struct enode {
+	int op;
+	int a, b; /* operand nodes */
+	double v; /* E_NUM: value; E_VAR: variable index */
+} enode;
+
+struct vlm_expr {
+	enode *n;
+	int nn, cap, root;
+};
+
+typedef struct eparse {
+	const char *s, *p;
+	vlm_expr *e;
+	char *err;
+	size_t errlen;
+	int failed;
+} eparse;
+
+static const char *const var_names[VLM_NVARS] = {"n", "p", "w", "alpha"};
+static const struct {
+	const char *name;
+	int op;
+} funcs[] = {{"sqrt", E_SQRT}, {"log2", E_LOG2}, {"ln", E_LN}, {"log10", E_LOG10}, {"exp", E_EXP}};
+
+static int e_fail(eparse *ps, const char *what)
+{
+	if (!ps->failed)
+		snprintf(ps->err, ps->errlen, "%s at column %d", what, (int)(ps->p - ps->s) + 1);
+	ps->failed = 1;
+	return -1;
+}
+
+static int e_node(eparse *ps, int op, int a, int b, double v)
+{
+	vlm_expr *e = ps->e;
+	if (ps->failed)
+		return -1;
+	if (e->nn == e->cap) {
+		int cap = e->cap ? 2 * e->cap : 16;
+		enode *n = realloc(e->n, (size_t)cap * sizeof *n);
+		if (!n)
+			return e_fail(ps, "out of memory");
+		e->n = n;
+		e->cap = cap;
+	}
+	e->n[e->nn] = (enode){op, a, b, v};
+	return e->nn++;
+}
+
+static void e_blank(eparse *ps)
+{
+	while (isspace((unsigned char)*ps->p))
+		ps->p++;
+}
+
+static int e_sum(eparse *ps);
+static int e_unary(eparse *ps);
+
+static int e_name(eparse *ps)
+{
+	const char *q = ps->p;
+	size_t len;
+	while (isalnum((unsigned char)*q) || *q == '_')
+		q++;
+	len = (size_t)(q - ps->p);
+	for (int v = 0; v < VLM_NVARS; v++)
+		if (strlen(var_names[v]) == len && !strncmp(ps->p, var_names[v], len)) {
+			ps->p = q;
+			return e_node(ps, E_VAR, -1, -1, v);
+		}
+	for (size_t f = 0; f < sizeof funcs / sizeof funcs[0]; f++)
+		if (strlen(funcs[f].name) == len && !strncmp(ps->p, funcs[f].name, len)) {
+			int a;
+			ps->p = q;
+			e_blank(ps);
+			if (*ps->p != '(')
+				return e_fail(ps, "'(' expected after a function name");
+			ps->p++;
+			a = e_sum(ps);
+			e_blank(ps);
+			if (*ps->p != ')')
+				return e_fail(ps, "')' expected");
+			ps->p++;
+			return e_node(ps, funcs[f].op, a, -1, 0);
+		}
+	return e_fail(ps, "unknown name (variables: n, p, w, alpha; functions: sqrt, log2, "
+	                  "ln, log10, exp)");
+}
+
+static int e_primary(eparse *ps)
+{
+	e_blank(ps);
+	if (*ps->p == '(') {
+		int a;
+		ps->p++;
+		a = e_sum(ps);
+		e_blank(ps);
+		if (*ps->p != ')')
+			return e_fail(ps, "')' expected");
+		ps->p++;
+		return a;
+	}
+	if (isdigit((unsigned char)*ps->p) || *ps->p == '.') {
+		char *end;
+		double v = strtod(ps->p, &end);
+		if (end == ps->p || !isfinite(v))
+			return e_fail(ps, "bad number");
+		ps->p = end;
+		return e_node(ps, E_NUM, -1, -1, v);
+	}
+	if (isalpha((unsigned char)*ps->p))
+		return e_name(ps);
+	return e_fail(ps, *ps->p ? "number, name or '(' expected" : "unexpected end");
+}
+
+static int e_power(eparse *ps)
+{
+	int a = e_primary(ps);
+	e_blank(ps);
+	if (a >= 0 && *ps->p == '^') {
+		ps->p++;
+		return e_node(ps, E_POW, a, e_unary(ps), 0);
+	}
+	return a;
+}
+
+static int e_unary(eparse *ps)
+{
+	e_blank(ps);
+	if (*ps->p == '-' || *ps->p == '+') {
+		int neg = *ps->p++ == '-';
+		int a = e_unary(ps);
+		return neg ? e_node(ps, E_NEG, a, -1, 0) : a;
+	}
+	return e_power(ps);
+}
+
+static int e_product(eparse *ps)
+{
+	int a = e_unary(ps);
+	for (;;) {
+		char c;
+		e_blank(ps);
+		c = *ps->p;
+		if (a < 0 || (c != '*' && c != '/'))
+			return a;
+		ps->p++;
+		a = e_node(ps, c == '*' ? E_MUL : E_DIV, a, e_unary(ps), 0);
+	}
+}
+
+static int e_sum(eparse *ps)
+{
+	int a = e_product(ps);
+	for (;;) {
+		char c;
+		e_blank(ps);
+		c = *ps->p;
+		if (a < 0 || (c != '+' && c != '-'))
+			return a;
+		ps->p++;
+		a = e_node(ps, c == '+' ? E_ADD : E_SUB, a, e_product(ps), 0);
+	}
+}
+
+vlm_expr *vlm_expr_parse(const char *text, char *err, size_t errlen)
+{
+	eparse ps = {text, text, calloc(1, sizeof(vlm_expr)), err, errlen, 0};
+	if (!ps.e) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	ps.e->root = e_sum(&ps);
+	e_blank(&ps);
+	if (!ps.failed && *ps.p)
+		e_fail(&ps, "operator expected");
+	if (ps.failed) {
+		vlm_expr_free(ps.e);
+		return NULL;
+	}
+	return ps.e;
+}
+
+static double e_eval(const vlm_expr *e, int i, const double *vars)
+{
+	const enode *n = &e->n[i];
+	double a = n->a >= 0 ? e_eval(e, n->a, vars) : 0;
+	double b = n->b >= 0 ? e_eval(e, n->b, vars) : 0;
+	switch (n->op) {
+	case E_NUM:
+		return n->v;
+	case E_VAR:
+		return vars[(int)n->v];
+	case E_NEG:
+		return -a;
+	case E_ADD:
+		return a + b;
+	case E_SUB:
+		return a - b;
+	case E_MUL:
+		return a * b;
+	case E_DIV:
+		return a / b;
+	case E_POW:
+		return pow(a, b);
+	case E_SQRT:
+		return sqrt(a);
+	case E_LOG2:
+		return log2(a);
+	case E_LN:
+		return log(a);
+	case E_LOG10:
+		return log10(a);
+	default:
+		return exp(a);
+	}
+}
+
+double vlm_expr_eval(const vlm_expr *e, const double vars[VLM_NVARS])
+{
+	return e_eval(e, e->root, vars);
+}
+
+int vlm_expr_uses(const vlm_expr *e, int v)
+{
+	for (int i = 0; i < e->nn; i++)
+		if (e->n[i].op == E_VAR && (int)e->n[i].v == v)
+			return 1;
+	return 0;
+}
+
+void vlm_expr_free(vlm_expr *e)
+{
+	if (e)
+		free(e->n);
+	free(e);
+}
+
+/* ---- the paper's kernels (slides 15, 17, 19) ----
+ * Linpack's #x is printed garbled in the slides; this form is the one for which
+ * the slides' own results hold: x ~ 3 alpha n / 128 (bwGRiD: p_1/2 ~ y) and
+ * p_max = 24 ln(2) p_1/2 = (24 ln 2 / 128) n for alpha = 1/3. */
+static const vlm_kernel kernels[] = {
+    {"scalar", "scalar product", "2*n", "2*n*w", "p*w"},
+    {"matmul", "matrix multiplication (Cannon)", "2*n^3", "2*n^2*w",
+     "2*n^2*sqrt(p)*(1-1/sqrt(p))*w"},
+    {"linpack", "Linpack", "2/3*n^3", "2*n^2*w", "(2+log2(p)/12)*n^2*w/(3*alpha)"},
+};
+
+const vlm_kernel *vlm_kernels(int *n)
+{
+	*n = (int)(sizeof kernels / sizeof kernels[0]);
+	return kernels;
+}
+
+const vlm_kernel *vlm_kernel_find(const char *name)
+{
+	for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++)
+		if (!strcmp(kernels[k].name, name))
+			return &kernels[k];
+	return NULL;
+}
+
+/* ---- the model ---- */
+
+static double su_eval(const vlm_speedup *m, const vlm_expr *e, double p)
+{
+	double v[VLM_NVARS];
+	memcpy(v, m->vars, sizeof v);
+	v[VLM_VAR_P] = p;
+	return vlm_expr_eval(e, v);
+}
+
+double vlm_su_x(const vlm_speedup *m, double p)
+{
+	double x = su_eval(m, m->x, p);
+	if (x == 0)
+		return INFINITY;
+	return su_eval(m, m->op, p) * m->bc / (x * m->lpeak);
+}
+
+double vlm_su_s(double x, double p)
+{
+	if (isinf(x))
+		return p;
+	return (1 + x) / (1 + x / p);
+}
+
+double vlm_su_l(const vlm_speedup *m, double p)
+{
+	double x = vlm_su_x(m, p);
+	if (isinf(x))
+		return p * m->lpeak;
+	return m->lpeak * x / (1 + x / p);
+}
+
+/* x(p) - p changes sign at p_1/2 (geometric scan, then bisection). */
+int vlm_su_phalf(const vlm_speedup *m, double *p)
+{
+	double lo = 1, hi;
+	if (vlm_su_x(m, 1) < 1)
+		return -1;
+	for (hi = 2; hi <= VLM_SU_PMAX; lo = hi, hi *= 2) {
+		double x = vlm_su_x(m, hi);
+		if (isnan(x))
+			return 2;
+		if (x < hi)
+			break;
+	}
+	if (hi > VLM_SU_PMAX)
+		return 1;
+	for (int k = 0; k < 200 && hi - lo > 1e-12 * hi; k++) {
+		double mid = (lo + hi) / 2;
+		if (vlm_su_x(m, mid) < mid)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	*p = (lo + hi) / 2;
+	return 0;
+}
+
+/* Golden-section search for the largest l on [a, b] in log p. */
+static double su_golden(const vlm_speedup *m, double a, double b)
+{
+	const double r = (sqrt(5.0) - 1) / 2;
+	double la = log(a), lb = log(b);
+	double c = lb - r * (lb - la), d = la + r * (lb - la);
+	for (int k = 0; k < 200 && lb - la > 1e-14; k++) {
+		if (vlm_su_l(m, exp(c)) > vlm_su_l(m, exp(d)))
+			lb = d;
+		else
+			la = c;
+		c = lb - r * (lb - la);
+		d = la + r * (lb - la);
+	}
+	return exp((la + lb) / 2);
+}
+
+int vlm_su_pmax(const vlm_speedup *m, double *p, double *l)
+{
+	const int steps = 3000;
+	const double f = pow(VLM_SU_PMAX, 1.0 / steps);
+	double best = vlm_su_l(m, 1), q = 1;
+	int kbest = 0;
+	for (int k = 1; k <= steps; k++) {
+		double v;
+		q *= f;
+		v = vlm_su_l(m, q);
+		if (v > best) {
+			best = v;
+			kbest = k;
+		}
+	}
+	if (isnan(vlm_su_l(m, VLM_SU_PMAX)))
+		return -1;
+	if (kbest == steps || !(vlm_su_l(m, VLM_SU_PMAX) < best * (1 - 1e-12)))
+		return 1;
+	*p = su_golden(m, kbest ? pow(f, kbest - 1) : 1, pow(f, kbest + 1));
+	if (*p < 1 || vlm_su_l(m, *p) < vlm_su_l(m, 1))
+		*p = 1;
+	*l = vlm_su_l(m, *p);
+	return isnan(*l) ? -1 : 0;
+}
+
+/* ---- processor lists ---- */
+
+static int plist_add(double **p, int *n, int *cap, double v)
+{
+	if (*n == *cap) {
+		int c = *cap ? 2 * *cap : 64;
+		double *q;
+		if (c > 1000000)
+			return -1;
+		q = realloc(*p, (size_t)c * sizeof *q);
+		if (!q)
+			return -1;
+		*p = q;
+		*cap = c;
+	}
+	(*p)[(*n)++] = v;
+	return 0;
+}
+
+/* One item: N, A-B, A-B:S, A-B:*F. */
+static int plist_item(const char *it, double **p, int *n, int *cap)
+{
+	char *end;
+	double a = strtod(it, &end), b = a, step = 1;
+	int geo = 0;
+	if (end == it || !(a >= 1) || !isfinite(a))
+		return -1;
+	if (*end == '-') {
+		it = end + 1;
+		b = strtod(it, &end);
+		if (end == it || !(b >= a) || !isfinite(b))
+			return -1;
+		if (*end == ':') {
+			geo = end[1] == '*';
+			it = end + 1 + geo;
+			step = strtod(it, &end);
+			if (end == it || !(geo ? step > 1 : step > 0))
+				return -1;
+		}
+	}
+	if (*end)
+		return -1;
+	for (double v = a; v <= b * (1 + 1e-12); v = geo ? v * step : v + step)
+		if (plist_add(p, n, cap, v) < 0)
+			return -1;
+	return 0;
+}
+
+int vlm_parse_plist(const char *text, double **p, int *n, char *err, size_t errlen)
+{
+	char *copy = strdup(text), *save = NULL, *tok;
+	int cap = 0, rc = 0;
+	*p = NULL;
+	*n = 0;
+	if (!copy)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
+		if (plist_item(tok, p, n, &cap) < 0) {
+			snprintf(err, errlen,
+			         "'%s': bad item '%s' (N, A-B, A-B:STEP or A-B:*FACTOR, "
+			         "numbers >= 1, at most 1000000 values)",
+			         text, tok);
+			rc = -1;
+		}
+	if (!rc && *n == 0) {
+		snprintf(err, errlen, "'%s': no processor counts", text);
+		rc = -1;
+	}
+	free(copy);
+	if (rc) {
+		free(*p);
+		*p = NULL;
+	}
+	return rc;
+}
+
+/* ---- vlmodel speedup ---- */
+
+static const char usage_su[] =
+    "usage: vlmodel speedup [--kernel NAME] [--n N] [--w BYTES] [--alpha A]\n"
+    "                       [--op EXPR] [--b EXPR] [--x EXPR] [--p LIST]\n"
+    "                       [--lpeak RATE] [--bc RATE] [--csv]\n"
+    "\n"
+    "The speed-up model of Kredel et al. (ISC 2013, 002-kredel-speedup-model.txt).\n"
+    "Hardware: p processing units of peak l_peak, network bandwidth b_c; software:\n"
+    "#op operations on #b bytes, #x bytes communicated.  With\n"
+    "  x = #op b_c / (#x l_peak)   (= a r / a*: a = #op/#b, r = #b/#x, a* = l_peak/b_c)\n"
+    "the speed-up is S(p) = (1 + x)/(1 + x/p), the efficiency E = S/p, and the\n"
+    "performance l(p) = #op / (#op/(p l_peak) + #x/b_c) = l_peak x/(1 + x/p).\n"
+    "p_1/2 is where l = p l_peak / 2 (x(p) = p), p_max where l is largest.\n"
+    "Prints a table over p, then p_1/2 and p_max.\n"
+    "\n"
+    "  --kernel NAME  a kernel of the paper, as functions of n (w = word bytes):\n"
+    "                 scalar   scalar product: #op = 2*n, #b = 2*n*w, #x = p*w\n"
+    "                 matmul   Cannon matrix multiplication: #op = 2*n^3,\n"
+    "                          #b = 2*n^2*w, #x = 2*n^2*sqrt(p)*(1-1/sqrt(p))*w\n"
+    "                 linpack  #op = 2/3*n^3, #b = 2*n^2*w,\n"
+    "                          #x = (2+log2(p)/12)*n^2*w/(3*alpha)\n"
+    "  --n N          the problem size (needed when an expression uses n)\n"
+    "  --w BYTES      bytes per word (default 8)\n"
+    "  --alpha A      Linpack's communication parameter (default 1/3, the paper's)\n"
+    "  --op EXPR, --b EXPR, --x EXPR\n"
+    "                 #op, #b, #x as expressions of n, p, w, alpha (numbers, + - * /\n"
+    "                 ^, parentheses, sqrt log2 ln log10 exp); they replace the\n"
+    "                 kernel's; without --kernel, --op and --x are required (#b is\n"
+    "                 optional: it only gives a and r)\n"
+    "  --p LIST       processor counts: N, A-B, A-B:STEP, A-B:*FACTOR, joined by\n"
+    "                 commas (default 1-1024:*2)\n"
+    "  --lpeak RATE   peak per unit: a number of Flop/s or with kFlop/s MFlop/s\n"
+    "                 GFlop/s TFlop/s (default 8GFlop/s, the paper's bwGRiD core)\n"
+    "  --bc RATE      network bandwidth, B/s KB/s MB/s GB/s KiB/s MiB/s GiB/s bit/s\n"
+    "                 kbit/s Mbit/s Gbit/s (default 1.5GB/s, bwGRiD's InfiniBand)\n"
+    "  --csv          CSV out: comment lines '# key: value' (the parameters,\n"
+    "                 p_half, p_max, l_max), then p,x,S,E,l_flops\n";
+
+typedef struct su_opts {
+	const char *kernel;
+	const char *ex[3]; /* op, b, x texts */
+	const char *n_text, *p_text;
+	double lpeak, bc;
+	int csv;
+	vlm_speedup m;
+	vlm_expr *e[3];
+	double *p;
+	int np;
+} su_opts;
+
+/* "8GFlop/s", "8e9". */
+static int su_flops(const char *t, double *v)
+{
+	static const struct {
+		const char *u;
+		double f;
+	} u[] = {
+	    {"Flop/s", 1}, {"kFlop/s", 1e3}, {"MFlop/s", 1e6}, {"GFlop/s", 1e9}, {"TFlop/s", 1e12}};
+	char *end;
+	double x = strtod(t, &end);
+	if (end == t || !isfinite(x) || x <= 0)
+		return -1;
+	while (*end == ' ')
+		end++;
+	if (!*end) {
+		*v = x;
+		return 0;
+	}
+	for (size_t k = 0; k < sizeof u / sizeof u[0]; k++)
+		if (!strcmp(end, u[k].u)) {
+			*v = x * u[k].f;
+			return 0;
+		}
+	return -1;
+}
+
+static int su_value(su_opts *o, const char *opt, const char *v)
+{
+	static const char *const exn[3] = {"--op", "--b", "--x"};
+	double *num = !strcmp(opt, "--w")       ? &o->m.vars[VLM_VAR_W]
+	              : !strcmp(opt, "--alpha") ? &o->m.vars[VLM_VAR_ALPHA]
+	                                        : NULL;
+	for (int k = 0; k < 3; k++)
+		if (!strcmp(opt, exn[k]))
+			o->ex[k] = v;
+	if (!strcmp(opt, "--kernel"))
+		o->kernel = v;
+	else if (!strcmp(opt, "--n"))
+		o->n_text = v;
+	else if (!strcmp(opt, "--p"))
+		o->p_text = v;
+	else if (!strcmp(opt, "--lpeak") && su_flops(v, &o->lpeak) < 0)
+		return vlm_usage_err("speedup", usage_su,
+		                     "--lpeak '%s': expected a rate > 0 in "
+		                     "Flop/s, kFlop/s, MFlop/s, GFlop/s or TFlop/s",
+		                     v);
+	else if (!strcmp(opt, "--bc") && vlm_parse_bandwidth(v, 0, &o->bc) < 0)
+		return vlm_usage_err("speedup", usage_su,
+		                     "--bc '%s': expected a rate > 0 with a "
+		                     "unit (B/s, KB/s, MB/s, GB/s, KiB/s, MiB/s, GiB/s, bit/s, "
+		                     "kbit/s, Mbit/s, Gbit/s)",
+		                     v);
+	if (num && (vlm_parse_number(v, num) < 0 || *num <= 0))
+		return vlm_usage_err("speedup", usage_su, "%s '%s': expected a number > 0", opt, v);
+	return 0;
+}
+
+static int su_args(int argc, char **argv, su_opts *o)
+{
+	static const char *const opts[] = {"--kernel", "--n", "--w", "--alpha", "--op",
+	                                   "--b",      "--x", "--p", "--lpeak", "--bc"};
+	int i = 0;
+	while (i < argc) {
+		const char *v = NULL;
+		int miss = 0, rc;
+		size_t k;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage_su, stdout);
+			return 1;
+		}
+		if (!strcmp(argv[i], "--csv")) {
+			o->csv = 1;
+			i++;
+			continue;
+		}
+		for (k = 0; k < sizeof opts / sizeof opts[0] && !v && !miss; k++)
+			v = vlm_opt(argc, argv, &i, opts[k], &miss);
+		if (miss)
+			return vlm_usage_err("speedup", usage_su, "%s needs a value", argv[i]);
+		if (!v)
+			return vlm_usage_err("speedup", usage_su, "unknown argument '%s'", argv[i]);
+		if ((rc = su_value(o, opts[k - 1], v)))
+			return rc;
+	}
+	return 0;
+}
+
+/* The expressions (kernel's, replaced by --op/--b/--x) compiled into o->e. */
+static int su_exprs(su_opts *o)
+{
+	static const char *const exn[3] = {"--op", "--b", "--x"};
+	const vlm_kernel *k = NULL;
+	char err[256];
+	if (o->kernel && !(k = vlm_kernel_find(o->kernel)))
+		return vlm_usage_err("speedup", usage_su,
+		                     "--kernel '%s': unknown (scalar, matmul, "
+		                     "linpack)",
+		                     o->kernel);
+	for (int j = 0; j < 3; j++) {
+		const char *t = o->ex[j] ? o->ex[j]
+		                : !k     ? NULL
+		                : j == 0 ? k->op
+		                : j == 1 ? k->b
+		                         : k->x;
+		if (!t && j != 1)
+			return vlm_usage_err("speedup", usage_su, "give --kernel, or --op and --x");
+		if (!t)
+			continue;
+		o->ex[j] = t;
+		if (!(o->e[j] = vlm_expr_parse(t, err, sizeof err)))
+			return vlm_usage_err("speedup", usage_su, "%s '%s': %s", exn[j], t, err);
+		if (vlm_expr_uses(o->e[j], VLM_VAR_N) && !o->n_text)
+			return vlm_usage_err("speedup", usage_su, "%s '%s' uses n: give --n",
+			                     exn[j], t);
+	}
+	o->m.op = o->e[0];
+	o->m.b = o->e[1];
+	o->m.x = o->e[2];
+	return 0;
+}
+
+static int su_setup(su_opts *o)
+{
+	char err[256];
+	int rc = su_exprs(o);
+	if (rc)
+		return rc;
+	if (o->n_text &&
+	    (vlm_parse_number(o->n_text, &o->m.vars[VLM_VAR_N]) < 0 || o->m.vars[VLM_VAR_N] <= 0))
+		return vlm_usage_err("speedup", usage_su, "--n '%s': expected a number > 0",
+		                     o->n_text);
+	if (vlm_parse_plist(o->p_text, &o->p, &o->np, err, sizeof err) < 0)
+		return vlm_usage_err("speedup", usage_su, "--p %s", err);
+	o->m.lpeak = o->lpeak;
+	o->m.bc = o->bc;
+	return 0;
+}
+
+/* The parameters: "key: value" lines (CSV: as '# key: value' comments). */
+static void su_params(const su_opts *o)
+{
+	const char *pre = o->csv ? "# " : "";
+	const vlm_kernel *k = o->kernel ? vlm_kernel_find(o->kernel) : NULL;
+	char b[32];
+	printf("%smodel: Kredel et al. 2013, S(p) = (1 + x)/(1 + x/p), x = #op b_c/(#x l_peak)\n",
+	       pre);
+	if (k)
+		printf("%skernel: %s\n", pre, k->title);
+	if (o->n_text)
+		printf("%sn: %s\n", pre, vlm_g(b, sizeof b, o->m.vars[VLM_VAR_N]));
+	printf("%sw: %s B\n", pre, vlm_g(b, sizeof b, o->m.vars[VLM_VAR_W]));
+	if (vlm_expr_uses(o->m.x, VLM_VAR_ALPHA) || vlm_expr_uses(o->m.op, VLM_VAR_ALPHA))
+		printf("%salpha: %s\n", pre, vlm_g(b, sizeof b, o->m.vars[VLM_VAR_ALPHA]));
+	printf("%sop: %s\n", pre, o->ex[0]);
+	if (o->ex[1])
+		printf("%sb: %s\n", pre, o->ex[1]);
+	printf("%sx: %s\n", pre, o->ex[2]);
+	printf("%sl_peak: %s Flop/s\n", pre, vlm_g(b, sizeof b, o->lpeak));
+	printf("%sb_c: %s B/s\n", pre, vlm_g(b, sizeof b, o->bc));
+	printf("%sa_star: %s Flop/B\n", pre, vlm_g(b, sizeof b, o->lpeak / o->bc));
+}
+
+/* a = #op/#b (if #b is given and does not depend on p). */
+static void su_intensity(const su_opts *o)
+{
+	double v[VLM_NVARS];
+	char b[32];
+	if (!o->m.b || vlm_expr_uses(o->m.b, VLM_VAR_P) || vlm_expr_uses(o->m.op, VLM_VAR_P))
+		return;
+	memcpy(v, o->m.vars, sizeof v);
+	v[VLM_VAR_P] = 1;
+	printf("%sa: %s Flop/B\n", o->csv ? "# " : "",
+	       vlm_g(b, sizeof b, vlm_expr_eval(o->m.op, v) / vlm_expr_eval(o->m.b, v)));
+}
+
+static void su_limits(const su_opts *o)
+{
+	const char *pre = o->csv ? "# " : "";
+	char b[32], c[32];
+	double p, l;
+	int rc = vlm_su_phalf(&o->m, &p);
+	if (rc == 0)
+		printf("%sp_half: %s\n", pre, vlm_g(b, sizeof b, p));
+	else
+		printf("%sp_half: %s\n", pre,
+		       rc < 0    ? "< 1 (x(1) < 1: below half of the peak "
+		                   "on one unit)"
+		       : rc == 1 ? "> 1e+15"
+		                 : "undefined (#op or #x is not a "
+		                   "number >= 0 somewhere)");
+	rc = vlm_su_pmax(&o->m, &p, &l);
+	if (rc == 0)
+		printf("%sp_max: %s\n%sl_max: %s Flop/s\n", pre, vlm_g(b, sizeof b, p), pre,
+		       vlm_g(c, sizeof c, l));
+	else
+		printf("%sp_max: %s\n", pre,
+		       rc > 0 ? "> 1e+15 (l does not decrease)"
+		              : "undefined (#op or #x is not a number >= 0 somewhere)");
+}
+
+/* #op and #x at the table's p: numbers >= 0. */
+static int su_check(const su_opts *o)
+{
+	static const char *const exn[3] = {"--op", "--b", "--x"};
+	for (int i = 0; i < o->np; i++)
+		for (int k = 0; k < 3; k++) {
+			double v[VLM_NVARS], x;
+			if (!o->e[k])
+				continue;
+			memcpy(v, o->m.vars, sizeof v);
+			v[VLM_VAR_P] = o->p[i];
+			x = vlm_expr_eval(o->e[k], v);
+			if (!(x >= 0)) {
+				char b[32], c[32];
+				return vlm_usage_err("speedup", usage_su,
+				                     "%s '%s' is %s at p = %s: "
+				                     "expected a number >= 0",
+				                     exn[k], o->ex[k], vlm_g(b, sizeof b, x),
+				                     vlm_g(c, sizeof c, o->p[i]));
+			}
+		}
+	return 0;
+}
+
+static int su_table(const su_opts *o)
+{
+	static const char *const h[] = {"p", "x", "S", "E", "l_flops"};
+	vlm_tab t;
+	int rc;
+	vlm_tab_init(&t, 5);
+	for (int k = 0; k < 5; k++)
+		vlm_tab_str(&t, h[k]);
+	for (int i = 0; i < o->np; i++) {
+		double p = o->p[i], x = vlm_su_x(&o->m, p);
+		vlm_tab_num(&t, p);
+		vlm_tab_num(&t, x);
+		vlm_tab_num(&t, vlm_su_s(x, p));
+		vlm_tab_num(&t, vlm_su_s(x, p) / p);
+		vlm_tab_num(&t, vlm_su_l(&o->m, p));
+	}
+	rc = vlm_tab_print(stdout, &t, o->csv);
+	vlm_tab_free(&t);
+	return rc;
+}
+
+int vlm_speedup_main(int argc, char **argv)
+{
+	su_opts o;
+	int rc;
+	memset(&o, 0, sizeof o);
+	o.m.vars[VLM_VAR_W] = 8;
+	o.m.vars[VLM_VAR_ALPHA] = 1.0 / 3;
+	o.lpeak = 8e9;
+	o.bc = 1.5e9;
+	o.p_text = "1-1024:*2";
+	rc = su_args(argc, argv, &o);
+	if (!rc)
+		rc = su_setup(&o);
+	if (!rc)
+		rc = su_check(&o);
+	if (!rc) {
+		su_params(&o);
+		su_intensity(&o);
+		su_limits(&o);
+		if (!o.csv)
+			putchar('\n');
+		if (su_table(&o) < 0)
+			rc = vlm_die("write error");
+	}
+	for (int k = 0; k < 3; k++)
+		vlm_expr_free(o.e[k]);
+	free(o.p);
+	return rc == 1 ? 0 : rc;
+}

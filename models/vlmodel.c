@@ -1,0 +1,56 @@
+/* vlmodel.c - `vlmodel COMMAND ...`: the analytic models of the reference papers
+ * as tools (dispatch and help; the shared helpers are in vlmodel_util.c). */
+#include "vlmodel.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char usage_main[] =
+    "usage: vlmodel COMMAND [OPTIONS]\n"
+    "\n"
+    "The analytic performance models of vlayer's reference papers as tools.\n"
+    "\n"
+    "commands:\n"
+    "  alphabeta FILE.csv --a LAT,BW --b LAT,BW [--predict LAT,BW]...\n"
+    "        latency and bandwidth constants alpha, beta of jobs run on two\n"
+    "        interconnects (Lin, LS-DYNA), and predictions for other interconnects\n"
+    "  alphabeta-csv JOB=DIR_A,DIR_B...\n"
+    "        the alphabeta input file from the trace directories of the runs\n"
+    "  speedup [--kernel NAME --n N | --op EXPR --x EXPR] [--p LIST]\n"
+    "        speed-up, p_1/2 and p_max (Kredel et al.) over a list of p\n"
+    "  bsp [STEPS.csv | --trace DIR] --g G --L L\n"
+    "        BSPWB and MPM predictions of a program's M-steps (Roda et al.)\n"
+    "\n"
+    "'vlmodel COMMAND --help' describes a command.  The models print a table, or\n"
+    "CSV with --csv.  Exit status: 0 ok, 2 bad usage or bad input (the message\n"
+    "names the file and line).\n";
+
+typedef struct vlm_cmd {
+	const char *name;
+	int (*main)(int argc, char **argv);
+} vlm_cmd;
+
+static const vlm_cmd cmds[] = {
+    {"alphabeta", vlm_alphabeta_main},
+    {"alphabeta-csv", vlm_abcsv_main},
+    {"speedup", vlm_speedup_main},
+    {"bsp", vlm_bsp_main},
+};
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs(usage_main, stderr);
+		return VLM_EXIT_BAD;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		fputs(usage_main, stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].main(argc - 2, argv + 2);
+	fprintf(stderr, "vlmodel: unknown command '%s'\n", argv[1]);
+	fputs(usage_main, stderr);
+	return VLM_EXIT_BAD;
+}

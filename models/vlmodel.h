@@ -1,0 +1,260 @@
+/* vlmodel.h - the analytic models behind `vlmodel` (models/vlmodel.c):
+ *
+ *   alphabeta.c  the latency and bandwidth constants alpha, beta of Lin's LS-DYNA
+ *                method (000-lsdyna-comm-cost.txt, eqs. 5 and 6)
+ *   speedup.c    the speed-up model of Kredel et al. (002-kredel-speedup-model.txt):
+ *                S(p), p_1/2, p_max from (p, l_peak, b_c) and (#op, #b, #x)
+ *   bsp.c        BSPWB and MPM predictions of a program given as M-steps
+ *                (003-bspwb-mpm-models.txt, formulas 5 and 8-10), from a CSV file
+ *                or from a vlayer trace directory
+ *
+ * The model functions are plain computations on arrays (tested by
+ * tests/unit/test_vlmodel.c); each file also has the `vlmodel SUBCOMMAND`
+ * front end (vlm_*_main: argument vector without the program name, returns
+ * the exit status: 0, or 2 for bad usage or bad input).  Times are seconds,
+ * sizes bytes, rates per second. */
+#ifndef VLM_VLMODEL_H
+#define VLM_VLMODEL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define VLM_EXIT_BAD 2
+
+/* ---- shared by the front ends (vlmodel.c) ---- */
+
+/* "vlmodel: " + message on stderr; returns VLM_EXIT_BAD. */
+__attribute__((format(printf, 1, 2))) int vlm_die(const char *fmt, ...);
+
+/* "vlmodel CMD: " + message, then the first line of USAGE, on stderr; returns
+ * VLM_EXIT_BAD. */
+__attribute__((format(printf, 3, 4))) int vlm_usage_err(const char *cmd, const char *usage,
+                                                        const char *fmt, ...);
+
+/* The value of option NAME at argv[*i] ("--name VALUE" or "--name=VALUE"): NULL
+ * if argv[*i] is not that option; else the value, with *i advanced past it.
+ * *missing is set to 1 (and NULL returned) when the value is missing. */
+const char *vlm_opt(int argc, char **argv, int *i, const char *name, int *missing);
+
+/* A time: "0", or a number with a unit ns, us, ms, s (a plain number is an
+ * error unless PLAIN_SECONDS, then it is seconds), as a double: no rounding to
+ * nanoseconds.  Negative values are the caller's to refuse.  0 or -1. */
+int vlm_parse_seconds(const char *text, int plain_seconds, double *s);
+
+/* A rate: "inf" (if ALLOW_INF) or a number with a unit B/s, KB/s, MB/s, GB/s,
+ * KiB/s, MiB/s, GiB/s, bit/s, kbit/s, Mbit/s, Gbit/s (vl_parse_rate).  0 or -1. */
+int vlm_parse_bandwidth(const char *text, int allow_inf, double *bytes_per_s);
+
+/* A finite number (strtod, the whole text).  0 or -1. */
+int vlm_parse_number(const char *text, double *v);
+
+/* V as text: a whole number (below 1e15) in full, else "%.6g"; "inf", "-inf". */
+const char *vlm_g(char *buf, size_t len, double v);
+
+/* V, or 0 if |V| is below 1e-12 |SCALE| (round-off in a residual). */
+double vlm_clean(double v, double scale);
+
+/* A table printed as aligned text (first column left-aligned, the others
+ * right-aligned, two blanks apart; numbers as vlm_g) or as CSV (numbers with 9
+ * significant digits, text quoted when needed).  Cells are added row by row,
+ * the first row being the header. */
+typedef struct vlm_cell {
+	char *s;  /* text cell, or NULL */
+	double v; /* number cell */
+	int num;
+} vlm_cell;
+
+typedef struct vlm_tab {
+	int ncol;
+	size_t n, cap;
+	vlm_cell *cell;
+} vlm_tab;
+
+void vlm_tab_init(vlm_tab *t, int ncol);
+int vlm_tab_str(vlm_tab *t, const char *s); /* 0 or -1 (out of memory) */
+int vlm_tab_num(vlm_tab *t, double v);
+int vlm_tab_print(FILE *out, const vlm_tab *t, int csv); /* 0 or -1 (write error) */
+void vlm_tab_free(vlm_tab *t);
+
+/* ---- alphabeta.c: Lin's least squares ----
+ * T_comm = M (alpha t_lat + beta s / t_bw)            (eq. 5)
+ * M (la - lb) alpha + M s (1/ba - 1/bb) beta = Ta - Tb  (eq. 6), one row per job */
+
+typedef struct vlm_net {
+	double lat; /* ping-pong latency, s (>= 0) */
+	double bw;  /* ping-pong bandwidth, B/s (> 0, may be INFINITY) */
+} vlm_net;
+
+typedef struct vlm_abjob {
+	double ta, tb; /* elapsed seconds on interconnects a and b */
+	double m;      /* messages per processor */
+	double s;      /* average message size, bytes */
+} vlm_abjob;
+
+enum {
+	VLM_AB_OK = 0,
+	VLM_AB_FEW = -1,
+	VLM_AB_SAMELAT = -2,
+	VLM_AB_SAMEBW = -3,
+	VLM_AB_SINGULAR = -4
+};
+
+/* Least squares of eq. 6 over the N jobs: *ALPHA, *BETA and the root mean
+ * square residual *RMS (s; may be NULL).  Returns VLM_AB_OK, VLM_AB_FEW (fewer
+ * than 2 jobs), VLM_AB_SAMELAT / VLM_AB_SAMEBW (a and b have the same latency /
+ * bandwidth: that constant is undetermined) or VLM_AB_SINGULAR (the jobs'
+ * equations are linearly dependent, e.g. every job has the same avg_bytes). */
+int vlm_ab_fit(const vlm_abjob *jobs, int n, vlm_net a, vlm_net b, double *alpha, double *beta,
+               double *rms);
+
+/* T_comm of eq. 5: M (alpha lat + beta s / bw); 0 when M is 0. */
+double vlm_ab_comm(double alpha, double beta, vlm_net net, double m, double s);
+
+/* "LATENCY,BANDWIDTH" (e.g. "43us,112MB/s"); with EXTREMES, latency "0" and
+ * bandwidth "inf" are allowed (latency 0 is always allowed).  0, or -1 with a
+ * message in ERR. */
+int vlm_parse_net(const char *text, int extremes, vlm_net *net, char *err, size_t errlen);
+
+int vlm_alphabeta_main(int argc, char **argv);
+int vlm_abcsv_main(int argc, char **argv);
+
+/* ---- speedup.c: Kredel et al. ----
+ * t = #op / (p l_peak) + #x / b_c;  x = #op b_c / (#x l_peak);
+ * S(p) = (1 + x) / (1 + x / p);  l(p) = #op / t = l_peak x / (1 + x / p);
+ * p_1/2: x(p) = p (l = p l_peak / 2);  p_max: the p of the largest l. */
+
+/* An arithmetic expression over the variables n, p, w, alpha: numbers, + - * /
+ * ^ (power, right-associative), unary minus, parentheses, and the functions
+ * sqrt, log2, ln, log10, exp. */
+typedef struct vlm_expr vlm_expr;
+
+enum { VLM_VAR_N, VLM_VAR_P, VLM_VAR_W, VLM_VAR_ALPHA, VLM_NVARS };
+
+/* Compile TEXT.  Returns the expression, or NULL with "what at column C" in ERR. */
+vlm_expr *vlm_expr_parse(const char *text, char *err, size_t errlen);
+double vlm_expr_eval(const vlm_expr *e, const double vars[VLM_NVARS]);
+/* Whether E uses variable V. */
+int vlm_expr_uses(const vlm_expr *e, int v);
+void vlm_expr_free(vlm_expr *e);
+
+/* A built-in kernel of the paper: its software parameters as expressions. */
+typedef struct vlm_kernel {
+	const char *name;  /* "scalar", "matmul", "linpack" */
+	const char *title; /* "scalar product" */
+	const char *op, *b, *x;
+} vlm_kernel;
+
+/* The kernel called NAME, or NULL; vlm_kernels(&n) lists all. */
+const vlm_kernel *vlm_kernel_find(const char *name);
+const vlm_kernel *vlm_kernels(int *n);
+
+typedef struct vlm_speedup {
+	const vlm_expr *op, *b, *x; /* b may be NULL */
+	double vars[VLM_NVARS];     /* n, w, alpha (p is set per call) */
+	double lpeak;               /* Flop/s per processing unit */
+	double bc;                  /* network bandwidth, B/s */
+} vlm_speedup;
+
+/* x at P (INFINITY when #x is 0), S(P), and l(P) in Flop/s. */
+double vlm_su_x(const vlm_speedup *m, double p);
+double vlm_su_s(double x, double p);
+double vlm_su_l(const vlm_speedup *m, double p);
+
+#define VLM_SU_PMAX 1e15 /* the largest p searched */
+/* p_1/2 into *P: returns 0, -1 if x(1) < 1 (below one PU), 1 if x(p) > p up to
+ * VLM_SU_PMAX, or 2 if x is not a number somewhere on the way.  p_max into *P (l(*P) into *L):
+ * returns 0, 1 if l does not decrease up to VLM_SU_PMAX, or -1 if l is not a number there (an
+ * expression undefined for some p). */
+int vlm_su_phalf(const vlm_speedup *m, double *p);
+int vlm_su_pmax(const vlm_speedup *m, double *p, double *l);
+
+/* A list of processor counts "1,2,4", "1-64" (every integer), "8-64:8" (step
+ * 8), "1-1024:*2" (times 2), items joined by commas, into *P (malloc'd, *N
+ * values, sorted as given).  0, or -1 with a message in ERR. */
+int vlm_parse_plist(const char *text, double **p, int *n, char *err, size_t errlen);
+
+int vlm_speedup_main(int argc, char **argv);
+
+/* ---- bsp.c: BSPWB and MPM ----
+ * A program of R M-steps on P tasks: per step s and task i the computation
+ * w[s][i] (seconds), and the messages of the steps.  in/out of task i in step s
+ * are the bytes it receives/sends, h = in @ out (@ = + or max), or the explicit
+ * h given for it.  A step communicates if it has a message (of any size) or an
+ * explicit h; one that does not costs only its computation. */
+#define VLM_TO_ALL  (-1) /* a message to every other task */
+#define VLM_TO_NONE (-2) /* sent to a task outside the program: only the sender's out */
+
+typedef struct vlm_msg {
+	int step;     /* the receiver's step: its in, and the sender as its partner */
+	int from;     /* sender, or -1 (unknown: only the receiver's in) */
+	int to;       /* receiver, VLM_TO_ALL or VLM_TO_NONE */
+	double bytes; /* per receiver */
+	int out_step; /* the sender's step (its out), or -1 (not counted) */
+} vlm_msg;
+
+typedef struct vlm_prog {
+	int p, r;     /* tasks, M-steps */
+	double *w;    /* r * p: computation of task i in step s: w[s * p + i] */
+	double *hx;   /* r * p: explicit h, or -1 */
+	vlm_msg *msg; /* sorted by step, from, to (vlm_prog_finish) */
+	size_t nmsg, cmsg;
+	/* from vlm_prog_finish */
+	double *in, *out;    /* r * p bytes */
+	unsigned char *comm; /* r: the step communicates */
+	size_t *first;       /* r + 1: messages of step s: msg[first[s] .. first[s+1]) */
+	/* a trace's own times (vlm_prog_from_trace), else NULL / -1 */
+	double *vl_end;  /* r: end of step s (latest task), s since the start */
+	double vl_total; /* predicted elapsed time (as vlpost stats) */
+	char **label;    /* r: what closes the step ("barrier", "phase"), or NULL */
+} vlm_prog;
+
+/* An empty program of P tasks and R steps (w 0, no explicit h).  0 or -1. */
+int vlm_prog_init(vlm_prog *m, int p, int r);
+/* Add a message.  0 or -1 (out of memory). */
+int vlm_prog_msg(vlm_prog *m, int step, int from, int to, double bytes, int out_step);
+/* Sort the messages and derive in, out, comm, first.  0 or -1. */
+int vlm_prog_finish(vlm_prog *m);
+void vlm_prog_free(vlm_prog *m);
+
+/* h of task i in step s: the explicit h, else in @ out (AT_MAX: max, else +). */
+double vlm_prog_h(const vlm_prog *m, int s, int i, int at_max);
+
+/* BSPWB (formula 5): T[s] for s = 0..r-1 (T[r-1] is the program's time). */
+void vlm_bspwb(const vlm_prog *m, double g, double L, int at_max, double *t);
+
+/* MPM (formulas 8-10): PHI[s * p + i], and the program's time Psi (the
+ * return value; NAN if out of memory).  STEP_MAX (r values, may be NULL) gets
+ * max_i PHI[s][i]. */
+double vlm_mpm(const vlm_prog *m, double g, double L, int at_max, double *phi, double *step_max);
+
+/* Read an M-step CSV file (see `vlmodel bsp --help`): columns step, task, work,
+ * and optionally send and h.  NTASKS > 0 fixes P (else 1 + the largest task
+ * number).  0, or -1 with "PATH:LINE: what" in ERR. */
+int vlm_prog_read(const char *path, int ntasks, vlm_prog *m, char *err, size_t errlen);
+
+enum { VLM_STEPS_AUTO, VLM_STEPS_COLL, VLM_STEPS_PHASE };
+/* The M-steps of the traces in DIR (bsp_trace.c; the rules are in `vlmodel bsp
+ * --help`), with the trace's own step ends and predicted time.  RULE: one of
+ * the above; MIN_GAP (s): computation shorter than this does not end a
+ * communication phase.  Sets *RULE_USED.  0, or -1 with a message in ERR;
+ * warnings go to WARN. */
+int vlm_prog_from_trace(const char *dir, int rule, double min_gap, vlm_prog *m, int *rule_used,
+                        FILE *warn, char *err, size_t errlen);
+
+/* g (s/B) and L (s) from a parameter file: `vlcalib fit --csv` (columns
+ * link,model,parameter,value,unit: the rows g and L of the BSP models, those of
+ * the paper's overall fit bsp(eq.11) if present, else the last ones; of link
+ * LINK if not NULL, which must be given when the file has several links), any
+ * table with rows g and L in columns parameter (or name, key), value and
+ * optionally unit; columns g and L (one row, or the row whose pattern is all,
+ * average or overall); or comments '# g: ' and '# L: '.  0, or -1 with a
+ * message in ERR. */
+int vlm_read_gl(const char *path, const char *link, double *g, double *L, char *err, size_t errlen);
+
+/* g: a number of seconds per byte ("5e-9"), a time per byte ("5ns/B", also
+ * s/B ms/B us/B ps/B), or a bandwidth whose inverse it is ("200MB/s").  0 or -1. */
+int vlm_parse_g(const char *text, double *g);
+
+int vlm_bsp_main(int argc, char **argv);
+
+#endif
