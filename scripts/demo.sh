@@ -50,8 +50,12 @@ done
 echo "=== the same natively on this machine"
 mpirun -np 8 "$BUILD/samples/mpi/allreduce" -n 20 -c 65536
 echo
+echo "=== the analytic models beside vlayer on vienna (calibrated from the modelled machine)"
+"$TOP/scripts/model-compare.sh" "$BUILD" "$TOP/vmconfig/vienna.ini" "$OUT/models" || exit 1
+echo
 echo "ParaGraph files: $OUT/masterworker-*.trf, $OUT/allreduce-*.trf"
 echo "Paje files (ViTE, pj_dump): $OUT/masterworker-*.paje, $OUT/allreduce-*.paje"
 echo "SVG space-time diagrams (any browser): $OUT/masterworker-*.svg, $OUT/allreduce-*.svg"
 echo "full statistics (histogram, matrix, critical path): $OUT/stats-full-*.txt"
 echo "task traces: $OUT/*trace-*/"
+echo "models against vlayer, calibration of vienna: $OUT/models/ (fit.csv, *-bsp.txt)"
