@@ -1256,7 +1256,9 @@ int main(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    (argc > 2 && !strcmp(argv[1], "fit") &&
+	     (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")))) {
 		fputs(usage, stdout);
 		fputs(help, stdout);
 		return 0;
