@@ -204,15 +204,21 @@ check-golden: $(B)/vlpost $(B)/tests/mktrace
 
 # the fuzz targets in their deterministic stand-alone form (libFuzzer: tests/fuzz/README.md)
 FUZZ_ITER ?= 4000
+FUZZ_OTF2_ITER ?= 300
 $(B)/tests/fuzz_vmconfig: tests/fuzz/fuzz_vmconfig.c $(B)/libvlayer-core.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALLCFLAGS) -DVL_FUZZ_STANDALONE -DSRCDIR='"$(CURDIR)"' -o $@ $^ $(INIH_LIBS) -lm
 $(B)/tests/fuzz_trace: tests/fuzz/fuzz_trace.c $(filter-out postproc/vlpost.c,$(POST_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Ipostproc $(ALLCFLAGS) -DVL_FUZZ_STANDALONE -DSRCDIR='"$(CURDIR)"' -o $@ $^ -lm
-check-fuzz: $(B)/tests/fuzz_vmconfig $(B)/tests/fuzz_trace
+# where pkg-config finds otf2: the reader and `vlpost otf2` with the library
+$(B)/tests/fuzz_trace_otf2: tests/fuzz/fuzz_trace.c $(filter-out postproc/vlpost.c,$(POST_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Ipostproc $(shell pkg-config --cflags otf2 2>/dev/null) -DVL_HAVE_OTF2 -DVL_FUZZ_OTF2_ONLY $(ALLCFLAGS) -DVL_FUZZ_STANDALONE -DSRCDIR='"$(CURDIR)"' -o $@ $^ $(OTF2_LIBS) -lm
+check-fuzz: $(B)/tests/fuzz_vmconfig $(B)/tests/fuzz_trace $(if $(OTF2_LIBS),$(B)/tests/fuzz_trace_otf2)
 	$(B)/tests/fuzz_vmconfig $(FUZZ_ITER)
 	$(B)/tests/fuzz_trace $(FUZZ_ITER)
+	$(if $(OTF2_LIBS),$(B)/tests/fuzz_trace_otf2 $(FUZZ_OTF2_ITER),@echo "fuzz_trace_otf2: skipped (no OTF2: pkg-config otf2 fails)")
 
 check: deps
 	$(MAKE) all

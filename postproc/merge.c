@@ -331,49 +331,83 @@ static int64_t next_t(const vlm *m, const vlm_task *k)
 	return ((const vlm_ev *)(k->q + (size_t)k->qi * m->esz))->t;
 }
 
-/* ---- the merge ---- */
-static int hp_less(const vlm_hent *x, const vlm_hent *y)
+/* ---- the merge: a tournament (loser) tree over the tasks ----
+ * Leaf lk + i is task i (lk a power of two; leaves of no task hold VLM_KDONE);
+ * inner node j holds the loser of the match between its two subtrees, lt[0]
+ * the overall winner.  When the winner's key changes, one pass from its leaf
+ * to the root, one branch-free comparison per level, finds the new winner. */
+static vlm_key mk_key(int64_t t, int task)
 {
-	return x->t < y->t || (x->t == y->t && x->task < y->task);
+	return (vlm_key)((uint64_t)t ^ ((uint64_t)1 << 63)) << 64 | (uint32_t)task;
 }
 
-static void hp_down(vlm *m, int i)
+static int key_task(vlm_key k)
 {
-	int n = m->hn;
-	vlm_hent *h = m->heap, v = h[i];
-	for (;;) {
-		int l = 2 * i + 1, c;
-		if (l >= n)
-			break;
-		c = (l + 1 < n && hp_less(&h[l + 1], &h[l])) ? l + 1 : l;
-		if (!hp_less(&h[c], &v))
-			break;
-		h[i] = h[c];
-		i = c;
+	return (int)(uint32_t)k;
+}
+
+static int64_t key_time(vlm_key k)
+{
+	return (int64_t)((uint64_t)(k >> 64) ^ ((uint64_t)1 << 63));
+}
+
+static void lt_replay(vlm *m, int task, vlm_key cur)
+{
+	vlm_key *lt = m->lt;
+	for (unsigned j = ((unsigned)m->lk + (unsigned)task) >> 1; j > 0; j >>= 1) {
+		vlm_key x = lt[j];
+		int sw = x < cur;
+		lt[j] = sw ? cur : x;
+		cur = sw ? x : cur;
 	}
-	h[i] = v;
+	lt[0] = cur;
 }
 
-/* The event of the top task was used: move on. */
+/* Play every match once, the leaves holding the tasks' first keys. */
+static int lt_build(vlm *m)
+{
+	int n = m->set->n, lk = 1;
+	vlm_key *w;
+	while (lk < n)
+		lk *= 2;
+	m->lk = lk;
+	m->lt = malloc((size_t)lk * sizeof *m->lt);
+	w = malloc(2 * (size_t)lk * sizeof *w);
+	if (!m->lt || !w) {
+		free(w);
+		return vlm_fail(m, "out of memory");
+	}
+	for (int i = 0; i < lk; i++)
+		w[lk + i] = i < n ? mk_key(next_t(m, vlm_tk(m, i)), i) : VLM_KDONE;
+	for (int j = lk - 1; j > 0; j--) {
+		vlm_key a = w[2 * j], b = w[2 * j + 1];
+		w[j] = a < b ? a : b;
+		m->lt[j] = a < b ? b : a;
+	}
+	m->lt[0] = w[1];
+	free(w);
+	return 0;
+}
+
+/* The event of the winner was used: move on. */
 static int advance(vlm *m)
 {
-	int top = m->heap[0].task, unused = 0;
+	int top = m->last, unused = 0;
 	vlm_task *k = vlm_tk(m, top);
+	int64_t t;
 	if (++k->qi == k->qn) {
 		int rc = refill(m, k);
 		if (rc < 0)
 			return -1;
 		if (rc == 0) {
-			m->heap[0] = m->heap[--m->hn];
-			if (settle(m, top, NULL, &unused) < 0)
-				return -1;
-			if (m->hn > 0)
-				hp_down(m, 0);
-			return 0;
+			lt_replay(m, top, VLM_KDONE);
+			return settle(m, top, NULL, &unused);
 		}
 	}
-	m->heap[0].t = next_t(m, k);
-	hp_down(m, 0);
+	t = next_t(m, k);
+	/* the same key: still the winner (events of one time of one task in a row) */
+	if (t != m->last_t)
+		lt_replay(m, top, mk_key(t, top));
 	return 0;
 }
 
@@ -387,12 +421,13 @@ vlm_ev *vlm_next(vlm *m, vlm_task **kp, int *rc)
 		pg_end(m, 0);
 		return NULL;
 	}
-	if (m->hn == 0) {
+	if (m->lt[0] == VLM_KDONE) {
 		m->last = -1;
 		pg_end(m, 1);
 		return NULL;
 	}
-	m->last = m->heap[0].task;
+	m->last = key_task(m->lt[0]);
+	m->last_t = key_time(m->lt[0]);
 	k = vlm_tk(m, m->last);
 	*kp = k;
 	return (vlm_ev *)(k->q + (size_t)k->qi * m->esz);
@@ -418,41 +453,37 @@ int vlm_init(vlm *m)
 	int n = m->set->n;
 	m->last = -1;
 	pg_init(m);
-	m->tsz = m->ops->task_size;
+	/* whole cache lines per task */
+	m->tsz = (m->ops->task_size + 63) / 64 * 64;
 	m->esz = m->ops->ev_size;
-	m->tk = calloc((size_t)n, m->tsz);
-	m->heap = malloc((size_t)n * sizeof *m->heap);
-	if (!m->tk || !m->heap)
+	m->tk = aligned_alloc(64, (size_t)n * m->tsz);
+	if (!m->tk)
 		return vlm_fail(m, "out of memory");
+	memset(m->tk, 0, (size_t)n * m->tsz);
 	for (int i = 0; i < n; i++) {
 		vlm_task *k = vlm_tk(m, i);
 		k->f = &m->set->f[i];
 		k->st = &m->st_base[i];
 		k->q = (char *)k + m->ops->queue_off;
 		k->proc = i;
-		k->ptid = m->set->f[i].hdr.tid;
-		k->pproc = i;
+		k->ptid[0] = k->ptid[1] = m->set->f[i].hdr.tid;
+		k->pproc[0] = k->pproc[1] = i;
 		k->state = VLM_BEGIN;
 		m->ops->init(m, k);
 		vlp_stats_init(k->st, i, &m->set->f[i].hdr);
 	}
 	if (m->partial && scan_maxseq(m) < 0)
 		return -1;
-	for (int i = 0; i < n; i++) {
-		vlm_task *k = vlm_tk(m, i);
-		refill(m, k);
-		m->heap[m->hn++] = (vlm_hent){ next_t(m, k), i };
-	}
-	for (int i = m->hn / 2 - 1; i >= 0; i--)
-		hp_down(m, i);
-	return 0;
+	for (int i = 0; i < n; i++)
+		refill(m, vlm_tk(m, i));
+	return lt_build(m);
 }
 
 void vlm_free(vlm *m)
 {
 	pg_end(m, 0);
 	free(m->tk);
-	free(m->heap);
+	free(m->lt);
 	free(m->pd);
 }
 

@@ -1,11 +1,11 @@
 /* merge.h - the streaming k-way merge shared by the trace converters (trf.c,
  * paje.c, otf2.c): each task turns its records into a few events of the converter's
- * own type (queued in the task, each beginning with a vlm_ev); a binary heap
- * over the tasks, keyed by (time of the task's next event, processor), yields
- * them in global time order.  Also the checks of messages (every receive end at
- * or after its send begin), the split of multicast intervals, the
- * error/warning reporting of the converters, and their command line.  The
- * per-task states of paje.c and otf2.c are in states.h. */
+ * own type (queued in the task, each beginning with a vlm_ev); a tournament
+ * (loser) tree over the tasks, keyed by (time of the task's next event,
+ * processor), yields them in global time order.  Also the checks of messages
+ * (every receive end at or after its send begin), the split of multicast
+ * intervals, the error/warning reporting of the converters, and their command
+ * line.  The per-task states of paje.c and otf2.c are in states.h. */
 #ifndef VLP_MERGE_H
 #define VLP_MERGE_H
 
@@ -32,13 +32,14 @@ typedef struct vlm_task {
 	char *q;          /* the converter's event queue */
 	int proc, state;
 	int qn, qi;
-	int32_t ptid;     /* cache of the last peer looked up: tid, processor */
-	int pproc;
+	int mc_split;     /* the current multicast shares one interval: split it */
 	uint32_t sent;    /* seq of the last send begin emitted */
+	int32_t ptid[2];  /* cache of the last two peers looked up: tid, processor */
+	int pproc[2];
+	int pnext;        /* the entry to replace next */
 	uint32_t maxseq;  /* --partial: last seq in the usable part of the trace */
 	int64_t mc_t0, mc_t1;
 	uint32_t mc_n, mc_i;
-	int mc_split;     /* the current multicast shares one interval: split it */
 } vlm_task;
 
 typedef struct vlm vlm;
@@ -62,10 +63,10 @@ typedef struct vlm_pend {
 	int sender, receiver;
 } vlm_pend;
 
-typedef struct vlm_hent {
-	int64_t t;
-	int task;
-} vlm_hent;
+/* A key of the tournament tree: (time ^ sign bit) << 64 | processor, so that one
+ * unsigned comparison orders by time, then processor; VLM_KDONE: no more events. */
+typedef unsigned __int128 vlm_key;
+#define VLM_KDONE (~(vlm_key)0)
 
 struct vlm {
 	vl_tset *set;
@@ -76,9 +77,11 @@ struct vlm {
 	size_t msgmax;         /* the longest error message + 1 (at most 768) */
 	vlp_tstats *st_base;
 	char *tk;              /* the tasks, tsz bytes each */
-	size_t tsz, esz;       /* ops->task_size, ops->ev_size */
-	vlm_hent *heap;
-	int hn, last;          /* last: the task whose event was returned last, or -1 */
+	size_t tsz, esz;       /* ops->task_size in whole cache lines, ops->ev_size */
+	vlm_key *lt;           /* the loser tree: lt[0] the winner, lt[1..lk-1] the losers */
+	int lk;                /* leaves: the smallest power of two >= the tasks */
+	int last;              /* the task whose event was returned last, or -1 */
+	int64_t last_t;        /* the time of that event */
 	vlm_pend *pd;
 	size_t npd, cpd;
 	char *err;
@@ -113,14 +116,20 @@ __attribute__((format(printf, 2, 3))) int vlm_fail(vlm *m, const char *fmt, ...)
 __attribute__((format(printf, 2, 3))) void vlm_warn(vlm *m, const char *fmt, ...);
 __attribute__((format(printf, 2, 3))) int vlm_bad(vlm *m, const char *fmt, ...);
 
-/* Processor of task tid, or -1 (one-entry cache per task: peers repeat). */
+/* Processor of task tid, or -1 (two-entry cache per task: peers repeat, and
+ * often alternate between a left and a right neighbour). */
 static inline int vlm_find(const vlm *m, vlm_task *k, int32_t tid)
 {
-	if (tid != k->ptid) {
-		k->ptid = tid;
-		k->pproc = vl_tset_find(m->set, tid);
-	}
-	return k->pproc;
+	int j;
+	if (tid == k->ptid[0])
+		return k->pproc[0];
+	if (tid == k->ptid[1])
+		return k->pproc[1];
+	j = k->pnext;
+	k->pnext ^= 1;
+	k->ptid[j] = tid;
+	k->pproc[j] = vl_tset_find(m->set, tid);
+	return k->pproc[j];
 }
 
 /* The span [*a, *b] of send record r (set to its [t0, t1]); a multicast that

@@ -929,7 +929,7 @@ static int print_text(FILE *out, const vlp_tstats *st, int n, const vlp_report *
 {
 	if (vlp_stats_print(out, st, n, 0) < 0)
 		return -1;
-	if (!(flags & (VLP_REP_FULL | VLP_REP_MATRIX)))
+	if (flags & VLP_REP_BRIEF)
 		return 0;
 	if (txt_tasks(out, st, n) < 0 || txt_hist(out, rep) < 0 ||
 	    txt_matrix(out, rep, flags) < 0)
@@ -938,7 +938,19 @@ static int print_text(FILE *out, const vlp_tstats *st, int n, const vlp_report *
 	return 0;
 }
 
-static int print_csv(FILE *out, const vlp_tstats *st, int n)
+/* The task with the most communication time, or -1 (no tasks). */
+static int max_comm_proc(const vlp_tstats *st, int n)
+{
+	int mx = -1;
+	for (int i = 0; i < n; i++)
+		if (mx < 0 || st[i].comm > st[mx].comm)
+			mx = i;
+	return mx;
+}
+
+/* ---- CSV: the task table, then each section after an empty line, with its own
+ * header row (first columns: proc, tasks, bucket, from, critical_path_us) ---- */
+static void csv_tasks(FILE *out, const vlp_tstats *st, int n)
 {
 	char a[CELL], b[CELL], c[CELL], d[CELL];
 	fputs("proc,tid,host,host_name,program,comp_us,comm_us,wait_us,total_us,"
@@ -960,6 +972,88 @@ static int print_csv(FILE *out, const vlp_tstats *st, int n)
 			a, b, c, d, s->nsent, s->bsent, s->nrecv, s->brecv, !s->has_end,
 			x.comm_comp, x.busy_total, x.avg);
 	}
+}
+
+/* The totals, the LS-DYNA approximation and the predicted elapsed time. */
+static void csv_totals(FILE *out, const vlp_tstats *st, int n)
+{
+	char a[CELL], b[CELL], c[CELL], d[CELL], el[32];
+	vlp_tstats t;
+	st_derived x;
+	double m, s;
+	int ns;
+	st_sum(&t, st, n);
+	st_derive(&x, &t, 6, "");
+	lsdyna_means(st, n, &m, &s, &ns);
+	fmt_us(a, t.comp, 0);
+	fmt_us(b, t.comm, 0);
+	fmt_us(c, t.wait, 0);
+	fmt_us(d, t.end, 0);
+	vlp_fmt_sec(el, vlp_stats_elapsed(st, n));
+	fputs("\ntasks,comp_us,comm_us,wait_us,total_us,msgs_sent,bytes_sent,msgs_recv,"
+	      "bytes_recv,estimated,comm_comp_ratio,commwait_total_ratio,avg_bytes_sent,"
+	      "mean_msgs_sent,mean_avg_bytes_sent,tasks_that_sent,max_comm_proc,"
+	      "predicted_elapsed_s\n", out);
+	fprintf(out, "%d,%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+		",%d,%s,%s,%s,%.6f,%.6f,%d,%d,%s\n", n, a, b, c, d, t.nsent, t.bsent, t.nrecv,
+		t.brecv, !t.has_end, x.comm_comp, x.busy_total, x.avg, m, s, ns,
+		max_comm_proc(st, n), el);
+}
+
+static void csv_hist(FILE *out, const vlp_report *rep)
+{
+	int top = hist_top(rep);
+	fputs("\nbucket,size_lo,size_hi,msgs,bytes\n", out);
+	for (int k = 0; k <= top; k++)
+		fprintf(out, "%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", k,
+			vlp_hist_lo(k), vlp_hist_hi(k), rep->hist_n[k], rep->hist_bytes[k]);
+}
+
+/* to is empty for a task without trace (to_tid names it). */
+static void csv_matrix(FILE *out, const vlp_report *rep)
+{
+	fputs("\nfrom,to,to_tid,msgs,bytes\n", out);
+	for (size_t i = 0; i < rep->npairs; i++) {
+		const vlp_pair *p = &rep->pairs[i];
+		fprintf(out, "%d,", p->from);
+		if (p->to >= 0)
+			fprintf(out, "%d", p->to);
+		fprintf(out, ",0x%x,%" PRIu64 ",%" PRIu64 "\n", (unsigned)p->to_tid, p->n,
+			p->bytes);
+	}
+}
+
+/* One row (none without tasks); procs: the path's tasks, blank-separated. */
+static void csv_critpath(FILE *out, const vlp_critpath *cp)
+{
+	char a[CELL], b[CELL], c[CELL], d[CELL], e[CELL], f[CELL];
+	fputs("\ncritical_path_us,start_us,end_us,end_proc,comp_us,comm_us,wait_us,messages,"
+	      "spawns,cut,procs\n", out);
+	if (cp->end_proc < 0)
+		return;
+	fmt_us(a, cp->end - cp->start, 0);
+	fmt_us(b, cp->start, 0);
+	fmt_us(c, cp->end, 0);
+	fmt_us(d, cp->comp, 0);
+	fmt_us(e, cp->comm, 0);
+	fmt_us(f, cp->wait, 0);
+	fprintf(out, "%s,%s,%s,%d,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%d,", a, b, c, cp->end_proc, d,
+		e, f, cp->messages, cp->spawns, cp->cut);
+	for (int i = 0; i < cp->nprocs; i++)
+		fprintf(out, "%s%d", i ? " " : "", cp->procs[i]);
+	fputc('\n', out);
+}
+
+static int print_csv(FILE *out, const vlp_tstats *st, int n, const vlp_report *rep,
+		     unsigned flags)
+{
+	csv_tasks(out, st, n);
+	if (flags & VLP_REP_BRIEF)
+		return 0;
+	csv_totals(out, st, n);
+	csv_hist(out, rep);
+	csv_matrix(out, rep);
+	csv_critpath(out, &rep->cp);
 	return 0;
 }
 
@@ -1015,12 +1109,9 @@ static void j_totals(FILE *out, const vlp_tstats *st, int n)
 {
 	vlp_tstats t;
 	double m, s;
-	int ns, mx = -1;
+	int ns, mx = max_comm_proc(st, n);
 	st_sum(&t, st, n);
 	lsdyna_means(st, n, &m, &s, &ns);
-	for (int i = 0; i < n; i++)
-		if (mx < 0 || st[i].comm > st[mx].comm)
-			mx = i;
 	fprintf(out, "  \"totals\": {\"tasks\": %d, ", n);
 	j_times(out, &t);
 	fprintf(out, ",\n    \"lsdyna\": {\"mean_msgs_sent\": %.6f, \"mean_avg_bytes_sent\": %.6f, "
@@ -1072,16 +1163,19 @@ static void j_critpath(FILE *out, const vlp_critpath *cp)
 	fprintf(out, "]},\n");
 }
 
-static int print_json(FILE *out, const vlp_tstats *st, int n, const vlp_report *rep)
+static int print_json(FILE *out, const vlp_tstats *st, int n, const vlp_report *rep,
+		      unsigned flags)
 {
 	char el[32];
 	int64_t e = vlp_stats_elapsed(st, n);
 	fprintf(out, "{\n");
 	j_tasks(out, st, n);
 	j_totals(out, st, n);
-	j_hist(out, rep);
-	j_matrix(out, rep);
-	j_critpath(out, &rep->cp);
+	if (!(flags & VLP_REP_BRIEF)) {
+		j_hist(out, rep);
+		j_matrix(out, rep);
+		j_critpath(out, &rep->cp);
+	}
 	vlp_fmt_sec(el, e);
 	fprintf(out, "  \"predicted_elapsed_ns\": %" PRId64 ",\n  \"predicted_elapsed_s\": %s\n}\n",
 		e, el);
@@ -1093,9 +1187,9 @@ int vlp_report_print(FILE *out, const vlp_tstats *st, int n, const vlp_report *r
 {
 	int rc;
 	if (fmt == VLP_FMT_JSON)
-		rc = print_json(out, st, n, rep);
+		rc = print_json(out, st, n, rep, flags);
 	else if (fmt == VLP_FMT_CSV)
-		rc = print_csv(out, st, n);
+		rc = print_csv(out, st, n, rep, flags);
 	else
 		rc = print_text(out, st, n, rep, flags);
 	return rc < 0 || ferror(out) ? -1 : 0;

@@ -7,21 +7,21 @@
 #include "tracereader.h"
 
 typedef struct vlp_tstats {
+	/* accumulated from the records (first: the fields every record touches) */
+	int64_t last, rcomm, rwait;
+	uint64_t nsent, bsent;     /* messages / user bytes sent */
+	uint64_t nrecv, brecv;     /* messages / user bytes received */
+	int64_t mc_t0, mc_t1;      /* interval of the last multicast SEND */
+	int mc_on;
+	int has_end;               /* components come from the END record */
+	int64_t start, end;        /* ns; end = END time, or the last time seen */
+	int64_t comp, comm, wait;  /* ns; from END, or estimated from the records */
 	int proc;                  /* processor number (index in the vl_tset) */
 	int32_t tid;
 	int32_t ptid;              /* parent's tid, or -1 */
 	int32_t host;
 	char host_name[64];
 	char program[128];
-	int64_t start, end;        /* ns; end = END time, or the last time seen */
-	int64_t comp, comm, wait;  /* ns; from END, or estimated from the records */
-	int has_end;               /* components come from the END record */
-	uint64_t nsent, bsent;     /* messages / user bytes sent */
-	uint64_t nrecv, brecv;     /* messages / user bytes received */
-	/* accumulated from the records */
-	int64_t last, rcomm, rwait;
-	int64_t mc_t0, mc_t1;      /* interval of the last multicast SEND */
-	int mc_on;
 } vlp_tstats;
 
 /* Start the summary of processor proc, whose header is h. */
@@ -112,16 +112,19 @@ int vlp_report_collect(vl_tset *set, vlp_tstats *st, vlp_report *rep, FILE *warn
 void vlp_report_free(vlp_report *rep);
 
 enum vlp_fmt { VLP_FMT_TEXT, VLP_FMT_CSV, VLP_FMT_JSON };
-#define VLP_REP_FULL 1u    /* text: the sections after the table */
 #define VLP_REP_MATRIX 2u  /* text: the matrix also for more than VLP_MATRIX_AUTO tasks */
+#define VLP_REP_BRIEF 4u   /* only the per-task table (JSON: tasks, totals, elapsed time) */
 #define VLP_MATRIX_AUTO 16
 
-/* Print st and rep.  TEXT: the table of vlp_stats_print, then with VLP_REP_FULL the
- * per-task message table, the histogram, the matrix (up to VLP_MATRIX_AUTO tasks,
- * or with VLP_REP_MATRIX) and the critical path.  CSV: the columns of
- * vlp_stats_print plus comm_comp_ratio, commwait_total_ratio, avg_bytes_sent.
- * JSON: one object (tasks, totals, histogram, matrix, critical_path,
- * predicted_elapsed_s).  Returns 0, or -1 on a write error. */
+/* Print st and rep (rep is not used, and may be NULL, with VLP_REP_BRIEF).
+ * TEXT: the table of vlp_stats_print, then the per-task message table, the
+ * histogram, the matrix (up to VLP_MATRIX_AUTO tasks, or with VLP_REP_MATRIX)
+ * and the critical path.  CSV: sections separated by an empty line, each a
+ * header row and its rows: the tasks (the columns of vlp_stats_print plus
+ * comm_comp_ratio, commwait_total_ratio, avg_bytes_sent), the totals (with the
+ * LS-DYNA means and the predicted elapsed time), the histogram, the matrix and
+ * the critical path.  JSON: one object (tasks, totals, histogram, matrix,
+ * critical_path, predicted_elapsed_s).  Returns 0, or -1 on a write error. */
 int vlp_report_print(FILE *out, const vlp_tstats *st, int n, const vlp_report *rep,
 		     enum vlp_fmt fmt, unsigned flags);
 

@@ -18,6 +18,7 @@
 
 #define VL_TR_BUFSIZE (64 * 1024)     /* default read buffer per task */
 #define VL_TR_MINBUF (4 * 1024)       /* smallest buffer used for very many tasks */
+#define VL_TR_MAXBUF (1u << 30)       /* largest buffer */
 #define VL_TR_MEMBUDGET (32u << 20)   /* total buffer memory a vl_tset aims for */
 #define VL_TR_TMAX ((int64_t)1 << 62) /* times, byte counts, components: 0..VL_TR_TMAX */
 
@@ -32,26 +33,32 @@ enum vl_tr_err {
 };
 
 typedef struct vl_tfile {
-	char *path;            /* as opened (dir/vl-XXXXXXXX.trc) */
-	vl_thdr hdr;           /* host_name and program are NUL-terminated and printable */
-	int fd;                /* -1 while closed (see keep_open) */
-	int keep_open;         /* 0: the file is opened for each refill only */
+	/* what every record needs, in one cache line (for many tasks, the lines of
+	 * the others are rarely still in the cache) */
 	unsigned char *buf;
-	size_t cap, len, pos;  /* buffer size, bytes in it, bytes consumed */
-	int64_t off;           /* file offset of the byte after buf[len - 1] */
-	int eof;               /* a read returned 0 */
+	uint32_t pos, len;     /* bytes consumed, bytes in buf */
 	uint64_t nrec;         /* records returned by vl_tfile_next */
 	int64_t last_t0, last_t1;
-	uint16_t last_type, last_flags;
+	int64_t start_ns;      /* hdr.start_ns */
 	uint32_t last_seq;     /* seq of the last SEND record */
-	int ended;             /* the END record was returned */
+	uint16_t last_type, last_flags;
 	enum vl_tr_err err;    /* sticky: once set, vl_tfile_next returns -1 */
+	uint8_t ended;         /* the END record was returned */
+	uint8_t eof;           /* a read returned 0 */
+	/* the rest */
+	vl_thdr hdr;           /* host_name and program are NUL-terminated and printable */
+	char *path;            /* as opened (dir/vl-XXXXXXXX.trc) */
+	int fd;                /* -1 while closed (see keep_open) */
+	int keep_open;         /* 0: the file is opened for each refill only */
+	uint32_t cap;          /* buffer size */
+	int64_t off;           /* file offset of the byte after buf[len - 1] */
 	char errmsg[384];      /* "PATH: record N: ..." */
-} vl_tfile;
+} __attribute__((aligned(64))) vl_tfile;
 
 /* Open the trace file at path and validate its header.  bufsize is rounded up to
- * a multiple of the record size (0 = VL_TR_BUFSIZE).  If keep_open is 0, the file
- * descriptor is closed after every buffer refill (for more tasks than descriptors).
+ * a multiple of the record size (0 = VL_TR_BUFSIZE, at most VL_TR_MAXBUF).  If
+ * keep_open is 0, the file descriptor is closed after every buffer refill (for
+ * more tasks than descriptors).
  * Returns 0, or -1 with f->err and f->errmsg set.  Call vl_tfile_close() in both
  * cases. */
 int vl_tfile_open(vl_tfile *f, const char *path, size_t bufsize, int keep_open);
@@ -63,7 +70,8 @@ int vl_tfile_open(vl_tfile *f, const char *path, size_t bufsize, int keep_open);
  * 0 <= t0 <= t1 <= VL_TR_TMAX, t0 >= start_ns, t0 >= the previous record's t1
  * (except the records of one multicast sharing one interval), START only first,
  * nothing after END, SEND seq increasing, waiting within [0, t1 - t0] for RECV
- * and COLL, byte counts and END components within [0, VL_TR_TMAX].  The text of
+ * and COLL, byte counts, the arrival time of RECV (t3) and END components
+ * within [0, VL_TR_TMAX].  The text of
  * MARK, COLL and PARAM is NUL-terminated; PARAM's t1 is set to its t0. */
 int vl_tfile_next(vl_tfile *f, vl_trec *r);
 

@@ -48,23 +48,27 @@ static const char usage_trf[] =
 	"               (warnings on stderr instead of errors)\n";
 
 static const char usage_stats[] =
-	"usage: vlpost stats [--csv | --json] [--full] [--matrix] TRACEDIR\n"
+	"usage: vlpost stats [--csv | --json] [--brief | --matrix] TRACEDIR\n"
 	"\n"
 	"Per task: processor, tid, virtual host, program, computation, communication\n"
 	"and waiting time (us, from the END record; '*' = no END record, estimated\n"
 	"from the records), total (end - start), messages and bytes sent and received;\n"
 	"then a totals row and the predicted elapsed time (latest end - earliest start).\n"
+	"Then per task comm/comp, (comm+wait)/total, messages sent and their average\n"
+	"size (the LS-DYNA method's M and s), the message size histogram, the sender x\n"
+	"receiver matrix (up to 16 tasks) and the critical path.\n"
 	"\n"
-	"  --full       then: per task comm/comp, (comm+wait)/total, messages sent and\n"
-	"               their average size (the LS-DYNA method's M and s), the message\n"
-	"               size histogram, the sender x receiver matrix (up to 16 tasks)\n"
-	"               and the critical path\n"
-	"  --matrix     --full, with the matrix for any number of tasks\n"
-	"  --csv        a header row and one row per task, comma-separated (the table's\n"
-	"               columns, then comm_comp_ratio, commwait_total_ratio,\n"
-	"               avg_bytes_sent)\n"
+	"  --brief      only the per-task table (and no critical path: memory bounded\n"
+	"               by the number of tasks)\n"
+	"  --full       accepted for compatibility: everything, as without options\n"
+	"  --matrix     the matrix for any number of tasks\n"
+	"  --csv        sections separated by an empty line, each a header row and its\n"
+	"               rows: tasks (the table's columns, then comm_comp_ratio,\n"
+	"               commwait_total_ratio, avg_bytes_sent), totals, histogram,\n"
+	"               matrix, critical path; with --brief the tasks only\n"
 	"  --json       everything as one JSON object: tasks, totals, histogram, matrix,\n"
-	"               critical_path, predicted_elapsed_s\n";
+	"               critical_path, predicted_elapsed_s; with --brief tasks, totals\n"
+	"               and the elapsed time\n";
 
 static const char usage_check[] =
 	"usage: vlpost check FILE.trf\n"
@@ -187,12 +191,21 @@ static int cmd_trf(int argc, char **argv)
 }
 
 /* ---- stats ---- */
+/* The summaries, and without --brief the report. */
+static int stats_collect(vl_tset *set, vlp_tstats *st, vlp_report *rep, unsigned flags,
+			 char *err, size_t errlen)
+{
+	if (flags & VLP_REP_BRIEF)
+		return vlp_stats_collect(set, st, stderr, err, errlen);
+	return vlp_report_collect(set, st, rep, stderr, err, errlen);
+}
+
 static int cmd_stats(int argc, char **argv)
 {
 	const char *dir = NULL;
 	enum vlp_fmt fmt = VLP_FMT_TEXT;
 	unsigned flags = 0;
-	int rc = 0;
+	int rc = 0, full = 0;
 	vl_tset set;
 	vlp_tstats *st;
 	vlp_report rep;
@@ -206,9 +219,11 @@ static int cmd_stats(int argc, char **argv)
 				return bad_usage(usage_stats, "stats: %s", "--csv or --json, not both");
 			fmt = f;
 		} else if (strcmp(argv[i], "--full") == 0)
-			flags |= VLP_REP_FULL;
+			full = 1;
+		else if (strcmp(argv[i], "--brief") == 0)
+			flags |= VLP_REP_BRIEF;
 		else if (strcmp(argv[i], "--matrix") == 0)
-			flags |= VLP_REP_FULL | VLP_REP_MATRIX;
+			flags |= VLP_REP_MATRIX;
 		else if (argv[i][0] == '-' && argv[i][1])
 			return bad_usage(usage_stats, "stats: unknown option %s", argv[i]);
 		else if (dir)
@@ -216,6 +231,8 @@ static int cmd_stats(int argc, char **argv)
 		else
 			dir = argv[i];
 	}
+	if ((flags & VLP_REP_BRIEF) && (full || (flags & VLP_REP_MATRIX)))
+		return bad_usage(usage_stats, "stats: %s", "--brief, or --full/--matrix, not both");
 	if (!dir)
 		return bad_usage(usage_stats, "stats: missing TRACEDIR%s", "");
 	if (vl_tset_open(&set, dir, 0, stderr, err, sizeof err) < 0) {
@@ -227,7 +244,7 @@ static int cmd_stats(int argc, char **argv)
 	st = calloc((size_t)set.n, sizeof *st);
 	if (!st)
 		rc = (fprintf(stderr, "vlpost: out of memory\n"), EXIT_BAD);
-	else if (vlp_report_collect(&set, st, &rep, stderr, err, sizeof err) < 0)
+	else if (stats_collect(&set, st, &rep, flags, err, sizeof err) < 0)
 		rc = (fprintf(stderr, "vlpost: %s\n", err), EXIT_BAD);
 	else if (vlp_report_print(stdout, st, set.n, &rep, fmt, flags) < 0)
 		rc = EXIT_BAD;

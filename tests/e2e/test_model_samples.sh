@@ -8,7 +8,7 @@
 #    result or checksum is the same native and virtual and for every p, the
 #    traces are complete (vlpost stats) and convert to a valid .trf (vlpost
 #    check), and the point-to-point messages and bytes in the traces (vlpost
-#    stats --csv) are what the sample's model formula says (its head comment);
+#    stats --brief --csv) are what the sample's model formula says (its head comment);
 #  - with computation ignored (tests/e2e/model_exact.ini: every rank on its own
 #    host, every message eager, one-way time S + T(b) + R) the virtual time a
 #    sample prints equals its closed form to the nanosecond: the scalar product
@@ -50,9 +50,9 @@ field() { echo "$out" | sed -n "s/^[a-z]*: .* $1=\([^ ]*\).*/\1/p" | head -1; }
 native() { run "$1 p=$2 native" mpirun -np "$2" "$SMP/$1" "${@:3}"; }
 # virtual NAME P CONFIG TRACEDIR ARGS...
 virtual() { run "$1 p=$2 virtual" "$BUILD/vlrun" $PRE -np "$2" --vmconfig "$3" --trace-dir "$4" "$SMP/$1.v" "${@:5}"; }
-# sum of a column of vlpost stats --csv, found by its header
+# sum of a column of vlpost stats --brief --csv (the tasks), found by its header
 csvsum() {
-	"$BUILD/vlpost" stats --csv "$1" | awk -F, -v k="$2" \
+	"$BUILD/vlpost" stats --brief --csv "$1" | awk -F, -v k="$2" \
 		'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i; next } { s += $c } END { print s + 0 }'
 }
 # traces in DIR of NP tasks: complete, valid .trf

@@ -32,7 +32,7 @@ run() {
 		fail "$(basename "$1") ${*:2}: result or status under the layer: $(echo "$out" | grep "^BAD" | head -3)"
 	fi
 }
-# stat RANK COLUMN: a column of vlpost stats --csv ($st)
+# stat RANK COLUMN: a column of vlpost stats --brief --csv ($st)
 stat() {
 	echo "$st" | awk -F, -v r="$1" -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
 		$1 == r { print $k[c] }'
@@ -103,7 +103,7 @@ for prog in mpi_exact_f mpi_exact_fmod mpi_exact_f08 mpi_exact_f.native; do
 		assert_eq "$what $n B: allreduce in place rank 1" ${end[1]} "$(get 1 end)"
 		# ---- one trace per rank; vlpost stats shows the messages and the times ----
 		assert_eq "$what $n B: traces" 2 "$(ls "$WORK/trace"/*.trc 2> /dev/null | wc -l)"
-		st=$("$BUILD/vlpost" stats --csv "$WORK/trace" 2>&1)
+		st=$("$BUILD/vlpost" stats --brief --csv "$WORK/trace" 2>&1)
 		assert_eq "$what $n B: vlpost stats exits" 0 $?
 		for r in 0 1; do
 			# 3 ping-pong messages and 1 Isend each way; the collectives' are not counted

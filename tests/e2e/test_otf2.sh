@@ -4,7 +4,7 @@
 # otf2-print): build/samples/mpi/ring.v -n 3 and allreduce.v -n 2 -c 16, each
 # under vlrun -np 4.  For each run: vlpost otf2 and otf2-print exit 0; 4
 # locations; as many MPI_SEND as messages sent and MPI_RECV as messages received
-# (vlpost stats --csv); Enter/Leave balanced and properly nested per location;
+# (vlpost stats --brief --csv); Enter/Leave balanced and properly nested per location;
 # timestamps non-decreasing per location; the clock is 1e9 ticks/s, offset 0;
 # allreduce: MPI_COLLECTIVE_BEGIN/END pairs with Operation ALLREDUCE; mpi_exact isend:
 # MPI_ISEND/MPI_ISEND_COMPLETE and MPI_IRECV_REQUEST/MPI_IRECV pairs by request ID.
@@ -49,7 +49,7 @@ check() {
 		return
 	fi
 	ok "$name: otf2-print reads the archive"
-	"$BUILD/vlpost" stats --csv "$dir" >"$WORK/$name.csv" 2>/dev/null
+	"$BUILD/vlpost" stats --brief --csv "$dir" >"$WORK/$name.csv" 2>/dev/null
 	local sent recv
 	sent=$(csv_sum "$WORK/$name.csv" msgs_sent)
 	recv=$(csv_sum "$WORK/$name.csv" msgs_recv)

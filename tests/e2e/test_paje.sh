@@ -3,7 +3,7 @@
 # (Debian package pajeng): build/samples/mpi/ring.v, and a ring with user marks
 # and collectives built with vlcc, each under vlrun -np 4.  For each run:
 # vlpost paje and pj_dump exit 0; the number of links equals the number of
-# messages (vlpost stats --csv); every task has Computing, Communicating and
+# messages (vlpost stats --brief --csv); every task has Computing, Communicating and
 # Waiting states whose durations sum to the task's total_us within 1 ns per
 # record; the marks of vl_mark() are Mark events with their labels.
 BUILD=$(cd "$1" && pwd)
@@ -64,7 +64,7 @@ check() {
 		return
 	fi
 	ok "$name: pj_dump accepts the file"
-	"$BUILD/vlpost" stats --csv "$dir" >"$WORK/$name.csv" 2>/dev/null
+	"$BUILD/vlpost" stats --brief --csv "$dir" >"$WORK/$name.csv" 2>/dev/null
 	local msgs links
 	msgs=$(awk -F, 'NR > 1 { n += $12 } END { print n + 0 }' "$WORK/$name.csv")
 	links=$(grep -c '^Link, 0, Message,' "$WORK/$name.dump")

@@ -39,7 +39,7 @@ run() {
 }
 # predicted elapsed time [s] and per-rank totals [us] of a trace directory
 elapsed() { "$BUILD/vlpost" stats "$1" | sed -n 's/^predicted elapsed time: \(.*\) s$/\1/p'; }
-totals() { "$BUILD/vlpost" stats --csv "$1" | awk -F, 'NR > 1 { printf "%s%s", s, $9; s = " " }'; }
+totals() { "$BUILD/vlpost" stats --brief --csv "$1" | awk -F, 'NR > 1 { printf "%s%s", s, $9; s = " " }'; }
 
 for r in gemm potrf getrf; do
 	run "$CFG" $r "$WORK/$r"

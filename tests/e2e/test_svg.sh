@@ -3,7 +3,7 @@
 # under vlrun -np 4), rendered by headless Chromium (Debian package chromium).
 # Checks: vlpost svg exits 0; the SVG is well-formed XML (xmllint if installed);
 # one row per task (4); exactly as many message lines as messages received
-# (vlpost stats --csv, column msgs_recv); Chromium renders it to a PNG clearly
+# (vlpost stats --brief --csv, column msgs_recv); Chromium renders it to a PNG clearly
 # larger than the PNG of a blank page rendered the same way (a blank picture
 # compresses to almost nothing).  Without chromium the test fails.
 BUILD=$(cd "$1" && pwd)
@@ -43,7 +43,7 @@ if command -v xmllint >/dev/null; then
 		fail "not well-formed: $(head -3 "$WORK/xml.err")"
 fi
 
-"$BUILD/vlpost" stats --csv "$WORK/ring" >"$WORK/ring.csv" 2>/dev/null
+"$BUILD/vlpost" stats --brief --csv "$WORK/ring" >"$WORK/ring.csv" 2>/dev/null
 msgs=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "msgs_recv") c = i; next }
 	{ n += $c } END { print n + 0 }' "$WORK/ring.csv")
 [ "$msgs" -gt 0 ] || fail "no messages in the run"

@@ -6,21 +6,33 @@
  * Each input is read fully with vl_tfile, summarised with vlp_stats_collect and
  * converted with vlp_trf_write, strict and --partial; each also goes, strict
  * and --partial, through vlp_paje_write, vlp_svg_write, `vlpost otf2` (only if
- * linked with OTF2; the fuzz build of the Makefile links the stub) and the full
- * stats report (vlp_report_collect, printed as text, CSV and JSON), into
- * /dev/null or a scratch directory removed after the input.  Oracle: whatever the
- * strict conversion accepts, `vlpost check` must accept too.
+ * linked with OTF2) and the full stats report (vlp_report_collect, printed as
+ * text, CSV and JSON), into /dev/null or a scratch directory removed after the
+ * input.  Oracle: whatever the strict conversion accepts, `vlpost check` must
+ * accept too.
  *
- * libFuzzer:  clang -g -O1 -fsanitize=fuzzer,address,undefined -Ivlayer -Ipostproc \
- *               tests/fuzz/fuzz_trace.c postproc/tracereader.c postproc/stats.c \
- *               postproc/trf.c postproc/trfcheck.c postproc/merge.c postproc/states.c \
- *               postproc/paje.c postproc/svg.c postproc/otf2.c -o fuzz_trace
+ * The Makefile builds two stand-alone forms: fuzz_trace (the OTF2 stub) and,
+ * where pkg-config finds otf2, fuzz_trace_otf2: postproc/otf2.c with
+ * -DVL_HAVE_OTF2 and -DVL_FUZZ_OTF2_ONLY, which runs the reader and `vlpost otf2`
+ * only (its archives are slow to write).  The messages of `vlpost otf2` (one per
+ * rejected input) are discarded; sanitizer reports still reach stderr.
+ *
+ * libFuzzer:  clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
+ *               -Iinclude -Ivlayer -Ipostproc tests/fuzz/fuzz_trace.c \
+ *               (every .c file of postproc/ but vlpost.c) -lm -o fuzz_trace
+ *             (add -DVL_HAVE_OTF2 $(pkg-config --cflags --libs otf2) for OTF2;
+ *             tests/fuzz/README.md)
  * standalone: add -DVL_FUZZ_STANDALONE (no -fsanitize=fuzzer); argv[1] = number
  *             of iterations of a deterministic mutation loop (default 20000);
- *             `fuzz_trace --seeds DIR` writes the seed traces for libFuzzer.
+ *             `fuzz_trace --seeds DIR` writes the seed traces for libFuzzer;
+ *             `fuzz_trace --replay FILE...` runs the inputs in FILE... (a crash
+ *             reproducer); FUZZ_SAVE=FILE writes each input there before it runs;
+ *             the inputs in tests/fuzz/trace/ (that once failed) run first.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <ftw.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,21 +46,41 @@
 #include "tracereader.h"
 #include "trf.h"
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FZ_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(FZ_ASAN)
+#define FZ_ASAN 1
+#endif
+#ifdef FZ_ASAN
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+#ifdef VL_FUZZ_OTF2_ONLY
+static const int fz_otf2_only = 1;
+#else
+static const int fz_otf2_only = 0;
+#endif
+
 static char fz_dir[256];
 static char fz_path[300];
 
-static void fz_cleanup(void)
+static int fz_rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
 {
-	char p[320];
-	snprintf(p, sizeof p, "%s/vl-00040001.trc", fz_dir);
-	unlink(p);
-	snprintf(p, sizeof p, "%s/vl-00040002.trc", fz_dir);
-	unlink(p);
-	rmdir(fz_dir);
+	(void)sb, (void)flag, (void)ftw;
+	return remove(p);
 }
 
-static void put_rec(FILE *f, int type, unsigned flags, int32_t tag, int32_t peer, uint32_t seq,
-		    int64_t bytes, int64_t t0, int64_t t1, int64_t t2, int64_t t3)
+/* The scratch directory and everything in it. */
+static void fz_cleanup(void)
+{
+	nftw(fz_dir, fz_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void put_rec4(FILE *f, int type, unsigned flags, int32_t tag, int32_t peer, uint32_t seq,
+		     int64_t bytes, int64_t t0, int64_t t1, int64_t t2, int64_t t3, int64_t t4)
 {
 	vl_trec r;
 	memset(&r, 0, sizeof r);
@@ -62,7 +94,14 @@ static void put_rec(FILE *f, int type, unsigned flags, int32_t tag, int32_t peer
 	r.u.v.t1 = t1;
 	r.u.v.t2 = t2;
 	r.u.v.t3 = t3;
+	r.u.v.t4 = t4;
 	fwrite(&r, sizeof r, 1, f);
+}
+
+static void put_rec(FILE *f, int type, unsigned flags, int32_t tag, int32_t peer, uint32_t seq,
+		    int64_t bytes, int64_t t0, int64_t t1, int64_t t2, int64_t t3)
+{
+	put_rec4(f, type, flags, tag, peer, seq, bytes, t0, t1, t2, t3, 0);
 }
 
 static void put_hdr(FILE *f, int32_t tid, int64_t start)
@@ -218,14 +257,7 @@ static void fz_convert(int partial)
 	vl_tset_close(&s);
 }
 
-static int fz_rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb, (void)flag, (void)ftw;
-	return remove(p);
-}
-
-/* The other converters and the full stats report, into /dev/null (OTF2: a
- * scratch archive next to the traces, removed after it). */
+/* The other converters and the full stats report, into /dev/null. */
 static void fz_others(int partial)
 {
 	vl_tset s;
@@ -251,9 +283,11 @@ static void fz_others(int partial)
 			vlp_report rep;
 			memset(&rep, 0, sizeof rep);
 			if (vlp_report_collect(&s, st, &rep, NULL, err, sizeof err) == 0) {
-				vlp_report_print(o, st, s.n, &rep, VLP_FMT_TEXT, VLP_REP_FULL | VLP_REP_MATRIX);
+				vlp_report_print(o, st, s.n, &rep, VLP_FMT_TEXT, VLP_REP_MATRIX);
 				vlp_report_print(o, st, s.n, &rep, VLP_FMT_CSV, 0);
 				vlp_report_print(o, st, s.n, &rep, VLP_FMT_JSON, 0);
+				vlp_report_print(o, st, s.n, NULL, VLP_FMT_CSV, VLP_REP_BRIEF);
+				vlp_report_print(o, st, s.n, NULL, VLP_FMT_JSON, VLP_REP_BRIEF);
 			}
 			vlp_report_free(&rep);
 		}
@@ -261,14 +295,46 @@ static void fz_others(int partial)
 		free(st);
 		vl_tset_close(&s);
 	}
-	if (vlp_otf2_available()) {
-		char out[320];
-		char *argv[] = { "otf2", "-o", out, partial ? "--partial" : fz_dir,
-				 partial ? fz_dir : NULL, NULL };
-		snprintf(out, sizeof out, "%s/out.otf2", fz_dir);
-		vlp_otf2_main(partial ? 5 : 4, argv);
-		nftw(out, fz_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* stderr to /dev/null (on) or back; sanitizer reports keep the real stderr. */
+static void fz_quiet(int on)
+{
+	static int saved = -1;
+	int nul;
+	fflush(stderr);
+	if (saved < 0) {
+		saved = dup(2);
+		if (saved < 0)
+			abort();
+#ifdef FZ_ASAN
+		__sanitizer_set_report_fd((void *)(intptr_t)saved);
+#endif
 	}
+	if (!on) {
+		dup2(saved, 2);
+		return;
+	}
+	nul = open("/dev/null", O_WRONLY);
+	if (nul < 0 || dup2(nul, 2) < 0)
+		abort();
+	close(nul);
+}
+
+/* `vlpost otf2` (if linked with OTF2) into a scratch archive next to the traces,
+ * removed after it; its messages are discarded. */
+static void fz_otf2(int partial)
+{
+	char out[320];
+	char *argv[] = { "otf2", "-o", out, partial ? "--partial" : fz_dir,
+			 partial ? fz_dir : NULL, NULL };
+	if (!vlp_otf2_available())
+		return;
+	snprintf(out, sizeof out, "%s/out.otf2", fz_dir);
+	fz_quiet(1);
+	vlp_otf2_main(partial ? 5 : 4, argv);
+	fz_quiet(0);
+	nftw(out, fz_rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -284,10 +350,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fwrite(data, 1, size, f);
 	fclose(f);
 	fz_read();
-	fz_convert(0);
-	fz_convert(1);
-	fz_others(0);
-	fz_others(1);
+	if (!fz_otf2_only) {
+		fz_convert(0);
+		fz_convert(1);
+		fz_others(0);
+		fz_others(1);
+	}
+	fz_otf2(0);
+	fz_otf2(1);
 	fz_cleanup();
 	return 0;
 }
@@ -304,20 +374,39 @@ static uint64_t rnd(void)
 	return rng;
 }
 
-/* A valid trace of task 0x40001 talking to the peer; variant picks extras. */
+/* Message i with the peer as nonblocking requests: an Isend (request 1) and its
+ * wait, an Irecv (request 2) and its completion. */
+static void seed_nb(FILE *f, int i, int64_t t)
+{
+	put_rec4(f, VL_EV_SEND, VL_TF_NB, 1, 0x40002, (uint32_t)i, 8, t, t + 1000, t + 2000, 0, 1);
+	put_rec4(f, VL_EV_IRECV, 0, 2, 0x40002, 0, 0, t + 1000, t + 1500, 0, 0, 2);
+	put_rec4(f, VL_EV_WAIT, 0, 1, 0x40002, (uint32_t)i, 8, t + 1500, t + 2000, 200, 0, 1);
+	put_rec4(f, VL_EV_RECV, VL_TF_NB, 2, 0x40002, (uint32_t)i, 8, t + 2000, t + 8000, 5000,
+		 t + 7000, 2);
+}
+
+/* A valid trace of task 0x40001 talking to the peer; variant picks extras: 1 a
+ * multicast, 2 marks, 4 nonblocking requests for message 2 (no multicast). */
 static size_t seed_trace(uint8_t **buf, int variant)
 {
 	size_t len = 0;
 	FILE *f = open_memstream((char **)buf, &len);
+	int nb = variant & 4, mc = (variant & 1) && !nb;
 	put_hdr(f, 0x40001, 0);
 	put_rec(f, VL_EV_START, 0, 0, -1, 0, 0, 0, 0, 0, 0);
 	for (int i = 1; i <= 3; i++) {
 		int64_t t = i * 10000 - 2000;
-		unsigned fl = variant & 1 ? VL_TF_MCAST : 0;
-		put_rec(f, VL_EV_SEND, fl, 1, 0x40002, (uint32_t)i, 8, t, t + 1000, t + 2000, 2);
-		if (variant & 1)
-			put_rec(f, VL_EV_SEND, fl, 1, 0x50000, (uint32_t)i + 100, 8, t, t + 1000, t, 2);
-		put_rec(f, VL_EV_RECV, 0, 2, 0x40002, (uint32_t)i, 8, t + 1000, t + 8000, 6000, t + 7000);
+		unsigned fl = mc ? VL_TF_MCAST : 0;
+		if (nb && i == 2) {
+			seed_nb(f, i, t);
+		} else {
+			put_rec(f, VL_EV_SEND, fl, 1, 0x40002, (uint32_t)i, 8, t, t + 1000, t + 2000, 2);
+			if (mc)
+				put_rec(f, VL_EV_SEND, fl, 1, 0x50000, (uint32_t)i + 100, 8, t, t + 1000,
+					t, 2);
+			put_rec(f, VL_EV_RECV, 0, 2, 0x40002, (uint32_t)i, 8, t + 1000, t + 8000, 6000,
+				t + 7000);
+		}
 		if (variant & 2)
 			put_rec(f, VL_EV_MARK, 0, 0, i, 0, 0, t + 8000, t + 8000, 0, 0);
 	}
@@ -326,6 +415,8 @@ static size_t seed_trace(uint8_t **buf, int variant)
 	put_rec(f, VL_EV_SPAWN, 0, 1, 0x40009, 0, 0, 41500, 42000, 42000, 0);
 	put_rec(f, VL_EV_RECV, VL_TF_SYNTH, 3, 0x7000, 0, 4, 42000, 43000, 500, 42500);
 	put_rec(f, VL_EV_PARAM, 0, 0, -1, 0, 0, 43000, 43000, 0, 0);
+	if (nb)
+		put_rec(f, VL_EV_PROBE, VL_TF_FOUND, 2, 0x40002, 0, 0, 43000, 44000, 300, 0);
 	put_rec(f, VL_EV_END, 0, 0, -1, 0, 20000, 50000, 50000, 20000, 6000);
 	fclose(f);
 	return len;
@@ -372,18 +463,21 @@ static void mutate(uint8_t *d, size_t *len, size_t cap)
 			if (*len >= 256 + 64) {
 				size_t r = 256 + 64 * (rnd() % ((*len - 256) / 64));
 				if (r + 4 <= *len)
-					d[r + (rnd() % 4)] = (uint8_t)(rnd() % 12);
+					d[r + (rnd() % 4)] = (uint8_t)(rnd() % (VL_EV_LAST + 1));
 			}
 			break;
 		}
 	}
 }
 
+#define NSEED 6
+static const int seed_variant[NSEED] = { 0, 1, 2, 3, 4, 6 };
+
 /* --seeds DIR: write the seed traces as a libFuzzer corpus */
 static int write_seeds(const char *dir, uint8_t **seeds, const size_t *slen)
 {
 	char p[4096];
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < NSEED; i++) {
 		FILE *f;
 		snprintf(p, sizeof p, "%s/seed%d.trc", dir, i);
 		f = fopen(p, "wb");
@@ -396,36 +490,112 @@ static int write_seeds(const char *dir, uint8_t **seeds, const size_t *slen)
 	return 0;
 }
 
+/* One input, written first to $FUZZ_SAVE if set (to keep the one that crashes). */
+static void run_one(const uint8_t *d, size_t len)
+{
+	const char *save = getenv("FUZZ_SAVE");
+	if (save && *save) {
+		FILE *f = fopen(save, "wb");
+		if (!f || fwrite(d, 1, len, f) != len || fclose(f) != 0) {
+			perror(save);
+			exit(2);
+		}
+	}
+	LLVMFuzzerTestOneInput(d, len);
+}
+
+/* One input from a file: 0, or 2 if it cannot be read. */
+static int run_file(const char *path)
+{
+	uint8_t *d = NULL;
+	size_t len = 0, k;
+	char chunk[4096];
+	FILE *in = fopen(path, "rb"), *m;
+	if (!in) {
+		perror(path);
+		return 2;
+	}
+	m = open_memstream((char **)&d, &len);
+	while ((k = fread(chunk, 1, sizeof chunk, in)) > 0)
+		fwrite(chunk, 1, k, m);
+	fclose(in);
+	fclose(m);
+	LLVMFuzzerTestOneInput(d, len);
+	free(d);
+	return 0;
+}
+
+/* --replay FILE...: each file is one input */
+static int replay(int n, char **files)
+{
+	for (int i = 0; i < n; i++) {
+		if (run_file(files[i]) != 0)
+			return 2;
+		printf("fuzz_trace: %s ok\n", files[i]);
+	}
+	return 0;
+}
+
+/* The inputs that once failed (tests/fuzz/trace/, see README.md), first. */
+static int replay_known(void)
+{
+#ifdef SRCDIR
+	const char *dir = SRCDIR "/tests/fuzz/trace";
+	char p[4096];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int rc = 0;
+	if (!d)
+		return 0;
+	while (rc == 0 && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+		rc = run_file(p);
+	}
+	closedir(d);
+	return rc;
+#else
+	return 0;
+#endif
+}
+
 int main(int argc, char **argv)
 {
 	long iters = argc > 1 ? strtol(argv[1], NULL, 10) : 20000;
-	uint8_t *seeds[4], *buf;
-	size_t slen[4], cap = 0;
-	for (int i = 0; i < 4; i++) {
-		slen[i] = seed_trace(&seeds[i], i);
+	uint8_t *seeds[NSEED], *buf;
+	size_t slen[NSEED], cap = 0;
+	int rc = 0;
+	/* the OTF2 library's chunk buffers (MiB per archive): reused from the heap
+	 * instead of fresh mappings, page faults for every input made it 4x slower */
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	mallopt(M_TRIM_THRESHOLD, 128 << 20);
+	if (argc > 1 && strcmp(argv[1], "--replay") == 0)
+		return replay(argc - 2, argv + 2);
+	for (int i = 0; i < NSEED; i++) {
+		slen[i] = seed_trace(&seeds[i], seed_variant[i]);
 		if (slen[i] + 64 * 16 > cap)
 			cap = slen[i] + 64 * 16;
 	}
 	if (argc > 2 && strcmp(argv[1], "--seeds") == 0) {
-		int rc = write_seeds(argv[2], seeds, slen);
-		for (int i = 0; i < 4; i++)
-			free(seeds[i]);
-		return rc;
+		rc = write_seeds(argv[2], seeds, slen);
+	} else if ((rc = replay_known()) == 0) {
+		buf = malloc(cap);
+		for (int i = 0; i < NSEED; i++)
+			run_one(seeds[i], slen[i]);
+		for (long it = 0; it < iters; it++) {
+			int s = (int)(rnd() % NSEED);
+			size_t len = slen[s];
+			memcpy(buf, seeds[s], len);
+			mutate(buf, &len, cap);
+			run_one(buf, len);
+		}
+		printf("fuzz_trace%s: %ld iterations ok\n", vlp_otf2_available() ? " (OTF2)" : "",
+		       iters);
+		free(buf);
 	}
-	buf = malloc(cap);
-	for (int i = 0; i < 4; i++)
-		LLVMFuzzerTestOneInput(seeds[i], slen[i]);
-	for (long it = 0; it < iters; it++) {
-		int s = (int)(rnd() % 4);
-		size_t len = slen[s];
-		memcpy(buf, seeds[s], len);
-		mutate(buf, &len, cap);
-		LLVMFuzzerTestOneInput(buf, len);
-	}
-	printf("fuzz_trace: %ld iterations ok\n", iters);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < NSEED; i++)
 		free(seeds[i]);
-	free(buf);
-	return 0;
+	return rc;
 }
 #endif

@@ -1,8 +1,10 @@
 /* test_stats.c - unit tests of the vlpost stats report (postproc/stats.c): the
  * message-size histogram buckets, the sender x receiver matrix and the critical
- * path on hand-built traces with known answers (records fed directly, no files). */
+ * path on hand-built traces with known answers (records fed directly, no files),
+ * and the sections the report prints in each format, with and without --brief. */
 #include <check.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -300,6 +302,107 @@ START_TEST(test_cp_empty)
 }
 END_TEST
 
+/* ---- printing: every section in every format, --brief only the tasks ---- */
+/* Proc 0 (tid 0x10) sends 100 bytes to proc 1 at 0-2 us and ends at 10 us (END:
+ * comp 6, comm 2, wait 2 us); proc 1 (0x20) receives it at 1-6 us (waiting 4 us)
+ * and ends at 8 us (comp 3, comm 1, wait 4 us). */
+static tb *tb_print_set(void)
+{
+	tb *b = tb_new();
+	tb_task(b, 0x10, -1, 0);
+	tb_task(b, 0x20, -1, 0);
+	tb_begin(b);
+	tb_rec(b, 0, VL_EV_SEND, 0, 0x20, 1, 100, 0, 2 * US, 5 * US, 0);
+	tb_rec(b, 0, VL_EV_END, 0, 0, 0, 6 * US, 10 * US, 10 * US, 2 * US, 2 * US);
+	tb_rec(b, 1, VL_EV_RECV, 0, 0x10, 1, 100, 1 * US, 6 * US, 4 * US, 5 * US);
+	tb_rec(b, 1, VL_EV_END, 0, 0, 0, 3 * US, 8 * US, 8 * US, 1 * US, 4 * US);
+	tb_finish(b);
+	return b;
+}
+
+/* The report of b printed in fmt with flags (rep NULL with VLP_REP_BRIEF). */
+static char *tb_print(tb *b, enum vlp_fmt fmt, unsigned flags)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(vlp_report_print(f, b->st, b->n, flags & VLP_REP_BRIEF ? NULL : &b->rep,
+					  fmt, flags), 0);
+	fclose(f);
+	return out;
+}
+
+#define CSV_TASKS \
+	"proc,tid,host,host_name,program,comp_us,comm_us,wait_us,total_us,msgs_sent," \
+	"bytes_sent,msgs_recv,bytes_recv,estimated,comm_comp_ratio,commwait_total_ratio," \
+	"avg_bytes_sent\n" \
+	"0,0x10,0,,,6.000,2.000,2.000,10.000,1,100,0,0,0,0.333333,0.400000,100.000000\n" \
+	"1,0x20,0,,,3.000,1.000,4.000,8.000,0,0,1,100,0,0.333333,0.625000,\n"
+
+START_TEST(test_print_csv)
+{
+	static const char want[] = CSV_TASKS
+		"\n"
+		"tasks,comp_us,comm_us,wait_us,total_us,msgs_sent,bytes_sent,msgs_recv,bytes_recv,"
+		"estimated,comm_comp_ratio,commwait_total_ratio,avg_bytes_sent,mean_msgs_sent,"
+		"mean_avg_bytes_sent,tasks_that_sent,max_comm_proc,predicted_elapsed_s\n"
+		"2,9.000,3.000,6.000,18.000,1,100,1,100,0,0.333333,0.500000,100.000000,0.500000,"
+		"100.000000,1,0,0.000010\n"
+		"\n"
+		"bucket,size_lo,size_hi,msgs,bytes\n"
+		"0,0,0,0,0\n1,1,1,0,0\n2,2,3,0,0\n3,4,7,0,0\n4,8,15,0,0\n5,16,31,0,0\n"
+		"6,32,63,0,0\n7,64,127,1,100\n"
+		"\n"
+		"from,to,to_tid,msgs,bytes\n"
+		"0,1,0x20,1,100\n"
+		"\n"
+		"critical_path_us,start_us,end_us,end_proc,comp_us,comm_us,wait_us,messages,spawns,"
+		"cut,procs\n"
+		"10.000,0.000,10.000,0,8.000,2.000,0.000,0,0,0,0\n";
+	tb *b = tb_print_set();
+	char *all = tb_print(b, VLP_FMT_CSV, 0), *brief = tb_print(b, VLP_FMT_CSV, VLP_REP_BRIEF);
+	ck_assert_str_eq(all, want);
+	ck_assert_str_eq(brief, CSV_TASKS);
+	free(all);
+	free(brief);
+	tb_free(b);
+}
+END_TEST
+
+/* Text: the table, then the four sections (matrix included: 2 tasks); --brief:
+ * the table alone, the beginning of the full text.  JSON: --brief drops the
+ * histogram, the matrix and the critical path, and keeps the rest. */
+START_TEST(test_print_brief)
+{
+	tb *b = tb_print_set();
+	char *all = tb_print(b, VLP_FMT_TEXT, 0), *brief = tb_print(b, VLP_FMT_TEXT, VLP_REP_BRIEF);
+	char *jall = tb_print(b, VLP_FMT_JSON, 0);
+	char *jbrief = tb_print(b, VLP_FMT_JSON, VLP_REP_BRIEF);
+	static const char *const sections[] = { "\nmessages sent per task", "\nmessage sizes",
+						"\nmessages by sender and receiver",
+						"\ncritical path: 10.000 us" };
+	static const char *const gone[] = { "\"histogram\"", "\"matrix\"", "\"critical_path\"" };
+	ck_assert_int_eq(strncmp(all, brief, strlen(brief)), 0);
+	ck_assert_ptr_nonnull(strstr(brief, "predicted elapsed time: 0.000010 s\n"));
+	for (int i = 0; i < 4; i++) {
+		ck_assert_ptr_nonnull(strstr(all + strlen(brief), sections[i]));
+		ck_assert_ptr_null(strstr(brief, sections[i]));
+	}
+	for (int i = 0; i < 3; i++) {
+		ck_assert_ptr_nonnull(strstr(jall, gone[i]));
+		ck_assert_ptr_null(strstr(jbrief, gone[i]));
+	}
+	ck_assert_ptr_nonnull(strstr(jbrief, "\"totals\": {\"tasks\": 2, "));
+	ck_assert_ptr_nonnull(strstr(jbrief, "\"predicted_elapsed_s\": 0.000010\n}\n"));
+	free(all);
+	free(brief);
+	free(jall);
+	free(jbrief);
+	tb_free(b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("stats");
@@ -312,6 +415,8 @@ static Suite *suite(void)
 	tcase_add_test(k, test_cp_wait);
 	tcase_add_test(k, test_cp_cycle);
 	tcase_add_test(k, test_cp_empty);
+	tcase_add_test(k, test_print_csv);
+	tcase_add_test(k, test_print_brief);
 	suite_add_tcase(s, k);
 	return s;
 }
