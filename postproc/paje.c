@@ -1,7 +1,7 @@
 /* paje.c - vlayer traces -> Pajé (pj_dump, ViTE).
  *
  * The same streaming k-way merge as trf.c: each task generates its Pajé events
- * in time order (a few per record, queued in the task), a binary heap over the
+ * in time order (a few per record, queued in the task), a tournament tree (merge.c) over the
  * tasks, keyed by (time of the task's next event, processor), merges them, so
  * the file is globally time-sorted as pajeng requires.  Memory: one reader
  * buffer and a small state per task, plus the messages in flight (link started,

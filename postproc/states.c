@@ -164,6 +164,10 @@ int vls_map(vlm *m, vls_task *k, const vl_trec *r)
 			vls_push(k, k->ops->ev_wait, r->u.v.t1)->req = (uint32_t)r->u.v.t4;
 		vls_done_at(k, r->u.v.t1);
 		return 0;
+	case VL_EV_SLEEP:
+		vls_seg(k, r->u.v.t0, r->u.v.t1, VLS_WAIT);
+		vls_done_at(k, r->u.v.t1);
+		return 0;
 	case VL_EV_SPAWN:
 	case VL_EV_IRECV:
 		vls_seg(k, r->u.v.t0, r->u.v.t1, VLS_COMM);

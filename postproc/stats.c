@@ -71,6 +71,9 @@ void vlp_stats_add(vlp_tstats *s, const vl_trec *r)
 	case VL_EV_IRECV:
 		s->rcomm += d;
 		break;
+	case VL_EV_SLEEP:
+		s->rwait += d;
+		break;
 	case VL_EV_END:
 		s->has_end = 1;
 		s->end = r->u.v.t0;
@@ -451,7 +454,7 @@ static int keep(struct vlp_ctask *k, const vl_trec *r)
 	vlp_crec *c;
 	int dep = r->type == VL_EV_SEND || r->type == VL_EV_RECV || r->type == VL_EV_SPAWN;
 	int busy = r->type == VL_EV_COMPUTE || r->type == VL_EV_PROBE || r->type == VL_EV_COLL ||
-		   r->type == VL_EV_WAIT || r->type == VL_EV_IRECV;
+		   r->type == VL_EV_WAIT || r->type == VL_EV_IRECV || r->type == VL_EV_SLEEP;
 	if (!dep && !(busy && r->u.v.t1 > r->u.v.t0))
 		return 0;
 	if (grow((void **)&k->r, &k->cap, k->n + 1, sizeof *k->r) < 0)
@@ -472,6 +475,8 @@ static int keep(struct vlp_ctask *k, const vl_trec *r)
 	if (r->type == VL_EV_RECV || r->type == VL_EV_COLL || r->type == VL_EV_WAIT ||
 	    (r->type == VL_EV_PROBE && (r->flags & VL_TF_FOUND)))
 		c->wait = r->u.v.t2;
+	if (r->type == VL_EV_SLEEP)
+		c->wait = r->u.v.t1 - r->u.v.t0;
 	if (r->type == VL_EV_RECV)
 		c->arr = r->u.v.t3;
 	return 0;
@@ -600,6 +605,7 @@ static void cp_account(vlp_critpath *cp, const vlp_crec *c, int64_t t)
 	case VL_EV_COLL:
 	case VL_EV_WAIT:
 	case VL_EV_PROBE:
+	case VL_EV_SLEEP:
 		wt = c->wait < d ? c->wait : d;
 		cp->wait += wt;
 		cp->comm += d - wt;

@@ -328,6 +328,8 @@ static int tf_check_type(vl_tfile *f, vl_trec *r)
 		return tf_check_wait(f, r);
 	case VL_EV_IRECV:
 		return tf_check_req(f, r);
+	case VL_EV_SLEEP:
+		return 0;
 	case VL_EV_PROBE:
 		return r->flags & VL_TF_FOUND ? tf_check_wait(f, r) : 0;
 	case VL_EV_COLL:

@@ -1,7 +1,7 @@
 /* trf.c - vlayer traces -> PICL 2.0 (.trf) for ParaGraph.
  *
  * Each task is a generator of PICL events in its own time order (at most two
- * events per record, queued in the task); a binary heap over the tasks, keyed by
+ * events per record, queued in the task); a tournament tree (merge.c) over the tasks, keyed by
  * (time of the task's next event, processor), merges them.  Memory: one reader
  * buffer and one small state per task, plus the receives that wait for a send
  * begin with the very same timestamp.
@@ -319,6 +319,9 @@ static int cv_map(vlm *m, vlm_task *t, const vl_trec *r)
 		return 0;
 	case VL_EV_IRECV:
 		cv_irecv(c, k, r);
+		return 0;
+	case VL_EV_SLEEP:
+		cv_pair(k, P_IDLE, r->u.v.t0, r->u.v.t1);
 		return 0;
 	case VL_EV_WAIT:
 		cv_wait(k, r);

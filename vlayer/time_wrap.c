@@ -4,12 +4,17 @@
  * clocks), get the real value.
  * Virtual wall-clock time = VLAYER_EPOCH (the real time at which the first
  * task of the run started) + the task's virtual time.
+ * A sleep (nanosleep, usleep, sleep, a relative clock_nanosleep) of the program
+ * sleeps for real and advances the virtual clock by the time asked for, as
+ * waiting (trace record SLEEP): a program that polls with sleeps in between
+ * takes as long in virtual time as on the modelled machine.
  */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/time.h>
 #include <time.h>
+#include <unistd.h>
 #include "vli.h"
 
 typedef int (*cg_fn)(clockid_t, struct timespec *);
@@ -89,4 +94,82 @@ time_t time(time_t *t)
 	if (t)
 		*t = r;
 	return r;
+}
+
+/* The program (main thread, outside the layer) slept ns: the clock waits. */
+static void virtual_sleep(int64_t ns)
+{
+	int64_t t0;
+
+	if (!vli_t.ready || vli_t.ended || vli_depth || !vli_main_thread || ns <= 0)
+		return;
+	vli_enter();
+	t0 = vli_t.now;
+	vli_wait_until(t0 + ns);
+	vli_trace_msg(VL_EV_SLEEP, -1, -1, 0, 0, t0, vli_t.now, 0, 0, 0);
+	vli_leave();
+}
+
+static int64_t ts_ns(const struct timespec *t)
+{
+	return t->tv_sec < 0 || t->tv_nsec < 0 ? 0 : (int64_t)t->tv_sec * 1000000000 + t->tv_nsec;
+}
+
+typedef int (*nsl_fn)(const struct timespec *, struct timespec *);
+typedef int (*cns_fn)(clockid_t, int, const struct timespec *, struct timespec *);
+typedef int (*usl_fn)(useconds_t);
+typedef unsigned (*sl_fn)(unsigned);
+
+/* An interrupted sleep (EINTR, the rest in rem) counts what was slept. */
+int nanosleep(const struct timespec *req, struct timespec *rem)
+{
+	static nsl_fn real;
+	struct timespec left = {0, 0};
+	int rc;
+
+	if (!real)
+		real = (nsl_fn)dlsym(RTLD_NEXT, "nanosleep");
+	rc = real(req, rem ? rem : &left);
+	virtual_sleep(ts_ns(req) - (rc ? ts_ns(rem ? rem : &left) : 0));
+	return rc;
+}
+
+int clock_nanosleep(clockid_t id, int flags, const struct timespec *req, struct timespec *rem)
+{
+	static cns_fn real;
+	struct timespec left = {0, 0};
+	int rc;
+
+	if (!real)
+		real = (cns_fn)dlsym(RTLD_NEXT, "clock_nanosleep");
+	rc = real(id, flags, req, rem ? rem : &left);
+	/* an absolute deadline is a real time: only relative sleeps are counted */
+	if (!(flags & TIMER_ABSTIME) && id != CLOCK_PROCESS_CPUTIME_ID && id != CLOCK_THREAD_CPUTIME_ID)
+		virtual_sleep(ts_ns(req) - (rc ? ts_ns(rem ? rem : &left) : 0));
+	return rc;
+}
+
+int usleep(useconds_t us)
+{
+	static usl_fn real;
+	int rc;
+
+	if (!real)
+		real = (usl_fn)dlsym(RTLD_NEXT, "usleep");
+	rc = real(us);
+	if (!rc)
+		virtual_sleep((int64_t)us * 1000);
+	return rc;
+}
+
+unsigned sleep(unsigned s)
+{
+	static sl_fn real;
+	unsigned left;
+
+	if (!real)
+		real = (sl_fn)dlsym(RTLD_NEXT, "sleep");
+	left = real(s);
+	virtual_sleep((int64_t)(s - left) * 1000000000);
+	return left;
 }

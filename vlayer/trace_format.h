@@ -64,12 +64,14 @@ enum vl_ev {
 	VL_EV_IRECV = 11, /* a nonblocking receive posted (MPI_Irecv, a persistent start):
 	                     peer, tag = pattern (-1 = any), t0 = call begin, t1 = call end,
 	                     t4 = request number (1, 2, ... per task) */
-	VL_EV_WAIT = 12   /* the completion of a nonblocking send in a wait or test call:
+	VL_EV_WAIT = 12,  /* the completion of a nonblocking send in a wait or test call:
 	                     peer = destination, tag, seq = the message's seq, bytes,
 	                     t0 = call begin, t1 = call end, t2 = waiting ns inside [t0,t1],
 	                     t4 = the request number of its VL_EV_SEND */
+	VL_EV_SLEEP = 13  /* the program slept (nanosleep, usleep, sleep, clock_nanosleep):
+	                     t0, t1; [t0,t1] is waiting */
 };
-#define VL_EV_LAST VL_EV_WAIT
+#define VL_EV_LAST VL_EV_SLEEP
 
 enum vl_coll { VL_COLL_BARRIER = 1, VL_COLL_BCAST, VL_COLL_REDUCE, VL_COLL_GATHER,
 	       VL_COLL_SCATTER, VL_COLL_JOIN, VL_COLL_LEAVE,

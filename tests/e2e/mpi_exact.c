@@ -8,6 +8,9 @@
  *   probe BYTES                    rank 1 polls Iprobe until rank 0's message is visible
  *   coll KIND BYTES ROOT           one collective, first thing after MPI_Init
  *   semantics                      3 ranks: wildcards, order, datatypes, communicators, ...
+ *   sleep                          rank 0 sleeps 1.5 ms (usleep), 2.5 ms (nanosleep), then
+ *                                  polls MPI_Iprobe with 1 ms sleeps until rank 1's message
+ *                                  (sent at 10 ms of vl_compute) is visible
  *   icoll KIND BYTES ROOT LATE_NS  a nonblocking one (ibarrier, ibcast, iallreduce), then
  *                                  LATE_NS of modelled computation, then MPI_Wait / Test loop
  *   fortran-free: see mpi_exact_f.f90 for the Fortran program */
@@ -15,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 #include <vlayer.h>
 
@@ -231,7 +236,11 @@ static int icoll(const char *kind, int n, int root, double late, int poll)
 	if (poll) {
 		/* really complete everywhere before polling (see probe()) */
 		PMPI_Barrier(MPI_COMM_WORLD);
-		usleep(200000);
+		{ /* 0.2 s of real time that the virtual clock does not see (a sleep would
+		   * count: select() is not a sleep to the layer) */
+			struct timeval tv = {0, 200000};
+			select(0, NULL, NULL, NULL, &tv);
+		}
 		while (!flag) {
 			MPI_Test(&rq, &flag, MPI_STATUS_IGNORE);
 			polls++;
@@ -397,6 +406,35 @@ static int semantics(void)
 	return 0;
 }
 
+static int sleeps(void)
+{
+	const struct timespec ns = {0, 2500000}, ms = {0, 1000000};
+	int flag = 0, polls = 0, v = 7;
+
+	if (rank == 0) {
+		t("begin");
+		usleep(1500);
+		t("usleep");
+		nanosleep(&ns, NULL);
+		t("nanosleep");
+		for (;;) {
+			MPI_Iprobe(1, 9, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+			if (flag)
+				break;
+			polls++;
+			nanosleep(&ms, NULL);
+		}
+		printf("P 0 polls %d\n", polls);
+		t("visible");
+		MPI_Recv(&v, 1, MPI_INT, 1, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	} else if (rank == 1) {
+		vl_compute(0.01);
+		MPI_Send(&v, 1, MPI_INT, 0, 9, MPI_COMM_WORLD);
+	}
+	t("end");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int rc = 2;
@@ -416,6 +454,8 @@ int main(int argc, char **argv)
 		rc = coll(argv[2], atoi(argv[3]), atoi(argv[4]));
 	else if (argc >= 2 && !strcmp(argv[1], "semantics"))
 		rc = semantics();
+	else if (argc >= 2 && !strcmp(argv[1], "sleep"))
+		rc = sleeps();
 	else if (argc >= 6 && !strcmp(argv[1], "icoll"))
 		rc = icoll(argv[2], atoi(argv[3]), atoi(argv[4]), atof(argv[5]) / 1e9, argc > 6);
 	else if (!rank)

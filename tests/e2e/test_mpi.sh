@@ -2,7 +2,7 @@
 # test_mpi.sh BUILD - the MPI layer under a real mpirun (through vlrun), with
 # computation ignored: virtual times equal closed-form model values to the
 # nanosecond.  Ping-pong (eager and rendezvous, the receiver early and late),
-# a ring, nonblocking exchanges, polling with MPI_Iprobe, and each collective
+# a ring, nonblocking exchanges, polling with MPI_Iprobe, sleeps, and each collective
 # algorithm on 2, 3, 4 and 8 ranks.  Every rank is on its own virtual host
 # (tests/e2e/mpi.ini), so every message uses the inter-node model:
 #   S = 10 us (send), R = 20 us (receive), T(b) = 30 us + b * 8 us / KiB.
@@ -118,6 +118,23 @@ arr=$((S + $(T 100)))
 polls=$(((arr + R - 1) / R + 1))
 assert_eq "Iprobe polls until visible" "$polls" "$(echo "$out" | awk '$1 == "P" { print $4 }')"
 assert_eq "Iprobe: time when visible" $((polls * R)) "$(get 1 visible)"
+
+# ---- sleeping: usleep and nanosleep advance the virtual clock by the time asked for
+# (as waiting); polling with 1 ms sleeps: each round costs R + 1 ms ----
+run 2 "$CFG" sleep
+assert_eq "usleep(1500) advances the clock" 1500000 "$(get 0 usleep)"
+assert_eq "nanosleep(2.5 ms) advances the clock" 4000000 "$(get 0 nanosleep)"
+arr=$((10000000 + S + $(T 4)))
+k=$(((arr - 4000000 + R + 1000000 - 1) / (R + 1000000)))
+assert_eq "Iprobe + 1 ms sleep polling: polls" $k "$(echo "$out" | awk '$1 == "P" { print $4 }')"
+assert_eq "Iprobe + 1 ms sleep polling: visible at" $((4000000 + k * (R + 1000000) + R)) "$(get 0 visible)"
+"$BUILD/vlpost" stats --csv "$WORK/trace" > "$WORK/sleep.csv" 2>&1
+assert_eq "the sleeps are waiting in the statistics (rank 0 wait_us)" \
+	"$(awk -v w=$((1500000 + 2500000 + k * 1000000)) 'BEGIN { printf "%.3f", w / 1000 }')" \
+	"$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["proc"] == 0 { print $c["wait_us"] }' "$WORK/sleep.csv")"
+"$BUILD/vlpost" trf -o "$WORK/sleep.trf" "$WORK/trace" > /dev/null 2>&1
+assert_eq "the sleeps are idle (-601) in the .trf: rank 0's idle intervals" $((2 + k)) \
+	"$(awk '$1 == -3 && $2 == -601 && $4 == 0' "$WORK/sleep.trf" | wc -l)"
 
 # ---- collectives: each the first operation, all ranks enter at 0 ----
 n=2400 # bytes, divisible by 2, 3, 4, 8 and by 8 * 3

@@ -10,7 +10,7 @@
  *       following record lines go into it.
  *   TYPE key=value ...
  *       one record; TYPE is start end send recv compute mark spawn probe coll
- *       param irecv wait, or a number (to write unknown types).  Keys: type flags
+ *       param irecv wait sleep, or a number (to write unknown types).  Keys: type flags
  *       tag peer seq bytes t0 t1 t2 t3 t4 text, t (= t0 and t1), and per type:
  *         end:   comp=bytes comm=t2 wait=t3
  *         send:  arrival=t2 ndest=t3 req=t4 (flag nb) sendwait=t4 (blocking)
@@ -188,7 +188,7 @@ static void do_task(mk *m, char *rest)
 /* ---- records ---- */
 static const char *const type_names[] = {
 	NULL, "start", "end", "send", "recv", "compute", "mark", "spawn", "probe", "coll", "param",
-	"irecv", "wait",
+	"irecv", "wait", "sleep",
 };
 static const char *const coll_names[] = {
 	NULL, "barrier", "bcast", "reduce", "gather", "scatter", "join", "leave",
@@ -283,7 +283,7 @@ static void do_record(mk *m, const char *type, char *rest)
 {
 	vl_trec r;
 	char *kv;
-	int t = lookup(type_names, 13, type);
+	int t = lookup(type_names, 14, type);
 	memset(&r, 0, sizeof r);
 	r.type = (uint16_t)(t > 0 ? t : num(m, type, 0));
 	if (!m->out)
