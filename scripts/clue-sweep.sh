@@ -142,7 +142,7 @@ for r in $ROUTINES; do
 			sv=$(run_status $rc "$line")
 			pred=$(echo "$line" | awk '{ print $5 }')
 			resv=$(echo "$line" | awk '{ print $6 }')
-			pel=$("$BUILD/vlpost" stats "$tdir" 2>> "$OUT/log/$id.virtual" |
+			pel=$("$BUILD/vlpost" stats --brief "$tdir" 2>> "$OUT/log/$id.virtual" |
 				sed -n 's/^predicted elapsed time: \([0-9.e+-]*\) s$/\1/p')
 			[ $keep = 1 ] || rm -rf "$tdir"
 			# native

@@ -46,7 +46,7 @@ vrun() {
 	grep -q "check=ok" "$OUT/$name-$np.out" || die "$name on $np ranks: result check failed"
 }
 # elapsed DIR: vlayer's predicted elapsed time (s) of a trace directory
-elapsed() { "$B/vlpost" stats "$1" | sed -n 's/^predicted elapsed time: \([0-9.e+-]*\) s$/\1/p'; }
+elapsed() { "$B/vlpost" stats --brief "$1" | sed -n 's/^predicted elapsed time: \([0-9.e+-]*\) s$/\1/p'; }
 # fitval LINK MODEL PARAM: a value of `vlcalib fit --csv`, in SI units (s, B/s, s/B)
 fitval() {
 	awk -F, -v l="$1" -v m="$2" -v p="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -121,7 +121,7 @@ vrun raytrace 4 -f $frames
 t=$(elapsed "$OUT/raytrace-4")
 # the display (rank 0) receives 256 columns of 256 bytes per frame (samples/mpi/raytrace.c)
 comm=$(awk -v s="$msgsetup" -v a="$alcbw" 'BEGIN { printf "%.6g", 256 * (s + 256 / a) }')
-comp=$("$B/vlpost" stats --csv "$OUT/raytrace-4" | awk -F, -v f=$frames 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+comp=$("$B/vlpost" stats --brief --csv "$OUT/raytrace-4" | awk -F, -v f=$frames 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["proc"] >= 2 && $c["comp_us"] > m { m = $c["comp_us"] } END { printf "%.6g", m / 1e6 / f }')
 printf '\nray-tracing pipeline (4 ranks, %d frames): per frame vlayer %.6g s; model (004 eq. 18):\n' \
 	$frames "$(awk -v t="$t" -v f=$frames 'BEGIN { print t / f }')"

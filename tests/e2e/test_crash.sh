@@ -12,7 +12,7 @@ VMCONFIG="$HERE/semantics.ini" VLAYER_TRACE_DIR="$WORK/trace" timeout 60 "$WORK/
 assert_eq "parent exit status" 0 $?
 assert_eq "parent got the crashed child's message" "got 42" "$(grep '^got' "$WORK/out")"
 assert_eq "pvm_kill succeeded" "kill 0" "$(grep '^kill' "$WORK/out")"
-"$BUILD/vlpost" stats --csv "$WORK/trace" > "$WORK/stats.csv" 2> "$WORK/stats.err"
+"$BUILD/vlpost" stats --brief --csv "$WORK/trace" > "$WORK/stats.csv" 2> "$WORK/stats.err"
 assert_eq "vlpost stats reads all three traces" 0 $?
 assert_eq "tasks" 3 "$(ls "$WORK/trace" | grep -c '\.trc$')"
 # exactly one task has no END record: the crashed one, which still shows its send

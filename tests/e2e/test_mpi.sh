@@ -128,7 +128,7 @@ arr=$((10000000 + S + $(T 4)))
 k=$(((arr - 4000000 + R + 1000000 - 1) / (R + 1000000)))
 assert_eq "Iprobe + 1 ms sleep polling: polls" $k "$(echo "$out" | awk '$1 == "P" { print $4 }')"
 assert_eq "Iprobe + 1 ms sleep polling: visible at" $((4000000 + k * (R + 1000000) + R)) "$(get 0 visible)"
-"$BUILD/vlpost" stats --csv "$WORK/trace" > "$WORK/sleep.csv" 2>&1
+"$BUILD/vlpost" stats --brief --csv "$WORK/trace" > "$WORK/sleep.csv" 2>&1
 assert_eq "the sleeps are waiting in the statistics (rank 0 wait_us)" \
 	"$(awk -v w=$((1500000 + 2500000 + k * 1000000)) 'BEGIN { printf "%.3f", w / 1000 }')" \
 	"$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["proc"] == 0 { print $c["wait_us"] }' "$WORK/sleep.csv")"
