@@ -3,6 +3,7 @@
  * the commands without its main(). */
 #include "vlmodel.h"
 #include "vmconfig.h"
+#include "outfile.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -83,6 +84,10 @@ static double scaled(const char *num, size_t len, int shift)
 		e = memchr(num, 'E', len);
 	if (e)
 		ex = strtol(e + 1, NULL, 10);
+	/* "1e-99999999999999999999" is 0 to strtod, but its exponent LONG_MIN:
+	 * keep ex - shift from overflowing (beyond +-1e5 the result is 0 anyway,
+	 * as the number itself is finite) */
+	ex = ex < -100000 ? -100000 : ex > 100000 ? 100000 : ex;
 	snprintf(buf, sizeof buf, "%.*se%ld", (int)(e ? (size_t)(e - num) : len), num, ex - shift);
 	return strtod(buf, NULL);
 }
@@ -210,21 +215,6 @@ static void cell_text(char *buf, size_t len, const vlm_cell *c, int csv)
 		vlm_g(buf, len, c->v);
 }
 
-static void csv_field(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r") && s[0] != ' ' && s[0] != '#') {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 /* The first row is the header; the first column is left-aligned in text. */
 int vlm_tab_print(FILE *out, const vlm_tab *t, int csv)
 {
@@ -245,7 +235,7 @@ int vlm_tab_print(FILE *out, const vlm_tab *t, int csv)
 		if (csv) {
 			if (j)
 				fputc(',', out);
-			csv_field(out, buf);
+			vlp_csv_str(out, buf);
 		} else if (j == 0) {
 			fprintf(out, "%-*s", wd[0], buf);
 		} else {

@@ -42,7 +42,9 @@ int vlp_write_atomic(const char *path, vlp_write_fn fn, void *ctx, char *err, si
 
 void vlp_csv_str(FILE *out, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
+	/* quoted also when it starts with a blank or '#': readers trim blanks and
+	 * take a line starting with '#' for a comment (models/csv.c) */
+	if (!strpbrk(s, ",\"\r\n") && s[0] != ' ' && s[0] != '\t' && s[0] != '#') {
 		fputs(s, out);
 		return;
 	}

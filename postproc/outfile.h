@@ -15,7 +15,7 @@ typedef int (*vlp_write_fn)(FILE *f, void *ctx, char *err, size_t errlen);
 int vlp_write_atomic(const char *path, vlp_write_fn fn, void *ctx, char *err, size_t errlen);
 
 /* One CSV field: as it is, or in double quotes (quotes doubled) if it holds a
- * comma, a quote or a line break. */
+ * comma, a quote or a line break, or starts with a blank or '#'. */
 void vlp_csv_str(FILE *out, const char *s);
 
 #endif

@@ -97,6 +97,12 @@ void vli_trace_close(void)
 void vli_trace_msg(int type, int peer, int tag, uint32_t seq, int64_t bytes, int64_t t0,
 		   int64_t t1, int64_t t2, int64_t t3, unsigned flags)
 {
+	vli_trace_msg4(type, peer, tag, seq, bytes, t0, t1, t2, t3, 0, flags);
+}
+
+void vli_trace_msg4(int type, int peer, int tag, uint32_t seq, int64_t bytes, int64_t t0,
+		    int64_t t1, int64_t t2, int64_t t3, int64_t t4, unsigned flags)
+{
 	vl_trec r;
 	memset(&r, 0, sizeof r);
 	r.type = (uint16_t)type;
@@ -109,6 +115,7 @@ void vli_trace_msg(int type, int peer, int tag, uint32_t seq, int64_t bytes, int
 	r.u.v.t1 = t1;
 	r.u.v.t2 = t2;
 	r.u.v.t3 = t3;
+	r.u.v.t4 = t4;
 	vli_trace_put(&r);
 }
 

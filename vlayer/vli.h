@@ -122,6 +122,9 @@ void vli_trace_close(void);
 /* Convenience writers. */
 void vli_trace_msg(int type, int peer, int tag, uint32_t seq, int64_t bytes, int64_t t0,
 		   int64_t t1, int64_t t2, int64_t t3, unsigned flags);
+/* The same with t4 (nonblocking requests: trace_format.h). */
+void vli_trace_msg4(int type, int peer, int tag, uint32_t seq, int64_t bytes, int64_t t0,
+		    int64_t t1, int64_t t2, int64_t t3, int64_t t4, unsigned flags);
 void vli_trace_text(int type, int peer, int tag, int64_t t0, int64_t t1, int64_t t2,
 		    int64_t bytes, const char *text);
 
