@@ -63,16 +63,18 @@ int vlm_parse_net(const char *text, int extremes, vlm_net *net, char *err, size_
 	const char *comma = strchr(text, ',');
 	char lat[128];
 	size_t n;
+	int cut;
 	if (!comma || strchr(comma + 1, ',')) {
 		snprintf(err, errlen, "'%s': expected LATENCY,BANDWIDTH (e.g. 43us,112MB/s)", text);
 		return -1;
 	}
 	n = (size_t)(comma - text);
-	if (n >= sizeof lat)
+	cut = n >= sizeof lat; /* cut short, "000...01us" would be 0 */
+	if (cut)
 		n = sizeof lat - 1;
 	memcpy(lat, text, n);
 	lat[n] = '\0';
-	if (vlm_parse_seconds(lat, 0, &net->lat) < 0 || net->lat < 0) {
+	if (cut || vlm_parse_seconds(lat, 0, &net->lat) < 0 || net->lat < 0) {
 		snprintf(err, errlen,
 		         "'%s': bad latency '%s' (a time >= 0 with a unit: ns, us, "
 		         "ms, s)",

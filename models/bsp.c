@@ -67,16 +67,30 @@ static void msg_count(vlm_prog *m, const vlm_msg *g, double *bcast)
 		    g->to == VLM_TO_ALL ? g->bytes * (double)(m->p - 1) : g->bytes;
 	if (g->to >= 0)
 		m->in[(size_t)g->step * p + (size_t)g->to] += g->bytes;
-	else if (g->to == VLM_TO_ALL) {
+	else if (g->to == VLM_TO_ALL)
 		bcast[(size_t)g->step * p + (size_t)g->from] += g->bytes;
-		bcast[(size_t)m->r * p + (size_t)g->step] += g->bytes;
+}
+
+/* Adds to the in of every task of step S the messages to all of the others
+ * (OWN: those of each task): the sums before and after it, not the step's
+ * total minus its own, which cancels (a 100-byte message lost next to 1e18). */
+static void bcast_in(vlm_prog *m, size_t s, const double *own, double *after)
+{
+	size_t p = (size_t)m->p;
+	double before = 0;
+	after[p - 1] = 0;
+	for (size_t i = p - 1; i-- > 0;)
+		after[i] = after[i + 1] + own[i + 1];
+	for (size_t i = 0; i < p; i++) {
+		m->in[s * p + i] += before + after[i];
+		before += own[i];
 	}
 }
 
 int vlm_prog_finish(vlm_prog *m)
 {
 	size_t p = (size_t)m->p, r = (size_t)m->r;
-	double *bc = calloc(r * p + r + 1, sizeof *bc); /* own, then per-step totals */
+	double *bc = calloc(r * p + p + 1, sizeof *bc); /* own, then scratch for bcast_in */
 	m->in = calloc(r * p + 1, sizeof *m->in);
 	m->out = calloc(r * p + 1, sizeof *m->out);
 	m->comm = calloc(r + 1, 1);
@@ -85,7 +99,8 @@ int vlm_prog_finish(vlm_prog *m)
 		free(bc);
 		return -1;
 	}
-	qsort(m->msg, m->nmsg, sizeof *m->msg, msg_cmp);
+	if (m->nmsg) /* msg is NULL then, which qsort must not get */
+		qsort(m->msg, m->nmsg, sizeof *m->msg, msg_cmp);
 	for (size_t k = 0; k < m->nmsg; k++) {
 		msg_count(m, &m->msg[k], bc);
 		m->comm[m->msg[k].step] = 1;
@@ -94,11 +109,11 @@ int vlm_prog_finish(vlm_prog *m)
 	for (size_t s = 0; s < r; s++) {
 		if (m->first[s + 1] < m->first[s])
 			m->first[s + 1] = m->first[s];
-		for (size_t i = 0; i < p; i++) {
-			m->in[s * p + i] += bc[r * p + s] - bc[s * p + i];
+		if (p)
+			bcast_in(m, s, bc + s * p, bc + r * p);
+		for (size_t i = 0; i < p; i++)
 			if (m->hx[s * p + i] >= 0)
 				m->comm[s] = 1;
-		}
 	}
 	free(bc);
 	return 0;
@@ -205,6 +220,7 @@ double vlm_mpm(const vlm_prog *m, double g, double L, int at_max, double *phi, d
 /* ---- the M-step CSV file ---- */
 
 enum { F_STEP, F_TASK, F_WORK, NF };
+#define VLM_PROG_MAXCELLS 10000000 /* tasks x M-steps of a file */
 static const char *const prog_cols[] = {"step", "task", "work", NULL};
 
 typedef struct prow {
@@ -247,6 +263,13 @@ static int prog_scan(const vlm_csv *c, const int *idx, int ntasks, prow *rows, i
 			*p = (int)t + 1;
 		if (s > *r)
 			*r = (int)s;
+		if ((long)*p * *r > VLM_PROG_MAXCELLS) { /* else a 1 KiB file takes GiBs */
+			snprintf(err, el,
+			         "%s:%d: step %ld task %ld: %d tasks x %d M-steps are more than "
+			         "the model handles (%d)",
+			         c->path, c->line[k], s, t, *p, *r, VLM_PROG_MAXCELLS);
+			return -1;
+		}
 	}
 	if (c->nrows == 0) {
 		snprintf(err, el, "%s:%d: no M-steps (no data rows)", c->path, c->header_line);
@@ -416,7 +439,7 @@ int vlm_parse_g(const char *text, double *g)
 				return 0;
 			}
 	}
-	if (vl_parse_rate(text, &bw) < 0)
+	if (vl_parse_rate(text, &bw) < 0 || !isfinite(1 / bw)) /* 1e-320B/s: g inf */
 		return -1;
 	*g = 1 / bw;
 	return 0;
@@ -439,7 +462,9 @@ static int gl_name(const char *s)
 static int gl_set(int which, const char *v, const char *unit, double *g, double *L)
 {
 	char buf[256];
-	snprintf(buf, sizeof buf, "%s%s%s", v, unit && *unit ? " " : "", unit ? unit : "");
+	if (snprintf(buf, sizeof buf, "%s%s%s", v, unit && *unit ? " " : "", unit ? unit : "") >=
+	    (int)sizeof buf)
+		return -1; /* cut short, it could parse as something else */
 	if (which == 'g')
 		return vlm_parse_g(buf, g);
 	return vlm_parse_seconds(buf, 1, L);

@@ -228,7 +228,10 @@ int vlm_csv_read(const char *path, vlm_csv *c, char *err, size_t errlen)
 	if (fp != stdin)
 		fclose(fp);
 	if (!rc && c->ncols == 0) {
-		seterr(err, errlen, "%s:%d: no header row", path, lineno);
+		if (lineno)
+			seterr(err, errlen, "%s:%d: no header row", path, lineno);
+		else
+			seterr(err, errlen, "%s: empty file (no header row)", path);
 		rc = -1;
 	}
 	if (rc)

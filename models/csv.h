@@ -23,7 +23,8 @@ typedef struct vlm_csv {
 
 /* Reads PATH ("-" = standard input) into CSV.  Returns 0, or -1 with a message
  * "PATH:LINE: what" in ERR (no header row, wrong field count, unterminated
- * quote, a NUL byte, duplicate column name, cannot open). */
+ * quote, a NUL byte, duplicate column name), or "PATH: what" (cannot open, an
+ * empty file). */
 int vlm_csv_read(const char *path, vlm_csv *csv, char *err, size_t errlen);
 
 void vlm_csv_free(vlm_csv *csv);

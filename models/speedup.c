@@ -44,12 +44,18 @@ struct vlm_expr {
 	int nn, cap, root;
 };
 
+/* Limits that keep the recursion of the parser and of e_eval off the end of
+ * the stack (an argument can be 128 KiB of '(' or "1+"). */
+#define E_MAXDEPTH 200   /* nested parentheses, unary signs, powers */
+#define E_MAXNODES 10000 /* numbers, names and operators */
+
 typedef struct eparse {
 	const char *s, *p;
 	vlm_expr *e;
 	char *err;
 	size_t errlen;
 	int failed;
+	int depth; /* of e_unary calls */
 } eparse;
 
 static const char *const var_names[VLM_NVARS] = {"n", "p", "w", "alpha"};
@@ -71,6 +77,9 @@ static int e_node(eparse *ps, int op, int a, int b, double v)
 	vlm_expr *e = ps->e;
 	if (ps->failed)
 		return -1;
+	if (e->nn == E_MAXNODES)
+		return e_fail(ps, "expression too long (at most 10000 numbers, names and "
+		                  "operators)");
 	if (e->nn == e->cap) {
 		int cap = e->cap ? 2 * e->cap : 16;
 		enode *n = realloc(e->n, (size_t)cap * sizeof *n);
@@ -162,13 +171,21 @@ static int e_power(eparse *ps)
 
 static int e_unary(eparse *ps)
 {
+	int a;
+	if (ps->depth == E_MAXDEPTH)
+		return e_fail(ps, "nested too deeply (at most 200 levels)");
+	ps->depth++;
 	e_blank(ps);
 	if (*ps->p == '-' || *ps->p == '+') {
 		int neg = *ps->p++ == '-';
-		int a = e_unary(ps);
-		return neg ? e_node(ps, E_NEG, a, -1, 0) : a;
+		a = e_unary(ps);
+		if (neg)
+			a = e_node(ps, E_NEG, a, -1, 0);
+	} else {
+		a = e_power(ps);
 	}
-	return e_power(ps);
+	ps->depth--;
+	return a;
 }
 
 static int e_product(eparse *ps)
@@ -201,7 +218,7 @@ static int e_sum(eparse *ps)
 
 vlm_expr *vlm_expr_parse(const char *text, char *err, size_t errlen)
 {
-	eparse ps = {text, text, calloc(1, sizeof(vlm_expr)), err, errlen, 0};
+	eparse ps = {text, text, calloc(1, sizeof(vlm_expr)), err, errlen, 0, 0};
 	if (!ps.e) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -401,13 +418,17 @@ int vlm_su_pmax(const vlm_speedup *m, double *p, double *l)
 
 /* ---- processor lists ---- */
 
+#define VLM_PLIST_MAX 1000000 /* values in a list */
+
 static int plist_add(double **p, int *n, int *cap, double v)
 {
 	if (*n == *cap) {
 		int c = *cap ? 2 * *cap : 64;
 		double *q;
-		if (c > 1000000)
+		if (*n == VLM_PLIST_MAX)
 			return -1;
+		if (c > VLM_PLIST_MAX) /* not 524288 (a power of 2 below) */
+			c = VLM_PLIST_MAX;
 		q = realloc(*p, (size_t)c * sizeof *q);
 		if (!q)
 			return -1;

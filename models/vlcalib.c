@@ -29,13 +29,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "csv.h"
+#include "calib_raw.h"
 #include "fit.h"
 #include "vli.h" /* vli_pwl_eval: the model as vlayer evaluates it */
 #include "../postproc/outfile.h"
 
 #define LINE_MAX_VMC 199 /* inih's line limit as Debian builds it */
-#define MAGIC        "# vlcalib raw v1"
 
 static const char usage[] =
     "usage: vlcalib fit RAW.csv... [--stat median|min] [--penalty P|auto] [--floor T]\n"
@@ -132,242 +131,16 @@ static void xfree(void *p)
 	free(p);
 }
 
-/* ---- raw rows ---- */
-
-enum {
-	X_RTT,
-	X_ONEWAY,
-	X_SEND,
-	X_PACK,
-	X_RECV,
-	X_GAP,
-	X_CONT,
-	X_BSP, /* the five patterns follow in this order */
-	X_BARRIER = X_BSP + 5,
-	NX
-};
-
-static const char *const xname[NX] = {
-    "rtt",          "oneway",       "send",         "pack",         "recv",
-    "gap",          "contention",   "bsp_exchange", "bsp_pingpong", "bsp_onetoall",
-    "bsp_alltoone", "bsp_alltoall", "bsp_barrier"};
-static const char *const lname[2] = {"intra", "inter"};
-
-typedef struct row {
-	int x, link, procs, file;
-	long long bytes;
-	double h, v;
-	int line;
-} row;
+/* ---- raw rows (calib_raw.c) ---- */
 
 static const char **files;
 static double floor_ns = 1000; /* --floor: times below count as this when weighting */
-static row *rows;
-static int nrows, caprows;
-static char meta_lib[64], meta_hosts[256];
-
-/* A whole number in [lo, hi] from cell (R, C), or die. */
-static long long cell_int(const vlm_csv *c, int r, int col, long long lo, long long hi)
-{
-	char err[512];
-	double v;
-
-	if (vlm_csv_num(c, r, col, &v, err, sizeof err))
-		die("%s", err);
-	if (v != floor(v) || v < (double)lo || v > (double)hi)
-		die("%s:%d: column %s: '%s' is not a whole number in %lld..%lld", c->path,
-		    c->line[r], c->cols[col], vlm_csv_text(c, r, col), lo, hi);
-	return (long long)v;
-}
-
-/* A number in [0, 1e15] (1e15 ns is 11.6 days; sizes stay below 2^50). */
-static double cell_nonneg(const vlm_csv *c, int r, int col)
-{
-	char err[512];
-	double v;
-
-	if (vlm_csv_num(c, r, col, &v, err, sizeof err))
-		die("%s", err);
-	if (v < 0)
-		die("%s:%d: column %s: '%s' is negative", c->path, c->line[r], c->cols[col],
-		    vlm_csv_text(c, r, col));
-	if (v > 1e15)
-		die("%s:%d: column %s: '%s' is too large (at most 1e15)", c->path, c->line[r],
-		    c->cols[col], vlm_csv_text(c, r, col));
-	return v;
-}
-
-/* The first line must be MAGIC (trailing blanks and CR allowed). */
-static void check_magic(const char *path)
-{
-	char buf[256];
-	FILE *f;
-	size_t n;
-
-	if (!strcmp(path, "-"))
-		die("-: standard input is not supported, name a file");
-	f = fopen(path, "r");
-	if (!f)
-		die("%s: %s", path, strerror(errno));
-	if (!fgets(buf, sizeof buf, f))
-		buf[0] = 0;
-	fclose(f);
-	n = strlen(buf);
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' ' ||
-	             buf[n - 1] == '\t'))
-		buf[--n] = 0;
-	if (strcmp(buf, MAGIC) != 0)
-		die("%s:1: not a vlcalib raw file (the first line must be \"%s\")", path, MAGIC);
-}
-
-static int lookup(const char *s, const char *const *names, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (!strcmp(s, names[i]))
-			return i;
-	return -1;
-}
-
-/* Checks that experiment X may have PROCS tasks. */
-static void check_procs(const vlm_csv *c, int r, int x, int procs)
-{
-	int want = x == X_PACK ? 1 : x == X_CONT || x >= X_BSP ? 0 : 2;
-
-	if (want && procs != want)
-		die("%s:%d: column procs: experiment %s has %d task%s, not %d", c->path, c->line[r],
-		    xname[x], want, want > 1 ? "s" : "", procs);
-	if (!want && procs < 2)
-		die("%s:%d: experiment %s needs at least 2 tasks, not %d", c->path, c->line[r],
-		    xname[x], procs);
-}
-
-static void keep_meta(const vlm_csv *c, const char *key, char *dst, size_t len)
-{
-	const char *v = vlm_csv_meta(c, key);
-
-	if (!v)
-		return;
-	if (!dst[0])
-		snprintf(dst, len, "%s", v);
-	else if (strcmp(dst, v) != 0)
-		snprintf(dst, len, "(differs between files)");
-}
-
-static void read_raw(int file, int use_min, int linkmask)
-{
-	static const char *const need[] = {"experiment", "link",   "procs",     "bytes", "h",
-	                                   "reps",       "min_ns", "median_ns", NULL};
-	int col[8];
-	char err[1024];
-	static vlm_csv c; /* static: still reachable when die() leaves */
-
-	check_magic(files[file]);
-	if (vlm_csv_read(files[file], &c, err, sizeof err))
-		die("%s", err);
-	if (vlm_csv_need(&c, need, col, err, sizeof err))
-		die("%s", err);
-	keep_meta(&c, "library", meta_lib, sizeof meta_lib);
-	keep_meta(&c, "hosts", meta_hosts, sizeof meta_hosts);
-	for (int r = 0; r < c.nrows; r++) {
-		row w;
-		const char *xs = vlm_csv_text(&c, r, col[0]), *ls = vlm_csv_text(&c, r, col[1]);
-
-		w.x = lookup(xs, xname, NX);
-		if (w.x < 0)
-			die("%s:%d: unknown experiment '%s' (valid: rtt, oneway, send, pack, recv, "
-			    "gap, contention, bsp_exchange, bsp_pingpong, bsp_onetoall, "
-			    "bsp_alltoone, bsp_alltoall, bsp_barrier)",
-			    c.path, c.line[r], xs);
-		w.link = lookup(ls, lname, 2);
-		if (w.link < 0)
-			die("%s:%d: unknown link '%s' (valid: intra, inter)", c.path, c.line[r],
-			    ls);
-		w.procs = (int)cell_int(&c, r, col[2], 1, 1000000);
-		check_procs(&c, r, w.x, w.procs);
-		w.bytes = cell_int(&c, r, col[3], 0, (long long)1 << 50);
-		w.h = cell_nonneg(&c, r, col[4]);
-		cell_int(&c, r, col[5], 1, LLONG_MAX / 2);
-		{
-			double vmin = cell_nonneg(&c, r, col[6]), vmed = cell_nonneg(&c, r, col[7]);
-			w.v = use_min ? vmin : vmed;
-		}
-		w.file = file;
-		w.line = c.line[r];
-		if (!(linkmask & (1 << w.link)))
-			continue;
-		if (nrows == caprows) {
-			caprows = caprows ? 2 * caprows : 256;
-			rows = realloc(rows, sizeof(row) * (size_t)caprows);
-			if (!rows)
-				die("out of memory");
-		}
-		rows[nrows++] = w;
-	}
-	vlm_csv_free(&c);
-}
-
-static int cmp_row(const void *a, const void *b)
-{
-	const row *p = a, *q = b;
-
-	if (p->link != q->link)
-		return p->link - q->link;
-	if (p->x != q->x)
-		return p->x - q->x;
-	if (p->procs != q->procs)
-		return p->procs - q->procs;
-	if (p->bytes != q->bytes)
-		return p->bytes < q->bytes ? -1 : 1;
-	if (p->file != q->file)
-		return p->file - q->file;
-	return p->line - q->line;
-}
+static vlm_raw raw;            /* every row of every file, merged */
 
 static int cmp_dbl(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return x < y ? -1 : x > y;
-}
-
-static int same_key(const row *a, const row *b)
-{
-	return a->link == b->link && a->x == b->x && a->procs == b->procs && a->bytes == b->bytes;
-}
-
-/* Sorts the rows and merges the rows of one key (one per file) into one:
- * the median (or minimum) of their values, at the first one's line. */
-static void merge_rows(int use_min)
-{
-	int out = 0;
-	double *v;
-
-	if (!nrows)
-		return;
-	v = xmalloc(sizeof(double) * (size_t)(nrows + 1));
-	qsort(rows, (size_t)nrows, sizeof(row), cmp_row);
-	for (int i = 0; i < nrows;) {
-		int j = i + 1, n;
-
-		while (j < nrows && same_key(&rows[i], &rows[j])) {
-			if (rows[j].file == rows[j - 1].file)
-				die("%s:%d: a second row for experiment %s, link %s, procs %d, "
-				    "bytes %lld (the first is at line %d)",
-				    files[rows[j].file], rows[j].line, xname[rows[j].x],
-				    lname[rows[j].link], rows[j].procs, rows[j].bytes,
-				    rows[j - 1].line);
-			j++;
-		}
-		n = j - i;
-		for (int k = 0; k < n; k++)
-			v[k] = rows[i + k].v;
-		qsort(v, (size_t)n, sizeof(double), cmp_dbl);
-		rows[out] = rows[i];
-		rows[out].v = use_min ? v[0] : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-		out++;
-		i = j;
-	}
-	nrows = out;
-	xfree(v);
 }
 
 /* ---- series: the rows of one experiment as arrays ---- */
@@ -376,7 +149,7 @@ typedef struct series {
 	int m;
 	double *n, *t, *h;
 	int *procs;
-	const row *first; /* for messages; NULL if m == 0 */
+	const vlm_raw_row *first; /* for messages; NULL if m == 0 */
 } series;
 
 /* The rows of (LINK, X), of PROCS tasks (0: any), sorted by procs and bytes. */
@@ -384,12 +157,12 @@ static series get(int link, int x, int procs)
 {
 	series s = {0, NULL, NULL, NULL, NULL, NULL};
 
-	s.n = xmalloc(sizeof(double) * (size_t)(nrows + 1));
-	s.t = xmalloc(sizeof(double) * (size_t)(nrows + 1));
-	s.h = xmalloc(sizeof(double) * (size_t)(nrows + 1));
-	s.procs = xmalloc(sizeof(int) * (size_t)(nrows + 1));
-	for (int i = 0; i < nrows; i++) {
-		const row *r = &rows[i];
+	s.n = xmalloc(sizeof(double) * (size_t)(raw.n + 1));
+	s.t = xmalloc(sizeof(double) * (size_t)(raw.n + 1));
+	s.h = xmalloc(sizeof(double) * (size_t)(raw.n + 1));
+	s.procs = xmalloc(sizeof(int) * (size_t)(raw.n + 1));
+	for (int i = 0; i < raw.n; i++) {
+		const vlm_raw_row *r = &raw.row[i];
 
 		if (r->link != link || r->x != x || (procs && r->procs != procs))
 			continue;
@@ -417,15 +190,15 @@ static void fit_fail(const series *s, int link, const char *what, int rc)
 	const char *unit = s->h && !strncmp(what, "bsp", 3) ? "row" : "size";
 
 	die("%s:%d: %s (link %s): %s (%d %s%s)", files[s->first->file], s->first->line, what,
-	    lname[link], vlm_fit_strerror(rc), s->m, unit, s->m == 1 ? "" : "s");
+	    vlm_raw_lname[link], vlm_fit_strerror(rc), s->m, unit, s->m == 1 ? "" : "s");
 }
 
 /* The first row of LINK, for messages about a whole link. */
-static const row *link_first(int link)
+static const vlm_raw_row *link_first(int link)
 {
-	for (int i = 0; i < nrows; i++)
-		if (rows[i].link == link)
-			return &rows[i];
+	for (int i = 0; i < raw.n; i++)
+		if (raw.row[i].link == link)
+			return &raw.row[i];
 	return NULL;
 }
 
@@ -545,7 +318,7 @@ static void fit_model(const series *s, int link, const char *what, const double 
 			return;
 		if (f->n <= 2)
 			die("%s:%d: %s (link %s): the model does not fit on one VMConfig line",
-			    files[s->first->file], s->first->line, what, lname[link]);
+			    files[s->first->file], s->first->line, what, vlm_raw_lname[link]);
 		mp = f->n - 1;
 	}
 }
@@ -574,8 +347,8 @@ typedef struct linkfit {
 
 static int has_rows(int link, int x)
 {
-	for (int i = 0; i < nrows; i++)
-		if (rows[i].link == link && rows[i].x == x)
+	for (int i = 0; i < raw.n; i++)
+		if (raw.row[i].link == link && raw.row[i].x == x)
 			return 1;
 	return 0;
 }
@@ -621,13 +394,13 @@ static void model_error(const series *s, const double *model, double *rms, doubl
 
 static void fit_send(linkfit *L)
 {
-	const row *r0 = link_first(L->link);
+	const vlm_raw_row *r0 = link_first(L->link);
 	double *w;
 
-	L->send = get(L->link, X_SEND, 2);
+	L->send = get(L->link, VLM_X_SEND, 2);
 	if (!L->send.m)
 		die("%s:%d: link %s: no send rows (send_model needs them)", files[r0->file],
-		    r0->line, lname[L->link]);
+		    r0->line, vlm_raw_lname[L->link]);
 	if (L->send.m < 2)
 		fit_fail(&L->send, L->link, "send", VLM_FIT_FEW);
 	w = weights(L->send.t, L->send.m);
@@ -651,7 +424,7 @@ static void fit_recv(linkfit *L)
 	double v[4096];
 	int n = 0;
 
-	L->recv = get(L->link, X_RECV, 2);
+	L->recv = get(L->link, VLM_X_RECV, 2);
 	if (!L->recv.m)
 		return;
 	L->has_recv = 1;
@@ -666,22 +439,22 @@ static void fit_recv(linkfit *L)
 
 static void fit_trans(linkfit *L)
 {
-	const row *r0 = link_first(L->link);
+	const vlm_raw_row *r0 = link_first(L->link);
 	series tr;
 	double *w;
 
-	L->total = get(L->link, X_ONEWAY, 2);
+	L->total = get(L->link, VLM_X_ONEWAY, 2);
 	L->total_src = "oneway";
 	if (!L->total.m) {
 		sfree(&L->total);
-		L->total = get(L->link, X_RTT, 2);
+		L->total = get(L->link, VLM_X_RTT, 2);
 		L->total_src = "rtt/2";
 		for (int i = 0; i < L->total.m; i++)
 			L->total.t[i] /= 2;
 	}
 	if (!L->total.m)
 		die("%s:%d: link %s: no oneway or rtt rows (trans_model needs them)",
-		    files[r0->file], r0->line, lname[L->link]);
+		    files[r0->file], r0->line, vlm_raw_lname[L->link]);
 	if (L->total.m < 2)
 		fit_fail(&L->total, L->link, L->total_src, VLM_FIT_FEW);
 	/* T = total - S - R, fitted with weights relative to the total time */
@@ -710,19 +483,19 @@ static void fit_contention(linkfit *L)
 	int procs = 0;
 	size_t o = (size_t)snprintf(L->cline, sizeof L->cline, "%-11s = ", "contention");
 
-	for (int i = 0; i < nrows; i++) {
-		const row *r = &rows[i];
+	for (int i = 0; i < raw.n; i++) {
+		const vlm_raw_row *r = &raw.row[i];
 		series c;
 		double *s, f;
 		int rc;
 		char e[64];
 
-		if (r->link != L->link || r->x != X_CONT || r->procs == procs)
+		if (r->link != L->link || r->x != VLM_X_CONT || r->procs == procs)
 			continue;
 		procs = r->procs;
 		if (procs < 3 || L->ncont == VLM_PWL_MAX)
 			continue;
-		c = get(L->link, X_CONT, procs);
+		c = get(L->link, VLM_X_CONT, procs);
 		s = xmalloc(sizeof(double) * (size_t)c.m);
 		for (int j = 0; j < c.m; j++)
 			s[j] = vlm_pwl_eval(&L->sf, c.n[j]);
@@ -738,7 +511,7 @@ static void fit_contention(linkfit *L)
 			fprintf(stderr,
 			        "vlcalib: link %s: contention for k = %d left out "
 			        "(VMConfig line full)\n",
-			        lname[L->link], procs - 1);
+			        vlm_raw_lname[L->link], procs - 1);
 		}
 		xfree(s);
 		sfree(&c);
@@ -755,7 +528,7 @@ static void fit_classic(linkfit *L)
 	                         &L->ns_used, &L->nl_used);
 	if (rc)
 		fit_fail(&L->total, L->link, "MSGSETUP/ALCBW", rc);
-	L->gap = get(L->link, X_GAP, 2);
+	L->gap = get(L->link, VLM_X_GAP, 2);
 	L->has_gap = L->gap.m > 0;
 	if (L->has_gap) {
 		double sig, *w = weights(L->gap.t, L->gap.m);
@@ -783,7 +556,8 @@ static void fit_classic(linkfit *L)
 
 static int ping_family(int link)
 {
-	static const int xs[] = {X_RTT, X_ONEWAY, X_SEND, X_RECV, X_GAP, X_CONT};
+	static const int xs[] = {VLM_X_RTT,  VLM_X_ONEWAY, VLM_X_SEND,
+	                         VLM_X_RECV, VLM_X_GAP,    VLM_X_CONT};
 
 	for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++)
 		if (has_rows(link, xs[i]))
@@ -812,7 +586,7 @@ static void put_text(int link, const char *model, const char *param, const char 
 			die("out of memory");
 	}
 	p = &prows[nprows++];
-	snprintf(p->link, sizeof p->link, "%s", lname[link]);
+	snprintf(p->link, sizeof p->link, "%s", vlm_raw_lname[link]);
 	snprintf(p->model, sizeof p->model, "%s", model);
 	snprintf(p->param, sizeof p->param, "%s", param);
 	snprintf(p->value, sizeof p->value, "%s", value);
@@ -908,14 +682,14 @@ static void put_bsp_line(int link, const char *model, const vlm_bsp *b)
 /* BSP: per pattern and processor count, per pattern, eq. 11, the mean. */
 static void fit_bsp(int link)
 {
-	int *pat = xmalloc(sizeof(int) * (size_t)(nrows + 1)), np = 0, npat = 0;
-	double *h = xmalloc(sizeof(double) * (size_t)(nrows + 1));
-	double *t = xmalloc(sizeof(double) * (size_t)(nrows + 1)), gs = 0, ls = 0;
-	const row *first = NULL;
+	int *pat = xmalloc(sizeof(int) * (size_t)(raw.n + 1)), np = 0, npat = 0;
+	double *h = xmalloc(sizeof(double) * (size_t)(raw.n + 1));
+	double *t = xmalloc(sizeof(double) * (size_t)(raw.n + 1)), gs = 0, ls = 0;
+	const vlm_raw_row *first = NULL;
 	vlm_bsp b;
 	int rc;
 
-	for (int x = X_BSP; x < X_BSP + 5; x++) {
+	for (int x = VLM_X_BSP; x < VLM_X_BSP + 5; x++) {
 		series s = get(link, x, 0);
 		char m[40];
 
@@ -937,16 +711,16 @@ static void fit_bsp(int link)
 			rc = vlm_bsp_fit(one.h, one.t, one.m, &b);
 			if (rc) {
 				one.first = s.first;
-				fit_fail(&one, link, xname[x], rc);
+				fit_fail(&one, link, vlm_raw_xname[x], rc);
 			}
-			snprintf(m, sizeof m, "%s(p=%d)", xname[x], s.procs[i]);
+			snprintf(m, sizeof m, "%s(p=%d)", vlm_raw_xname[x], s.procs[i]);
 			put_bsp_line(link, m, &b);
 			i = j;
 		}
 		rc = vlm_bsp_fit(s.h, s.t, s.m, &b);
 		if (rc)
-			fit_fail(&s, link, xname[x], rc);
-		put_bsp_line(link, xname[x], &b);
+			fit_fail(&s, link, vlm_raw_xname[x], rc);
+		put_bsp_line(link, vlm_raw_xname[x], &b);
 		gs += b.g;
 		ls += b.L;
 		npat++;
@@ -968,7 +742,7 @@ static void fit_bsp(int link)
 		put(link, "bsp(mean)", "L", ls / npat / 1e3, "us");
 	}
 	{
-		series s = get(link, X_BARRIER, 0);
+		series s = get(link, VLM_X_BARRIER, 0);
 
 		for (int i = 0; i < s.m;) {
 			int j = i;
@@ -1052,7 +826,7 @@ static int write_fragment(FILE *f, void *ctx, char *err, size_t errlen)
 
 		if (!L)
 			continue;
-		fprintf(f, "\n[network %s]\n", lname[k]);
+		fprintf(f, "\n[network %s]\n", vlm_raw_lname[k]);
 		fprintf(f, "; send_model: %d points, error rms %.3f %%, max %.3f %%\n", L->sf.n,
 		        100 * L->s_rms, 100 * L->s_max);
 		fprintf(f,
@@ -1190,11 +964,14 @@ static int cmd_fit(int argc, char **argv)
 	fragment fr = {{NULL, NULL}, 0, 0, NULL, NULL};
 	int nf = parse_fit_args(argc, argv, &o), any = 0;
 	char err[1024];
+	static char *msg; /* static: still reachable when die() leaves */
 
 	for (int i = 0; i < nf; i++)
-		read_raw(i, o.use_min, o.linkmask);
-	merge_rows(o.use_min);
-	if (!nrows)
+		if (vlm_raw_load(&raw, files[i], i, o.use_min, o.linkmask, &msg))
+			die("%s", msg ? msg : "out of memory");
+	if (vlm_raw_merge(&raw, files, o.use_min, &msg))
+		die("%s", msg ? msg : "out of memory");
+	if (!raw.n)
 		die("%s: no rows%s", files[0],
 		    o.linkmask == 3   ? ""
 		    : o.linkmask == 1 ? " for link intra"
@@ -1230,11 +1007,12 @@ static int cmd_fit(int argc, char **argv)
 	if (csv_out) {
 		print_csv(stdout);
 	} else {
-		printf("vlcalib fit: %d raw file%s, library %s, hosts %s; statistic %s, penalty "
-		       "%s, floor %s\n\n",
-		       nf, nf == 1 ? "" : "s", meta_lib[0] ? meta_lib : "?",
-		       meta_hosts[0] ? meta_hosts : "?", o.use_min ? "min" : "median", o.pen_text,
-		       o.floor_text);
+		/* library and hosts cut at 63 and 255 bytes */
+		printf("vlcalib fit: %d raw file%s, library %.63s, hosts %.255s; statistic %s, "
+		       "penalty %s, floor %s\n\n",
+		       nf, nf == 1 ? "" : "s", raw.library && raw.library[0] ? raw.library : "?",
+		       raw.hosts && raw.hosts[0] ? raw.hosts : "?", o.use_min ? "min" : "median",
+		       o.pen_text, o.floor_text);
 		print_table(stdout);
 		if (any) {
 			putchar('\n');

@@ -229,7 +229,8 @@ double vlm_mpm(const vlm_prog *m, double g, double L, int at_max, double *phi, d
 
 /* Read an M-step CSV file (see `vlmodel bsp --help`): columns step, task, work,
  * and optionally send and h.  NTASKS > 0 fixes P (else 1 + the largest task
- * number).  0, or -1 with "PATH:LINE: what" in ERR. */
+ * number); P x R at most 10^7.  0, or -1 with "PATH:LINE: what" (or "PATH:
+ * step S has no rows") in ERR. */
 int vlm_prog_read(const char *path, int ntasks, vlm_prog *m, char *err, size_t errlen);
 
 enum { VLM_STEPS_AUTO, VLM_STEPS_COLL, VLM_STEPS_PHASE };
