@@ -19,6 +19,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 #include "vli.h"
+#include "coll.h"
 #include "pvm_wrap.h"
 
 #define VL_WID 0x564c          /* marks a wrapper message (minfo wait id) */
@@ -946,13 +947,14 @@ static int group_tids(const char *group, int count, int *tids, int max)
 	return n;
 }
 
-/* The layer's own message carrying one time to tids[0..n). */
-static void send_time_internal(const int *tids, int n, int64_t t)
+/* The layer's own message carrying times t[0..nt) to tids[0..n). */
+static void send_times_internal(const int *tids, int n, const int64_t *t, int nt)
 {
-	int b = vli_real_pvm_mkbuf(PvmDataDefault), w;
+	int b = vli_real_pvm_mkbuf(PvmDataDefault), w, i;
 
 	vli_real_pvm_setsbuf(b);
-	pk64(t);
+	for (i = 0; i < nt; i++)
+		pk64(t[i]);
 	w = wrap(b, NULL, 0, VL_HDR_INTERNAL);
 	if (n == 1)
 		vli_real_pvm_send(tids[0], VL_TAG_BARRIER);
@@ -962,37 +964,27 @@ static void send_time_internal(const int *tids, int n, int64_t t)
 	vli_real_pvm_freebuf(b);
 }
 
-static int64_t recv_time_internal(int from)
+/* Receive the layer's message of nt times from tid into t. */
+static void recv_times_internal(int from, int64_t *t, int nt)
 {
-	int b = vrecv(from, VL_TAG_BARRIER, 1);
-	int64_t t = upk64();
+	int b = vrecv(from, VL_TAG_BARRIER, 1), i;
 
+	for (i = 0; i < nt; i++)
+		t[i] = upk64();
 	vli_real_pvm_freebuf(b);
-	return t;
 }
 
-/* Cost of one barrier hop: an empty message, inter-node if the members span
- * several virtual hosts. */
-static int64_t barrier_hop(const int *tids, int n)
-{
-	int i, other = vli_t.host;
-
-	for (i = 0; i < n; i++)
-		if (host_of(tids[i]) != vli_t.host)
-			other = -1;
-	return vli_send_time(&vli_t.cfg, vli_t.host, other, 0) +
-	       vli_trans_time(&vli_t.cfg, vli_t.host, other, 0) +
-	       vli_recv_time(&vli_t.cfg, other, vli_t.host);
-}
-
-/* barrier: the real one synchronises; then the members exchange virtual
- * times through the root (the member with the lowest instance) and all
- * leave at max(entry times) + 2 * ceil(log2 n) * (send + transmission +
- * receive) of an empty message. */
+/* barrier: the real one synchronises; then the member with the lowest
+ * instance gathers every member's entry time and sends all of them back, and
+ * each member runs the engine's simulation of the [collectives] barrier
+ * algorithm over the members in instance order (as an MPI_Barrier is timed)
+ * and leaves at the time it gives it. */
 int vlpvm_barrier(char *group, int count)
 {
-	int tids[MAX_MCAST], n, i, cc, rounds = 0, sbuf, rbuf;
-	int64_t t0 = vli_t.now, tmax = t0, t;
+	int tids[MAX_MCAST], host[MAX_MCAST], n, i, me = 0, cc, sbuf, rbuf;
+	int64_t t0 = vli_t.now, entry[MAX_MCAST];
+	vli_coll_out out[MAX_MCAST];
+	vli_coll_in in;
 
 	cc = vli_real_pvm_barrier(group, count);
 	if (cc < 0)
@@ -1000,27 +992,37 @@ int vlpvm_barrier(char *group, int count)
 	if (count < 0)
 		count = vli_real_pvm_gsize(group);
 	n = group_tids(group, count, tids, MAX_MCAST);
+	for (i = 0; i < n; i++) {
+		host[i] = host_of(tids[i]);
+		if (tids[i] == vli_t.id)
+			me = i;
+	}
+	entry[me] = t0;
 	sbuf = vli_real_pvm_setsbuf(0);
 	rbuf = vli_real_pvm_setrbuf(0);
-	if (n > 1 && tids[0] == vli_t.id) {
-		for (i = 1; i < n; i++) {
-			t = recv_time_internal(-1);
-			if (t > tmax)
-				tmax = t;
-		}
-		send_time_internal(tids + 1, n - 1, tmax);
+	if (n > 1 && me == 0) {
+		for (i = 1; i < n; i++)
+			recv_times_internal(tids[i], &entry[i], 1);
+		send_times_internal(tids + 1, n - 1, entry, n);
 	} else if (n > 1) {
-		send_time_internal(tids, 1, t0);
-		tmax = recv_time_internal(tids[0]);
+		send_times_internal(tids, 1, &t0, 1);
+		recv_times_internal(tids[0], entry, n);
 	}
 	vli_real_pvm_setsbuf(sbuf);
 	vli_real_pvm_setrbuf(rbuf);
-	for (i = 1; i < n; i *= 2)
-		rounds++;
-	vli_wait_until(tmax);
-	vli_comm(2 * rounds * barrier_hop(tids, n));
+	in.kind = VLI_COLL_BARRIER;
+	in.alg = vli_t.cfg.mpi.coll_alg[VLI_COLL_BARRIER];
+	in.p = n;
+	in.root = 0;
+	in.host = host;
+	in.entry = entry;
+	in.bytes = NULL;
+	if (n > 1 && vli_coll_sim(&vli_t.cfg, &in, out) == 0) {
+		vli_wait_until(vli_t.now + out[me].wait);
+		vli_comm(out[me].comm);
+	}
 	vli_trace_msg(VL_EV_COLL, n > 0 ? tids[0] : -1, VL_COLL_BARRIER, 0, 0, t0, vli_t.now,
-		      tmax > t0 ? tmax - t0 : 0, n, 0);
+		      n > 1 ? out[me].wait : 0, n, 0);
 	return cc;
 }
 

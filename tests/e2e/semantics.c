@@ -130,6 +130,7 @@ static void child(const char *role)
 	t = now();
 	pvm_barrier("g", 4);
 	send_ll(parent, T_REPORT, t, now());
+	send_ll(parent, T_REPORT, pvm_getinst("g", pvm_mytid()), 0);
 	pvm_lvgroup("g");
 	if (!strcmp(role, "a"))
 		pvm_recv(parent, T_GO); /* stay alive for d */
@@ -299,9 +300,12 @@ int main(int argc, char **argv)
 	printf("barrier_in_master %lld\n", t);
 	pvm_barrier("g", 4);
 	printf("barrier_out_master %lld\n", now());
+	printf("barrier_inst_master %d\n", pvm_getinst("g", pvm_mytid()));
 	for (i = 0; i < 3; i++) {
 		recv_ll(tid[i], T_REPORT, &a, &b);
 		printf("barrier_in_%s %lld\nbarrier_out_%s %lld\n", names[i], a, names[i], b);
+		recv_ll(tid[i], T_REPORT, &a, &b);
+		printf("barrier_inst_%s %lld\n", names[i], a);
 	}
 	n = pvm_lvgroup("g");
 	(void)n;

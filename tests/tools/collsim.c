@@ -2,6 +2,9 @@
  * tests/e2e/test_mpi.sh: every rank enters at 0, rank r on the host the
  * VMConfig's [mpi] rule gives it, every block BYTES bytes.
  *   collsim VMCONFIG KIND ALG P ROOT BYTES   prints "RANK EXIT_NS" per rank
+ *   collsim VMCONFIG KIND ALG P ROOT BYTES HOSTS ENTRIES
+ *       the same with rank r on the r-th of the comma-separated host names HOSTS,
+ *       entering at the r-th of the comma-separated ENTRIES (ns)
  *   collsim --algs KIND                      prints the algorithms KIND accepts */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,8 +39,9 @@ int main(int argc, char **argv)
 				printf("%s\n", t);
 		return 0;
 	}
-	if (argc != 7) {
-		fprintf(stderr, "usage: collsim VMCONFIG KIND ALG P ROOT BYTES | collsim --algs KIND\n");
+	if (argc != 7 && argc != 9) {
+		fprintf(stderr, "usage: collsim VMCONFIG KIND ALG P ROOT BYTES [HOSTS ENTRIES] | "
+				"collsim --algs KIND\n");
 		return 2;
 	}
 	if (vl_config_load(argv[1], &c, err, sizeof err) < 0) {
@@ -59,6 +63,17 @@ int main(int argc, char **argv)
 	out = malloc(sizeof(*out) * (size_t)p);
 	for (r = 0; r < p; r++)
 		host[r] = vl_config_rank_host(&c, r);
+	if (argc == 9) {
+		char *h = strtok(argv[7], ",");
+		for (r = 0; r < p && h; r++, h = strtok(NULL, ","))
+			if ((host[r] = vl_config_host(&c, h)) < 0) {
+				fprintf(stderr, "collsim: unknown host %s\n", h);
+				return 2;
+			}
+		h = strtok(argv[8], ",");
+		for (r = 0; r < p && h; r++, h = strtok(NULL, ","))
+			entry[r] = atoll(h);
+	}
 	for (r = 0; r < p * p; r++)
 		b[r] = bytes;
 	in.kind = k;
