@@ -153,46 +153,40 @@ typedef struct ab_opts {
 	double scale; /* the largest elapsed time: residuals far below it are 0 */
 } ab_opts;
 
+static int ab_value(void *ctx, const char *opt, const char *v)
+{
+	ab_opts *o = ctx;
+	char err[512];
+	if (!strcmp(opt, "--a")) {
+		o->a_text = v;
+		if (vlm_parse_net(v, 0, &o->a, err, sizeof err) < 0)
+			return vlm_usage_err("alphabeta", usage_ab, "--a %s", err);
+	} else if (!strcmp(opt, "--b")) {
+		o->b_text = v;
+		if (vlm_parse_net(v, 0, &o->b, err, sizeof err) < 0)
+			return vlm_usage_err("alphabeta", usage_ab, "--b %s", err);
+	} else {
+		if (o->npred == AB_MAXPRED)
+			return vlm_usage_err("alphabeta", usage_ab, "more than %d --predict options",
+			                     AB_MAXPRED);
+		if (vlm_parse_net(v, 1, &o->pred[o->npred], err, sizeof err) < 0)
+			return vlm_usage_err("alphabeta", usage_ab, "--predict %s", err);
+		o->pred_text[o->npred++] = v;
+	}
+	return 0;
+}
+
 /* 0, 1 (--help printed) or VLM_EXIT_BAD. */
 static int ab_args(int argc, char **argv, ab_opts *o)
 {
-	char err[512];
-	int i = 0, miss;
+	static const char *const opts[] = {"--a", "--b", "--predict"};
+	static const char *const flags[] = {"--csv"};
+	int *const flagv[] = {&o->csv};
+	const vlm_cmdline c = {"alphabeta", usage_ab, opts, 3, flags, flagv, 1, ab_value, o, &o->file};
+	int rc;
 	memset(o, 0, sizeof *o);
-	while (i < argc) {
-		const char *v;
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage_ab, stdout);
-			return 1;
-		}
-		if (!strcmp(argv[i], "--csv")) {
-			o->csv = 1;
-			i++;
-		} else if ((v = vlm_opt(argc, argv, &i, "--a", &miss))) {
-			o->a_text = v;
-			if (vlm_parse_net(v, 0, &o->a, err, sizeof err) < 0)
-				return vlm_usage_err("alphabeta", usage_ab, "--a %s", err);
-		} else if (!miss && (v = vlm_opt(argc, argv, &i, "--b", &miss))) {
-			o->b_text = v;
-			if (vlm_parse_net(v, 0, &o->b, err, sizeof err) < 0)
-				return vlm_usage_err("alphabeta", usage_ab, "--b %s", err);
-		} else if (!miss && (v = vlm_opt(argc, argv, &i, "--predict", &miss))) {
-			if (o->npred == AB_MAXPRED)
-				return vlm_usage_err("alphabeta", usage_ab,
-				                     "more than %d --predict options", AB_MAXPRED);
-			if (vlm_parse_net(v, 1, &o->pred[o->npred], err, sizeof err) < 0)
-				return vlm_usage_err("alphabeta", usage_ab, "--predict %s", err);
-			o->pred_text[o->npred++] = v;
-		} else if (miss) {
-			return vlm_usage_err("alphabeta", usage_ab, "%s needs a value", argv[i]);
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return vlm_usage_err("alphabeta", usage_ab, "unknown option '%s'", argv[i]);
-		} else if (o->file) {
-			return vlm_usage_err("alphabeta", usage_ab, "more than one input file");
-		} else {
-			o->file = argv[i++];
-		}
-	}
+	if ((rc = vlm_args(argc, argv, &c)))
+		return rc;
 	if (!o->file)
 		return vlm_usage_err("alphabeta", usage_ab, "no input file");
 	if (!o->a_text || !o->b_text)

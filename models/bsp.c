@@ -739,39 +739,19 @@ static int bsp_value(bsp_opts *o, const char *opt, const char *v)
 	return 0;
 }
 
+static int bsp_value_cb(void *o, const char *opt, const char *v)
+{
+	return bsp_value(o, opt, v);
+}
+
 static int bsp_args(int argc, char **argv, bsp_opts *o)
 {
 	static const char *const opts[] = {"--trace", "--params", "--link",    "--g",    "--L",
 	                                   "--op",    "--steps",  "--min-gap", "--tasks"};
-	int i = 0;
-	while (i < argc) {
-		const char *v = NULL;
-		int miss = 0, rc;
-		size_t k;
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage_bsp, stdout);
-			return 1;
-		}
-		if (!strcmp(argv[i], "--csv") || !strcmp(argv[i], "--detail")) {
-			*(argv[i][2] == 'c' ? &o->csv : &o->detail) = 1;
-			i++;
-			continue;
-		}
-		for (k = 0; k < sizeof opts / sizeof opts[0] && !v && !miss; k++)
-			v = vlm_opt(argc, argv, &i, opts[k], &miss);
-		if (miss)
-			return vlm_usage_err("bsp", usage_bsp, "%s needs a value", argv[i]);
-		if (v && (rc = bsp_value(o, opts[k - 1], v)))
-			return rc;
-		if (v)
-			continue;
-		if (argv[i][0] == '-' && argv[i][1])
-			return vlm_usage_err("bsp", usage_bsp, "unknown option '%s'", argv[i]);
-		if (o->file)
-			return vlm_usage_err("bsp", usage_bsp, "more than one input file");
-		o->file = argv[i++];
-	}
-	return 0;
+	static const char *const flags[] = {"--csv", "--detail"};
+	int *const flagv[] = {&o->csv, &o->detail};
+	const vlm_cmdline c = {"bsp", usage_bsp, opts, 9, flags, flagv, 2, bsp_value_cb, o, &o->file};
+	return vlm_args(argc, argv, &c);
 }
 
 /* g and L: --params, then --g and --L. */

@@ -3,6 +3,7 @@
  * raw file "vlcalib raw v1").  Nothing here knows MPI or PVM.
  */
 #include "calib_common.h"
+#include "vmconfig.h"
 
 #include <errno.h>
 #include <math.h>
@@ -89,59 +90,38 @@ void vl_calib_stats_of(int64_t *s, int n, double scale, vl_calib_stats *st)
 		st->mean = st->max;
 }
 
+/* The engine's unit parsers (vlayer/vmconfig.c), with two conveniences of the
+ * command line: K, M, G for KiB, MiB, GiB, and a bare time in ms. */
 int vl_calib_parse_size(const char *s, size_t *v)
 {
-	static const struct {
-		const char *u;
-		double f;
-	} units[] = {
-	    {"", 1},          {"B", 1},           {"K", 1024.0},       {"KiB", 1024.0},
-	    {"M", 1048576.0}, {"MiB", 1048576.0}, {"G", 1073741824.0}, {"GiB", 1073741824.0},
-	    {"KB", 1e3},      {"MB", 1e6},        {"GB", 1e9}};
-	char *end;
-	double x;
-	size_t i;
+	char buf[64];
+	size_t n = strlen(s);
+	int64_t b;
 
-	errno = 0;
-	x = strtod(s, &end);
-	if (end == s || errno || x < 0)
+	if (n == 0 || n + 3 >= sizeof buf)
 		return -1;
-	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
-		if (!strcmp(end, units[i].u)) {
-			x *= units[i].f;
-			if (x > 1e15 || x != floor(x))
-				return -1;
-			*v = (size_t)x;
-			return 0;
-		}
-	}
-	return -1;
+	memcpy(buf, s, n + 1);
+	if (strchr("KMG", buf[n - 1]))
+		memcpy(buf + n, "iB", 3);
+	if (vl_parse_size(buf, &b) || b < 0 || b > (int64_t)1e15)
+		return -1;
+	*v = (size_t)b;
+	return 0;
 }
 
 int vl_calib_parse_time(const char *s, int64_t *ns)
 {
-	static const struct {
-		const char *u;
-		double f;
-	} units[] = {{"", 1e6}, {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
-	char *end;
-	double x;
-	size_t i;
+	char buf[64];
+	size_t n = strlen(s);
 
-	errno = 0;
-	x = strtod(s, &end);
-	if (end == s || errno || x < 0)
+	if (n == 0 || n + 3 >= sizeof buf)
 		return -1;
-	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
-		if (!strcmp(end, units[i].u)) {
-			x *= units[i].f;
-			if (x > 1e13)
-				return -1;
-			*ns = (int64_t)llround(x);
-			return 0;
-		}
-	}
-	return -1;
+	memcpy(buf, s, n + 1);
+	if (strchr("0123456789.", buf[n - 1]))
+		memcpy(buf + n, "ms", 3);
+	if (vl_parse_time(buf, ns) || *ns < 0 || *ns > (int64_t)1e13)
+		return -1;
+	return 0;
 }
 
 int vl_calib_default_sizes(size_t lo, size_t hi, size_t *out, int max)

@@ -604,34 +604,19 @@ static int su_value(su_opts *o, const char *opt, const char *v)
 	return 0;
 }
 
+static int su_value_cb(void *o, const char *opt, const char *v)
+{
+	return su_value(o, opt, v);
+}
+
 static int su_args(int argc, char **argv, su_opts *o)
 {
 	static const char *const opts[] = {"--kernel", "--n", "--w", "--alpha", "--op",
 	                                   "--b",      "--x", "--p", "--lpeak", "--bc"};
-	int i = 0;
-	while (i < argc) {
-		const char *v = NULL;
-		int miss = 0, rc;
-		size_t k;
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage_su, stdout);
-			return 1;
-		}
-		if (!strcmp(argv[i], "--csv")) {
-			o->csv = 1;
-			i++;
-			continue;
-		}
-		for (k = 0; k < sizeof opts / sizeof opts[0] && !v && !miss; k++)
-			v = vlm_opt(argc, argv, &i, opts[k], &miss);
-		if (miss)
-			return vlm_usage_err("speedup", usage_su, "%s needs a value", argv[i]);
-		if (!v)
-			return vlm_usage_err("speedup", usage_su, "unknown argument '%s'", argv[i]);
-		if ((rc = su_value(o, opts[k - 1], v)))
-			return rc;
-	}
-	return 0;
+	static const char *const flags[] = {"--csv"};
+	int *const flagv[] = {&o->csv};
+	const vlm_cmdline c = {"speedup", usage_su, opts, 10, flags, flagv, 1, su_value_cb, o, NULL};
+	return vlm_args(argc, argv, &c);
 }
 
 /* The expressions (kernel's, replaced by --op/--b/--x) compiled into o->e. */

@@ -36,6 +36,25 @@ __attribute__((format(printf, 3, 4))) int vlm_usage_err(const char *cmd, const c
  * *missing is set to 1 (and NULL returned) when the value is missing. */
 const char *vlm_opt(int argc, char **argv, int *i, const char *name, int *missing);
 
+/* One command's arguments, for vlm_args. */
+typedef struct vlm_cmdline {
+	const char *cmd, *usage;      /* for messages and --help */
+	const char *const *opts;      /* options that take a value */
+	int nopts;
+	const char *const *flags;     /* options without a value: flagv[k] is set to 1 */
+	int *const *flagv;
+	int nflags;
+	/* an option's value: 0 to go on, else the return value of vlm_args */
+	int (*value)(void *ctx, const char *opt, const char *v);
+	void *ctx;
+	const char **file;            /* the one positional argument; NULL: none allowed */
+} vlm_cmdline;
+
+/* The argument loop shared by the subcommands: --help/-h prints the usage and
+ * returns 1; otherwise 0, or VLM_EXIT_BAD after a usage message ("%s needs a
+ * value", "unknown option", "unknown argument", "more than one input file"). */
+int vlm_args(int argc, char **argv, const vlm_cmdline *c);
+
 /* A time: "0", or a number with a unit ns, us, ms, s (a plain number is an
  * error unless PLAIN_SECONDS, then it is seconds), as a double: no rounding to
  * nanoseconds.  Negative values are the caller's to refuse.  0 or -1. */

@@ -56,6 +56,42 @@ const char *vlm_opt(int argc, char **argv, int *i, const char *name, int *missin
 	return argv[*i - 1];
 }
 
+int vlm_args(int argc, char **argv, const vlm_cmdline *c)
+{
+	int i = 0;
+	while (i < argc) {
+		const char *v = NULL;
+		int miss = 0, k, rc, flag = 0;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(c->usage, stdout);
+			return 1;
+		}
+		for (k = 0; k < c->nflags && !flag; k++)
+			if (!strcmp(argv[i], c->flags[k]))
+				flag = *c->flagv[k] = 1;
+		if (flag) {
+			i++;
+			continue;
+		}
+		for (k = 0; k < c->nopts && !v && !miss; k++)
+			v = vlm_opt(argc, argv, &i, c->opts[k], &miss);
+		if (miss)
+			return vlm_usage_err(c->cmd, c->usage, "%s needs a value", argv[i]);
+		if (v && (rc = c->value(c->ctx, c->opts[k - 1], v)))
+			return rc;
+		if (v)
+			continue;
+		if (!c->file)
+			return vlm_usage_err(c->cmd, c->usage, "unknown argument '%s'", argv[i]);
+		if (argv[i][0] == '-' && argv[i][1])
+			return vlm_usage_err(c->cmd, c->usage, "unknown option '%s'", argv[i]);
+		if (*c->file)
+			return vlm_usage_err(c->cmd, c->usage, "more than one input file");
+		*c->file = argv[i++];
+	}
+	return 0;
+}
+
 int vlm_parse_number(const char *text, double *v)
 {
 	char *end;

@@ -120,32 +120,38 @@ typedef int (*cns_fn)(clockid_t, int, const struct timespec *, struct timespec *
 typedef int (*usl_fn)(useconds_t);
 typedef unsigned (*sl_fn)(unsigned);
 
-/* An interrupted sleep (EINTR, the rest in rem) counts what was slept. */
+/* What a relative sleep of *req slept: all of it, or (interrupted, rc != 0)
+ * all but the rest left in *left. */
+static void slept(const struct timespec *req, int rc, const struct timespec *left)
+{
+	virtual_sleep(ts_ns(req) - (rc ? ts_ns(left) : 0));
+}
+
 int nanosleep(const struct timespec *req, struct timespec *rem)
 {
 	static nsl_fn real;
-	struct timespec left = {0, 0};
+	struct timespec left = {0, 0}, *r = rem ? rem : &left;
 	int rc;
 
 	if (!real)
 		real = (nsl_fn)dlsym(RTLD_NEXT, "nanosleep");
-	rc = real(req, rem ? rem : &left);
-	virtual_sleep(ts_ns(req) - (rc ? ts_ns(rem ? rem : &left) : 0));
+	rc = real(req, r);
+	slept(req, rc, r);
 	return rc;
 }
 
 int clock_nanosleep(clockid_t id, int flags, const struct timespec *req, struct timespec *rem)
 {
 	static cns_fn real;
-	struct timespec left = {0, 0};
+	struct timespec left = {0, 0}, *r = rem ? rem : &left;
 	int rc;
 
 	if (!real)
 		real = (cns_fn)dlsym(RTLD_NEXT, "clock_nanosleep");
-	rc = real(id, flags, req, rem ? rem : &left);
+	rc = real(id, flags, req, r);
 	/* an absolute deadline is a real time: only relative sleeps are counted */
 	if (!(flags & TIMER_ABSTIME) && id != CLOCK_PROCESS_CPUTIME_ID && id != CLOCK_THREAD_CPUTIME_ID)
-		virtual_sleep(ts_ns(req) - (rc ? ts_ns(rem ? rem : &left) : 0));
+		slept(req, rc, r);
 	return rc;
 }
 

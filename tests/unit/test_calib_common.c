@@ -54,7 +54,9 @@ START_TEST(sizes_and_times)
 	ck_assert_uint_eq(v, 0);
 	ck_assert_int_eq(vl_calib_parse_size("1.5", &v), -1);
 	ck_assert_int_eq(vl_calib_parse_size("-1", &v), -1);
-	ck_assert_int_eq(vl_calib_parse_size("4 KiB", &v), -1);
+	ck_assert_int_eq(vl_calib_parse_size("4 KiB", &v), 0); /* the VMConfig's syntax */
+	ck_assert_uint_eq(v, 4096);
+	ck_assert_int_eq(vl_calib_parse_size("4KiBx", &v), -1);
 	ck_assert_int_eq(vl_calib_parse_size("x", &v), -1);
 	ck_assert_int_eq(vl_calib_parse_time("20ms", &ns), 0);
 	ck_assert_int_eq(ns, 20000000);
