@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "trace_format.h"
+#include "vltrace.h"
 
 static void put(FILE *f, int type, int peer, int tag, uint32_t seq, int64_t bytes, int64_t t0,
 		int64_t t1, int64_t t2, int64_t t3)

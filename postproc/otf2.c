@@ -16,7 +16,7 @@
 
 #ifdef VL_HAVE_OTF2
 
-#include "coll.h"
+#include "vlayer/coll/coll.h"
 #include "merge.h"
 #include "states.h"
 

@@ -8,8 +8,8 @@
  * not yet ended) and the receives that wait for a send begin at the same time.
  */
 #include "paje.h"
-#include "outfile.h"
-#include "coll.h"
+#include "util/outfile.h"
+#include "vlayer/coll/coll.h"
 #include "merge.h"
 #include "states.h"
 

@@ -1,6 +1,6 @@
 /* scaling.c - `vlpost scaling`: a table and a gnuplot plot over several runs. */
 #include "scaling.h"
-#include "outfile.h"
+#include "util/outfile.h"
 
 #include <errno.h>
 #include <inttypes.h>

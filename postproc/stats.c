@@ -1,6 +1,6 @@
 /* stats.c - per-task summary of a trace set. */
 #include "stats.h"
-#include "outfile.h"
+#include "util/outfile.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

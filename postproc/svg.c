@@ -8,7 +8,7 @@
  * until the end and drawn as lines from send begin to receive end.
  */
 #include "svg.h"
-#include "outfile.h"
+#include "util/outfile.h"
 #include "paje.h"
 
 #include <errno.h>

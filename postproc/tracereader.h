@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "trace_format.h"
+#include "vltrace.h"
 
 #define VL_TR_BUFSIZE (64 * 1024)     /* default read buffer per task */
 #define VL_TR_MINBUF (4 * 1024)       /* smallest buffer used for very many tasks */

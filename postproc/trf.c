@@ -7,7 +7,7 @@
  * begin with the very same timestamp.
  */
 #include "trf.h"
-#include "coll.h"
+#include "vlayer/coll/coll.h"
 #include "merge.h"
 
 #include <stddef.h>

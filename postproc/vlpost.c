@@ -11,7 +11,7 @@
 #include "stats.h"
 #include "svg.h"
 #include "trf.h"
-#include "outfile.h"
+#include "util/outfile.h"
 #include "tracereader.h"
 
 #define EXIT_BAD 2

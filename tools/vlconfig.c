@@ -1,5 +1,5 @@
 /* vlconfig - check a VMConfig file, or print it in canonical form. */
-#include "vmconfig.h"
+#include "vlayer/core/vmconfig.h"
 
 #include <stdio.h>
 #include <string.h>

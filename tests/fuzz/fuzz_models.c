@@ -55,9 +55,9 @@
  *   (build/fuzz_models_lf crash-... replays a crash; once fixed, copy it into
  *   tests/fuzz/models/ with a name saying what it was.)
  */
-#include "calib_raw.h"
-#include "csv.h"
-#include "vlmodel.h"
+#include "tools/vlcalib/calib_raw.h"
+#include "util/csv.h"
+#include "tools/vlmodel/vlmodel.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -39,12 +39,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "otf2.h"
-#include "paje.h"
-#include "stats.h"
-#include "svg.h"
-#include "tracereader.h"
-#include "trf.h"
+#include "postproc/otf2.h"
+#include "postproc/paje.h"
+#include "postproc/stats.h"
+#include "postproc/svg.h"
+#include "postproc/tracereader.h"
+#include "postproc/trf.h"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)

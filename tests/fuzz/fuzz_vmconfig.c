@@ -9,8 +9,8 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "vmconfig.h"
-#include "coll.h"
+#include "vlayer/core/vmconfig.h"
+#include "vlayer/coll/coll.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "coll.h"
-#include "vmconfig.h"
+#include "vlayer/coll/coll.h"
+#include "vlayer/core/vmconfig.h"
 
 static int kind_of(const char *name)
 {

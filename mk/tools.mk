@@ -1,0 +1,11 @@
+# tools: vlcc (compiler wrapper), vlrun (launcher), vlconfig (VMConfig checker).
+ALL += $(B)/vlconfig $(B)/vlcc $(B)/vlrun
+
+$(B)/vlconfig: $(B)/tools/vlconfig.o $(B)/libvlayer-core.a
+	$(CC) $(ALLCFLAGS) -o $@ $^ $(INIH_LIBS) -lm
+$(B)/vlcc: tools/vlcc.in
+	@mkdir -p $(B)
+	sed -e 's|@LIBDIR@|$(CURDIR)/$(B)|g' -e 's|@INCDIR@|$(CURDIR)/include|g' $< > $@ && chmod +x $@
+$(B)/vlrun: tools/vlrun.in
+	@mkdir -p $(B)
+	sed -e 's|@LIBDIR@|$(CURDIR)/$(B)|g' -e 's|@BINDIR@|$(CURDIR)/$(B)|g' $< > $@ && chmod +x $@

@@ -1,0 +1,474 @@
+/* alphabeta.c - Lin's least-squares method for the latency and bandwidth
+ * constants of a message-passing job (000-lsdyna-comm-cost.txt), `vlmodel
+ * alphabeta`, and `vlmodel alphabeta-csv`, which writes its input file from
+ * the trace directories of vlayer runs. */
+#include "vlmodel.h"
+#include "util/csv.h"
+#include "util/lsq.h"
+#include "postproc/stats.h"
+#include "postproc/tracereader.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_ab[] =
+    "usage: vlmodel alphabeta FILE.csv --a LAT,BW --b LAT,BW [--predict LAT,BW]... [--csv]\n"
+    "\n"
+    "Lin's method (LS-DYNA, 000-lsdyna-comm-cost.txt): the same jobs ran on two\n"
+    "clusters that differ only in their interconnect, a and b.  With the ping-pong\n"
+    "latency and bandwidth of both, least squares over the jobs of\n"
+    "  M (la - lb) alpha + M s (1/ba - 1/bb) beta = time_a - time_b      (eq. 6)\n"
+    "gives the latency constant alpha and the bandwidth constant beta.  Then per\n"
+    "job: the communication cost T_comm = M (alpha lat + beta s / bw) (eq. 5) on a\n"
+    "and on b, the computation cost comp (time - T_comm, the mean over a and b;\n"
+    "resid = their difference, the job's residual of eq. 6) and, for each\n"
+    "--predict interconnect, the predicted time comp + its T_comm.\n"
+    "\n"
+    "FILE.csv ('-' = stdin): a header row naming the columns, in any order (other\n"
+    "columns are ignored), then one row per job:\n"
+    "  job        a label\n"
+    "  time_a     elapsed seconds on interconnect a\n"
+    "  time_b     elapsed seconds on interconnect b\n"
+    "  messages   messages per processor, M (mean over the processors)\n"
+    "  avg_bytes  average message size in bytes, s\n"
+    "`vlmodel alphabeta-csv` writes it from the trace directories of vlayer runs.\n"
+    "\n"
+    "  --a LAT,BW        ping-pong latency and bandwidth of a, e.g. 43us,112MB/s\n"
+    "                    (latency: ns us ms s; bandwidth: B/s KB/s MB/s GB/s KiB/s\n"
+    "                    MiB/s GiB/s bit/s kbit/s Mbit/s Gbit/s)\n"
+    "  --b LAT,BW        the same for b\n"
+    "  --predict LAT,BW  an interconnect to predict, repeatable (at most 16); latency\n"
+    "                    0 and bandwidth inf are allowed: 0,inf = infinitely fast\n"
+    "  --csv             CSV out: comment lines '# alpha: A', '# beta: B',\n"
+    "                    '# rms_s: R', '# predN: LAT,BW', then the job table\n";
+
+static const char usage_abcsv[] =
+    "usage: vlmodel alphabeta-csv [-o FILE] JOB=DIR_A,DIR_B...\n"
+    "\n"
+    "Write the input of `vlmodel alphabeta` from vlayer runs: for each job, the\n"
+    "trace directory of its run on interconnect a (a VMConfig with a's network)\n"
+    "and of its run on b.  time_a and time_b are the predicted elapsed times (as\n"
+    "`vlpost stats` prints them: latest end - earliest start); messages is the\n"
+    "mean over the tasks of the point-to-point messages each sent, avg_bytes the\n"
+    "mean of their average sizes over the tasks that sent (the paper's balanced-\n"
+    "job approximation; `vlpost stats --full` prints the same two numbers).\n"
+    "Collective operations are not counted as messages.  Both are taken from run\n"
+    "a; a warning says when run b sent differently.\n"
+    "\n"
+    "  -o FILE   write to FILE instead of standard output\n";
+
+int vlm_parse_net(const char *text, int extremes, vlm_net *net, char *err, size_t errlen)
+{
+	const char *comma = strchr(text, ',');
+	char lat[128];
+	size_t n;
+	int cut;
+	if (!comma || strchr(comma + 1, ',')) {
+		snprintf(err, errlen, "'%s': expected LATENCY,BANDWIDTH (e.g. 43us,112MB/s)", text);
+		return -1;
+	}
+	n = (size_t)(comma - text);
+	cut = n >= sizeof lat; /* cut short, "000...01us" would be 0 */
+	if (cut)
+		n = sizeof lat - 1;
+	memcpy(lat, text, n);
+	lat[n] = '\0';
+	if (cut || vlm_parse_seconds(lat, 0, &net->lat) < 0 || net->lat < 0) {
+		snprintf(err, errlen,
+		         "'%s': bad latency '%s' (a time >= 0 with a unit: ns, us, "
+		         "ms, s)",
+		         text, lat);
+		return -1;
+	}
+	if (vlm_parse_bandwidth(comma + 1, extremes, &net->bw) < 0) {
+		snprintf(err, errlen,
+		         "'%s': bad bandwidth '%s' (a rate > 0 with a unit: B/s, "
+		         "KB/s, MB/s, GB/s, KiB/s, MiB/s, GiB/s, bit/s, kbit/s, Mbit/s, Gbit/s%s)",
+		         text, comma + 1, extremes ? ", or inf" : "");
+		return -1;
+	}
+	return 0;
+}
+
+double vlm_ab_comm(double alpha, double beta, vlm_net net, double m, double s)
+{
+	if (m == 0)
+		return 0;
+	return m * (alpha * net.lat + (isinf(net.bw) ? 0 : beta * s / net.bw));
+}
+
+static double inv(double bw)
+{
+	return isinf(bw) ? 0 : 1 / bw;
+}
+
+int vlm_ab_fit(const vlm_abjob *jobs, int n, vlm_net a, vlm_net b, double *alpha, double *beta,
+               double *rms)
+{
+	double *A, *y, x[2], sse;
+	int rc;
+	if (n < 2)
+		return VLM_AB_FEW;
+	if (a.lat == b.lat)
+		return VLM_AB_SAMELAT;
+	if (inv(a.bw) == inv(b.bw))
+		return VLM_AB_SAMEBW;
+	A = malloc(sizeof *A * 2 * (size_t)n);
+	y = malloc(sizeof *y * (size_t)n);
+	if (!A || !y) {
+		free(A);
+		free(y);
+		return VLM_AB_SINGULAR;
+	}
+	for (int i = 0; i < n; i++) {
+		A[2 * i] = jobs[i].m * (a.lat - b.lat);
+		A[2 * i + 1] = jobs[i].m * jobs[i].s * (inv(a.bw) - inv(b.bw));
+		y[i] = jobs[i].ta - jobs[i].tb;
+	}
+	rc = vlm_lsq(A, y, NULL, n, 2, x, &sse);
+	free(A);
+	free(y);
+	if (rc < 0)
+		return VLM_AB_SINGULAR;
+	*alpha = x[0];
+	*beta = x[1];
+	if (rms)
+		*rms = sqrt(sse / n);
+	return VLM_AB_OK;
+}
+
+/* ---- vlmodel alphabeta ---- */
+
+#define AB_MAXPRED 16
+
+typedef struct ab_opts {
+	const char *file;
+	const char *a_text, *b_text;
+	vlm_net a, b;
+	int npred;
+	const char *pred_text[AB_MAXPRED];
+	vlm_net pred[AB_MAXPRED];
+	int csv;
+	double scale; /* the largest elapsed time: residuals far below it are 0 */
+} ab_opts;
+
+static int ab_value(void *ctx, const char *opt, const char *v)
+{
+	ab_opts *o = ctx;
+	char err[512];
+	if (!strcmp(opt, "--a")) {
+		o->a_text = v;
+		if (vlm_parse_net(v, 0, &o->a, err, sizeof err) < 0)
+			return vlm_usage_err("alphabeta", usage_ab, "--a %s", err);
+	} else if (!strcmp(opt, "--b")) {
+		o->b_text = v;
+		if (vlm_parse_net(v, 0, &o->b, err, sizeof err) < 0)
+			return vlm_usage_err("alphabeta", usage_ab, "--b %s", err);
+	} else {
+		if (o->npred == AB_MAXPRED)
+			return vlm_usage_err("alphabeta", usage_ab, "more than %d --predict options",
+			                     AB_MAXPRED);
+		if (vlm_parse_net(v, 1, &o->pred[o->npred], err, sizeof err) < 0)
+			return vlm_usage_err("alphabeta", usage_ab, "--predict %s", err);
+		o->pred_text[o->npred++] = v;
+	}
+	return 0;
+}
+
+/* 0, 1 (--help printed) or VLM_EXIT_BAD. */
+static int ab_args(int argc, char **argv, ab_opts *o)
+{
+	static const char *const opts[] = {"--a", "--b", "--predict"};
+	static const char *const flags[] = {"--csv"};
+	int *const flagv[] = {&o->csv};
+	const vlm_cmdline c = {"alphabeta", usage_ab, opts, 3, flags, flagv, 1, ab_value, o, &o->file};
+	int rc;
+	memset(o, 0, sizeof *o);
+	if ((rc = vlm_args(argc, argv, &c)))
+		return rc;
+	if (!o->file)
+		return vlm_usage_err("alphabeta", usage_ab, "no input file");
+	if (!o->a_text || !o->b_text)
+		return vlm_usage_err("alphabeta", usage_ab, "--a and --b are required");
+	return 0;
+}
+
+enum { C_JOB, C_TA, C_TB, C_M, C_S, NC };
+static const char *const ab_cols[] = {"job", "time_a", "time_b", "messages", "avg_bytes", NULL};
+
+/* One job of row R: its numbers, each >= 0 (messages and avg_bytes finite). */
+static int ab_row(const vlm_csv *c, int r, const int *idx, vlm_abjob *j, char *err, size_t errlen)
+{
+	double *v[NC] = {NULL, &j->ta, &j->tb, &j->m, &j->s};
+	for (int k = C_TA; k < NC; k++) {
+		if (vlm_csv_num(c, r, idx[k], v[k], err, errlen) < 0)
+			return -1;
+		if (*v[k] < 0) {
+			snprintf(err, errlen, "%s:%d: column %s: %s is negative", c->path,
+			         c->line[r], ab_cols[k], vlm_csv_text(c, r, idx[k]));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static const char *ab_singular(int rc, const vlm_csv *c, const vlm_abjob *j)
+{
+	int same_s = 1;
+	switch (rc) {
+	case VLM_AB_FEW:
+		return "the fit needs at least 2 jobs";
+	case VLM_AB_SAMELAT:
+		return "singular fit: --a and --b have the same latency, so alpha is undetermined";
+	case VLM_AB_SAMEBW:
+		return "singular fit: --a and --b have the same bandwidth, so beta is undetermined";
+	default:
+		break;
+	}
+	for (int r = 1; r < c->nrows; r++)
+		same_s &= j[r].s == j[0].s;
+	if (same_s)
+		return "singular fit: every job has the same avg_bytes, so the latency and the "
+		       "bandwidth term cannot be told apart";
+	return "singular fit: the jobs' equations (6) are linearly dependent (every job "
+	       "has M = 0, or the same avg_bytes)";
+}
+
+static void ab_head(vlm_tab *t, const ab_opts *o)
+{
+	static const char *const h[] = {"job",      "messages", "avg_bytes", "time_a_s", "time_b_s",
+	                                "comm_a_s", "comm_b_s", "comp_s",    "resid_s"};
+	char b[32];
+	for (size_t k = 0; k < sizeof h / sizeof h[0]; k++)
+		vlm_tab_str(t, h[k]);
+	for (int k = 0; k < o->npred; k++) {
+		snprintf(b, sizeof b, "pred%d_s", k + 1);
+		vlm_tab_str(t, b);
+	}
+}
+
+static void ab_job(vlm_tab *t, const ab_opts *o, const char *name, const vlm_abjob *j, double alpha,
+                   double beta)
+{
+	double ca = vlm_ab_comm(alpha, beta, o->a, j->m, j->s);
+	double cb = vlm_ab_comm(alpha, beta, o->b, j->m, j->s);
+	double comp = ((j->ta - ca) + (j->tb - cb)) / 2;
+	vlm_tab_str(t, name);
+	vlm_tab_num(t, j->m);
+	vlm_tab_num(t, j->s);
+	vlm_tab_num(t, j->ta);
+	vlm_tab_num(t, j->tb);
+	vlm_tab_num(t, ca);
+	vlm_tab_num(t, cb);
+	vlm_tab_num(t, comp);
+	vlm_tab_num(t, vlm_clean((j->ta - ca) - (j->tb - cb), j->ta + j->tb));
+	for (int k = 0; k < o->npred; k++)
+		vlm_tab_num(t, comp + vlm_ab_comm(alpha, beta, o->pred[k], j->m, j->s));
+}
+
+static void ab_net_text(FILE *out, const char *what, vlm_net n)
+{
+	char l[32], b[32];
+	fprintf(out, "%s: latency %s s, bandwidth %s B/s\n", what, vlm_g(l, sizeof l, n.lat),
+	        vlm_g(b, sizeof b, n.bw));
+}
+
+static void ab_preamble(const ab_opts *o, int njobs, double alpha, double beta, double rms)
+{
+	char b[32];
+	if (o->csv) {
+		printf("# alpha: %.9g\n# beta: %.9g\n# rms_s: %.9g\n", alpha, beta,
+		       vlm_clean(rms, o->scale));
+		for (int k = 0; k < o->npred; k++)
+			printf("# pred%d: %s\n", k + 1, o->pred_text[k]);
+		return;
+	}
+	printf("%d jobs from %s\n", njobs, o->file);
+	ab_net_text(stdout, "a", o->a);
+	ab_net_text(stdout, "b", o->b);
+	printf("alpha = %s  (latency constant: effective latency = alpha x ping-pong latency)\n",
+	       vlm_g(b, sizeof b, alpha));
+	printf("beta = %s  (bandwidth constant: effective bandwidth = ping-pong bandwidth / "
+	       "beta)\n",
+	       vlm_g(b, sizeof b, beta));
+	printf("rms residual of eq. 6: %s s\n", vlm_g(b, sizeof b, vlm_clean(rms, o->scale)));
+	for (int k = 0; k < o->npred; k++) {
+		char w[16];
+		snprintf(w, sizeof w, "pred%d", k + 1);
+		ab_net_text(stdout, w, o->pred[k]);
+	}
+	putchar('\n');
+}
+
+static int ab_report(ab_opts *o, const vlm_csv *c, const int *idx, const vlm_abjob *j, double alpha,
+                     double beta, double rms)
+{
+	vlm_tab t;
+	int rc;
+	for (int r = 0; r < c->nrows; r++)
+		o->scale = fmax(o->scale, fmax(j[r].ta, j[r].tb));
+	vlm_tab_init(&t, 9 + o->npred);
+	ab_head(&t, o);
+	for (int r = 0; r < c->nrows; r++)
+		ab_job(&t, o, vlm_csv_text(c, r, idx[C_JOB]), &j[r], alpha, beta);
+	ab_preamble(o, c->nrows, alpha, beta, rms);
+	rc = vlm_tab_print(stdout, &t, o->csv);
+	vlm_tab_free(&t);
+	return rc < 0 ? vlm_die("write error") : 0;
+}
+
+int vlm_alphabeta_main(int argc, char **argv)
+{
+	ab_opts o;
+	vlm_csv c;
+	vlm_abjob *j;
+	int idx[NC], rc;
+	char err[768];
+	double alpha, beta, rms;
+	rc = ab_args(argc, argv, &o);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	if (vlm_csv_read(o.file, &c, err, sizeof err) < 0)
+		return vlm_die("%s", err);
+	if (vlm_csv_need(&c, ab_cols, idx, err, sizeof err) < 0) {
+		vlm_csv_free(&c);
+		return vlm_die("%s", err);
+	}
+	j = calloc((size_t)c.nrows + 1, sizeof *j);
+	rc = j ? 0 : vlm_die("out of memory");
+	for (int r = 0; !rc && r < c.nrows; r++)
+		if (ab_row(&c, r, idx, &j[r], err, sizeof err) < 0)
+			rc = vlm_die("%s", err);
+	if (!rc) {
+		int f = vlm_ab_fit(j, c.nrows, o.a, o.b, &alpha, &beta, &rms);
+		if (f != VLM_AB_OK)
+			rc = vlm_die("%s:%d: %s", c.path, c.header_line, ab_singular(f, &c, j));
+		else
+			rc = ab_report(&o, &c, idx, j, alpha, beta, rms);
+	}
+	free(j);
+	vlm_csv_free(&c);
+	return rc;
+}
+
+/* ---- vlmodel alphabeta-csv ---- */
+
+typedef struct ab_run {
+	double t;    /* predicted elapsed s */
+	double m, s; /* balanced-job M and s */
+} ab_run;
+
+/* The run in DIR: as vlpost stats, and its M and s as `vlpost stats --full`. */
+static int ab_read_run(const char *dir, ab_run *run, char *err, size_t errlen)
+{
+	vl_tset set;
+	vlp_tstats *st = NULL;
+	double sm = 0, ss = 0;
+	int nsend = 0, rc = -1;
+	if (vl_tset_open(&set, dir, 0, stderr, err, errlen) < 0)
+		goto out;
+	st = calloc((size_t)set.n, sizeof *st);
+	if (!st) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	if (vlp_stats_collect(&set, st, stderr, err, errlen) < 0)
+		goto out;
+	for (int i = 0; i < set.n; i++) {
+		sm += (double)st[i].nsent;
+		if (st[i].nsent) {
+			ss += (double)st[i].bsent / (double)st[i].nsent;
+			nsend++;
+		}
+	}
+	run->t = (double)vlp_stats_elapsed(st, set.n) * 1e-9;
+	run->m = sm / set.n;
+	run->s = nsend ? ss / nsend : 0;
+	rc = 0;
+out:
+	free(st);
+	vl_tset_close(&set);
+	return rc;
+}
+
+/* "JOB=DIR_A,DIR_B" into its three parts (in BUF). */
+static int ab_split_spec(const char *spec, char *buf, size_t len, char **job, char **da, char **db)
+{
+	char *eq, *comma;
+	snprintf(buf, len, "%s", spec);
+	eq = strchr(buf, '=');
+	comma = eq ? strchr(eq + 1, ',') : NULL;
+	if (!eq || eq == buf || !comma || comma == eq + 1 || !comma[1])
+		return -1;
+	*eq = *comma = '\0';
+	*job = buf;
+	*da = eq + 1;
+	*db = comma + 1;
+	return 0;
+}
+
+/* Job SPEC ("JOB=DIR_A,DIR_B") as a CSV row into ROW. */
+static int ab_csv_job(const char *spec, char *row, size_t len)
+{
+	char buf[4096], err[768], *job, *da, *db;
+	ab_run a, b;
+	if (ab_split_spec(spec, buf, sizeof buf, &job, &da, &db) < 0)
+		return vlm_usage_err("alphabeta-csv", usage_abcsv, "'%s': expected JOB=DIR_A,DIR_B",
+		                     spec);
+	if (strpbrk(job, ",\"") || job[0] == '#' || job[0] == ' ')
+		return vlm_usage_err("alphabeta-csv", usage_abcsv,
+		                     "job label '%s': no commas, quotes, or leading '#'", job);
+	if (ab_read_run(da, &a, err, sizeof err) < 0 || ab_read_run(db, &b, err, sizeof err) < 0)
+		return vlm_die("%s", err);
+	if (fabs(a.m - b.m) > 1e-9 * (a.m + b.m) || fabs(a.s - b.s) > 1e-9 * (a.s + b.s))
+		fprintf(stderr,
+		        "vlmodel: warning: job %s: the runs sent differently (a: M = %.6g, "
+		        "s = %.6g; b: M = %.6g, s = %.6g); using a's\n",
+		        job, a.m, a.s, b.m, b.s);
+	snprintf(row, len, "%s,%.9g,%.9g,%.9g,%.9g\n", job, a.t, b.t, a.m, a.s);
+	return 0;
+}
+
+/* Every job's row, then the file (nothing is written if a job fails). */
+static int ab_csv_write(const char *ofile, char **specs, int n)
+{
+	char(*rows)[4200] = calloc((size_t)n, sizeof *rows);
+	FILE *out = stdout;
+	int rc = rows ? 0 : vlm_die("out of memory");
+	for (int k = 0; k < n && !rc; k++)
+		rc = ab_csv_job(specs[k], rows[k], sizeof rows[k]);
+	if (!rc && ofile && !(out = fopen(ofile, "w")))
+		rc = vlm_die("%s: cannot write", ofile);
+	if (!rc) {
+		fputs("job,time_a,time_b,messages,avg_bytes\n", out);
+		for (int k = 0; k < n; k++)
+			fputs(rows[k], out);
+		if ((out == stdout ? fflush(out) : fclose(out)) != 0)
+			rc = vlm_die("%s: write error", ofile ? ofile : "standard output");
+	}
+	free(rows);
+	return rc;
+}
+
+int vlm_abcsv_main(int argc, char **argv)
+{
+	const char *ofile = NULL;
+	int i = 0, miss;
+	for (int k = 0; k < argc; k++)
+		if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
+			fputs(usage_abcsv, stdout);
+			return 0;
+		}
+	while (i < argc && argv[i][0] == '-') {
+		const char *v = vlm_opt(argc, argv, &i, "-o", &miss);
+		if (!v)
+			return vlm_usage_err("alphabeta-csv", usage_abcsv,
+			                     miss ? "%s needs a value" : "unknown option '%s'",
+			                     argv[i]);
+		ofile = v;
+	}
+	if (i == argc)
+		return vlm_usage_err("alphabeta-csv", usage_abcsv, "no JOB=DIR_A,DIR_B given");
+	return ab_csv_write(ofile, argv + i, argc - i);
+}

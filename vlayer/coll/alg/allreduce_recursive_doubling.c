@@ -1,0 +1,39 @@
+/* coll_allreduce_recursive_doubling.c - recursive-doubling allreduce (MPICH
+ * allreduce_intra_recursive_doubling).  With p' the largest power of two <= p
+ * and rem = p - p': among the first 2 rem ranks each even rank sends its vector
+ * to the odd rank above it and drops out; the remaining p' ranks (new rank
+ * r / 2 for those odd ranks, r - rem above them) exchange vectors with new rank
+ * ^ 2^k for k = 0 .. log2 p' - 1; then each odd rank sends the result back to
+ * the even rank below it.
+ */
+#include "vlayer/coll/sched.h"
+
+/* Real rank of new rank nr. */
+static int vli_old(int nr, int rem)
+{
+	return nr < rem ? 2 * nr + 1 : nr + rem;
+}
+
+void vli_coll_allreduce_recursive_doubling(vli_coll_sched *s, int64_t n)
+{
+	int p = s->p, pof2, rem, r, nr, m;
+
+	for (pof2 = 1; 2 * pof2 <= p; pof2 <<= 1)
+		;
+	rem = p - pof2;
+	for (r = 0; r < 2 * rem; r += 2) {
+		vli_coll_send(s, r, r + 1, n);
+		vli_coll_recv(s, r + 1, r, n);
+	}
+	for (m = 1; m < pof2; m <<= 1)
+		for (nr = 0; nr < pof2; nr++) {
+			int me = vli_old(nr, rem), peer = vli_old(nr ^ m, rem);
+
+			vli_coll_send(s, me, peer, n);
+			vli_coll_recv(s, me, peer, n);
+		}
+	for (r = 0; r < 2 * rem; r += 2) {
+		vli_coll_send(s, r + 1, r, n);
+		vli_coll_recv(s, r, r + 1, n);
+	}
+}

@@ -1,0 +1,19 @@
+/* coll_allreduce_ring.c - ring allreduce: the vector is cut into p chunks of
+ * n / p bytes, the first n % p of them one byte longer (they sum to n); a ring
+ * reduce-scatter of the chunks (p - 1 steps) then a ring allgather of them
+ * (p - 1 steps).
+ */
+#include <stdlib.h>
+#include "vlayer/coll/sched.h"
+
+void vli_coll_allreduce_ring(vli_coll_sched *s, int64_t n)
+{
+	int p = s->p, i;
+	int64_t *chunk = vli_coll_alloc((size_t)p, sizeof(*chunk));
+
+	for (i = 0; i < p; i++)
+		chunk[i] = n / p + (i < n % p);
+	vli_coll_reduce_scatter_ring(s, chunk);
+	vli_coll_allgather_ring(s, chunk);
+	free(chunk);
+}

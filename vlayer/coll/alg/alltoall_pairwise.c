@@ -1,0 +1,18 @@
+/* coll_alltoall_pairwise.c - pairwise alltoall: in step k = 1 .. p - 1 rank r
+ * sends to r + k and receives from r - k (mod p).
+ */
+#include <stddef.h>
+#include "vlayer/coll/sched.h"
+
+void vli_coll_alltoall_pairwise(vli_coll_sched *s, const int64_t *mat)
+{
+	int p = s->p, k, r;
+
+	for (k = 1; k < p; k++)
+		for (r = 0; r < p; r++) {
+			int to = (r + k) % p, from = (r - k + p) % p;
+
+			vli_coll_send(s, r, to, mat[(size_t)r * p + to]);
+			vli_coll_recv(s, r, from, mat[(size_t)from * p + r]);
+		}
+}

@@ -1,0 +1,16 @@
+/* coll_barrier_dissemination.c - barrier by dissemination (Hensgen, Finkel and
+ * Manber): in round k every rank sends an empty message to r + 2^k and waits
+ * for the one from r - 2^k (mod p); ceil(log2 p) rounds, any p.
+ */
+#include "vlayer/coll/sched.h"
+
+void vli_coll_barrier_dissemination(vli_coll_sched *s)
+{
+	int p = s->p, r, d;
+
+	for (d = 1; d < p; d <<= 1)
+		for (r = 0; r < p; r++) {
+			vli_coll_send(s, r, (r + d) % p, 0);
+			vli_coll_recv(s, r, (r - d + p) % p, 0);
+		}
+}

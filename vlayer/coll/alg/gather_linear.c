@@ -1,0 +1,16 @@
+/* coll_gather_linear.c - linear gather: every rank sends its block to the
+ * root, which receives them in relative order root + 1, root + 2 ...
+ */
+#include "vlayer/coll/sched.h"
+
+void vli_coll_gather_linear(vli_coll_sched *s, int root, const int64_t *blk)
+{
+	int v;
+
+	for (v = 1; v < s->p; v++) {
+		int r = vli_coll_abs(v, root, s->p);
+
+		vli_coll_send(s, r, root, blk[r]);
+		vli_coll_recv(s, root, r, blk[r]);
+	}
+}

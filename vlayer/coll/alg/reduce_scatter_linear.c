@@ -1,0 +1,11 @@
+/* coll_reduce_scatter_linear.c - reduce_scatter as a binomial reduce of the
+ * whole vector (the sum of the blocks) to rank 0 followed by a linear scatter
+ * of the blocks from rank 0.
+ */
+#include "vlayer/coll/sched.h"
+
+void vli_coll_reduce_scatter_linear(vli_coll_sched *s, const int64_t *blk)
+{
+	vli_coll_reduce_binomial(s, 0, vli_coll_sum(blk, 0, s->p, 0, s->p));
+	vli_coll_scatter_linear(s, 0, blk);
+}

@@ -1,0 +1,17 @@
+/* coll_reduce_scatter_ring.c - ring reduce_scatter: in step k = 0 .. p - 2
+ * rank r sends its partial result of block r - k - 1 to r + 1 and receives
+ * that of block r - k - 2 from r - 1 (mod p), so that after the last step it
+ * holds block r fully reduced.
+ */
+#include "vlayer/coll/sched.h"
+
+void vli_coll_reduce_scatter_ring(vli_coll_sched *s, const int64_t *blk)
+{
+	int p = s->p, k, r;
+
+	for (k = 0; k < p - 1; k++)
+		for (r = 0; r < p; r++) {
+			vli_coll_send(s, r, (r + 1) % p, blk[(r - k - 1 + p) % p]);
+			vli_coll_recv(s, r, (r - 1 + p) % p, blk[(r - k - 2 + 2 * p) % p]);
+		}
+}

@@ -1,0 +1,17 @@
+/* coll_scan_chain.c - chain scan and exscan: rank r receives the prefix of
+ * ranks 0 .. r - 1 from r - 1 (if r > 0), then sends its prefix to r + 1 (if
+ * r < p - 1).  Exscan sends the same messages.
+ */
+#include "vlayer/coll/sched.h"
+
+void vli_coll_scan_chain(vli_coll_sched *s, int64_t n)
+{
+	int r;
+
+	for (r = 0; r < s->p; r++) {
+		if (r > 0)
+			vli_coll_recv(s, r, r - 1, n);
+		if (r < s->p - 1)
+			vli_coll_send(s, r, r + 1, n);
+	}
+}

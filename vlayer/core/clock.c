@@ -1,0 +1,215 @@
+/* clock.c - the virtual clock of one task.
+ *
+ * virtual time = start + computation + communication + waiting, all int64 ns.
+ * Computation is the thread CPU time spent between two layer calls (read at
+ * the entry and exit of each call, so time inside the layer and the message
+ * library is never counted), scaled by the host's performance factor.
+ */
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "vlayer/core/engine.h"
+
+vli_task vli_t;
+__thread int vli_depth;
+__thread int vli_main_thread;
+
+typedef int (*clock_fn)(clockid_t, struct timespec *);
+static clock_fn real_clock;
+
+static int64_t read_clock(clockid_t id)
+{
+	struct timespec ts;
+
+	if (!real_clock) {
+		real_clock = (clock_fn)dlsym(RTLD_NEXT, "clock_gettime");
+		if (!real_clock)
+			real_clock = clock_gettime;
+	}
+	real_clock(id, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int64_t vli_cpu_ns(void)
+{
+	return read_clock(CLOCK_THREAD_CPUTIME_ID);
+}
+
+int64_t vli_mono_ns(void)
+{
+	return read_clock(CLOCK_MONOTONIC);
+}
+
+int64_t vli_real_ns(void)
+{
+	return read_clock(CLOCK_REALTIME);
+}
+
+void vli_load_config(vl_config *cfg)
+{
+	const char *path = getenv("VMCONFIG");
+	char err[1200];
+
+	if (path && *path) {
+		if (vl_config_load(path, cfg, err, sizeof err) < 0)
+			vl_error(2, "%s", err);
+		return;
+	}
+	if (access("VMConfig", F_OK) == 0) {
+		if (vl_config_load("VMConfig", cfg, err, sizeof err) < 0)
+			vl_error(2, "%s", err);
+		return;
+	}
+	vl_config_default(cfg);
+}
+
+static void on_fatal(int sig)
+{
+	/* killed from outside (pvm_kill, pvmd halt, ^C), also while blocked in a
+	 * receive: the task ends here, with an END record; a crash only flushes */
+	if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP)
+		vli_finish();
+	vli_trace_flush();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void on_exit_hook(void)
+{
+	vli_finish();
+}
+
+static void install_handlers(void)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT,
+				    SIGHUP, SIGQUIT, SIGPIPE };
+	struct sigaction sa, old;
+	size_t i;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_fatal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		/* keep a handler the program installed itself */
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_DFL)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
+	atexit(on_exit_hook);
+}
+
+/* CPU time one read of the thread clock adds to the next difference (the part
+ * of the system call after the reading at leave plus the part before the
+ * reading at enter): the smallest of a few back-to-back differences.  Taken
+ * off every computation segment so that a program that computes nothing
+ * between two calls gets no computation. */
+static int64_t read_cost;
+
+static void measure_read_cost(void)
+{
+	int64_t best = INT64_MAX, a, b;
+	int i;
+
+	for (i = 0; i < 64; i++) {
+		a = vli_cpu_ns();
+		b = vli_cpu_ns();
+		if (b - a < best)
+			best = b - a;
+	}
+	read_cost = best > 0 && best < 100000 ? best : 0;
+}
+
+void vli_init(int id, int ptid, int host, int64_t start, const char *program)
+{
+	vl_thdr h;
+	const char *dir = getenv("VLAYER_TRACE_DIR");
+	const char *slash;
+
+	vli_t.id = id;
+	vli_t.ptid = ptid;
+	vli_t.host = host;
+	vli_t.start = vli_t.now = start;
+	vli_t.ready = 1;
+	vli_main_thread = 1;
+	if (!dir || !*dir)
+		dir = vli_t.cfg.trace_dir[0] ? vli_t.cfg.trace_dir : "vltrace";
+	memset(&h, 0, sizeof h);
+	memcpy(h.magic, VL_TRACE_MAGIC, 8);
+	h.version = VL_TRACE_VERSION;
+	h.hdr_size = sizeof(vl_thdr);
+	h.rec_size = sizeof(vl_trec);
+	h.tid = id;
+	h.ptid = ptid;
+	h.host = host;
+	h.start_ns = start;
+	if (host >= 0 && host < vli_t.cfg.nhosts)
+		snprintf(h.host_name, sizeof h.host_name, "%s", vli_t.cfg.hosts[host].name);
+	slash = program ? strrchr(program, '/') : NULL;
+	snprintf(h.program, sizeof h.program, "%s", slash ? slash + 1 : program ? program : "?");
+	vli_trace_open(dir, &h);
+	vli_trace_msg(VL_EV_START, -1, 0, 0, 0, start, start, 0, 0, 0);
+	install_handlers();
+	if (!vli_t.cfg.compute_ignore)
+		measure_read_cost();
+	vli_t.cpu_mark = vli_t.cfg.compute_ignore ? 0 : vli_cpu_ns();
+	/* CPU time used before the first layer call counts too */
+	if (!vli_t.cfg.compute_ignore) {
+		int64_t c = vli_scale_cpu(&vli_t.cfg, host, vli_t.cpu_mark);
+		vli_t.comp += c;
+		vli_t.now += c;
+	}
+}
+
+void vli_enter(void)
+{
+	int64_t cpu, c;
+
+	if (!vli_t.ready || vli_t.cfg.compute_ignore)
+		return;
+	cpu = vli_cpu_ns();
+	c = cpu - vli_t.cpu_mark - read_cost;
+	c = vli_scale_cpu(&vli_t.cfg, vli_t.host, c > 0 ? c : 0);
+	if (c > 0) {
+		vli_t.comp += c;
+		vli_t.now += c;
+	}
+	vli_t.cpu_mark = cpu;
+}
+
+void vli_leave(void)
+{
+	if (!vli_t.ready || vli_t.cfg.compute_ignore)
+		return;
+	vli_t.cpu_mark = vli_cpu_ns();
+}
+
+void vli_comm(int64_t ns)
+{
+	if (ns <= 0)
+		return;
+	vli_t.comm += ns;
+	vli_t.now += ns;
+}
+
+void vli_wait_until(int64_t t)
+{
+	if (t <= vli_t.now)
+		return;
+	vli_t.wait += t - vli_t.now;
+	vli_t.now = t;
+}
+
+void vli_finish(void)
+{
+	if (!vli_t.ready || vli_t.ended)
+		return;
+	vli_enter();
+	vli_t.ended = 1;
+	vli_trace_msg(VL_EV_END, -1, 0, 0, vli_t.comp, vli_t.now, vli_t.now, vli_t.comm,
+		      vli_t.wait, 0);
+	vli_trace_close();
+}

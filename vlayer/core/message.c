@@ -1,0 +1,69 @@
+/* message.c - what one message does to the clocks of its sender and of its
+ * receiver.  Both front ends (PVM and MPI) time every message through these
+ * functions; the costs themselves come from model.c.
+ */
+#include "vlayer/core/engine.h"
+
+/* Waits until t, returns the time waited. */
+static int64_t wait_until(int64_t t)
+{
+	int64_t before = vli_t.now;
+
+	vli_wait_until(t);
+	return vli_t.now - before;
+}
+
+uint32_t vli_req_next(void)
+{
+	static uint32_t n;
+
+	return ++n;
+}
+
+void vli_msg_sent(int peer, int dst_host, int tag, int64_t bytes, int64_t send_ns, int64_t t0,
+		  int64_t depart, int k, uint32_t req, vli_sent *s)
+{
+	int64_t waited;
+	unsigned flags = (k > 1 ? VL_TF_MCAST : 0) | (req ? VL_TF_NB : 0);
+
+	s->seq = ++vli_t.seq;
+	s->t0 = t0;
+	vli_comm(send_ns);
+	waited = wait_until(depart);
+	s->t1 = vli_t.now;
+	s->arrival = s->t1 + vli_trans_time(&vli_t.cfg, vli_t.host, dst_host, bytes);
+	vli_trace_msg4(VL_EV_SEND, peer, tag, s->seq, bytes, s->t0, s->t1, s->arrival, k,
+		       req ? (int64_t)req : waited, flags);
+}
+
+int64_t vli_msg_received(int peer, int src_host, int tag, uint32_t seq, int64_t bytes, int64_t t0,
+			 int64_t arrival, unsigned flags, uint32_t req)
+{
+	int64_t waited = wait_until(arrival);
+
+	vli_comm(vli_recv_time(&vli_t.cfg, src_host >= 0 ? src_host : vli_t.host, vli_t.host));
+	vli_trace_msg4(VL_EV_RECV, peer, tag, seq, bytes, t0, vli_t.now, waited, arrival, req,
+		       flags | (req ? VL_TF_NB : 0));
+	return waited;
+}
+
+void vli_msg_posted(int peer, int tag, uint32_t req, int64_t t0)
+{
+	vli_trace_msg4(VL_EV_IRECV, peer, tag, 0, 0, t0, vli_t.now, 0, 0, req, 0);
+}
+
+void vli_msg_completed(int peer, int tag, uint32_t seq, int64_t bytes, uint32_t req, int64_t t0,
+		       int64_t depart)
+{
+	int64_t waited = wait_until(depart);
+
+	vli_trace_msg4(VL_EV_WAIT, peer, tag, seq, bytes, t0, vli_t.now, waited, 0, req, 0);
+}
+
+void vli_msg_probed(int peer, int src_host, int tag, int64_t t0, int64_t arrival)
+{
+	int64_t waited = wait_until(arrival);
+
+	vli_comm(vli_recv_time(&vli_t.cfg, src_host >= 0 ? src_host : vli_t.host, vli_t.host));
+	vli_trace_msg4(VL_EV_PROBE, peer, tag, 0, 0, t0, vli_t.now, waited, 0, 0, VL_TF_FOUND);
+}

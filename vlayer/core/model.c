@@ -1,0 +1,128 @@
+/* model.c - the delay model: what a send, a transmission, a receive, a spawn
+ * and a second of CPU cost on the modelled machine.  Every front end uses
+ * these functions; no other file computes a cost.
+ *
+ * Precedence for one value: a per-host override in [host] > the link's
+ * piecewise-linear model > the link's constants.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include "vlayer/core/engine.h"
+
+/* Costs saturate at VL_TIME_MAX (about 73 years) instead of wrapping. */
+#define VL_TIME_MAX (INT64_MAX / 4)
+
+static int64_t sat(__int128 v)
+{
+	return v < 0 ? 0 : v > VL_TIME_MAX ? VL_TIME_MAX : (int64_t)v;
+}
+
+int64_t vli_pwl_eval(const vl_pwl *m, int64_t bytes)
+{
+	int i;
+	__int128 dy, dx, num;
+
+	if (m->n <= 0)
+		return 0;
+	if (m->n == 1 || bytes <= m->bytes[0])
+		return m->ns[0];
+	for (i = 0; i < m->n - 2 && bytes > m->bytes[i + 1]; i++)
+		;
+	dy = (__int128)m->ns[i + 1] - m->ns[i];
+	dx = (__int128)m->bytes[i + 1] - m->bytes[i];
+	num = dy * ((__int128)bytes - m->bytes[i]);
+	return sat(m->ns[i] + num / dx);
+}
+
+double vli_contention(const vl_link *l, int k)
+{
+	double f = 1.0;
+	int i;
+
+	for (i = 0; i < l->ncont && l->cont_k[i] <= k; i++)
+		f = l->cont_f[i];
+	return f;
+}
+
+const vl_link *vli_link(const vl_config *c, int src_host, int dst_host)
+{
+	return (src_host == dst_host && src_host >= 0) ? &c->intra : &c->inter;
+}
+
+static const vl_host *host_of(const vl_config *c, int h)
+{
+	return (h >= 0 && h < c->nhosts) ? &c->hosts[h] : NULL;
+}
+
+int64_t vli_send_time(const vl_config *c, int src_host, int dst_host, int64_t bytes)
+{
+	const vl_link *l = vli_link(c, src_host, dst_host);
+	const vl_host *h = host_of(c, src_host);
+
+	if (h && h->send_delay != VL_UNSET)
+		return h->send_delay;
+	if (l->send_model.n > 0)
+		return vli_pwl_eval(&l->send_model, bytes);
+	return l->send_delay;
+}
+
+/* delay + bytes * ps_per_kib / 1024 / 1000, in ns */
+static int64_t delay_plus_kib(int64_t delay, int64_t bytes, int64_t ps_per_kib)
+{
+	return sat((__int128)delay + ((__int128)bytes * ps_per_kib) / (1024 * 1000));
+}
+
+int64_t vli_trans_time(const vl_config *c, int src_host, int dst_host, int64_t bytes)
+{
+	const vl_link *l = vli_link(c, src_host, dst_host);
+	const vl_host *h = host_of(c, src_host);
+	int64_t d = l->trans_delay, p = l->trans_per_kib_ps;
+
+	if (h && (h->trans_delay != VL_UNSET || h->trans_per_kib_ps != VL_UNSET)) {
+		if (h->trans_delay != VL_UNSET)
+			d = h->trans_delay;
+		if (h->trans_per_kib_ps != VL_UNSET)
+			p = h->trans_per_kib_ps;
+		return delay_plus_kib(d, bytes, p);
+	}
+	if (l->trans_model.n > 0)
+		return vli_pwl_eval(&l->trans_model, bytes);
+	return delay_plus_kib(d, bytes, p);
+}
+
+int64_t vli_recv_time(const vl_config *c, int src_host, int dst_host)
+{
+	const vl_link *l = vli_link(c, src_host, dst_host);
+	const vl_host *h = host_of(c, dst_host);
+
+	if (h && h->recv_delay != VL_UNSET)
+		return h->recv_delay;
+	return l->recv_delay;
+}
+
+int64_t vli_init_delay(const vl_config *c, int h)
+{
+	const vl_host *hp = host_of(c, h);
+	return hp ? hp->init_delay : 0;
+}
+
+int64_t vli_scale_cpu(const vl_config *c, int h, int64_t cpu_ns)
+{
+	const vl_host *hp = host_of(c, h);
+
+	if (c->compute_ignore)
+		return 0;
+	if (!hp || hp->factor == 0.0)
+		return cpu_ns;
+	return (int64_t)llround((double)cpu_ns * hp->factor);
+}
+
+/* ---- run-time parameter changes: the VMConfig loader's own parser ---- */
+
+int vli_set_param(vl_config *c, const char *section, const char *key, const char *value,
+		  char *err, size_t errlen)
+{
+	return vl_config_set(c, section, key, value, err, errlen);
+}
