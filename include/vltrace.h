@@ -1,6 +1,8 @@
-/* trace_format.h - the on-disk format of a vlayer task trace (one file per task).
+/* vltrace.h - the on-disk format of a vlayer task trace (one file per task).
  *
- * Shared by the writer (vlayer/trace.c) and every reader (postproc/).
+ * Shared by the writer (vlayer/core/trace.c) and every reader (postproc/,
+ * tools/vlmodel); installed with the library, so that anyone can read traces.
+ * It holds every value stored in a trace, collective kinds included.
  * A trace file is: one vl_thdr (256 bytes), then vl_trec records (64 bytes each),
  * little-endian, written in the order the task performed them (so t0 is
  * non-decreasing).  A file that ends inside a record is truncated: readers
@@ -75,9 +77,38 @@ enum vl_ev {
 
 enum vl_coll { VL_COLL_BARRIER = 1, VL_COLL_BCAST, VL_COLL_REDUCE, VL_COLL_GATHER,
 	       VL_COLL_SCATTER, VL_COLL_JOIN, VL_COLL_LEAVE,
-	       /* MPI collectives: VL_COLL_MPI + enum vli_coll_kind (coll.h), bytes = this
+	       /* collectives timed by a named algorithm (MPI, and pvm_barrier of
+	          [collectives]): VL_COLL_MPI + enum vl_coll_kind, bytes = this
 	          rank's block (alltoall: to rank 0) */
 	       VL_COLL_MPI = 16 };
+
+/* The kinds of collective the engine times by an algorithm.  The v-variants
+ * share the kind of their plain form (the byte counts carry the difference). */
+enum vl_coll_kind {
+	VL_KIND_BARRIER = 0,
+	VL_KIND_BCAST,
+	VL_KIND_REDUCE,
+	VL_KIND_ALLREDUCE,
+	VL_KIND_GATHER,         /* also gatherv */
+	VL_KIND_SCATTER,        /* also scatterv */
+	VL_KIND_ALLGATHER,      /* also allgatherv */
+	VL_KIND_ALLTOALL,       /* also alltoallv / alltoallw */
+	VL_KIND_REDUCE_SCATTER, /* also reduce_scatter_block */
+	VL_KIND_SCAN,
+	VL_KIND_EXSCAN,
+	VL_KIND_N
+};
+
+/* Name of a kind ("bcast"), as the VMConfig's [collectives] keys and every
+ * view spell it; "unknown" out of range. */
+static inline const char *vl_coll_kind_name(int kind)
+{
+	static const char *const names[VL_KIND_N] = {
+		"barrier", "bcast", "reduce", "allreduce", "gather", "scatter",
+		"allgather", "alltoall", "reduce_scatter", "scan", "exscan",
+	};
+	return kind >= 0 && kind < VL_KIND_N ? names[kind] : "unknown";
+}
 
 #define VL_TF_MCAST 1u
 #define VL_TF_SYNTH 2u    /* receive of a message that carried no virtual time */

@@ -97,7 +97,7 @@ static void pg_init(vlm *m)
 	if (!m->pg_on)
 		return;
 	for (int i = 0; i < m->set->n; i++) {
-		const vl_tfile *f = &m->set->f[i];
+		const vlpost_tfile *f = &m->set->f[i];
 		struct stat sb;
 		if (f->hdr.rec_size && stat(f->path, &sb) == 0 && sb.st_size > (off_t)f->hdr.hdr_size)
 			m->pg_total += (uint64_t)(sb.st_size - f->hdr.hdr_size) / f->hdr.rec_size;
@@ -106,7 +106,7 @@ static void pg_init(vlm *m)
 	m->pg_last -= PG_REDRAW;
 }
 
-int vlm_fail(vlm *m, const char *fmt, ...)
+int vlpost_mg_fail(vlm *m, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -115,7 +115,7 @@ int vlm_fail(vlm *m, const char *fmt, ...)
 	return -1;
 }
 
-void vlm_warn(vlm *m, const char *fmt, ...)
+void vlpost_mg_warn(vlm *m, const char *fmt, ...)
 {
 	va_list ap;
 	if (!m->warn)
@@ -129,7 +129,7 @@ void vlm_warn(vlm *m, const char *fmt, ...)
 	fputc('\n', m->warn);
 }
 
-int vlm_bad(vlm *m, const char *fmt, ...)
+int vlpost_mg_bad(vlm *m, const char *fmt, ...)
 {
 	va_list ap;
 	char msg[768];
@@ -137,8 +137,8 @@ int vlm_bad(vlm *m, const char *fmt, ...)
 	vsnprintf(msg, m->msgmax < sizeof msg ? m->msgmax : sizeof msg, fmt, ap);
 	va_end(ap);
 	if (!m->partial)
-		return vlm_fail(m, "%s", msg);
-	vlm_warn(m, "%s", msg);
+		return vlpost_mg_fail(m, "%s", msg);
+	vlpost_mg_warn(m, "%s", msg);
 	return 0;
 }
 
@@ -152,7 +152,7 @@ static int64_t mc_at(int64_t t0, int64_t t1, uint32_t i, uint32_t n)
 	return t0 + (int64_t)((unsigned __int128)(uint64_t)(t1 - t0) * i / n);
 }
 
-int vlm_send_span(vlm_task *k, const vl_trec *r, int64_t *a, int64_t *b)
+int vlpost_mg_send_span(vlpost_mg_task *k, const vl_trec *r, int64_t *a, int64_t *b)
 {
 	vl_trec nx;
 	uint32_t i;
@@ -167,7 +167,7 @@ int vlm_send_span(vlm_task *k, const vl_trec *r, int64_t *a, int64_t *b)
 		i = k->mc_i++;
 		cont = 1;
 	} else {
-		k->mc_split = vl_tfile_peek(k->f, &nx) == 1 && nx.type == VL_EV_SEND &&
+		k->mc_split = vlpost_tfile_peek(k->f, &nx) == 1 && nx.type == VL_EV_SEND &&
 			      (nx.flags & VL_TF_MCAST) && nx.u.v.t0 == r->u.v.t0 &&
 			      nx.u.v.t1 == r->u.v.t1;
 		k->mc_t0 = r->u.v.t0;
@@ -183,17 +183,17 @@ int vlm_send_span(vlm_task *k, const vl_trec *r, int64_t *a, int64_t *b)
 	return cont;
 }
 
-int vlm_recv_src(vlm *m, vlm_task *k, const vl_trec *r, int *src)
+int vlpost_mg_recv_src(vlm *m, vlpost_mg_task *k, const vl_trec *r, int *src)
 {
 	*src = -1;
 	if (r->flags & VL_TF_SYNTH)
 		return 0;
-	*src = vlm_find(m, k, r->peer);
+	*src = vlpost_mg_find(m, k, r->peer);
 	if (*src < 0)
-		return vlm_bad(m, "%s: record %llu: message from task 0x%x, which has no trace file",
+		return vlpost_mg_bad(m, "%s: record %llu: message from task 0x%x, which has no trace file",
 			       k->f->path, (unsigned long long)k->f->nrec - 1, (unsigned)r->peer);
-	if (m->partial && r->seq > vlm_tk(m, *src)->maxseq) {
-		vlm_warn(m, "%s: record %llu: message %u of task 0x%x is not in its trace",
+	if (m->partial && r->seq > vlpost_mg_tk(m, *src)->maxseq) {
+		vlpost_mg_warn(m, "%s: record %llu: message %u of task 0x%x is not in its trace",
 			 k->f->path, (unsigned long long)k->f->nrec - 1, r->seq, (unsigned)r->peer);
 		*src = -1;
 	}
@@ -201,35 +201,35 @@ int vlm_recv_src(vlm *m, vlm_task *k, const vl_trec *r, int *src)
 }
 
 /* ---- message checks: every receive end at or after its send begin ---- */
-static int pend_add(vlm *m, const vlm_ev *e, int receiver)
+static int pend_add(vlm *m, const vlpost_mg_ev *e, int receiver)
 {
 	if (m->npd == m->cpd) {
 		size_t n = m->cpd ? 2 * m->cpd : 16;
-		vlm_pend *p = realloc(m->pd, n * sizeof *p);
+		vlpost_mg_pend *p = realloc(m->pd, n * sizeof *p);
 		if (!p)
-			return vlm_fail(m, "out of memory");
+			return vlpost_mg_fail(m, "out of memory");
 		m->pd = p;
 		m->cpd = n;
 	}
-	m->pd[m->npd++] = (vlm_pend){ e->t, e->rec, e->seq, e->peer, receiver };
+	m->pd[m->npd++] = (vlpost_mg_pend){ e->t, e->rec, e->seq, e->peer, receiver };
 	return 0;
 }
 
 static int no_send(vlm *m, int receiver, uint64_t rec, uint32_t seq, int sender)
 {
-	return vlm_bad(m, "%s: record %llu: receives message %u of task 0x%x, which %s never sends",
-		       vlm_tk(m, receiver)->f->path, (unsigned long long)rec, seq,
-		       (unsigned)vlm_tk(m, sender)->f->hdr.tid, vlm_tk(m, sender)->f->path);
+	return vlpost_mg_bad(m, "%s: record %llu: receives message %u of task 0x%x, which %s never sends",
+		       vlpost_mg_tk(m, receiver)->f->path, (unsigned long long)rec, seq,
+		       (unsigned)vlpost_mg_tk(m, sender)->f->hdr.tid, vlpost_mg_tk(m, sender)->f->path);
 }
 
-int vlm_recv_end(vlm *m, const vlm_ev *e, int receiver)
+int vlpost_mg_recv_end(vlm *m, const vlpost_mg_ev *e, int receiver)
 {
-	vlm_task *s = vlm_tk(m, e->peer);
+	vlpost_mg_task *s = vlpost_mg_tk(m, e->peer);
 	if (s->sent >= e->seq) {
 		if (!m->strict)
 			return 0;
-		return vlm_bad(m, "%s: record %llu: message %u of task 0x%x was not sent to it, or "
-			       "was received before", vlm_tk(m, receiver)->f->path,
+		return vlpost_mg_bad(m, "%s: record %llu: message %u of task 0x%x was not sent to it, or "
+			       "was received before", vlpost_mg_tk(m, receiver)->f->path,
 			       (unsigned long long)e->rec, e->seq, (unsigned)s->f->hdr.tid);
 	}
 	if (s->state >= VLM_FINAL)
@@ -237,24 +237,24 @@ int vlm_recv_end(vlm *m, const vlm_ev *e, int receiver)
 	return pend_add(m, e, receiver);
 }
 
-static int tachyon(vlm *m, const vlm_pend *p, const vlm_ev *send, int sender)
+static int tachyon(vlm *m, const vlpost_mg_pend *p, const vlpost_mg_ev *send, int sender)
 {
 	char tr[32], ts[32];
-	vlp_fmt_sec(tr, p->t);
-	vlp_fmt_sec(ts, send->t);
-	return vlm_bad(m, "tachyon: %s record %llu ends a receive at %s s, before %s record %llu "
-		       "begins its send at %s s", vlm_tk(m, p->receiver)->f->path,
-		       (unsigned long long)p->rec, tr, vlm_tk(m, sender)->f->path,
+	vlpost_fmt_sec(tr, p->t);
+	vlpost_fmt_sec(ts, send->t);
+	return vlpost_mg_bad(m, "tachyon: %s record %llu ends a receive at %s s, before %s record %llu "
+		       "begins its send at %s s", vlpost_mg_tk(m, p->receiver)->f->path,
+		       (unsigned long long)p->rec, tr, vlpost_mg_tk(m, sender)->f->path,
 		       (unsigned long long)send->rec, ts);
 }
 
 /* Settle the pending receives of sender's messages up to send->seq (send != NULL)
  * or all of them (the sender has ended). */
-static int settle(vlm *m, int sender, const vlm_ev *send, int *matched)
+static int settle(vlm *m, int sender, const vlpost_mg_ev *send, int *matched)
 {
 	size_t i = 0;
 	while (i < m->npd) {
-		vlm_pend p = m->pd[i];
+		vlpost_mg_pend p = m->pd[i];
 		int rc = 0;
 		if (p.sender != sender || (send && p.seq > send->seq)) {
 			i++;
@@ -273,7 +273,7 @@ static int settle(vlm *m, int sender, const vlm_ev *send, int *matched)
 	return 0;
 }
 
-int vlm_send_begin(vlm *m, vlm_task *k, const vlm_ev *e, int *matched)
+int vlpost_mg_send_begin(vlm *m, vlpost_mg_task *k, const vlpost_mg_ev *e, int *matched)
 {
 	k->sent = e->seq;
 	if (m->npd && settle(m, k->proc, e, matched) < 0)
@@ -282,14 +282,14 @@ int vlm_send_begin(vlm *m, vlm_task *k, const vlm_ev *e, int *matched)
 }
 
 /* ---- the tasks' events ---- */
-static int records(vlm *m, vlm_task *k)
+static int records(vlm *m, vlpost_mg_task *k)
 {
 	vl_trec r;
 	int rc;
-	while ((rc = vl_tfile_next(k->f, &r)) == 1) {
+	while ((rc = vlpost_tfile_next(k->f, &r)) == 1) {
 		if (--m->pg_cd == 0)
 			pg_tick(m);
-		vlp_stats_add(k->st, &r);
+		vlpost_stats_add(k->st, &r);
 		if (r.type != VL_EV_SEND)
 			k->mc_split = 0;
 		if (m->ops->map(m, k, &r) < 0)
@@ -297,20 +297,20 @@ static int records(vlm *m, vlm_task *k)
 		if (k->qn)
 			return 1;
 	}
-	if (rc < 0 && !(m->partial && vl_tfile_err_is_partial(k->f)))
-		return vlm_fail(m, "%s", k->f->errmsg);
+	if (rc < 0 && !(m->partial && vlpost_tfile_err_is_partial(k->f)))
+		return vlpost_mg_fail(m, "%s", k->f->errmsg);
 	if (rc < 0 && k->f->err == VL_TR_ENOEND)
-		vlm_warn(m, "%s", k->f->errmsg);
+		vlpost_mg_warn(m, "%s", k->f->errmsg);
 	else if (rc < 0)
-		vlm_warn(m, "%s; the records before it are used", k->f->errmsg);
-	vlp_stats_done(k->st);
+		vlpost_mg_warn(m, "%s; the records before it are used", k->f->errmsg);
+	vlpost_stats_done(k->st);
 	m->ops->end(m, k);
 	k->state = VLM_FINAL;
 	return 1;
 }
 
 /* Queue the next events of task k: 1, 0 when it has no more, -1 on error. */
-static int refill(vlm *m, vlm_task *k)
+static int refill(vlm *m, vlpost_mg_task *k)
 {
 	k->qn = k->qi = 0;
 	switch (k->state) {
@@ -326,9 +326,9 @@ static int refill(vlm *m, vlm_task *k)
 	}
 }
 
-static int64_t next_t(const vlm *m, const vlm_task *k)
+static int64_t next_t(const vlm *m, const vlpost_mg_task *k)
 {
-	return ((const vlm_ev *)(k->q + (size_t)k->qi * m->esz))->t;
+	return ((const vlpost_mg_ev *)(k->q + (size_t)k->qi * m->esz))->t;
 }
 
 /* ---- the merge: a tournament (loser) tree over the tasks ----
@@ -336,26 +336,26 @@ static int64_t next_t(const vlm *m, const vlm_task *k)
  * inner node j holds the loser of the match between its two subtrees, lt[0]
  * the overall winner.  When the winner's key changes, one pass from its leaf
  * to the root, one branch-free comparison per level, finds the new winner. */
-static vlm_key mk_key(int64_t t, int task)
+static vlpost_mg_key mk_key(int64_t t, int task)
 {
-	return (vlm_key)((uint64_t)t ^ ((uint64_t)1 << 63)) << 64 | (uint32_t)task;
+	return (vlpost_mg_key)((uint64_t)t ^ ((uint64_t)1 << 63)) << 64 | (uint32_t)task;
 }
 
-static int key_task(vlm_key k)
+static int key_task(vlpost_mg_key k)
 {
 	return (int)(uint32_t)k;
 }
 
-static int64_t key_time(vlm_key k)
+static int64_t key_time(vlpost_mg_key k)
 {
 	return (int64_t)((uint64_t)(k >> 64) ^ ((uint64_t)1 << 63));
 }
 
-static void lt_replay(vlm *m, int task, vlm_key cur)
+static void lt_replay(vlm *m, int task, vlpost_mg_key cur)
 {
-	vlm_key *lt = m->lt;
+	vlpost_mg_key *lt = m->lt;
 	for (unsigned j = ((unsigned)m->lk + (unsigned)task) >> 1; j > 0; j >>= 1) {
-		vlm_key x = lt[j];
+		vlpost_mg_key x = lt[j];
 		int sw = x < cur;
 		lt[j] = sw ? cur : x;
 		cur = sw ? x : cur;
@@ -367,7 +367,7 @@ static void lt_replay(vlm *m, int task, vlm_key cur)
 static int lt_build(vlm *m)
 {
 	int n = m->set->n, lk = 1;
-	vlm_key *w;
+	vlpost_mg_key *w;
 	while (lk < n)
 		lk *= 2;
 	m->lk = lk;
@@ -375,12 +375,12 @@ static int lt_build(vlm *m)
 	w = malloc(2 * (size_t)lk * sizeof *w);
 	if (!m->lt || !w) {
 		free(w);
-		return vlm_fail(m, "out of memory");
+		return vlpost_mg_fail(m, "out of memory");
 	}
 	for (int i = 0; i < lk; i++)
-		w[lk + i] = i < n ? mk_key(next_t(m, vlm_tk(m, i)), i) : VLM_KDONE;
+		w[lk + i] = i < n ? mk_key(next_t(m, vlpost_mg_tk(m, i)), i) : VLM_KDONE;
 	for (int j = lk - 1; j > 0; j--) {
-		vlm_key a = w[2 * j], b = w[2 * j + 1];
+		vlpost_mg_key a = w[2 * j], b = w[2 * j + 1];
 		w[j] = a < b ? a : b;
 		m->lt[j] = a < b ? b : a;
 	}
@@ -393,7 +393,7 @@ static int lt_build(vlm *m)
 static int advance(vlm *m)
 {
 	int top = m->last, unused = 0;
-	vlm_task *k = vlm_tk(m, top);
+	vlpost_mg_task *k = vlpost_mg_tk(m, top);
 	int64_t t;
 	if (++k->qi == k->qn) {
 		int rc = refill(m, k);
@@ -411,9 +411,9 @@ static int advance(vlm *m)
 	return 0;
 }
 
-vlm_ev *vlm_next(vlm *m, vlm_task **kp, int *rc)
+vlpost_mg_ev *vlpost_mg_next(vlm *m, vlpost_mg_task **kp, int *rc)
 {
-	vlm_task *k;
+	vlpost_mg_task *k;
 	*rc = 0;
 	if (m->last >= 0 && advance(m) < 0) {
 		m->last = -1;
@@ -428,9 +428,9 @@ vlm_ev *vlm_next(vlm *m, vlm_task **kp, int *rc)
 	}
 	m->last = key_task(m->lt[0]);
 	m->last_t = key_time(m->lt[0]);
-	k = vlm_tk(m, m->last);
+	k = vlpost_mg_tk(m, m->last);
 	*kp = k;
-	return (vlm_ev *)(k->q + (size_t)k->qi * m->esz);
+	return (vlpost_mg_ev *)(k->q + (size_t)k->qi * m->esz);
 }
 
 /* --partial: the last seq each task really sent (records before its first error). */
@@ -438,17 +438,17 @@ static int scan_maxseq(vlm *m)
 {
 	vl_trec r;
 	for (int i = 0; i < m->set->n; i++) {
-		vlm_task *k = vlm_tk(m, i);
-		while (vl_tfile_next(k->f, &r) == 1)
+		vlpost_mg_task *k = vlpost_mg_tk(m, i);
+		while (vlpost_tfile_next(k->f, &r) == 1)
 			if (r.type == VL_EV_SEND)
 				k->maxseq = r.seq;
 		if (k->f->err == VL_TR_EIO)
-			return vlm_fail(m, "%s", k->f->errmsg);
+			return vlpost_mg_fail(m, "%s", k->f->errmsg);
 	}
-	return vl_tset_rewind(m->set, m->err, m->errlen);
+	return vlpost_tset_rewind(m->set, m->err, m->errlen);
 }
 
-int vlm_init(vlm *m)
+int vlpost_mg_init(vlm *m)
 {
 	int n = m->set->n;
 	m->last = -1;
@@ -458,10 +458,10 @@ int vlm_init(vlm *m)
 	m->esz = m->ops->ev_size;
 	m->tk = aligned_alloc(64, (size_t)n * m->tsz);
 	if (!m->tk)
-		return vlm_fail(m, "out of memory");
+		return vlpost_mg_fail(m, "out of memory");
 	memset(m->tk, 0, (size_t)n * m->tsz);
 	for (int i = 0; i < n; i++) {
-		vlm_task *k = vlm_tk(m, i);
+		vlpost_mg_task *k = vlpost_mg_tk(m, i);
 		k->f = &m->set->f[i];
 		k->st = &m->st_base[i];
 		k->q = (char *)k + m->ops->queue_off;
@@ -470,16 +470,16 @@ int vlm_init(vlm *m)
 		k->pproc[0] = k->pproc[1] = i;
 		k->state = VLM_BEGIN;
 		m->ops->init(m, k);
-		vlp_stats_init(k->st, i, &m->set->f[i].hdr);
+		vlpost_stats_init(k->st, i, &m->set->f[i].hdr);
 	}
 	if (m->partial && scan_maxseq(m) < 0)
 		return -1;
 	for (int i = 0; i < n; i++)
-		refill(m, vlm_tk(m, i));
+		refill(m, vlpost_mg_tk(m, i));
 	return lt_build(m);
 }
 
-void vlm_free(vlm *m)
+void vlpost_mg_free(vlm *m)
 {
 	pg_end(m, 0);
 	free(m->tk);
@@ -488,7 +488,7 @@ void vlm_free(vlm *m)
 }
 
 /* ---- the command of a converter ---- */
-__attribute__((format(printf, 2, 3))) static int vlm_usage(const vlm_cmd *c, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int vlpost_mg_usage(const vlpost_mg_cmd *c, const char *fmt, ...)
 {
 	va_list ap;
 	fprintf(stderr, "vlpost: ");
@@ -500,7 +500,7 @@ __attribute__((format(printf, 2, 3))) static int vlm_usage(const vlm_cmd *c, con
 }
 
 /* TRACEDIR without trailing slashes, plus suffix */
-static char *vlm_default_out(const char *dir, const char *suffix)
+static char *vlpost_mg_default_out(const char *dir, const char *suffix)
 {
 	size_t n = strlen(dir), k = strlen(suffix) + 1;
 	char *s;
@@ -514,12 +514,12 @@ static char *vlm_default_out(const char *dir, const char *suffix)
 	return s;
 }
 
-int vlm_main(const vlm_cmd *c, int argc, char **argv)
+int vlpost_mg_main(const vlpost_mg_cmd *c, int argc, char **argv)
 {
 	const char *dir = NULL, *o = NULL;
 	int partial = 0, rc;
-	vl_tset set;
-	vlp_tstats *st;
+	vlpost_tset set;
+	vlpost_tstats *st;
 	char err[1024], *out;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
@@ -527,24 +527,24 @@ int vlm_main(const vlm_cmd *c, int argc, char **argv)
 		if (strcmp(argv[i], "--partial") == 0)
 			partial = 1;
 		else if (strcmp(argv[i], "-o") == 0 && i + 1 == argc)
-			return vlm_usage(c, "-o: missing %s", c->out_is);
+			return vlpost_mg_usage(c, "-o: missing %s", c->out_is);
 		else if (strcmp(argv[i], "-o") == 0)
 			o = argv[++i];
 		else if (argv[i][0] == '-' && argv[i][1])
-			return vlm_usage(c, "%s: unknown option %s", c->name, argv[i]);
+			return vlpost_mg_usage(c, "%s: unknown option %s", c->name, argv[i]);
 		else if (dir)
-			return vlm_usage(c, "%s: extra argument %s", c->name, argv[i]);
+			return vlpost_mg_usage(c, "%s: extra argument %s", c->name, argv[i]);
 		else
 			dir = argv[i];
 	}
 	if (!dir)
-		return vlm_usage(c, "%s: missing TRACEDIR", c->name);
-	if (vl_tset_open(&set, dir, partial ? VL_TSET_SKIPBAD : 0, stderr, err, sizeof err) < 0) {
+		return vlpost_mg_usage(c, "%s: missing TRACEDIR", c->name);
+	if (vlpost_tset_open(&set, dir, partial ? VL_TSET_SKIPBAD : 0, stderr, err, sizeof err) < 0) {
 		fprintf(stderr, "vlpost: %s\n", err);
-		vl_tset_close(&set);
+		vlpost_tset_close(&set);
 		return 2;
 	}
-	out = o ? strdup(o) : vlm_default_out(dir, c->suffix);
+	out = o ? strdup(o) : vlpost_mg_default_out(dir, c->suffix);
 	st = calloc((size_t)set.n, sizeof *st);
 	if (!out || !st)
 		rc = (fprintf(stderr, "vlpost: out of memory\n"), 2);
@@ -552,6 +552,6 @@ int vlm_main(const vlm_cmd *c, int argc, char **argv)
 		rc = c->to(&set, out, partial, st);
 	free(st);
 	free(out);
-	vl_tset_close(&set);
+	vlpost_tset_close(&set);
 	return rc;
 }

@@ -1,6 +1,6 @@
 /* merge.h - the streaming k-way merge shared by the trace converters (trf.c,
  * paje.c, otf2.c): each task turns its records into a few events of the converter's
- * own type (queued in the task, each beginning with a vlm_ev); a tournament
+ * own type (queued in the task, each beginning with a vlpost_mg_ev); a tournament
  * (loser) tree over the tasks, keyed by (time of the task's next event,
  * processor), yields them in global time order.  Also the checks of messages
  * (every receive end at or after its send begin), the split of multicast
@@ -18,17 +18,17 @@
 enum { VLM_BEGIN, VLM_RECS, VLM_FINAL, VLM_DONE };
 
 /* The head of every queued event. */
-typedef struct vlm_ev {
+typedef struct vlpost_mg_ev {
 	int64_t t;        /* ns */
 	uint64_t rec;     /* record index (messages) */
 	uint32_t seq;     /* messages: the message's seq */
 	int32_t peer;     /* send begin: destination's processor; receive end: sender's */
-} vlm_ev;
+} vlpost_mg_ev;
 
 /* The head of every converter's task. */
-typedef struct vlm_task {
-	vl_tfile *f;
-	vlp_tstats *st;
+typedef struct vlpost_mg_task {
+	vlpost_tfile *f;
+	vlpost_tstats *st;
 	char *q;          /* the converter's event queue */
 	int proc, state;
 	int qn, qi;
@@ -40,53 +40,53 @@ typedef struct vlm_task {
 	uint32_t maxseq;  /* --partial: last seq in the usable part of the trace */
 	int64_t mc_t0, mc_t1;
 	uint32_t mc_n, mc_i;
-} vlm_task;
+} vlpost_mg_task;
 
 typedef struct vlm vlm;
 
 /* What a converter does; every callback gets the vlm it was given to. */
-typedef struct vlm_ops {
-	size_t task_size;  /* of the converter's task, which begins with a vlm_task */
+typedef struct vlpost_mg_ops {
+	size_t task_size;  /* of the converter's task, which begins with a vlpost_mg_task */
 	size_t queue_off;  /* offset of its event queue in it */
-	size_t ev_size;    /* of its event, which begins with a vlm_ev */
-	void (*init)(vlm *m, vlm_task *k);     /* once per task, before anything */
-	void (*begin)(vlm *m, vlm_task *k);    /* queue the first events */
+	size_t ev_size;    /* of its event, which begins with a vlpost_mg_ev */
+	void (*init)(vlm *m, vlpost_mg_task *k);     /* once per task, before anything */
+	void (*begin)(vlm *m, vlpost_mg_task *k);    /* queue the first events */
 	/* queue the events of one record: 0, or -1 on error */
-	int (*map)(vlm *m, vlm_task *k, const vl_trec *r);
-	void (*end)(vlm *m, vlm_task *k);      /* queue the last events (stats done) */
-} vlm_ops;
+	int (*map)(vlm *m, vlpost_mg_task *k, const vl_trec *r);
+	void (*end)(vlm *m, vlpost_mg_task *k);      /* queue the last events (stats done) */
+} vlpost_mg_ops;
 
-typedef struct vlm_pend {
+typedef struct vlpost_mg_pend {
 	int64_t t;
 	uint64_t rec;
 	uint32_t seq;
 	int sender, receiver;
-} vlm_pend;
+} vlpost_mg_pend;
 
 /* A key of the tournament tree: (time ^ sign bit) << 64 | processor, so that one
  * unsigned comparison orders by time, then processor; VLM_KDONE: no more events. */
-typedef unsigned __int128 vlm_key;
-#define VLM_KDONE (~(vlm_key)0)
+typedef unsigned __int128 vlpost_mg_key;
+#define VLM_KDONE (~(vlpost_mg_key)0)
 
 struct vlm {
-	vl_tset *set;
-	const vlm_ops *ops;
+	vlpost_tset *set;
+	const vlpost_mg_ops *ops;
 	int partial;           /* tolerate incomplete traces (warnings instead of errors) */
 	int strict;            /* every receive must match a send to its receiver (Pajé links) */
 	FILE *warn;            /* where warnings go (NULL: nowhere) */
 	size_t msgmax;         /* the longest error message + 1 (at most 768) */
-	vlp_tstats *st_base;
+	vlpost_tstats *st_base;
 	char *tk;              /* the tasks, tsz bytes each */
 	size_t tsz, esz;       /* ops->task_size in whole cache lines, ops->ev_size */
-	vlm_key *lt;           /* the loser tree: lt[0] the winner, lt[1..lk-1] the losers */
+	vlpost_mg_key *lt;           /* the loser tree: lt[0] the winner, lt[1..lk-1] the losers */
 	int lk;                /* leaves: the smallest power of two >= the tasks */
 	int last;              /* the task whose event was returned last, or -1 */
 	int64_t last_t;        /* the time of that event */
-	vlm_pend *pd;
+	vlpost_mg_pend *pd;
 	size_t npd, cpd;
 	char *err;
 	size_t errlen;
-	/* the progress bar on stderr (VLPOST_PROGRESS; set up by vlm_init) */
+	/* the progress bar on stderr (VLPOST_PROGRESS; set up by vlpost_mg_init) */
 	uint32_t pg_cd;        /* records until the next look at the clock */
 	int pg_on, pg_line;    /* enabled; a bar is on the current line of stderr */
 	uint64_t pg_done, pg_total;  /* records consumed (in steps of the countdown), in all */
@@ -94,31 +94,31 @@ struct vlm {
 };
 
 /* Task i of m. */
-static inline vlm_task *vlm_tk(const vlm *m, int i)
+static inline vlpost_mg_task *vlpost_mg_tk(const vlm *m, int i)
 {
-	return (vlm_task *)(m->tk + (size_t)i * m->tsz);
+	return (vlpost_mg_task *)(m->tk + (size_t)i * m->tsz);
 }
 
 /* Set up m over set (fields set, ops, partial, strict, warn, msgmax, st_base, err,
  * errlen already filled in): the tasks, and with m->partial the scan of what
  * each task really sent.  0, or -1 (message in m->err). */
-int vlm_init(vlm *m);
+int vlpost_mg_init(vlm *m);
 
 /* The next event in global order (sorted by time, processor, emission order),
  * its task in *k; NULL and *rc 0 when there are no more, NULL and *rc -1 on
  * error (message in m->err).  The event stays valid until the next call. */
-vlm_ev *vlm_next(vlm *m, vlm_task **k, int *rc);
+vlpost_mg_ev *vlpost_mg_next(vlm *m, vlpost_mg_task **k, int *rc);
 
-void vlm_free(vlm *m);
+void vlpost_mg_free(vlm *m);
 
 /* An error (-1), a warning, and an inconsistency: an error, or with m->partial a warning. */
-__attribute__((format(printf, 2, 3))) int vlm_fail(vlm *m, const char *fmt, ...);
-__attribute__((format(printf, 2, 3))) void vlm_warn(vlm *m, const char *fmt, ...);
-__attribute__((format(printf, 2, 3))) int vlm_bad(vlm *m, const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) int vlpost_mg_fail(vlm *m, const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) void vlpost_mg_warn(vlm *m, const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) int vlpost_mg_bad(vlm *m, const char *fmt, ...);
 
 /* Processor of task tid, or -1 (two-entry cache per task: peers repeat, and
  * often alternate between a left and a right neighbour). */
-static inline int vlm_find(const vlm *m, vlm_task *k, int32_t tid)
+static inline int vlpost_mg_find(const vlm *m, vlpost_mg_task *k, int32_t tid)
 {
 	int j;
 	if (tid == k->ptid[0])
@@ -128,42 +128,42 @@ static inline int vlm_find(const vlm *m, vlm_task *k, int32_t tid)
 	j = k->pnext;
 	k->pnext ^= 1;
 	k->ptid[j] = tid;
-	k->pproc[j] = vl_tset_find(m->set, tid);
+	k->pproc[j] = vlpost_tset_find(m->set, tid);
 	return k->pproc[j];
 }
 
 /* The span [*a, *b] of send record r (set to its [t0, t1]); a multicast that
  * shares one interval with the next sends is split among them.  1 if r
  * continues the multicast of the previous record. */
-int vlm_send_span(vlm_task *k, const vl_trec *r, int64_t *a, int64_t *b);
+int vlpost_mg_send_span(vlpost_mg_task *k, const vl_trec *r, int64_t *a, int64_t *b);
 
 /* Processor of the sender of received r in *src, or -1 if it has no send to
  * match (synthetic message, or --partial and the sender's trace lacks it).
  * 0, or -1 on error. */
-int vlm_recv_src(vlm *m, vlm_task *k, const vl_trec *r, int *src);
+int vlpost_mg_recv_src(vlm *m, vlpost_mg_task *k, const vl_trec *r, int *src);
 
 /* A send begin of task k emitted: settle the receives that waited for it.
  * *matched: a receive of it ended at the same time (receiver + 1), or before
  * it (-1, --partial); else unchanged.  0, or -1 on error. */
-int vlm_send_begin(vlm *m, vlm_task *k, const vlm_ev *e, int *matched);
+int vlpost_mg_send_begin(vlm *m, vlpost_mg_task *k, const vlpost_mg_ev *e, int *matched);
 
 /* A receive end of receiver emitted (e->peer: the sender), whose send begin
  * has not been matched otherwise: check it, or wait for a send begin at the
  * same time.  0, or -1 on error. */
-int vlm_recv_end(vlm *m, const vlm_ev *e, int receiver);
+int vlpost_mg_recv_end(vlm *m, const vlpost_mg_ev *e, int receiver);
 
 /* The command of a converter writing one output (paje, otf2):
  * `vlpost NAME [-o OUT] [--partial] TRACEDIR`. */
-typedef struct vlm_cmd {
+typedef struct vlpost_mg_cmd {
 	const char *name;    /* "paje": argv[0], and the prefix of its usage errors */
 	const char *usage;   /* --help; its first line follows usage errors */
 	const char *out_is;  /* what -o names: "file name", "directory name" */
 	const char *suffix;  /* of the default OUT, TRACEDIR + suffix (".paje") */
 	/* write set into out: the exit status */
-	int (*to)(vl_tset *set, const char *out, int partial, vlp_tstats *st);
-} vlm_cmd;
+	int (*to)(vlpost_tset *set, const char *out, int partial, vlpost_tstats *st);
+} vlpost_mg_cmd;
 
 /* Run command c: the exit status (0, or 2 for bad usage or bad input). */
-int vlm_main(const vlm_cmd *c, int argc, char **argv);
+int vlpost_mg_main(const vlpost_mg_cmd *c, int argc, char **argv);
 
 #endif

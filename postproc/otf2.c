@@ -16,7 +16,7 @@
 
 #ifdef VL_HAVE_OTF2
 
-#include "vlayer/coll/coll.h"
+#include "vltrace.h"
 #include "merge.h"
 #include "states.h"
 
@@ -44,7 +44,7 @@ typedef struct ot_coll {
 	int mpi;
 } ot_coll;
 
-/* index: 0 other, 1..7 the PVM group operations (VL_COLL_*), 8 + enum vli_coll_kind */
+/* index: 0 other, 1..7 the PVM group operations (VL_COLL_*), 8 + enum vl_coll_kind */
 static const ot_coll colls[] = {
 	{ "collective", -1, OTF2_REGION_ROLE_COLL_OTHER, 0 },
 	{ "pvm_barrier", OTF2_COLLECTIVE_OP_BARRIER, OTF2_REGION_ROLE_BARRIER, 0 },
@@ -54,34 +54,34 @@ static const ot_coll colls[] = {
 	{ "pvm_scatter", OTF2_COLLECTIVE_OP_SCATTER, OTF2_REGION_ROLE_COLL_ONE2ALL, 0 },
 	{ "pvm_joingroup", -1, OTF2_REGION_ROLE_COLL_OTHER, 0 },
 	{ "pvm_lvgroup", -1, OTF2_REGION_ROLE_COLL_OTHER, 0 },
-	[8 + VLI_COLL_BARRIER] = { "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, OTF2_REGION_ROLE_BARRIER, 1 },
-	[8 + VLI_COLL_BCAST] = { "MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, OTF2_REGION_ROLE_COLL_ONE2ALL, 1 },
-	[8 + VLI_COLL_REDUCE] = { "MPI_Reduce", OTF2_COLLECTIVE_OP_REDUCE, OTF2_REGION_ROLE_COLL_ALL2ONE, 1 },
-	[8 + VLI_COLL_ALLREDUCE] = { "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE,
+	[8 + VL_KIND_BARRIER] = { "MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER, OTF2_REGION_ROLE_BARRIER, 1 },
+	[8 + VL_KIND_BCAST] = { "MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, OTF2_REGION_ROLE_COLL_ONE2ALL, 1 },
+	[8 + VL_KIND_REDUCE] = { "MPI_Reduce", OTF2_COLLECTIVE_OP_REDUCE, OTF2_REGION_ROLE_COLL_ALL2ONE, 1 },
+	[8 + VL_KIND_ALLREDUCE] = { "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE,
 				     OTF2_REGION_ROLE_COLL_ALL2ALL, 1 },
-	[8 + VLI_COLL_GATHER] = { "MPI_Gather", OTF2_COLLECTIVE_OP_GATHER, OTF2_REGION_ROLE_COLL_ALL2ONE, 1 },
-	[8 + VLI_COLL_SCATTER] = { "MPI_Scatter", OTF2_COLLECTIVE_OP_SCATTER,
+	[8 + VL_KIND_GATHER] = { "MPI_Gather", OTF2_COLLECTIVE_OP_GATHER, OTF2_REGION_ROLE_COLL_ALL2ONE, 1 },
+	[8 + VL_KIND_SCATTER] = { "MPI_Scatter", OTF2_COLLECTIVE_OP_SCATTER,
 				   OTF2_REGION_ROLE_COLL_ONE2ALL, 1 },
-	[8 + VLI_COLL_ALLGATHER] = { "MPI_Allgather", OTF2_COLLECTIVE_OP_ALLGATHER,
+	[8 + VL_KIND_ALLGATHER] = { "MPI_Allgather", OTF2_COLLECTIVE_OP_ALLGATHER,
 				     OTF2_REGION_ROLE_COLL_ALL2ALL, 1 },
-	[8 + VLI_COLL_ALLTOALL] = { "MPI_Alltoall", OTF2_COLLECTIVE_OP_ALLTOALL,
+	[8 + VL_KIND_ALLTOALL] = { "MPI_Alltoall", OTF2_COLLECTIVE_OP_ALLTOALL,
 				    OTF2_REGION_ROLE_COLL_ALL2ALL, 1 },
-	[8 + VLI_COLL_REDUCE_SCATTER] = { "MPI_Reduce_scatter", OTF2_COLLECTIVE_OP_REDUCE_SCATTER,
+	[8 + VL_KIND_REDUCE_SCATTER] = { "MPI_Reduce_scatter", OTF2_COLLECTIVE_OP_REDUCE_SCATTER,
 					  OTF2_REGION_ROLE_COLL_ALL2ALL, 1 },
-	[8 + VLI_COLL_SCAN] = { "MPI_Scan", OTF2_COLLECTIVE_OP_SCAN, OTF2_REGION_ROLE_COLL_ALL2ALL, 1 },
-	[8 + VLI_COLL_EXSCAN] = { "MPI_Exscan", OTF2_COLLECTIVE_OP_EXSCAN, OTF2_REGION_ROLE_COLL_ALL2ALL, 1 },
+	[8 + VL_KIND_SCAN] = { "MPI_Scan", OTF2_COLLECTIVE_OP_SCAN, OTF2_REGION_ROLE_COLL_ALL2ALL, 1 },
+	[8 + VL_KIND_EXSCAN] = { "MPI_Exscan", OTF2_COLLECTIVE_OP_EXSCAN, OTF2_REGION_ROLE_COLL_ALL2ALL, 1 },
 };
 #define NCOLL ((int)(sizeof colls / sizeof colls[0]))
 
 typedef struct ot_ev {
-	vls_ev s;          /* val: region, collective index, parameter; text: E_PARAM */
+	vlpost_st_ev s;          /* val: region, collective index, parameter; text: E_PARAM */
 	int32_t root;      /* E_CEND: the root's processor, or -1 */
 } ot_ev;
 
 #define QMAX 16
 
 typedef struct ot_task {
-	vls_task s;        /* cur: the state region the task is in, or VLS_NONE */
+	vlpost_st_task s;        /* cur: the state region the task is in, or VLS_NONE */
 	int64_t last_t;
 	uint64_t nev;
 	OTF2_EvtWriter *w;
@@ -119,7 +119,7 @@ static OTF2_FlushCallbacks ot_flush = { ot_pre_flush, NULL };
 
 static int ot_err(ot *c, const char *what, OTF2_ErrorCode e)
 {
-	return vlm_fail(&c->m, "OTF2: %s: %s", what, OTF2_Error_GetDescription(e));
+	return vlpost_mg_fail(&c->m, "OTF2: %s: %s", what, OTF2_Error_GetDescription(e));
 }
 
 /* ---- strings: deduplicated, written as global definitions at the end ---- */
@@ -173,7 +173,7 @@ static uint32_t ot_str(ot *c, const char *s)
 }
 
 /* ---- event generation (per task, in the task's time order; states.c) ---- */
-static vls_ev *ot_push(vls_task *t, int kind, int64_t time)
+static vlpost_st_ev *ot_push(vlpost_st_task *t, int kind, int64_t time)
 {
 	ot_task *k = (ot_task *)t;
 	ot_ev *e;
@@ -188,96 +188,96 @@ static vls_ev *ot_push(vls_task *t, int kind, int64_t time)
 	return &e->s;
 }
 
-static void ot_change(vls_task *k, int64_t t, int s)
+static void ot_change(vlpost_st_task *k, int64_t t, int s)
 {
 	if (k->cur != VLS_NONE)
-		vls_push(k, E_LEAVE, t)->val = (uint8_t)k->cur;
+		vlpost_st_push(k, E_LEAVE, t)->val = (uint8_t)k->cur;
 	if (s != VLS_NONE)
-		vls_push(k, E_ENTER, t)->val = (uint8_t)s;
+		vlpost_st_push(k, E_ENTER, t)->val = (uint8_t)s;
 }
 
 static int coll_index(int op)
 {
 	if (op >= VL_COLL_BARRIER && op <= VL_COLL_LEAVE)
 		return op;
-	if (op >= VL_COLL_MPI && op - VL_COLL_MPI < VLI_COLL_NKINDS && 8 + op - VL_COLL_MPI < NCOLL)
+	if (op >= VL_COLL_MPI && op - VL_COLL_MPI < VL_KIND_N && 8 + op - VL_COLL_MPI < NCOLL)
 		return 8 + op - VL_COLL_MPI;
 	return 0;
 }
 
 /* A group operation: its region over [t0, t1] (with MpiCollectiveBegin/End),
  * inside it the states (no state around it). */
-static void ot_coll_begin(vlm *m, vls_task *k, const vl_trec *r)
+static void ot_coll_begin(vlm *m, vlpost_st_task *k, const vl_trec *r)
 {
 	int64_t t0 = r->u.v.t0;
 	int ci = coll_index(r->tag);
 	(void)m;
-	vls_state(k, t0, VLS_NONE);
-	vls_push(k, E_ENTER, t0)->val = (uint8_t)(R_COLL + ci);
+	vlpost_st_state(k, t0, VLS_NONE);
+	vlpost_st_push(k, E_ENTER, t0)->val = (uint8_t)(R_COLL + ci);
 	if (colls[ci].op >= 0)
-		vls_push(k, E_CBEGIN, t0);
+		vlpost_st_push(k, E_CBEGIN, t0);
 }
 
-static void ot_coll_end(vlm *m, vls_task *k, const vl_trec *r)
+static void ot_coll_end(vlm *m, vlpost_st_task *k, const vl_trec *r)
 {
 	int64_t t1 = r->u.v.t1;
 	int ci = coll_index(r->tag);
 	ot_ev *e;
-	vls_state(k, t1, VLS_NONE);
+	vlpost_st_state(k, t1, VLS_NONE);
 	if (colls[ci].op >= 0) {
-		e = (ot_ev *)vls_push(k, E_CEND, t1);
+		e = (ot_ev *)vlpost_st_push(k, E_CEND, t1);
 		e->s.val = (uint8_t)ci;
 		e->s.bytes = r->u.v.bytes;
-		e->root = r->peer >= 0 ? vlm_find(m, &k->m, r->peer) : -1;
+		e->root = r->peer >= 0 ? vlpost_mg_find(m, &k->m, r->peer) : -1;
 	}
-	vls_push(k, E_LEAVE, t1)->val = (uint8_t)(R_COLL + ci);
+	vlpost_st_push(k, E_LEAVE, t1)->val = (uint8_t)(R_COLL + ci);
 }
 
-static const vls_ops ot_sops = {
+static const vlpost_st_ops ot_sops = {
 	E_SEND, E_RECV, E_PARAM, E_PARAM, E_IRECV, E_WAIT, ot_push, ot_change, ot_coll_begin,
 	ot_coll_end
 };
 
-static int ot_map(vlm *m, vlm_task *t, const vl_trec *r)
+static int ot_map(vlm *m, vlpost_mg_task *t, const vl_trec *r)
 {
-	return vls_map(m, (vls_task *)t, r);
+	return vlpost_st_map(m, (vlpost_st_task *)t, r);
 }
 
-static void ot_tinit(vlm *m, vlm_task *t)
+static void ot_tinit(vlm *m, vlpost_mg_task *t)
 {
 	(void)m;
-	vls_init((vls_task *)t, &ot_sops);
+	vlpost_st_init((vlpost_st_task *)t, &ot_sops);
 }
 
-static void ot_begin(vlm *m, vlm_task *t)
+static void ot_begin(vlm *m, vlpost_mg_task *t)
 {
-	vls_task *k = (vls_task *)t;
+	vlpost_st_task *k = (vlpost_st_task *)t;
 	(void)m;
 	((ot_task *)t)->last_t = t->f->hdr.start_ns;
 	/* the merge needs an event (written as nothing); Computing from the start,
 	 * unless a state begins then */
-	vls_push(k, E_PARAM, t->f->hdr.start_ns)->val = 0xff;
-	vls_done_at(k, t->f->hdr.start_ns);
+	vlpost_st_push(k, E_PARAM, t->f->hdr.start_ns)->val = 0xff;
+	vlpost_st_done_at(k, t->f->hdr.start_ns);
 }
 
-static void ot_end(vlm *m, vlm_task *t)
+static void ot_end(vlm *m, vlpost_mg_task *t)
 {
-	vls_task *k = (vls_task *)t;
+	vlpost_st_task *k = (vlpost_st_task *)t;
 	(void)m;
-	vls_end_at(k, t->st->end);
-	vls_state(k, t->st->end, VLS_NONE);
+	vlpost_st_end_at(k, t->st->end);
+	vlpost_st_state(k, t->st->end, VLS_NONE);
 	if (!t->qn)  /* the merge needs an event (written as nothing) */
-		vls_push(k, E_PARAM, t->st->end)->val = 0xff;
+		vlpost_st_push(k, E_PARAM, t->st->end)->val = 0xff;
 }
 
-static const vlm_ops ot_ops = {
+static const vlpost_mg_ops ot_ops = {
 	sizeof(ot_task), offsetof(ot_task, q), sizeof(ot_ev), ot_tinit, ot_begin, ot_map, ot_end
 };
 
 /* ---- writing the events ---- */
 static int ot_emit(ot *c, ot_task *k, const ot_ev *oe)
 {
-	const vls_ev *e = &oe->s;
+	const vlpost_st_ev *e = &oe->s;
 	OTF2_EvtWriter *w = k->w;
 	OTF2_TimeStamp t = (OTF2_TimeStamp)e->m.t;
 	OTF2_ErrorCode rc = OTF2_SUCCESS;
@@ -291,7 +291,7 @@ static int ot_emit(ot *c, ot_task *k, const ot_ev *oe)
 		rc = OTF2_EvtWriter_Leave(w, NULL, t, e->val);
 		break;
 	case E_SEND:
-		if (vlm_send_begin(&c->m, &k->s.m, &e->m, &unused) < 0)
+		if (vlpost_mg_send_begin(&c->m, &k->s.m, &e->m, &unused) < 0)
 			return -1;
 		if (e->m.peer < 0)
 			return 0;
@@ -303,7 +303,7 @@ static int ot_emit(ot *c, ot_task *k, const ot_ev *oe)
 						    (uint32_t)e->tag, (uint64_t)e->bytes);
 		break;
 	case E_RECV:
-		if (vlm_recv_end(&c->m, &e->m, k->s.m.proc) < 0)
+		if (vlpost_mg_recv_end(&c->m, &e->m, k->s.m.proc) < 0)
 			return -1;
 		if (e->req)
 			rc = OTF2_EvtWriter_MpiIrecv(w, NULL, t, (uint32_t)e->m.peer, 0,
@@ -330,7 +330,7 @@ static int ot_emit(ot *c, ot_task *k, const ot_ev *oe)
 		if (e->val == 0xff)
 			return 0;
 		if ((s = ot_str(c, e->text)) == UINT32_MAX)
-			return vlm_fail(&c->m, "out of memory");
+			return vlpost_mg_fail(&c->m, "out of memory");
 		rc = OTF2_EvtWriter_ParameterString(w, NULL, t, e->val, s);
 		break;
 	}
@@ -342,10 +342,10 @@ static int ot_emit(ot *c, ot_task *k, const ot_ev *oe)
 
 static int ot_run(ot *c)
 {
-	vlm_task *k;
+	vlpost_mg_task *k;
 	ot_ev *e;
 	int rc;
-	while ((e = (ot_ev *)vlm_next(&c->m, &k, &rc)))
+	while ((e = (ot_ev *)vlpost_mg_next(&c->m, &k, &rc)))
 		if (ot_emit(c, (ot_task *)k, e) < 0)
 			return -1;
 	return rc;
@@ -366,10 +366,10 @@ static int host_group(const ot *c, int32_t host)
 
 static int ot_hosts(ot *c)
 {
-	vl_tset *s = c->m.set;
+	vlpost_tset *s = c->m.set;
 	c->hosts = malloc(((size_t)s->n + 1) * sizeof *c->hosts);
 	if (!c->hosts)
-		return vlm_fail(&c->m, "out of memory");
+		return vlpost_mg_fail(&c->m, "out of memory");
 	for (int i = 0; i < s->n; i++)
 		c->hosts[i] = s->f[i].hdr.host;
 	qsort(c->hosts, (size_t)s->n, sizeof *c->hosts, cmp_i32);
@@ -398,12 +398,12 @@ static const char *host_name(const ot *c, int g, char *buf, size_t n)
  * come first): c->nref[S_NFIXED + region], then hosts, then tasks. */
 static int ot_names(ot *c)
 {
-	vl_tset *s = c->m.set;
+	vlpost_tset *s = c->m.set;
 	size_t n = S_NFIXED + NREG + (size_t)c->nhosts + (size_t)s->n, j = 0;
 	char buf[200];
 	c->nref = malloc(n * sizeof *c->nref);
 	if (!c->nref)
-		return vlm_fail(&c->m, "out of memory");
+		return vlpost_mg_fail(&c->m, "out of memory");
 	for (int i = 0; i < S_NFIXED; i++)
 		c->nref[j++] = ot_str(c, fixed_str[i]);
 	for (int i = 0; i < NREG; i++)
@@ -417,7 +417,7 @@ static int ot_names(ot *c)
 	}
 	for (size_t i = 0; i < n; i++)
 		if (c->nref[i] == UINT32_MAX)
-			return vlm_fail(&c->m, "out of memory");
+			return vlpost_mg_fail(&c->m, "out of memory");
 	return 0;
 }
 
@@ -434,7 +434,7 @@ static int ot_groups(ot *c, OTF2_GlobalDefWriter *g)
 	uint64_t *mem = malloc(((size_t)n + 1) * sizeof *mem);
 	OTF2_ErrorCode e1, e2;
 	if (!mem)
-		return vlm_fail(&c->m, "out of memory");
+		return vlpost_mg_fail(&c->m, "out of memory");
 	for (int i = 0; i < n; i++)
 		mem[i] = (uint64_t)i;  /* location i is rank i of the communicator */
 	e1 = OTF2_GlobalDefWriter_WriteGroup(g, 0, c->nref[S_LOCS], OTF2_GROUP_TYPE_COMM_LOCATIONS,
@@ -452,7 +452,7 @@ static int ot_groups(ot *c, OTF2_GlobalDefWriter *g)
 static int ot_defs(ot *c)
 {
 	OTF2_GlobalDefWriter *g;
-	vl_tset *s = c->m.set;
+	vlpost_tset *s = c->m.set;
 	const uint32_t *rr = c->nref + S_NFIXED, *hr = rr + NREG, *tr = hr + c->nhosts;
 	int64_t t1 = 0;
 
@@ -461,13 +461,13 @@ static int ot_defs(ot *c)
 	for (int i = 0; i < s->n; i++) {
 		OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(c->ar, (OTF2_LocationRef)i);
 		if (!d)
-			return vlm_fail(&c->m, "OTF2: no definition writer");
+			return vlpost_mg_fail(&c->m, "OTF2: no definition writer");
 		CK(OTF2_Archive_CloseDefWriter(c->ar, d), "closing a definition writer");
 	}
 	CK(OTF2_Archive_CloseDefFiles(c->ar), "closing the definition files");
 
 	if (!(g = OTF2_Archive_GetGlobalDefWriter(c->ar)))
-		return vlm_fail(&c->m, "OTF2: no global definition writer");
+		return vlpost_mg_fail(&c->m, "OTF2: no global definition writer");
 	for (int i = 0; i < s->n; i++)
 		if (c->m.st_base[i].end > t1)
 			t1 = c->m.st_base[i].end;
@@ -495,7 +495,7 @@ static int ot_defs(ot *c)
 							   OTF2_UNDEFINED_LOCATION_GROUP), "writing a location group");
 	}
 	for (int i = 0; i < s->n; i++) {
-		const ot_task *k = (const ot_task *)vlm_tk(&c->m, i);
+		const ot_task *k = (const ot_task *)vlpost_mg_tk(&c->m, i);
 		CK(OTF2_GlobalDefWriter_WriteLocation(g, (OTF2_LocationRef)i, tr[i],
 						      OTF2_LOCATION_TYPE_CPU_THREAD, k->nev,
 						      (OTF2_LocationGroupRef)host_group(c, s->f[i].hdr.host)),
@@ -516,7 +516,7 @@ static int ot_open(ot *c, const char *dir)
 				  OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
 				  OTF2_COMPRESSION_NONE);
 	if (!c->ar)
-		return vlm_fail(&c->m, "%s: cannot create the OTF2 archive", dir);
+		return vlpost_mg_fail(&c->m, "%s: cannot create the OTF2 archive", dir);
 	CK(OTF2_Archive_SetFlushCallbacks(c->ar, &ot_flush, NULL), "flush callbacks");
 	CK(OTF2_Archive_SetSerialCollectiveCallbacks(c->ar), "collective callbacks");
 	CK(OTF2_Archive_SetCreator(c->ar, "vlpost otf2"), "creator");
@@ -524,9 +524,9 @@ static int ot_open(ot *c, const char *dir)
 	   "description");
 	CK(OTF2_Archive_OpenEvtFiles(c->ar), "opening the event files");
 	for (int i = 0; i < c->m.set->n; i++) {
-		ot_task *k = (ot_task *)vlm_tk(&c->m, i);
+		ot_task *k = (ot_task *)vlpost_mg_tk(&c->m, i);
 		if (!(k->w = OTF2_Archive_GetEvtWriter(c->ar, (OTF2_LocationRef)i)))
-			return vlm_fail(&c->m, "OTF2: no event writer");
+			return vlpost_mg_fail(&c->m, "OTF2: no event writer");
 	}
 	return 0;
 }
@@ -534,7 +534,7 @@ static int ot_open(ot *c, const char *dir)
 static int ot_close_evt(ot *c)
 {
 	for (int i = 0; i < c->m.set->n; i++) {
-		ot_task *k = (ot_task *)vlm_tk(&c->m, i);
+		ot_task *k = (ot_task *)vlpost_mg_tk(&c->m, i);
 		if (k->w)
 			CK(OTF2_Archive_CloseEvtWriter(c->ar, k->w), "closing an event writer");
 		k->w = NULL;
@@ -544,7 +544,7 @@ static int ot_close_evt(ot *c)
 }
 
 /* Convert set into the OTF2 archive in directory dir (created). 0, or -1 (err). */
-static int ot_write(vl_tset *set, const char *dir, int partial, vlp_tstats *st, char *err,
+static int ot_write(vlpost_tset *set, const char *dir, int partial, vlpost_tstats *st, char *err,
 		    size_t errlen)
 {
 	ot c;
@@ -558,7 +558,7 @@ static int ot_write(vl_tset *set, const char *dir, int partial, vlp_tstats *st, 
 	c.m.st_base = st;
 	c.m.err = err;
 	c.m.errlen = errlen;
-	rc = vlm_init(&c.m) < 0 || ot_hosts(&c) < 0 || ot_names(&c) < 0 || ot_open(&c, dir) < 0 ? -1
+	rc = vlpost_mg_init(&c.m) < 0 || ot_hosts(&c) < 0 || ot_names(&c) < 0 || ot_open(&c, dir) < 0 ? -1
 	     : ot_run(&c);
 	if (rc == 0)
 		rc = ot_close_evt(&c);
@@ -569,7 +569,7 @@ static int ot_write(vl_tset *set, const char *dir, int partial, vlp_tstats *st, 
 		if (e != OTF2_SUCCESS && rc == 0)
 			rc = ot_err(&c, "closing the archive", e);
 	}
-	vlm_free(&c.m);
+	vlpost_mg_free(&c.m);
 	for (uint32_t i = 0; i < c.nstr; i++)
 		free(c.str[i]);
 	free(c.str);
@@ -603,7 +603,7 @@ static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ft
 	return remove(p);
 }
 
-static int ot_to(vl_tset *set, const char *out, int partial, vlp_tstats *st)
+static int ot_to(vlpost_tset *set, const char *out, int partial, vlpost_tstats *st)
 {
 	char err[1024], *tmp = malloc(strlen(out) + 5);
 	struct stat sb;
@@ -632,20 +632,20 @@ static int ot_to(vl_tset *set, const char *out, int partial, vlp_tstats *st)
 	return rc ? 2 : 0;
 }
 
-int vlp_otf2_main(int argc, char **argv)
+int vlpost_otf2_main(int argc, char **argv)
 {
-	static const vlm_cmd cmd = { "otf2", ot_usage, "directory name", ".otf2", ot_to };
-	return vlm_main(&cmd, argc, argv);
+	static const vlpost_mg_cmd cmd = { "otf2", ot_usage, "directory name", ".otf2", ot_to };
+	return vlpost_mg_main(&cmd, argc, argv);
 }
 
-int vlp_otf2_available(void)
+int vlpost_otf2_available(void)
 {
 	return 1;
 }
 
 #else /* !VL_HAVE_OTF2 */
 
-int vlp_otf2_main(int argc, char **argv)
+int vlpost_otf2_main(int argc, char **argv)
 {
 	(void)argv;
 	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
@@ -656,7 +656,7 @@ int vlp_otf2_main(int argc, char **argv)
 	return 2;
 }
 
-int vlp_otf2_available(void)
+int vlpost_otf2_available(void)
 {
 	return 0;
 }

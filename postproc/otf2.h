@@ -7,9 +7,9 @@
 
 /* `vlpost otf2 [-o ARCHIVE_DIR] [--partial] TRACEDIR`: argv[0] is "otf2".
  * Returns the exit status (0, or 2 for bad usage, bad input, or no OTF2 support). */
-int vlp_otf2_main(int argc, char **argv);
+int vlpost_otf2_main(int argc, char **argv);
 
 /* 1 if vlpost was built with OTF2 support. */
-int vlp_otf2_available(void);
+int vlpost_otf2_available(void);
 
 #endif

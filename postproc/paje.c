@@ -9,7 +9,7 @@
  */
 #include "paje.h"
 #include "util/outfile.h"
-#include "vlayer/coll/coll.h"
+#include "vltrace.h"
 #include "merge.h"
 #include "states.h"
 
@@ -32,12 +32,12 @@ static const char *const coll_name[] = {
 #define NCOLL ((int)(sizeof coll_name / sizeof coll_name[0]))
 
 /* val: state, collective index; text: E_MARK */
-typedef vls_ev pj_ev;
+typedef vlpost_st_ev pj_ev;
 
 #define QMAX 10
 
 typedef struct pj_task {
-	vls_task s;
+	vlpost_st_task s;
 	pj_ev q[QMAX];
 } pj_task;
 
@@ -115,7 +115,7 @@ static const char pj_header[] =
 /* hosts: one container per distinct host index, named by its first task's host name */
 static int cmp_host(const void *a, const void *b, void *set)
 {
-	const vl_tset *s = set;
+	const vlpost_tset *s = set;
 	int x = *(const int *)a, y = *(const int *)b;
 	int32_t hx = s->f[x].hdr.host, hy = s->f[y].hdr.host;
 	if (hx != hy)
@@ -125,14 +125,14 @@ static int cmp_host(const void *a, const void *b, void *set)
 
 static int pj_head(pj *c)
 {
-	vl_tset *s = c->m.set;
+	vlpost_tset *s = c->m.set;
 	int *ix = malloc((size_t)s->n * sizeof *ix);
 	int64_t t0 = 0;
 	char tb[32];
 	c->hosts = malloc((size_t)s->n * sizeof *c->hosts);
 	if (!ix || !c->hosts) {
 		free(ix);
-		return vlm_fail(&c->m, "out of memory");
+		return vlpost_mg_fail(&c->m, "out of memory");
 	}
 	fputs(pj_header, c->out);
 	for (int i = 1; i < NCOLL; i++)
@@ -210,7 +210,7 @@ static int fly_grow(pj *c)
 	c->fly = calloc(cap * 2, sizeof *c->fly);
 	if (!c->fly) {
 		c->fly = old;
-		return vlm_fail(&c->m, "out of memory");
+		return vlpost_mg_fail(&c->m, "out of memory");
 	}
 	c->cfly = cap * 2;
 	c->nfly = c->nused = 0;
@@ -265,13 +265,13 @@ static int pj_recv_end(pj *c, const pj_ev *e, int receiver)
 		out_link_end(c, e->m.t, e->m.peer, e->m.seq, receiver);
 		return 0;
 	}
-	return vlm_recv_end(&c->m, &e->m, receiver);
+	return vlpost_mg_recv_end(&c->m, &e->m, receiver);
 }
 
 static int pj_send_begin(pj *c, pj_task *k, const pj_ev *e)
 {
 	int matched = 0, proc = k->s.m.proc, peer = e->m.peer;
-	if (vlm_send_begin(&c->m, &k->s.m, &e->m, &matched) < 0)
+	if (vlpost_mg_send_begin(&c->m, &k->s.m, &e->m, &matched) < 0)
 		return -1;
 	if (matched < 0)
 		return 0;
@@ -282,10 +282,10 @@ static int pj_send_begin(pj *c, pj_task *k, const pj_ev *e)
 	}
 	if (peer < 0)
 		return 0;
-	if (vlm_tk(&c->m, peer)->state >= VLM_FINAL) {
-		vlm_warn(&c->m, "%s: record %llu: message %u to task 0x%x is never received (no link)",
+	if (vlpost_mg_tk(&c->m, peer)->state >= VLM_FINAL) {
+		vlpost_mg_warn(&c->m, "%s: record %llu: message %u to task 0x%x is never received (no link)",
 			 k->s.m.f->path, (unsigned long long)e->m.rec, e->m.seq,
-			 (unsigned)vlm_tk(&c->m, peer)->f->hdr.tid);
+			 (unsigned)vlpost_mg_tk(&c->m, peer)->f->hdr.tid);
 		return 0;
 	}
 	out_link_start(c, e, proc);
@@ -303,8 +303,8 @@ static void pj_close_links(pj *c, pj_task *k, int64_t t)
 			continue;
 		sender = (int)(m->key >> 32) - 1;
 		seq = (uint32_t)m->key;
-		vlm_warn(&c->m, "%s: message %u of task 0x%x is never received: its link ends with the task",
-			 k->s.m.f->path, seq, (unsigned)vlm_tk(&c->m, sender)->f->hdr.tid);
+		vlpost_mg_warn(&c->m, "%s: message %u of task 0x%x is never received: its link ends with the task",
+			 k->s.m.f->path, seq, (unsigned)vlpost_mg_tk(&c->m, sender)->f->hdr.tid);
 		out_link_end(c, t, sender, seq, k->s.m.proc);
 		fly_del(c, m);
 	}
@@ -351,7 +351,7 @@ static int pj_emit(pj *c, pj_task *k, const pj_ev *e)
 }
 
 /* ---- event generation (states.c) ---- */
-static vls_ev *pj_push(vls_task *k, int kind, int64_t t)
+static vlpost_st_ev *pj_push(vlpost_st_task *k, int kind, int64_t t)
 {
 	pj_ev *e = &((pj_task *)k)->q[k->m.qn++];
 	memset(e, 0, sizeof *e);
@@ -360,9 +360,9 @@ static vls_ev *pj_push(vls_task *k, int kind, int64_t t)
 	return e;
 }
 
-static void pj_change(vls_task *k, int64_t t, int s)
+static void pj_change(vlpost_st_task *k, int64_t t, int s)
 {
-	vls_push(k, E_STATE, t)->val = (uint8_t)s;
+	vlpost_st_push(k, E_STATE, t)->val = (uint8_t)s;
 }
 
 static int coll_index(int op)
@@ -370,82 +370,82 @@ static int coll_index(int op)
 	if (op >= VL_COLL_BARRIER && op <= VL_COLL_LEAVE)
 		return op;
 	switch (op - VL_COLL_MPI) {
-	case VLI_COLL_BARRIER: return 1;
-	case VLI_COLL_BCAST: return 2;
-	case VLI_COLL_REDUCE: return 3;
-	case VLI_COLL_GATHER: return 4;
-	case VLI_COLL_SCATTER: return 5;
-	case VLI_COLL_ALLREDUCE: return 8;
-	case VLI_COLL_ALLGATHER: return 9;
-	case VLI_COLL_ALLTOALL: return 10;
-	case VLI_COLL_REDUCE_SCATTER: return 11;
-	case VLI_COLL_SCAN: return 12;
-	case VLI_COLL_EXSCAN: return 13;
+	case VL_KIND_BARRIER: return 1;
+	case VL_KIND_BCAST: return 2;
+	case VL_KIND_REDUCE: return 3;
+	case VL_KIND_GATHER: return 4;
+	case VL_KIND_SCATTER: return 5;
+	case VL_KIND_ALLREDUCE: return 8;
+	case VL_KIND_ALLGATHER: return 9;
+	case VL_KIND_ALLTOALL: return 10;
+	case VL_KIND_REDUCE_SCATTER: return 11;
+	case VL_KIND_SCAN: return 12;
+	case VL_KIND_EXSCAN: return 13;
 	default: return 0;
 	}
 }
 
 /* A group operation: the Collective state for [t0, t1]. */
-static void pj_coll_begin(vlm *m, vls_task *k, const vl_trec *r)
+static void pj_coll_begin(vlm *m, vlpost_st_task *k, const vl_trec *r)
 {
 	(void)m;
-	vls_push(k, E_PUSH, r->u.v.t0)->val = (uint8_t)coll_index(r->tag);
+	vlpost_st_push(k, E_PUSH, r->u.v.t0)->val = (uint8_t)coll_index(r->tag);
 }
 
-static void pj_coll_end(vlm *m, vls_task *k, const vl_trec *r)
+static void pj_coll_end(vlm *m, vlpost_st_task *k, const vl_trec *r)
 {
 	(void)m;
-	vls_push(k, E_POP, r->u.v.t1);
+	vlpost_st_push(k, E_POP, r->u.v.t1);
 }
 
 /* no events for PARAM records */
-static const vls_ops pj_sops = {
+static const vlpost_st_ops pj_sops = {
 	E_SEND, E_RECV, E_MARK, -1, -1, -1, pj_push, pj_change, pj_coll_begin, pj_coll_end
 };
 
-static int pj_map(vlm *m, vlm_task *t, const vl_trec *r)
+static int pj_map(vlm *m, vlpost_mg_task *t, const vl_trec *r)
 {
-	return vls_map(m, (vls_task *)t, r);
+	return vlpost_st_map(m, (vlpost_st_task *)t, r);
 }
 
-static void pj_tinit(vlm *m, vlm_task *t)
+static void pj_tinit(vlm *m, vlpost_mg_task *t)
 {
 	(void)m;
-	vls_init((vls_task *)t, &pj_sops);
+	vlpost_st_init((vlpost_st_task *)t, &pj_sops);
 }
 
-static void pj_begin(vlm *m, vlm_task *t)
+static void pj_begin(vlm *m, vlpost_mg_task *t)
 {
-	vls_task *k = (vls_task *)t;
+	vlpost_st_task *k = (vlpost_st_task *)t;
 	(void)m;
-	vls_push(k, E_CREATE, t->f->hdr.start_ns);
-	vls_state(k, t->f->hdr.start_ns, VLS_COMP);
+	vlpost_st_push(k, E_CREATE, t->f->hdr.start_ns);
+	vlpost_st_state(k, t->f->hdr.start_ns, VLS_COMP);
 }
 
-static void pj_end(vlm *m, vlm_task *t)
+static void pj_end(vlm *m, vlpost_mg_task *t)
 {
-	vls_task *k = (vls_task *)t;
+	vlpost_st_task *k = (vlpost_st_task *)t;
 	(void)m;
-	vls_end_at(k, t->st->end);
-	vls_push(k, E_DESTROY, t->st->end);
+	vlpost_st_end_at(k, t->st->end);
+	vlpost_st_push(k, E_DESTROY, t->st->end);
 }
 
-static const vlm_ops pj_ops = {
+static const vlpost_mg_ops pj_ops = {
 	sizeof(pj_task), offsetof(pj_task, q), sizeof(pj_ev), pj_tinit, pj_begin, pj_map, pj_end
 };
 
 static int pj_run(pj *c)
 {
-	vlm_task *k;
+	vlpost_mg_task *k;
 	pj_ev *e;
 	int rc;
-	while ((e = (pj_ev *)vlm_next(&c->m, &k, &rc)))
+	while ((e = (pj_ev *)vlpost_mg_next(&c->m, &k, &rc)))
 		if (pj_emit(c, (pj_task *)k, e) < 0)
 			return -1;
 	return rc;
 }
 
-int vlp_paje_write(vl_tset *set, FILE *out, const vlp_paje_opt *opt, vlp_tstats *st,
+int vlpost_paje_write(vlpost_tset *set, FILE *out, const vlpost_paje_opt *opt, vlpost_tstats *st,
 		   char *err, size_t errlen)
 {
 	pj c;
@@ -461,19 +461,19 @@ int vlp_paje_write(vl_tset *set, FILE *out, const vlp_paje_opt *opt, vlp_tstats 
 	c.m.err = err;
 	c.m.errlen = errlen;
 	c.out = out;
-	rc = vlm_init(&c.m) < 0 || pj_head(&c) < 0 ? -1 : pj_run(&c);
+	rc = vlpost_mg_init(&c.m) < 0 || pj_head(&c) < 0 ? -1 : pj_run(&c);
 	if (rc == 0)
 		pj_tail(&c);
 	if (rc == 0 && (fflush(out) != 0 || ferror(out)))
-		rc = vlm_fail(&c.m, "write error");
-	vlm_free(&c.m);
+		rc = vlpost_mg_fail(&c.m, "write error");
+	vlpost_mg_free(&c.m);
 	free(c.fly);
 	free(c.hosts);
 	return rc;
 }
 
 /* ---- the command ---- */
-const char vlp_paje_usage[] =
+const char vlpost_paje_usage[] =
 	"usage: vlpost paje [-o FILE.paje] [--partial] TRACEDIR\n"
 	"\n"
 	"Write the traces of TRACEDIR as one Pajé trace (pj_dump, ViTE), sorted by\n"
@@ -490,30 +490,30 @@ const char vlp_paje_usage[] =
 	"               (warnings on stderr instead of errors)\n";
 
 struct pj_out {
-	vl_tset *set;
-	vlp_paje_opt opt;
-	vlp_tstats *st;
+	vlpost_tset *set;
+	vlpost_paje_opt opt;
+	vlpost_tstats *st;
 };
 
 static int pj_write_cb(FILE *f, void *ctx, char *err, size_t errlen)
 {
 	struct pj_out *c = ctx;
-	return vlp_paje_write(c->set, f, &c->opt, c->st, err, errlen);
+	return vlpost_paje_write(c->set, f, &c->opt, c->st, err, errlen);
 }
 
-static int pj_to(vl_tset *set, const char *out, int partial, vlp_tstats *st)
+static int pj_to(vlpost_tset *set, const char *out, int partial, vlpost_tstats *st)
 {
 	struct pj_out c = { set, { partial, stderr }, st };
 	char err[1024];
 
-	if (vlp_write_atomic(out, pj_write_cb, &c, err, sizeof err) == 0)
+	if (vlu_write_atomic(out, pj_write_cb, &c, err, sizeof err) == 0)
 		return 0;
 	fprintf(stderr, "vlpost: %s\n", err);
 	return 2;
 }
 
-int vlp_paje_main(int argc, char **argv)
+int vlpost_paje_main(int argc, char **argv)
 {
-	static const vlm_cmd cmd = { "paje", vlp_paje_usage, "file name", ".paje", pj_to };
-	return vlm_main(&cmd, argc, argv);
+	static const vlpost_mg_cmd cmd = { "paje", vlpost_paje_usage, "file name", ".paje", pj_to };
+	return vlpost_mg_main(&cmd, argc, argv);
 }

@@ -7,10 +7,10 @@
 #include "stats.h"
 #include "tracereader.h"
 
-typedef struct vlp_paje_opt {
+typedef struct vlpost_paje_opt {
 	int partial;  /* tolerate incomplete traces, missing senders and tachyons */
 	FILE *warn;   /* where warnings go (NULL: nowhere) */
-} vlp_paje_opt;
+} vlpost_paje_opt;
 
 /* Convert set (freshly opened, or rewound) to a Pajé trace on out: the header,
  * the containers (root -> virtual hosts -> tasks), then one streaming k-way merge
@@ -19,14 +19,14 @@ typedef struct vlp_paje_opt {
  * an invalid or incomplete trace, a receive from a task without trace, a
  * receive whose send is missing or ends before its send begins, unless
  * opt->partial (then the message gets no link); also on a write error. */
-int vlp_paje_write(vl_tset *set, FILE *out, const vlp_paje_opt *opt, vlp_tstats *st,
+int vlpost_paje_write(vlpost_tset *set, FILE *out, const vlpost_paje_opt *opt, vlpost_tstats *st,
 		   char *err, size_t errlen);
 
 /* `vlpost paje [-o FILE.paje] [--partial] TRACEDIR`: argv[0] is "paje".
  * Returns the exit status (0, or 2 for bad usage or bad input). */
-int vlp_paje_main(int argc, char **argv);
+int vlpost_paje_main(int argc, char **argv);
 
 /* The --help text of `vlpost paje`. */
-extern const char vlp_paje_usage[];
+extern const char vlpost_paje_usage[];
 
 #endif

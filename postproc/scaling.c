@@ -17,7 +17,7 @@
 
 #define EXIT_BAD 2
 
-const char vlp_scaling_usage[] =
+const char vlpost_scaling_usage[] =
 	"usage: vlpost scaling [-o PREFIX] [--base RUN] [--csv] RUN...\n"
 	"\n"
 	"Compare several runs of one program (1, 2, 4, ... tasks, or one task count on\n"
@@ -55,7 +55,7 @@ static int is_dir(const char *p)
 	return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
-int vlp_run_parse(vlp_run *r, const char *arg, int order, char *err, size_t errlen)
+int vlpost_run_parse(vlpost_run *r, const char *arg, int order, char *err, size_t errlen)
 {
 	const char *eq = strchr(arg, '=');
 	char *slash;
@@ -84,19 +84,19 @@ int vlp_run_parse(vlp_run *r, const char *arg, int order, char *err, size_t errl
 	return 0;
 }
 
-int vlp_run_load(vlp_run *r, char *err, size_t errlen)
+int vlpost_run_load(vlpost_run *r, char *err, size_t errlen)
 {
-	vl_tset set;
-	vlp_tstats *st = NULL;
+	vlpost_tset set;
+	vlpost_tstats *st = NULL;
 	int rc = -1;
-	if (vl_tset_open(&set, r->dir, 0, NULL, err, errlen) < 0)
+	if (vlpost_tset_open(&set, r->dir, 0, NULL, err, errlen) < 0)
 		goto out;
 	st = calloc((size_t)set.n, sizeof *st);
 	if (!st) {
 		fail(err, errlen, "out of memory");
 		goto out;
 	}
-	if (vlp_stats_collect(&set, st, NULL, err, errlen) < 0)
+	if (vlpost_stats_collect(&set, st, NULL, err, errlen) < 0)
 		goto out;
 	r->tasks = set.n;
 	r->comp = r->comm = r->wait = 0;
@@ -110,15 +110,15 @@ int vlp_run_load(vlp_run *r, char *err, size_t errlen)
 		r->comm += st[i].comm;
 		r->wait += st[i].wait;
 	}
-	r->elapsed_us = (vlp_stats_elapsed(st, set.n) + 500) / 1000;
+	r->elapsed_us = (vlpost_stats_elapsed(st, set.n) + 500) / 1000;
 	rc = 0;
 out:
 	free(st);
-	vl_tset_close(&set);
+	vlpost_tset_close(&set);
 	return rc;
 }
 
-int vlp_run_speedup(const vlp_run *r, const vlp_run *base, double *s, double *e)
+int vlpost_run_speedup(const vlpost_run *r, const vlpost_run *base, double *s, double *e)
 {
 	if (r->elapsed_us <= 0)
 		return -1;
@@ -144,20 +144,20 @@ static void fmt_us(char *buf, int64_t us)
 }
 
 
-static void print_row(FILE *out, const vlp_run *r, const vlp_run *base, int csv, int lw)
+static void print_row(FILE *out, const vlpost_run *r, const vlpost_run *base, int csv, int lw)
 {
 	char t[32], sp[32] = "-", ef[32] = "-", c[3][32], p[3][32];
 	int64_t v[3] = { r->comp, r->comm, r->wait }, sum = r->comp + r->comm + r->wait;
 	double s, e;
 	fmt_us(t, r->elapsed_us);
-	if (vlp_run_speedup(r, base, &s, &e) == 0) {
+	if (vlpost_run_speedup(r, base, &s, &e) == 0) {
 		snprintf(sp, sizeof sp, csv ? "%.6f" : "%.3f", s);
 		snprintf(ef, sizeof ef, csv ? "%.6f" : "%.3f", e);
 	} else if (csv) {
 		sp[0] = ef[0] = '\0';
 	}
 	for (int i = 0; i < 3; i++) {
-		vlp_fmt_sec(c[i], v[i]);
+		vlpost_fmt_sec(c[i], v[i]);
 		fmt_pct(p[i], v[i], sum);
 		if (csv && p[i][0] == '-')
 			p[i][0] = '\0';
@@ -167,16 +167,16 @@ static void print_row(FILE *out, const vlp_run *r, const vlp_run *base, int csv,
 			r->label, r->tasks, t, sp, ef, c[0], c[1], c[2], p[0], p[1], p[2]);
 		return;
 	}
-	vlp_csv_str(out, r->label);
+	vlu_csv_str(out, r->label);
 	fputc(',', out);
-	vlp_csv_str(out, r->curve);
+	vlu_csv_str(out, r->curve);
 	fprintf(out, ",%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,", r->tasks, t, sp, ef, c[0], c[1], c[2],
 		p[0], p[1], p[2], r == base);
-	vlp_csv_str(out, r->dir);
+	vlu_csv_str(out, r->dir);
 	fputc('\n', out);
 }
 
-int vlp_scaling_print(FILE *out, const vlp_run *runs, int n, const vlp_run *base, int csv)
+int vlpost_scaling_print(FILE *out, const vlpost_run *runs, int n, const vlpost_run *base, int csv)
 {
 	int lw = 5;
 	for (int i = 0; i < n; i++)
@@ -206,9 +206,9 @@ int vlp_scaling_print(FILE *out, const vlp_run *runs, int n, const vlp_run *base
 typedef struct plot {
 	const char *prefix;
 	const char *name;     /* prefix without its directory */
-	const vlp_run *runs;  /* sorted */
+	const vlpost_run *runs;  /* sorted */
 	int n, ncurves;
-	const vlp_run *base;
+	const vlpost_run *base;
 } plot;
 
 /* a gnuplot single-quoted string ('' is a quote) */
@@ -245,13 +245,13 @@ static int write_dat(FILE *f, const plot *p)
 		fprintf(f, "# index %d: curve \"%s\"\n# tasks elapsed_s speedup efficiency label\n",
 			c, curve_name(p, c));
 		for (int i = 0; i < p->n; i++) {
-			const vlp_run *r = &p->runs[i];
+			const vlpost_run *r = &p->runs[i];
 			char t[32];
 			double s, e;
 			if (r->curve_idx != c)
 				continue;
 			fmt_us(t, r->elapsed_us);
-			if (vlp_run_speedup(r, p->base, &s, &e) == 0)
+			if (vlpost_run_speedup(r, p->base, &s, &e) == 0)
 				fprintf(f, "%d %s %.6f %.6f", r->tasks, t, s, e);
 			else
 				fprintf(f, "%d %s - -", r->tasks, t);
@@ -353,7 +353,7 @@ static int write_file(const char *path, int (*fn)(FILE *, const plot *), const p
 		      char *err, size_t errlen)
 {
 	struct sc_out c = { fn, p };
-	return vlp_write_atomic(path, sc_write_cb, &c, err, errlen);
+	return vlu_write_atomic(path, sc_write_cb, &c, err, errlen);
 }
 
 /* prog is an executable file, itself (with a '/') or in $PATH */
@@ -478,7 +478,7 @@ out:
 
 static int run_cmp(const void *a, const void *b)
 {
-	const vlp_run *x = a, *y = b;
+	const vlpost_run *x = a, *y = b;
 	if (x->tasks != y->tasks)
 		return x->tasks < y->tasks ? -1 : 1;
 	return x->order - y->order;
@@ -488,13 +488,13 @@ static int bad_usage(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "vlpost: scaling: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n%.*s (--help for more)\n", (int)strcspn(vlp_scaling_usage, "\n"),
-		vlp_scaling_usage);
+	fprintf(stderr, "\n%.*s (--help for more)\n", (int)strcspn(vlpost_scaling_usage, "\n"),
+		vlpost_scaling_usage);
 	return EXIT_BAD;
 }
 
 /* the run named by --base: its label, or its DIR (trailing '/' ignored) */
-static const vlp_run *find_base(const vlp_run *runs, int n, const char *name)
+static const vlpost_run *find_base(const vlpost_run *runs, int n, const char *name)
 {
 	size_t len = strlen(name);
 	while (len > 1 && name[len - 1] == '/')
@@ -512,13 +512,13 @@ static const vlp_run *find_base(const vlp_run *runs, int n, const char *name)
 	return NULL;
 }
 
-static int scaling(vlp_run *runs, int n, const char *out, const char *basename, int csv)
+static int scaling(vlpost_run *runs, int n, const char *out, const char *basename, int csv)
 {
 	char err[1024];
-	const vlp_run *base;
+	const vlpost_run *base;
 	plot p;
 	for (int i = 0; i < n; i++) {
-		if (vlp_run_load(&runs[i], err, sizeof err) < 0)
+		if (vlpost_run_load(&runs[i], err, sizeof err) < 0)
 			return fprintf(stderr, "vlpost: %s\n", err), EXIT_BAD;
 		runs[i].curve_idx = i;
 		for (int j = 0; j < i; j++)
@@ -538,7 +538,7 @@ static int scaling(vlp_run *runs, int n, const char *out, const char *basename, 
 	base = basename ? find_base(runs, n, basename) : &runs[0];
 	if (!base)
 		return bad_usage("--base %s: not one of the runs (a LABEL or DIR)", basename);
-	if (vlp_scaling_print(stdout, runs, n, base, csv) < 0)
+	if (vlpost_scaling_print(stdout, runs, n, base, csv) < 0)
 		return fprintf(stderr, "vlpost: write error on stdout\n"), EXIT_BAD;
 	if (!out)
 		return 0;
@@ -552,18 +552,18 @@ static int scaling(vlp_run *runs, int n, const char *out, const char *basename, 
 	return 0;
 }
 
-int vlp_scaling_main(int argc, char **argv)
+int vlpost_scaling_main(int argc, char **argv)
 {
 	const char *out = NULL, *base = NULL;
 	int csv = 0, n = 0, rc;
-	vlp_run *runs = calloc((size_t)argc, sizeof *runs);
+	vlpost_run *runs = calloc((size_t)argc, sizeof *runs);
 	char err[1024];
 	if (!runs)
 		return fprintf(stderr, "vlpost: out of memory\n"), EXIT_BAD;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			fputs(vlp_scaling_usage, stdout);
+			fputs(vlpost_scaling_usage, stdout);
 			rc = 0;
 			goto done;
 		} else if (strcmp(a, "--csv") == 0) {
@@ -577,7 +577,7 @@ int vlp_scaling_main(int argc, char **argv)
 		} else if (a[0] == '-' && a[1]) {
 			rc = bad_usage("unknown option %s", a);
 			goto done;
-		} else if (vlp_run_parse(&runs[n], a, n, err, sizeof err) < 0) {
+		} else if (vlpost_run_parse(&runs[n], a, n, err, sizeof err) < 0) {
 			n++;
 			rc = bad_usage("%s", err);
 			goto done;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void vlp_stats_init(vlp_tstats *s, int proc, const vl_thdr *h)
+void vlpost_stats_init(vlpost_tstats *s, int proc, const vl_thdr *h)
 {
 	memset(s, 0, sizeof *s);
 	s->proc = proc;
@@ -20,7 +20,7 @@ void vlp_stats_init(vlp_tstats *s, int proc, const vl_thdr *h)
 	s->start = s->end = s->last = h->start_ns;
 }
 
-static void st_send(vlp_tstats *s, const vl_trec *r)
+static void st_send(vlpost_tstats *s, const vl_trec *r)
 {
 	int shared = (r->flags & VL_TF_MCAST) && s->mc_on && r->u.v.t0 == s->mc_t0 &&
 		     r->u.v.t1 == s->mc_t1;
@@ -37,7 +37,7 @@ static void st_send(vlp_tstats *s, const vl_trec *r)
 	s->mc_t1 = r->u.v.t1;
 }
 
-void vlp_stats_add(vlp_tstats *s, const vl_trec *r)
+void vlpost_stats_add(vlpost_tstats *s, const vl_trec *r)
 {
 	int64_t d = r->u.v.t1 - r->u.v.t0;
 	if (r->u.v.t1 > s->last)
@@ -86,7 +86,7 @@ void vlp_stats_add(vlp_tstats *s, const vl_trec *r)
 	}
 }
 
-void vlp_stats_done(vlp_tstats *s)
+void vlpost_stats_done(vlpost_tstats *s)
 {
 	if (s->has_end)
 		return;
@@ -98,19 +98,19 @@ void vlp_stats_done(vlp_tstats *s)
 		s->comp = 0;
 }
 
-static int st_read_task(vl_tfile *f, vlp_tstats *s, vlp_report *rep, FILE *warn, char *err,
+static int st_read_task(vlpost_tfile *f, vlpost_tstats *s, vlpost_report *rep, FILE *warn, char *err,
 			size_t errlen)
 {
 	vl_trec r;
 	int rc;
-	while ((rc = vl_tfile_next(f, &r)) == 1) {
-		vlp_stats_add(s, &r);
-		if (rep && vlp_report_add(rep, s->proc, &r) < 0) {
+	while ((rc = vlpost_tfile_next(f, &r)) == 1) {
+		vlpost_stats_add(s, &r);
+		if (rep && vlpost_report_add(rep, s->proc, &r) < 0) {
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
 	}
-	vlp_stats_done(s);
+	vlpost_stats_done(s);
 	if (rc == 0)
 		return 0;
 	if (f->err == VL_TR_ETRUNC || f->err == VL_TR_ENOEND) {
@@ -122,17 +122,17 @@ static int st_read_task(vl_tfile *f, vlp_tstats *s, vlp_report *rep, FILE *warn,
 	return -1;
 }
 
-int vlp_stats_collect(vl_tset *set, vlp_tstats *st, FILE *warn, char *err, size_t errlen)
+int vlpost_stats_collect(vlpost_tset *set, vlpost_tstats *st, FILE *warn, char *err, size_t errlen)
 {
 	for (int i = 0; i < set->n; i++) {
-		vlp_stats_init(&st[i], i, &set->f[i].hdr);
+		vlpost_stats_init(&st[i], i, &set->f[i].hdr);
 		if (st_read_task(&set->f[i], &st[i], NULL, warn, err, errlen) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-int64_t vlp_stats_elapsed(const vlp_tstats *st, int n)
+int64_t vlpost_stats_elapsed(const vlpost_tstats *st, int n)
 {
 	int64_t lo = 0, hi = 0;
 	for (int i = 0; i < n; i++) {
@@ -144,7 +144,7 @@ int64_t vlp_stats_elapsed(const vlp_tstats *st, int n)
 	return hi - lo;
 }
 
-int vlp_fmt_sec(char *buf, int64_t ns)
+int vlpost_fmt_sec(char *buf, int64_t ns)
 {
 	int neg = ns < 0;
 	uint64_t a = neg ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
@@ -173,7 +173,7 @@ static void fmt_us(char *b, int64_t ns, int star)
 	snprintf(b, CELL, "%" PRIu64 ".%03" PRIu64 "%s", a / 1000, a % 1000, star ? "*" : "");
 }
 
-static void st_fill(st_row *w, const vlp_tstats *s)
+static void st_fill(st_row *w, const vlpost_tstats *s)
 {
 	int e = !s->has_end;
 	snprintf(w->c[0], CELL, "%d", s->proc);
@@ -190,9 +190,9 @@ static void st_fill(st_row *w, const vlp_tstats *s)
 	snprintf(w->c[11], CELL, "%" PRIu64, s->brecv);
 }
 
-static void st_total(st_row *w, const vlp_tstats *st, int n)
+static void st_total(st_row *w, const vlpost_tstats *st, int n)
 {
-	vlp_tstats t;
+	vlpost_tstats t;
 	int est = 0;
 	memset(&t, 0, sizeof t);
 	for (int i = 0; i < n; i++) {
@@ -240,7 +240,7 @@ static void st_line(FILE *out, const char *const *cells, const int *wd)
 	fputc('\n', out);
 }
 
-static int st_print_text(FILE *out, st_row *rows, const vlp_tstats *st, int n)
+static int st_print_text(FILE *out, st_row *rows, const vlpost_tstats *st, int n)
 {
 	int wd[NCOL], est = 0;
 	const char *cells[NCOL];
@@ -259,7 +259,7 @@ static int st_print_text(FILE *out, st_row *rows, const vlp_tstats *st, int n)
 			cells[j] = rows[i].c[j];
 		st_line(out, cells, wd);
 	}
-	vlp_fmt_sec(el, vlp_stats_elapsed(st, n));
+	vlpost_fmt_sec(el, vlpost_stats_elapsed(st, n));
 	fprintf(out, "predicted elapsed time: %s s\n", el);
 	if (est)
 		fprintf(out, "* no END record: components estimated from the records\n");
@@ -267,27 +267,27 @@ static int st_print_text(FILE *out, st_row *rows, const vlp_tstats *st, int n)
 }
 
 
-static void st_print_csv(FILE *out, const vlp_tstats *st, int n)
+static void st_print_csv(FILE *out, const vlpost_tstats *st, int n)
 {
 	char a[CELL], b[CELL], c[CELL], d[CELL];
 	fputs("proc,tid,host,host_name,program,comp_us,comm_us,wait_us,total_us,"
 	      "msgs_sent,bytes_sent,msgs_recv,bytes_recv,estimated\n", out);
 	for (int i = 0; i < n; i++) {
-		const vlp_tstats *s = &st[i];
+		const vlpost_tstats *s = &st[i];
 		fmt_us(a, s->comp, 0);
 		fmt_us(b, s->comm, 0);
 		fmt_us(c, s->wait, 0);
 		fmt_us(d, s->end - s->start, 0);
 		fprintf(out, "%d,0x%x,%d,", s->proc, (unsigned)s->tid, (int)s->host);
-		vlp_csv_str(out, s->host_name);
+		vlu_csv_str(out, s->host_name);
 		fputc(',', out);
-		vlp_csv_str(out, s->program);
+		vlu_csv_str(out, s->program);
 		fprintf(out, ",%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%d\n", a,
 			b, c, d, s->nsent, s->bsent, s->nrecv, s->brecv, !s->has_end);
 	}
 }
 
-int vlp_stats_print(FILE *out, const vlp_tstats *st, int n, int csv)
+int vlpost_stats_print(FILE *out, const vlpost_tstats *st, int n, int csv)
 {
 	st_row *rows;
 	if (csv) {
@@ -305,7 +305,7 @@ int vlp_stats_print(FILE *out, const vlp_tstats *st, int n, int csv)
 }
 
 /* ---- the report: histogram, matrix, critical path ---- */
-struct vlp_crec {
+struct vlpost_crec {
 	int64_t t0, t1;
 	int64_t wait; /* RECV, COLL: waiting ns */
 	int64_t arr;  /* RECV: the message's arrival */
@@ -314,19 +314,19 @@ struct vlp_crec {
 	uint16_t type, flags;
 };
 
-struct vlp_tidx {
+struct vlpost_tidx {
 	int32_t tid;
 	int proc;
 };
 
-struct vlp_ctask {
-	vlp_crec *r;      /* the records that take time or carry a dependency */
+struct vlpost_ctask {
+	vlpost_crec *r;      /* the records that take time or carry a dependency */
 	size_t n, cap;
 	size_t *sends;    /* indices in r of the SEND records (seq increasing) */
 	size_t ns, scap;
 };
 
-int vlp_hist_bucket(uint64_t bytes)
+int vlpost_hist_bucket(uint64_t bytes)
 {
 	int k = 0;
 	while (bytes) {
@@ -336,12 +336,12 @@ int vlp_hist_bucket(uint64_t bytes)
 	return k < VLP_HIST_N ? k : VLP_HIST_N - 1;
 }
 
-uint64_t vlp_hist_lo(int k)
+uint64_t vlpost_hist_lo(int k)
 {
 	return k <= 0 ? 0 : (uint64_t)1 << (k - 1);
 }
 
-uint64_t vlp_hist_hi(int k)
+uint64_t vlpost_hist_hi(int k)
 {
 	if (k <= 0)
 		return 0;
@@ -350,21 +350,21 @@ uint64_t vlp_hist_hi(int k)
 
 static int tidx_cmp(const void *a, const void *b)
 {
-	const struct vlp_tidx *x = a, *y = b;
+	const struct vlpost_tidx *x = a, *y = b;
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
 /* Processor of tid, or -1. */
-static int rep_proc(const vlp_report *rep, int32_t tid)
+static int rep_proc(const vlpost_report *rep, int32_t tid)
 {
-	struct vlp_tidx key = { tid, 0 }, *e;
+	struct vlpost_tidx key = { tid, 0 }, *e;
 	if (!rep->tids)
 		return -1;
 	e = bsearch(&key, rep->tids, (size_t)rep->n, sizeof key, tidx_cmp);
 	return e ? e->proc : -1;
 }
 
-int vlp_report_init(vlp_report *rep, const vlp_tstats *st, int n)
+int vlpost_report_init(vlpost_report *rep, const vlpost_tstats *st, int n)
 {
 	memset(rep, 0, sizeof *rep);
 	rep->n = n;
@@ -376,7 +376,7 @@ int vlp_report_init(vlp_report *rep, const vlp_tstats *st, int n)
 	if (!rep->tids || !rep->tk)
 		return -1;
 	for (int i = 0; i < n; i++)
-		rep->tids[i] = (struct vlp_tidx){ st[i].tid, i };
+		rep->tids[i] = (struct vlpost_tidx){ st[i].tid, i };
 	qsort(rep->tids, (size_t)n, sizeof *rep->tids, tidx_cmp);
 	return 0;
 }
@@ -388,14 +388,14 @@ static uint64_t pair_hash(int from, int32_t tid)
 	return k ^ (k >> 29);
 }
 
-static int pair_grow(vlp_report *rep)
+static int pair_grow(vlpost_report *rep)
 {
 	size_t cap = rep->pcap ? rep->pcap * 2 : 64;
-	vlp_pair *p = calloc(cap, sizeof *p);
+	vlpost_pair *p = calloc(cap, sizeof *p);
 	if (!p)
 		return -1;
 	for (size_t i = 0; i < rep->pcap; i++) {
-		const vlp_pair *o = &rep->pairs[i];
+		const vlpost_pair *o = &rep->pairs[i];
 		size_t h;
 		if (!o->n)
 			continue;
@@ -411,10 +411,10 @@ static int pair_grow(vlp_report *rep)
 }
 
 /* The table has no empty-slot marker other than n == 0: every used slot has n >= 1. */
-static int pair_add(vlp_report *rep, int from, int32_t tid, uint64_t bytes)
+static int pair_add(vlpost_report *rep, int from, int32_t tid, uint64_t bytes)
 {
 	size_t h;
-	vlp_pair *e;
+	vlpost_pair *e;
 	if (2 * (rep->npairs + 1) > rep->pcap && pair_grow(rep) < 0)
 		return -1;
 	h = pair_hash(from, tid) & (rep->pcap - 1);
@@ -449,9 +449,9 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 
 /* Keep what the critical path needs: SEND, RECV and SPAWN (dependencies), and the
  * records that take time (COMPUTE, PROBE, COLL).  START, END, MARK, PARAM take none. */
-static int keep(struct vlp_ctask *k, const vl_trec *r)
+static int keep(struct vlpost_ctask *k, const vl_trec *r)
 {
-	vlp_crec *c;
+	vlpost_crec *c;
 	int dep = r->type == VL_EV_SEND || r->type == VL_EV_RECV || r->type == VL_EV_SPAWN;
 	int busy = r->type == VL_EV_COMPUTE || r->type == VL_EV_PROBE || r->type == VL_EV_COLL ||
 		   r->type == VL_EV_WAIT || r->type == VL_EV_IRECV || r->type == VL_EV_SLEEP;
@@ -482,13 +482,13 @@ static int keep(struct vlp_ctask *k, const vl_trec *r)
 	return 0;
 }
 
-int vlp_report_add(vlp_report *rep, int proc, const vl_trec *r)
+int vlpost_report_add(vlpost_report *rep, int proc, const vl_trec *r)
 {
 	if (proc < 0 || proc >= rep->n)
 		return 0;
 	if (r->type == VL_EV_SEND) {
 		uint64_t b = (uint64_t)r->u.v.bytes;
-		int k = vlp_hist_bucket(b);
+		int k = vlpost_hist_bucket(b);
 		rep->hist_n[k]++;
 		rep->hist_bytes[k] += b;
 		if (pair_add(rep, proc, r->peer, b) < 0)
@@ -499,7 +499,7 @@ int vlp_report_add(vlp_report *rep, int proc, const vl_trec *r)
 
 static int pair_cmp(const void *a, const void *b)
 {
-	const vlp_pair *x = a, *y = b;
+	const vlpost_pair *x = a, *y = b;
 	int64_t kx = x->to >= 0 ? x->to : INT32_MAX, ky = y->to >= 0 ? y->to : INT32_MAX;
 	if (x->from != y->from)
 		return x->from < y->from ? -1 : 1;
@@ -510,7 +510,7 @@ static int pair_cmp(const void *a, const void *b)
 
 /* ---- critical path ---- */
 /* Index in k->r of the SEND with seq, or -1. */
-static long cp_find_send(const struct vlp_ctask *k, uint32_t seq)
+static long cp_find_send(const struct vlpost_ctask *k, uint32_t seq)
 {
 	size_t lo = 0, hi = k->ns;
 	while (lo < hi) {
@@ -526,7 +526,7 @@ static long cp_find_send(const struct vlp_ctask *k, uint32_t seq)
 	return -1;
 }
 
-static long cp_find_spawn(const struct vlp_ctask *k, int32_t child)
+static long cp_find_spawn(const struct vlpost_ctask *k, int32_t child)
 {
 	for (size_t i = 0; i < k->n; i++)
 		if (k->r[i].type == VL_EV_SPAWN && k->r[i].peer == child)
@@ -534,7 +534,7 @@ static long cp_find_spawn(const struct vlp_ctask *k, int32_t child)
 	return -1;
 }
 
-static int cp_push(vlp_critpath *cp, size_t *cap, int proc)
+static int cp_push(vlpost_critpath *cp, size_t *cap, int proc)
 {
 	if (cp->nprocs && cp->procs[cp->nprocs - 1] == proc)
 		return 0;
@@ -553,7 +553,7 @@ typedef struct cp_pos {
 
 /* A receive that waited continues at the matching send: the part of the receive
  * after the arrival and the message (send begin .. arrival) are communication. */
-static int cp_jump_recv(const vlp_report *rep, vlp_critpath *cp, const vlp_crec *c, cp_pos *w)
+static int cp_jump_recv(const vlpost_report *rep, vlpost_critpath *cp, const vlpost_crec *c, cp_pos *w)
 {
 	int q;
 	long j;
@@ -576,7 +576,7 @@ static int cp_jump_recv(const vlp_report *rep, vlp_critpath *cp, const vlp_crec 
 
 /* At a task's start: a spawned task continues at its parent's SPAWN record (the
  * time from the spawn call's begin to the child's start is communication). */
-static int cp_jump_spawn(const vlp_report *rep, const vlp_tstats *st, vlp_critpath *cp,
+static int cp_jump_spawn(const vlpost_report *rep, const vlpost_tstats *st, vlpost_critpath *cp,
 			 cp_pos *w)
 {
 	int q = rep_proc(rep, st[w->p].ptid);
@@ -594,7 +594,7 @@ static int cp_jump_spawn(const vlp_report *rep, const vlp_tstats *st, vlp_critpa
 }
 
 /* Account [c->t0, w->t] of record c (the time before w->t not yet on the path). */
-static void cp_account(vlp_critpath *cp, const vlp_crec *c, int64_t t)
+static void cp_account(vlpost_critpath *cp, const vlpost_crec *c, int64_t t)
 {
 	int64_t d = t - c->t0, wt;
 	switch (c->type) {
@@ -616,9 +616,9 @@ static void cp_account(vlp_critpath *cp, const vlp_crec *c, int64_t t)
 	}
 }
 
-static int cp_compute(vlp_report *rep, const vlp_tstats *st)
+static int cp_compute(vlpost_report *rep, const vlpost_tstats *st)
 {
-	vlp_critpath *cp = &rep->cp;
+	vlpost_critpath *cp = &rep->cp;
 	size_t cap = 0, steps = 0, limit = (size_t)rep->n + 1;
 	cp_pos w = { -1, 0, 0 };
 	for (int j = 0; j < rep->n; j++) {
@@ -632,7 +632,7 @@ static int cp_compute(vlp_report *rep, const vlp_tstats *st)
 	w.i = (long)rep->tk[w.p].n - 1;
 	w.t = cp->end = st[w.p].end;
 	for (;;) {
-		const vlp_crec *c;
+		const vlpost_crec *c;
 		if (cp_push(cp, &cap, w.p) < 0)
 			return -1;
 		if (++steps > limit) {
@@ -672,7 +672,7 @@ static int cp_compute(vlp_report *rep, const vlp_tstats *st)
 	return 0;
 }
 
-int vlp_report_finish(vlp_report *rep, const vlp_tstats *st)
+int vlpost_report_finish(vlpost_report *rep, const vlpost_tstats *st)
 {
 	size_t m = 0;
 	for (size_t i = 0; i < rep->pcap; i++)
@@ -685,26 +685,26 @@ int vlp_report_finish(vlp_report *rep, const vlp_tstats *st)
 	return cp_compute(rep, st);
 }
 
-int vlp_report_collect(vl_tset *set, vlp_tstats *st, vlp_report *rep, FILE *warn, char *err,
+int vlpost_report_collect(vlpost_tset *set, vlpost_tstats *st, vlpost_report *rep, FILE *warn, char *err,
 		       size_t errlen)
 {
 	for (int i = 0; i < set->n; i++)
-		vlp_stats_init(&st[i], i, &set->f[i].hdr);
-	if (vlp_report_init(rep, st, set->n) < 0) {
+		vlpost_stats_init(&st[i], i, &set->f[i].hdr);
+	if (vlpost_report_init(rep, st, set->n) < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	for (int i = 0; i < set->n; i++)
 		if (st_read_task(&set->f[i], &st[i], rep, warn, err, errlen) < 0)
 			return -1;
-	if (vlp_report_finish(rep, st) < 0) {
+	if (vlpost_report_finish(rep, st) < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	return 0;
 }
 
-void vlp_report_free(vlp_report *rep)
+void vlpost_report_free(vlpost_report *rep)
 {
 	for (int i = 0; rep->tk && i < rep->n; i++) {
 		free(rep->tk[i].r);
@@ -737,15 +737,15 @@ typedef struct st_derived {
 	char comm_comp[CELL], busy_total[CELL], avg[CELL];
 } st_derived;
 
-static void st_derive(st_derived *d, const vlp_tstats *s, int prec, const char *none)
+static void st_derive(st_derived *d, const vlpost_tstats *s, int prec, const char *none)
 {
 	fmt_ratio(d->comm_comp, nn(s->comm), nn(s->comp), prec, none);
 	fmt_ratio(d->busy_total, nn(s->comm) + nn(s->wait), nn(s->end - s->start), prec, none);
 	fmt_ratio(d->avg, s->bsent, s->nsent, prec == 4 ? 2 : prec, none);
 }
 
-/* Sums over the tasks, as one vlp_tstats (start 0, end = sum of totals). */
-static void st_sum(vlp_tstats *t, const vlp_tstats *st, int n)
+/* Sums over the tasks, as one vlpost_tstats (start 0, end = sum of totals). */
+static void st_sum(vlpost_tstats *t, const vlpost_tstats *st, int n)
 {
 	memset(t, 0, sizeof *t);
 	t->has_end = 1;
@@ -764,7 +764,7 @@ static void st_sum(vlp_tstats *t, const vlp_tstats *st, int n)
 
 /* The LS-DYNA method's approximation for a balanced job: M = mean of the tasks'
  * message counts, s = mean of their average message sizes (tasks that sent). */
-static void lsdyna_means(const vlp_tstats *st, int n, double *m, double *s, int *nsend)
+static void lsdyna_means(const vlpost_tstats *st, int n, double *m, double *s, int *nsend)
 {
 	double sm = 0, ss = 0;
 	*nsend = 0;
@@ -800,12 +800,12 @@ static void tab_print(FILE *out, int ncol, const char *const *head, char (*c)[CE
 	}
 }
 
-static int txt_tasks(FILE *out, const vlp_tstats *st, int n)
+static int txt_tasks(FILE *out, const vlpost_tstats *st, int n)
 {
 	static const char *const head[5] = { "proc", "comm/comp", "(comm+wait)/total", "sent",
 					     "avg_bytes_sent" };
 	char (*c)[CELL] = calloc((size_t)(n + 1) * 5, CELL);
-	vlp_tstats t;
+	vlpost_tstats t;
 	st_derived d;
 	double m, s;
 	int ns;
@@ -813,7 +813,7 @@ static int txt_tasks(FILE *out, const vlp_tstats *st, int n)
 		return -1;
 	st_sum(&t, st, n);
 	for (int i = 0; i <= n; i++) {
-		const vlp_tstats *x = i < n ? &st[i] : &t;
+		const vlpost_tstats *x = i < n ? &st[i] : &t;
 		st_derive(&d, x, 4, "-");
 		if (i < n)
 			snprintf(c[i * 5], CELL, "%d", x->proc);
@@ -833,7 +833,7 @@ static int txt_tasks(FILE *out, const vlp_tstats *st, int n)
 	return 0;
 }
 
-static int hist_top(const vlp_report *rep)
+static int hist_top(const vlpost_report *rep)
 {
 	int top = -1;
 	for (int k = 0; k < VLP_HIST_N; k++)
@@ -847,12 +847,12 @@ static void fmt_bucket(char *b, int k)
 	if (k <= 1)
 		snprintf(b, CELL, "%d", k);
 	else if (k == VLP_HIST_N - 1)
-		snprintf(b, CELL, "%" PRIu64 "-", vlp_hist_lo(k));
+		snprintf(b, CELL, "%" PRIu64 "-", vlpost_hist_lo(k));
 	else
-		snprintf(b, CELL, "%" PRIu64 "-%" PRIu64, vlp_hist_lo(k), vlp_hist_hi(k));
+		snprintf(b, CELL, "%" PRIu64 "-%" PRIu64, vlpost_hist_lo(k), vlpost_hist_hi(k));
 }
 
-static int txt_hist(FILE *out, const vlp_report *rep)
+static int txt_hist(FILE *out, const vlpost_report *rep)
 {
 	static const char *const head[3] = { "size", "msgs", "bytes" };
 	char c[VLP_HIST_N * 3][CELL];
@@ -869,7 +869,7 @@ static int txt_hist(FILE *out, const vlp_report *rep)
 	return 0;
 }
 
-static int txt_matrix(FILE *out, const vlp_report *rep, unsigned flags)
+static int txt_matrix(FILE *out, const vlpost_report *rep, unsigned flags)
 {
 	static const char *const head[4] = { "from", "to", "msgs", "bytes" };
 	char (*c)[CELL];
@@ -883,7 +883,7 @@ static int txt_matrix(FILE *out, const vlp_report *rep, unsigned flags)
 	if (!c)
 		return -1;
 	for (size_t i = 0; i < rep->npairs; i++) {
-		const vlp_pair *p = &rep->pairs[i];
+		const vlpost_pair *p = &rep->pairs[i];
 		snprintf(c[i * 4], CELL, "%d", p->from);
 		if (p->to >= 0)
 			snprintf(c[i * 4 + 1], CELL, "%d", p->to);
@@ -897,7 +897,7 @@ static int txt_matrix(FILE *out, const vlp_report *rep, unsigned flags)
 	return 0;
 }
 
-static void txt_critpath(FILE *out, const vlp_critpath *cp)
+static void txt_critpath(FILE *out, const vlpost_critpath *cp)
 {
 	char a[CELL], b[CELL], d[CELL], e[CELL], f[CELL], g[CELL];
 	fprintf(out, "\ncritical path:");
@@ -930,10 +930,10 @@ static void txt_critpath(FILE *out, const vlp_critpath *cp)
 	fputc('\n', out);
 }
 
-static int print_text(FILE *out, const vlp_tstats *st, int n, const vlp_report *rep,
+static int print_text(FILE *out, const vlpost_tstats *st, int n, const vlpost_report *rep,
 		      unsigned flags)
 {
-	if (vlp_stats_print(out, st, n, 0) < 0)
+	if (vlpost_stats_print(out, st, n, 0) < 0)
 		return -1;
 	if (flags & VLP_REP_BRIEF)
 		return 0;
@@ -945,7 +945,7 @@ static int print_text(FILE *out, const vlp_tstats *st, int n, const vlp_report *
 }
 
 /* The task with the most communication time, or -1 (no tasks). */
-static int max_comm_proc(const vlp_tstats *st, int n)
+static int max_comm_proc(const vlpost_tstats *st, int n)
 {
 	int mx = -1;
 	for (int i = 0; i < n; i++)
@@ -956,14 +956,14 @@ static int max_comm_proc(const vlp_tstats *st, int n)
 
 /* ---- CSV: the task table, then each section after an empty line, with its own
  * header row (first columns: proc, tasks, bucket, from, critical_path_us) ---- */
-static void csv_tasks(FILE *out, const vlp_tstats *st, int n)
+static void csv_tasks(FILE *out, const vlpost_tstats *st, int n)
 {
 	char a[CELL], b[CELL], c[CELL], d[CELL];
 	fputs("proc,tid,host,host_name,program,comp_us,comm_us,wait_us,total_us,"
 	      "msgs_sent,bytes_sent,msgs_recv,bytes_recv,estimated,"
 	      "comm_comp_ratio,commwait_total_ratio,avg_bytes_sent\n", out);
 	for (int i = 0; i < n; i++) {
-		const vlp_tstats *s = &st[i];
+		const vlpost_tstats *s = &st[i];
 		st_derived x;
 		fmt_us(a, s->comp, 0);
 		fmt_us(b, s->comm, 0);
@@ -971,9 +971,9 @@ static void csv_tasks(FILE *out, const vlp_tstats *st, int n)
 		fmt_us(d, s->end - s->start, 0);
 		st_derive(&x, s, 6, "");
 		fprintf(out, "%d,0x%x,%d,", s->proc, (unsigned)s->tid, (int)s->host);
-		vlp_csv_str(out, s->host_name);
+		vlu_csv_str(out, s->host_name);
 		fputc(',', out);
-		vlp_csv_str(out, s->program);
+		vlu_csv_str(out, s->program);
 		fprintf(out, ",%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%d,%s,%s,%s\n",
 			a, b, c, d, s->nsent, s->bsent, s->nrecv, s->brecv, !s->has_end,
 			x.comm_comp, x.busy_total, x.avg);
@@ -981,10 +981,10 @@ static void csv_tasks(FILE *out, const vlp_tstats *st, int n)
 }
 
 /* The totals, the LS-DYNA approximation and the predicted elapsed time. */
-static void csv_totals(FILE *out, const vlp_tstats *st, int n)
+static void csv_totals(FILE *out, const vlpost_tstats *st, int n)
 {
 	char a[CELL], b[CELL], c[CELL], d[CELL], el[32];
-	vlp_tstats t;
+	vlpost_tstats t;
 	st_derived x;
 	double m, s;
 	int ns;
@@ -995,7 +995,7 @@ static void csv_totals(FILE *out, const vlp_tstats *st, int n)
 	fmt_us(b, t.comm, 0);
 	fmt_us(c, t.wait, 0);
 	fmt_us(d, t.end, 0);
-	vlp_fmt_sec(el, vlp_stats_elapsed(st, n));
+	vlpost_fmt_sec(el, vlpost_stats_elapsed(st, n));
 	fputs("\ntasks,comp_us,comm_us,wait_us,total_us,msgs_sent,bytes_sent,msgs_recv,"
 	      "bytes_recv,estimated,comm_comp_ratio,commwait_total_ratio,avg_bytes_sent,"
 	      "mean_msgs_sent,mean_avg_bytes_sent,tasks_that_sent,max_comm_proc,"
@@ -1006,21 +1006,21 @@ static void csv_totals(FILE *out, const vlp_tstats *st, int n)
 		max_comm_proc(st, n), el);
 }
 
-static void csv_hist(FILE *out, const vlp_report *rep)
+static void csv_hist(FILE *out, const vlpost_report *rep)
 {
 	int top = hist_top(rep);
 	fputs("\nbucket,size_lo,size_hi,msgs,bytes\n", out);
 	for (int k = 0; k <= top; k++)
 		fprintf(out, "%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", k,
-			vlp_hist_lo(k), vlp_hist_hi(k), rep->hist_n[k], rep->hist_bytes[k]);
+			vlpost_hist_lo(k), vlpost_hist_hi(k), rep->hist_n[k], rep->hist_bytes[k]);
 }
 
 /* to is empty for a task without trace (to_tid names it). */
-static void csv_matrix(FILE *out, const vlp_report *rep)
+static void csv_matrix(FILE *out, const vlpost_report *rep)
 {
 	fputs("\nfrom,to,to_tid,msgs,bytes\n", out);
 	for (size_t i = 0; i < rep->npairs; i++) {
-		const vlp_pair *p = &rep->pairs[i];
+		const vlpost_pair *p = &rep->pairs[i];
 		fprintf(out, "%d,", p->from);
 		if (p->to >= 0)
 			fprintf(out, "%d", p->to);
@@ -1030,7 +1030,7 @@ static void csv_matrix(FILE *out, const vlp_report *rep)
 }
 
 /* One row (none without tasks); procs: the path's tasks, blank-separated. */
-static void csv_critpath(FILE *out, const vlp_critpath *cp)
+static void csv_critpath(FILE *out, const vlpost_critpath *cp)
 {
 	char a[CELL], b[CELL], c[CELL], d[CELL], e[CELL], f[CELL];
 	fputs("\ncritical_path_us,start_us,end_us,end_proc,comp_us,comm_us,wait_us,messages,"
@@ -1050,7 +1050,7 @@ static void csv_critpath(FILE *out, const vlp_critpath *cp)
 	fputc('\n', out);
 }
 
-static int print_csv(FILE *out, const vlp_tstats *st, int n, const vlp_report *rep,
+static int print_csv(FILE *out, const vlpost_tstats *st, int n, const vlpost_report *rep,
 		     unsigned flags)
 {
 	csv_tasks(out, st, n);
@@ -1080,7 +1080,7 @@ static void j_str(FILE *out, const char *s)
 }
 
 /* The fields shared by a task and the totals (after "{" and the identity). */
-static void j_times(FILE *out, const vlp_tstats *s)
+static void j_times(FILE *out, const vlpost_tstats *s)
 {
 	st_derived d;
 	st_derive(&d, s, 6, "null");
@@ -1092,11 +1092,11 @@ static void j_times(FILE *out, const vlp_tstats *s)
 		s->brecv, d.avg, d.comm_comp, d.busy_total, s->has_end ? "false" : "true");
 }
 
-static void j_tasks(FILE *out, const vlp_tstats *st, int n)
+static void j_tasks(FILE *out, const vlpost_tstats *st, int n)
 {
 	fprintf(out, "  \"tasks\": [");
 	for (int i = 0; i < n; i++) {
-		const vlp_tstats *s = &st[i];
+		const vlpost_tstats *s = &st[i];
 		fprintf(out, "%s\n    {\"proc\": %d, \"tid\": %" PRId32 ", \"tid_hex\": \"0x%x\", "
 			"\"host\": %" PRId32 ", \"host_name\": ", i ? "," : "", s->proc, s->tid,
 			(unsigned)s->tid, s->host);
@@ -1111,9 +1111,9 @@ static void j_tasks(FILE *out, const vlp_tstats *st, int n)
 	fprintf(out, "%s],\n", n ? "\n  " : "");
 }
 
-static void j_totals(FILE *out, const vlp_tstats *st, int n)
+static void j_totals(FILE *out, const vlpost_tstats *st, int n)
 {
-	vlp_tstats t;
+	vlpost_tstats t;
 	double m, s;
 	int ns, mx = max_comm_proc(st, n);
 	st_sum(&t, st, n);
@@ -1124,22 +1124,22 @@ static void j_totals(FILE *out, const vlp_tstats *st, int n)
 		"\"tasks_that_sent\": %d, \"max_comm_proc\": %d}},\n", m, s, ns, mx);
 }
 
-static void j_hist(FILE *out, const vlp_report *rep)
+static void j_hist(FILE *out, const vlpost_report *rep)
 {
 	int top = hist_top(rep);
 	fprintf(out, "  \"histogram\": [");
 	for (int k = 0; k <= top; k++)
 		fprintf(out, "%s\n    {\"bucket\": %d, \"lo\": %" PRIu64 ", \"hi\": %" PRIu64
 			", \"msgs\": %" PRIu64 ", \"bytes\": %" PRIu64 "}", k ? "," : "", k,
-			vlp_hist_lo(k), vlp_hist_hi(k), rep->hist_n[k], rep->hist_bytes[k]);
+			vlpost_hist_lo(k), vlpost_hist_hi(k), rep->hist_n[k], rep->hist_bytes[k]);
 	fprintf(out, "%s],\n", top >= 0 ? "\n  " : "");
 }
 
-static void j_matrix(FILE *out, const vlp_report *rep)
+static void j_matrix(FILE *out, const vlpost_report *rep)
 {
 	fprintf(out, "  \"matrix\": [");
 	for (size_t i = 0; i < rep->npairs; i++) {
-		const vlp_pair *p = &rep->pairs[i];
+		const vlpost_pair *p = &rep->pairs[i];
 		fprintf(out, "%s\n    {\"from\": %d, \"to\": ", i ? "," : "", p->from);
 		if (p->to >= 0)
 			fprintf(out, "%d", p->to);
@@ -1151,7 +1151,7 @@ static void j_matrix(FILE *out, const vlp_report *rep)
 	fprintf(out, "%s],\n", rep->npairs ? "\n  " : "");
 }
 
-static void j_critpath(FILE *out, const vlp_critpath *cp)
+static void j_critpath(FILE *out, const vlpost_critpath *cp)
 {
 	fprintf(out, "  \"critical_path\": ");
 	if (cp->end_proc < 0) {
@@ -1169,11 +1169,11 @@ static void j_critpath(FILE *out, const vlp_critpath *cp)
 	fprintf(out, "]},\n");
 }
 
-static int print_json(FILE *out, const vlp_tstats *st, int n, const vlp_report *rep,
+static int print_json(FILE *out, const vlpost_tstats *st, int n, const vlpost_report *rep,
 		      unsigned flags)
 {
 	char el[32];
-	int64_t e = vlp_stats_elapsed(st, n);
+	int64_t e = vlpost_stats_elapsed(st, n);
 	fprintf(out, "{\n");
 	j_tasks(out, st, n);
 	j_totals(out, st, n);
@@ -1182,14 +1182,14 @@ static int print_json(FILE *out, const vlp_tstats *st, int n, const vlp_report *
 		j_matrix(out, rep);
 		j_critpath(out, &rep->cp);
 	}
-	vlp_fmt_sec(el, e);
+	vlpost_fmt_sec(el, e);
 	fprintf(out, "  \"predicted_elapsed_ns\": %" PRId64 ",\n  \"predicted_elapsed_s\": %s\n}\n",
 		e, el);
 	return 0;
 }
 
-int vlp_report_print(FILE *out, const vlp_tstats *st, int n, const vlp_report *rep,
-		     enum vlp_fmt fmt, unsigned flags)
+int vlpost_report_print(FILE *out, const vlpost_tstats *st, int n, const vlpost_report *rep,
+		     enum vlpost_fmt fmt, unsigned flags)
 {
 	int rc;
 	if (fmt == VLP_FMT_JSON)

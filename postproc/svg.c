@@ -1,6 +1,6 @@
 /* svg.c - vlayer traces -> a self-contained SVG space-time diagram.
  *
- * The states and the messages are those of the Pajé converter: vlp_paje_write
+ * The states and the messages are those of the Pajé converter: vlpost_paje_write
  * derives the states (Computing / Communicating / Waiting) and matches every
  * receive with its send through merge.c; its output, written to an unnamed
  * temporary file, is read back here (time-sorted) and drawn.  State rectangles
@@ -40,7 +40,7 @@ typedef struct sv_ends {
 
 typedef struct sv {
 	FILE *out;
-	vl_tset *set;
+	vlpost_tset *set;
 	int n;
 	int64_t t0, span;    /* ns; span >= 1 */
 	double left, pw;     /* plot area: x of time t0, width */
@@ -411,7 +411,7 @@ static void sv_legend(sv *c, int y, int width, size_t nm, size_t stride)
 }
 
 /* ---- the whole picture ---- */
-static int sv_draw(sv *c, FILE *pj, const vlp_svg_opt *opt, const vlp_tstats *st)
+static int sv_draw(sv *c, FILE *pj, const vlpost_svg_opt *opt, const vlpost_tstats *st)
 {
 	int64_t t1 = 0;
 	int yr, yp, ph = 100, h, rc;
@@ -463,10 +463,10 @@ static int sv_draw(sv *c, FILE *pj, const vlp_svg_opt *opt, const vlp_tstats *st
 	return 0;
 }
 
-int vlp_svg_write(vl_tset *set, FILE *out, const vlp_svg_opt *opt, vlp_tstats *st, char *err,
+int vlpost_svg_write(vlpost_tset *set, FILE *out, const vlpost_svg_opt *opt, vlpost_tstats *st, char *err,
 		  size_t errlen)
 {
-	vlp_paje_opt po = { opt->partial, opt->warn };
+	vlpost_paje_opt po = { opt->partial, opt->warn };
 	FILE *pj = tmpfile();
 	sv c;
 	int rc;
@@ -478,7 +478,7 @@ int vlp_svg_write(vl_tset *set, FILE *out, const vlp_svg_opt *opt, vlp_tstats *s
 	c.errlen = errlen;
 	if (!pj)
 		return sv_fail(&c, "temporary file: %s", strerror(errno));
-	rc = vlp_paje_write(set, pj, &po, st, err, errlen);
+	rc = vlpost_paje_write(set, pj, &po, st, err, errlen);
 	if (rc == 0 && fseek(pj, 0, SEEK_SET) != 0)
 		rc = sv_fail(&c, "temporary file: %s", strerror(errno));
 	if (rc == 0)
@@ -495,7 +495,7 @@ int vlp_svg_write(vl_tset *set, FILE *out, const vlp_svg_opt *opt, vlp_tstats *s
 }
 
 /* ---- the command ---- */
-const char vlp_svg_usage[] =
+const char vlpost_svg_usage[] =
 	"usage: vlpost svg [-o FILE.svg] [--width PX] [--partial] [--png] TRACEDIR\n"
 	"\n"
 	"Draw the traces of TRACEDIR as a self-contained SVG space-time diagram: one\n"
@@ -516,8 +516,8 @@ static int sv_usage(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "vlpost: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n%.*s (--help for more)\n", (int)strcspn(vlp_svg_usage, "\n"),
-		vlp_svg_usage);
+	fprintf(stderr, "\n%.*s (--help for more)\n", (int)strcspn(vlpost_svg_usage, "\n"),
+		vlpost_svg_usage);
 	return 2;
 }
 
@@ -580,39 +580,39 @@ static void sv_png(const char *svg)
 }
 
 struct sv_out {
-	vl_tset *set;
-	vlp_svg_opt *opt;
-	vlp_tstats *st;
+	vlpost_tset *set;
+	vlpost_svg_opt *opt;
+	vlpost_tstats *st;
 };
 
 static int sv_write_cb(FILE *f, void *ctx, char *err, size_t errlen)
 {
 	struct sv_out *c = ctx;
-	return vlp_svg_write(c->set, f, c->opt, c->st, err, errlen);
+	return vlpost_svg_write(c->set, f, c->opt, c->st, err, errlen);
 }
 
-static int sv_to(vl_tset *set, const char *out, vlp_svg_opt *opt, vlp_tstats *st)
+static int sv_to(vlpost_tset *set, const char *out, vlpost_svg_opt *opt, vlpost_tstats *st)
 {
 	struct sv_out c = { set, opt, st };
 	char err[1024];
 
-	if (vlp_write_atomic(out, sv_write_cb, &c, err, sizeof err) == 0)
+	if (vlu_write_atomic(out, sv_write_cb, &c, err, sizeof err) == 0)
 		return 0;
 	fprintf(stderr, "vlpost: %s\n", err);
 	return 2;
 }
 
-int vlp_svg_main(int argc, char **argv)
+int vlpost_svg_main(int argc, char **argv)
 {
 	const char *dir = NULL, *o = NULL, *base;
-	vlp_svg_opt opt = { 0, 1200, NULL, stderr };
+	vlpost_svg_opt opt = { 0, 1200, NULL, stderr };
 	int png = 0, rc;
-	vl_tset set;
-	vlp_tstats *st;
+	vlpost_tset set;
+	vlpost_tstats *st;
 	char err[1024], *out, *title;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-			return fputs(vlp_svg_usage, stdout), 0;
+			return fputs(vlpost_svg_usage, stdout), 0;
 		if (strcmp(argv[i], "--partial") == 0)
 			opt.partial = 1;
 		else if (strcmp(argv[i], "--png") == 0)
@@ -637,9 +637,9 @@ int vlp_svg_main(int argc, char **argv)
 	}
 	if (!dir)
 		return sv_usage("svg: missing TRACEDIR%s", "");
-	if (vl_tset_open(&set, dir, opt.partial ? VL_TSET_SKIPBAD : 0, stderr, err, sizeof err) < 0) {
+	if (vlpost_tset_open(&set, dir, opt.partial ? VL_TSET_SKIPBAD : 0, stderr, err, sizeof err) < 0) {
 		fprintf(stderr, "vlpost: %s\n", err);
-		vl_tset_close(&set);
+		vlpost_tset_close(&set);
 		return 2;
 	}
 	out = o ? strdup(o) : sv_name_with(dir, "", ".svg");
@@ -657,6 +657,6 @@ int vlp_svg_main(int argc, char **argv)
 	free(title);
 	free(st);
 	free(out);
-	vl_tset_close(&set);
+	vlpost_tset_close(&set);
 	return rc;
 }

@@ -9,26 +9,26 @@
 
 #define VLP_SVG_MAXLINES 20000  /* more messages: lines for a sample only */
 
-typedef struct vlp_svg_opt {
+typedef struct vlpost_svg_opt {
 	int partial;    /* tolerate incomplete traces (as vlpost paje --partial) */
 	int width;      /* of the picture in pixels */
 	const char *title;
 	FILE *warn;     /* where warnings go (NULL: nowhere) */
-} vlp_svg_opt;
+} vlpost_svg_opt;
 
 /* Draw set (freshly opened) as an SVG picture on out: one row per task with its
- * states (the Pajé states of vlp_paje_write, which derives them and matches the
+ * states (the Pajé states of vlpost_paje_write, which derives them and matches the
  * messages), a line per message from its send begin to its receive end, a tick
  * per user mark, a time axis, a legend and the utilisation profile.  st[0..n-1]
- * receives the per-task summary.  Fails (-1, message in err) as vlp_paje_write
+ * receives the per-task summary.  Fails (-1, message in err) as vlpost_paje_write
  * does, and on a write error. */
-int vlp_svg_write(vl_tset *set, FILE *out, const vlp_svg_opt *opt, vlp_tstats *st, char *err,
+int vlpost_svg_write(vlpost_tset *set, FILE *out, const vlpost_svg_opt *opt, vlpost_tstats *st, char *err,
 		  size_t errlen);
 
 /* `vlpost svg [-o FILE.svg] [--width PX] [--partial] [--png] TRACEDIR`: argv[0]
  * is "svg".  Returns the exit status (0, or 2 for bad usage or bad input). */
-int vlp_svg_main(int argc, char **argv);
+int vlpost_svg_main(int argc, char **argv);
 
-extern const char vlp_svg_usage[];
+extern const char vlpost_svg_usage[];
 
 #endif

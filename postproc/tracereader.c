@@ -17,7 +17,7 @@ _Static_assert(sizeof(vl_thdr) == 256, "vl_thdr must be 256 bytes");
 _Static_assert(sizeof(vl_trec) == 64, "vl_trec must be 64 bytes");
 
 __attribute__((format(printf, 3, 4)))
-static int tf_fail(vl_tfile *f, enum vl_tr_err kind, const char *fmt, ...)
+static int tf_fail(vlpost_tfile *f, enum vlpost_tr_err kind, const char *fmt, ...)
 {
 	va_list ap;
 	int n = snprintf(f->errmsg, sizeof f->errmsg, "%s: ", f->path ? f->path : "?");
@@ -74,7 +74,7 @@ static void swap_rec(vl_trec *r)
 #endif
 
 /* ---- low-level reading ---- */
-static int tf_openfd(vl_tfile *f)
+static int tf_openfd(vlpost_tfile *f)
 {
 	if (f->fd >= 0)
 		return 0;
@@ -84,7 +84,7 @@ static int tf_openfd(vl_tfile *f)
 	return 0;
 }
 
-static void tf_closefd(vl_tfile *f)
+static void tf_closefd(vlpost_tfile *f)
 {
 	if (f->fd >= 0)
 		close(f->fd);
@@ -92,7 +92,7 @@ static void tf_closefd(vl_tfile *f)
 }
 
 /* Move the unread bytes to the front and read until the buffer is full or EOF. */
-static int tf_fill(vl_tfile *f)
+static int tf_fill(vlpost_tfile *f)
 {
 	size_t rem = f->len - f->pos;
 	if (rem && f->pos)
@@ -130,7 +130,7 @@ static void printable(char *s, size_t n)
 			*s = '?';
 }
 
-static int tf_check_hdr(vl_tfile *f)
+static int tf_check_hdr(vlpost_tfile *f)
 {
 	vl_thdr *h = &f->hdr;
 	if (memcmp(h->magic, VL_TRACE_MAGIC, sizeof h->magic) != 0)
@@ -149,7 +149,7 @@ static int tf_check_hdr(vl_tfile *f)
 	return 0;
 }
 
-static int tf_read_hdr(vl_tfile *f)
+static int tf_read_hdr(vlpost_tfile *f)
 {
 	size_t got = 0;
 	if (tf_openfd(f) < 0)
@@ -173,7 +173,7 @@ static int tf_read_hdr(vl_tfile *f)
 	return tf_check_hdr(f);
 }
 
-static void tf_reset(vl_tfile *f)
+static void tf_reset(vlpost_tfile *f)
 {
 	f->len = f->pos = 0;
 	f->off = (int64_t)HDR;
@@ -187,7 +187,7 @@ static void tf_reset(vl_tfile *f)
 	f->errmsg[0] = '\0';
 }
 
-int vl_tfile_open(vl_tfile *f, const char *path, size_t bufsize, int keep_open)
+int vlpost_tfile_open(vlpost_tfile *f, const char *path, size_t bufsize, int keep_open)
 {
 	memset(f, 0, sizeof *f);
 	f->fd = -1;
@@ -207,7 +207,7 @@ int vl_tfile_open(vl_tfile *f, const char *path, size_t bufsize, int keep_open)
 	return tf_read_hdr(f);
 }
 
-int vl_tfile_rewind(vl_tfile *f)
+int vlpost_tfile_rewind(vlpost_tfile *f)
 {
 	if (f->err == VL_TR_EHDR || f->err == VL_TR_EIO || !f->buf)
 		return -1;
@@ -215,7 +215,7 @@ int vl_tfile_rewind(vl_tfile *f)
 	return 0;
 }
 
-void vl_tfile_close(vl_tfile *f)
+void vlpost_tfile_close(vlpost_tfile *f)
 {
 	tf_closefd(f);
 	free(f->buf);
@@ -224,7 +224,7 @@ void vl_tfile_close(vl_tfile *f)
 	f->path = NULL;
 }
 
-int vl_tfile_err_is_partial(const vl_tfile *f)
+int vlpost_tfile_err_is_partial(const vlpost_tfile *f)
 {
 	return f->err == VL_TR_ECORRUPT || f->err == VL_TR_ETRUNC || f->err == VL_TR_ENOEND;
 }
@@ -236,14 +236,14 @@ static int in_range(int64_t v)
 }
 
 /* Records of one multicast may share one interval: all SEND+MCAST, same t0 and t1. */
-static int tf_mcast_shared(const vl_tfile *f, const vl_trec *r)
+static int tf_mcast_shared(const vlpost_tfile *f, const vl_trec *r)
 {
 	return f->nrec > 0 && r->type == VL_EV_SEND && (r->flags & VL_TF_MCAST) &&
 	       f->last_type == VL_EV_SEND && (f->last_flags & VL_TF_MCAST) &&
 	       r->u.v.t0 == f->last_t0 && r->u.v.t1 == f->last_t1;
 }
 
-static int tf_check_times(vl_tfile *f, const vl_trec *r)
+static int tf_check_times(vlpost_tfile *f, const vl_trec *r)
 {
 	unsigned long long i = (unsigned long long)f->nrec;
 	int64_t t0 = r->u.v.t0, t1 = r->u.v.t1;
@@ -261,7 +261,7 @@ static int tf_check_times(vl_tfile *f, const vl_trec *r)
 	return 0;
 }
 
-static int tf_check_wait(vl_tfile *f, const vl_trec *r)
+static int tf_check_wait(vlpost_tfile *f, const vl_trec *r)
 {
 	int64_t w = r->u.v.t2;
 	if (w < 0 || w > r->u.v.t1 - r->u.v.t0)
@@ -270,7 +270,7 @@ static int tf_check_wait(vl_tfile *f, const vl_trec *r)
 	return 0;
 }
 
-static int tf_check_bytes(vl_tfile *f, int64_t b)
+static int tf_check_bytes(vlpost_tfile *f, int64_t b)
 {
 	if (!in_range(b))
 		return tf_fail(f, VL_TR_ECORRUPT, "record %llu: bad byte count %lld",
@@ -279,7 +279,7 @@ static int tf_check_bytes(vl_tfile *f, int64_t b)
 }
 
 /* t4 of a record of a nonblocking request: its number */
-static int tf_check_req(vl_tfile *f, const vl_trec *r)
+static int tf_check_req(vlpost_tfile *f, const vl_trec *r)
 {
 	if (r->u.v.t4 <= 0 || r->u.v.t4 > UINT32_MAX)
 		return tf_fail(f, VL_TR_ECORRUPT, "record %llu: bad request number %lld",
@@ -288,7 +288,7 @@ static int tf_check_req(vl_tfile *f, const vl_trec *r)
 }
 
 /* t4 of a blocking send: the waiting at the end of the call */
-static int tf_check_send_wait(vl_tfile *f, const vl_trec *r)
+static int tf_check_send_wait(vlpost_tfile *f, const vl_trec *r)
 {
 	if (r->flags & VL_TF_NB)
 		return tf_check_req(f, r);
@@ -298,7 +298,7 @@ static int tf_check_send_wait(vl_tfile *f, const vl_trec *r)
 	return 0;
 }
 
-static int tf_check_type(vl_tfile *f, vl_trec *r)
+static int tf_check_type(vlpost_tfile *f, vl_trec *r)
 {
 	unsigned long long i = (unsigned long long)f->nrec;
 	switch (r->type) {
@@ -347,7 +347,7 @@ static int tf_check_type(vl_tfile *f, vl_trec *r)
 	}
 }
 
-static int tf_check(vl_tfile *f, vl_trec *r)
+static int tf_check(vlpost_tfile *f, vl_trec *r)
 {
 	if (f->ended)
 		return tf_fail(f, VL_TR_ECORRUPT, "record %llu: record after END",
@@ -370,7 +370,7 @@ static int tf_check(vl_tfile *f, vl_trec *r)
 	return 0;
 }
 
-static int tf_at_eof(vl_tfile *f)
+static int tf_at_eof(vlpost_tfile *f)
 {
 	size_t stray = f->len - f->pos;
 	if (stray && f->nrec == 0)
@@ -384,7 +384,7 @@ static int tf_at_eof(vl_tfile *f)
 }
 
 /* Make sure a whole record is buffered; 1 if so, 0 at EOF, -1 on error. */
-static int tf_need(vl_tfile *f)
+static int tf_need(vlpost_tfile *f)
 {
 	if (f->len - f->pos >= REC)
 		return 1;
@@ -393,7 +393,7 @@ static int tf_need(vl_tfile *f)
 	return f->len - f->pos >= REC;
 }
 
-int vl_tfile_next(vl_tfile *f, vl_trec *r)
+int vlpost_tfile_next(vlpost_tfile *f, vl_trec *r)
 {
 	int k;
 	if (f->err)
@@ -415,7 +415,7 @@ int vl_tfile_next(vl_tfile *f, vl_trec *r)
 	return 1;
 }
 
-int vl_tfile_peek(vl_tfile *f, vl_trec *r)
+int vlpost_tfile_peek(vlpost_tfile *f, vl_trec *r)
 {
 	int k;
 	if (f->err)
@@ -501,7 +501,7 @@ oom:
 
 static int cmp_task(const void *a, const void *b)
 {
-	const vl_tfile *x = a, *y = b;
+	const vlpost_tfile *x = a, *y = b;
 	if (x->hdr.start_ns != y->hdr.start_ns)
 		return x->hdr.start_ns < y->hdr.start_ns ? -1 : 1;
 	return (x->hdr.tid > y->hdr.tid) - (x->hdr.tid < y->hdr.tid);
@@ -544,7 +544,7 @@ static size_t ts_bufsize(int n)
 	return b;
 }
 
-static int ts_open_files(vl_tset *s, char **names, int n, unsigned flags, FILE *warn,
+static int ts_open_files(vlpost_tset *s, char **names, int n, unsigned flags, FILE *warn,
 			 char *err, size_t errlen)
 {
 	size_t dl = strlen(s->dir), bs = ts_bufsize(n);
@@ -553,27 +553,27 @@ static int ts_open_files(vl_tset *s, char **names, int n, unsigned flags, FILE *
 	if (!path)
 		return ts_fail(err, errlen, "out of memory");
 	for (int i = 0; i < n; i++) {
-		vl_tfile *f = &s->f[s->n];
+		vlpost_tfile *f = &s->f[s->n];
 		snprintf(path, dl + 20, "%s/%s", s->dir, names[i]);
-		if (vl_tfile_open(f, path, bs, s->n < budget) == 0) {
+		if (vlpost_tfile_open(f, path, bs, s->n < budget) == 0) {
 			s->n++;
 			continue;
 		}
 		if (!(flags & VL_TSET_SKIPBAD) || f->err != VL_TR_EHDR) {
 			ts_fail(err, errlen, "%s", f->errmsg);
-			vl_tfile_close(f);
+			vlpost_tfile_close(f);
 			free(path);
 			return -1;
 		}
 		if (warn)
 			fprintf(warn, "vlpost: warning: %s (file skipped)\n", f->errmsg);
-		vl_tfile_close(f);
+		vlpost_tfile_close(f);
 	}
 	free(path);
 	return 0;
 }
 
-static int ts_index(vl_tset *s, char *err, size_t errlen)
+static int ts_index(vlpost_tset *s, char *err, size_t errlen)
 {
 	uint32_t size = 16;
 	qsort(s->f, (size_t)s->n, sizeof *s->f, cmp_task);
@@ -595,7 +595,7 @@ static int ts_index(vl_tset *s, char *err, size_t errlen)
 	return 0;
 }
 
-int vl_tset_open(vl_tset *s, const char *dir, unsigned flags, FILE *warn, char *err,
+int vlpost_tset_open(vlpost_tset *s, const char *dir, unsigned flags, FILE *warn, char *err,
 		 size_t errlen)
 {
 	char **names = NULL;
@@ -610,7 +610,7 @@ int vl_tset_open(vl_tset *s, const char *dir, unsigned flags, FILE *warn, char *
 		free(names);
 		return ts_fail(err, errlen, "%s: no trace files (vl-XXXXXXXX.trc)", dir);
 	}
-	/* aligned: the hot part of each vl_tfile is one cache line */
+	/* aligned: the hot part of each vlpost_tfile is one cache line */
 	s->f = aligned_alloc(64, (size_t)n * sizeof *s->f);
 	if (s->f)
 		memset(s->f, 0, (size_t)n * sizeof *s->f);
@@ -627,7 +627,7 @@ int vl_tset_open(vl_tset *s, const char *dir, unsigned flags, FILE *warn, char *
 	return ts_index(s, err, errlen);
 }
 
-int vl_tset_find(const vl_tset *s, int32_t tid)
+int vlpost_tset_find(const vlpost_tset *s, int32_t tid)
 {
 	uint32_t j = tid_hash(tid) & s->hmask;
 	for (; s->hash[j]; j = (j + 1) & s->hmask)
@@ -636,18 +636,18 @@ int vl_tset_find(const vl_tset *s, int32_t tid)
 	return -1;
 }
 
-int vl_tset_rewind(vl_tset *s, char *err, size_t errlen)
+int vlpost_tset_rewind(vlpost_tset *s, char *err, size_t errlen)
 {
 	for (int i = 0; i < s->n; i++)
-		if (vl_tfile_rewind(&s->f[i]) < 0)
+		if (vlpost_tfile_rewind(&s->f[i]) < 0)
 			return ts_fail(err, errlen, "%s: cannot rewind", s->f[i].path);
 	return 0;
 }
 
-void vl_tset_close(vl_tset *s)
+void vlpost_tset_close(vlpost_tset *s)
 {
 	for (int i = 0; i < s->n; i++)
-		vl_tfile_close(&s->f[i]);
+		vlpost_tfile_close(&s->f[i]);
 	free(s->f);
 	free(s->hash);
 	free(s->dir);

@@ -1,8 +1,8 @@
 /* tracereader.h - streaming reader of vlayer task traces (vlayer/trace_format.h).
  *
- * A vl_tfile reads one task's trace sequentially through a fixed buffer, validates
+ * A vlpost_tfile reads one task's trace sequentially through a fixed buffer, validates
  * the header and every record, and names the file and the record index in every
- * error.  A vl_tset opens every vl-XXXXXXXX.trc of a trace directory and orders
+ * error.  A vlpost_tset opens every vl-XXXXXXXX.trc of a trace directory and orders
  * the tasks by (start_ns, tid), which gives the processor numbers 0..P-1.
  * Memory is bounded by the number of tasks: one buffer per task, nothing per record.
  *
@@ -19,11 +19,11 @@
 #define VL_TR_BUFSIZE (64 * 1024)     /* default read buffer per task */
 #define VL_TR_MINBUF (4 * 1024)       /* smallest buffer used for very many tasks */
 #define VL_TR_MAXBUF (1u << 30)       /* largest buffer */
-#define VL_TR_MEMBUDGET (32u << 20)   /* total buffer memory a vl_tset aims for */
+#define VL_TR_MEMBUDGET (32u << 20)   /* total buffer memory a vlpost_tset aims for */
 #define VL_TR_TMAX ((int64_t)1 << 62) /* times, byte counts, components: 0..VL_TR_TMAX */
 
 /* What went wrong, so that callers can tolerate incomplete traces (--partial). */
-enum vl_tr_err {
+enum vlpost_tr_err {
 	VL_TR_ENONE = 0,
 	VL_TR_EIO,      /* the file could not be opened or read */
 	VL_TR_EHDR,     /* bad or short header: nothing of the file is usable */
@@ -32,17 +32,17 @@ enum vl_tr_err {
 	VL_TR_ENOEND    /* the last record is not END: the task did not finish */
 };
 
-typedef struct vl_tfile {
+typedef struct vlpost_tfile {
 	/* what every record needs, in one cache line (for many tasks, the lines of
 	 * the others are rarely still in the cache) */
 	unsigned char *buf;
 	uint32_t pos, len;     /* bytes consumed, bytes in buf */
-	uint64_t nrec;         /* records returned by vl_tfile_next */
+	uint64_t nrec;         /* records returned by vlpost_tfile_next */
 	int64_t last_t0, last_t1;
 	int64_t start_ns;      /* hdr.start_ns */
 	uint32_t last_seq;     /* seq of the last SEND record */
 	uint16_t last_type, last_flags;
-	enum vl_tr_err err;    /* sticky: once set, vl_tfile_next returns -1 */
+	enum vlpost_tr_err err;    /* sticky: once set, vlpost_tfile_next returns -1 */
 	uint8_t ended;         /* the END record was returned */
 	uint8_t eof;           /* a read returned 0 */
 	/* the rest */
@@ -53,15 +53,15 @@ typedef struct vl_tfile {
 	uint32_t cap;          /* buffer size */
 	int64_t off;           /* file offset of the byte after buf[len - 1] */
 	char errmsg[384];      /* "PATH: record N: ..." */
-} __attribute__((aligned(64))) vl_tfile;
+} __attribute__((aligned(64))) vlpost_tfile;
 
 /* Open the trace file at path and validate its header.  bufsize is rounded up to
  * a multiple of the record size (0 = VL_TR_BUFSIZE, at most VL_TR_MAXBUF).  If
  * keep_open is 0, the file descriptor is closed after every buffer refill (for
  * more tasks than descriptors).
- * Returns 0, or -1 with f->err and f->errmsg set.  Call vl_tfile_close() in both
+ * Returns 0, or -1 with f->err and f->errmsg set.  Call vlpost_tfile_close() in both
  * cases. */
-int vl_tfile_open(vl_tfile *f, const char *path, size_t bufsize, int keep_open);
+int vlpost_tfile_open(vlpost_tfile *f, const char *path, size_t bufsize, int keep_open);
 
 /* Next record, validated, in host byte order.  Returns 1 with *r filled, 0 at the
  * normal end (after END, no trailing bytes), or -1 with f->err / f->errmsg set:
@@ -73,45 +73,45 @@ int vl_tfile_open(vl_tfile *f, const char *path, size_t bufsize, int keep_open);
  * and COLL, byte counts, the arrival time of RECV (t3) and END components
  * within [0, VL_TR_TMAX].  The text of
  * MARK, COLL and PARAM is NUL-terminated; PARAM's t1 is set to its t0. */
-int vl_tfile_next(vl_tfile *f, vl_trec *r);
+int vlpost_tfile_next(vlpost_tfile *f, vl_trec *r);
 
 /* The record after the last one returned, not validated and not consumed.
  * Returns 1 with *r filled, 0 if no complete record follows, -1 on a read error. */
-int vl_tfile_peek(vl_tfile *f, vl_trec *r);
+int vlpost_tfile_peek(vlpost_tfile *f, vl_trec *r);
 
 /* Start again at record 0 (keeps the header).  Returns 0 or -1 (read error). */
-int vl_tfile_rewind(vl_tfile *f);
+int vlpost_tfile_rewind(vlpost_tfile *f);
 
-/* Free the buffer and close the file.  Safe on a zeroed or failed vl_tfile. */
-void vl_tfile_close(vl_tfile *f);
+/* Free the buffer and close the file.  Safe on a zeroed or failed vlpost_tfile. */
+void vlpost_tfile_close(vlpost_tfile *f);
 
 /* Whether f's error leaves usable records before it (ECORRUPT, ETRUNC, ENOEND). */
-int vl_tfile_err_is_partial(const vl_tfile *f);
+int vlpost_tfile_err_is_partial(const vlpost_tfile *f);
 
 /* ---- a trace directory ---- */
 #define VL_TSET_SKIPBAD 1u  /* skip files with a bad header (warning) instead of failing */
 
-typedef struct vl_tset {
+typedef struct vlpost_tset {
 	char *dir;
 	int n;                /* tasks */
-	vl_tfile *f;          /* sorted by (hdr.start_ns, hdr.tid): index = processor */
+	vlpost_tfile *f;          /* sorted by (hdr.start_ns, hdr.tid): index = processor */
 	int *hash;            /* tid -> index + 1 (0: empty), open addressing */
 	uint32_t hmask;
-} vl_tset;
+} vlpost_tset;
 
 /* Open every vl-*.trc file of dir.  Fails (-1, message in err) if the directory
  * cannot be read, holds no trace file, a header is bad (unless VL_TSET_SKIPBAD,
  * which warns on warn if not NULL) or two files have the same tid.  Call
- * vl_tset_close() in both cases. */
-int vl_tset_open(vl_tset *s, const char *dir, unsigned flags, FILE *warn, char *err,
+ * vlpost_tset_close() in both cases. */
+int vlpost_tset_open(vlpost_tset *s, const char *dir, unsigned flags, FILE *warn, char *err,
 		 size_t errlen);
 
 /* Processor index of task tid, or -1 if no file of the set has that tid. */
-int vl_tset_find(const vl_tset *s, int32_t tid);
+int vlpost_tset_find(const vlpost_tset *s, int32_t tid);
 
 /* Rewind every file to record 0.  Returns 0, or -1 with the message in err. */
-int vl_tset_rewind(vl_tset *s, char *err, size_t errlen);
+int vlpost_tset_rewind(vlpost_tset *s, char *err, size_t errlen);
 
-void vl_tset_close(vl_tset *s);
+void vlpost_tset_close(vlpost_tset *s);
 
 #endif

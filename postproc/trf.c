@@ -7,7 +7,7 @@
  * begin with the very same timestamp.
  */
 #include "trf.h"
-#include "vlayer/coll/coll.h"
+#include "vltrace.h"
 #include "merge.h"
 
 #include <stddef.h>
@@ -26,7 +26,7 @@ enum {
 };
 
 typedef struct cv_ev {
-	vlm_ev m;         /* W_RECV: peer is the sender's processor */
+	vlpost_mg_ev m;         /* W_RECV: peer is the sender's processor */
 	int64_t d[3];
 	int32_t code;
 	int8_t rt;        /* -3 entry, -4 exit */
@@ -35,7 +35,7 @@ typedef struct cv_ev {
 } cv_ev;
 
 typedef struct cv_task {
-	vlm_task m;
+	vlpost_mg_task m;
 	cv_ev q[2];
 	int64_t last_t;   /* events of one processor never go back in time */
 	char pstr[16];    /* " <proc> 0 " */
@@ -59,7 +59,7 @@ typedef struct cv {
 static int ob_flush(cv *c)
 {
 	if (c->on && fwrite(c->ob, 1, c->on, c->out) != c->on)
-		return vlm_fail(&c->m, "write error");
+		return vlpost_mg_fail(&c->m, "write error");
 	c->on = 0;
 	return 0;
 }
@@ -172,10 +172,10 @@ static void cv_pair(cv_task *k, int code, int64_t t0, int64_t t1)
 static void cv_send(cv *c, cv_task *k, const vl_trec *r)
 {
 	int64_t a, b;
-	int dst = vlm_find(&c->m, &k->m, r->peer);
+	int dst = vlpost_mg_find(&c->m, &k->m, r->peer);
 	int code = dst < 0 ? P_USEROH : r->flags & VL_TF_NB ? P_SENDBEG : P_SEND;
 	cv_ev *e;
-	vlm_send_span(&k->m, r, &a, &b);
+	vlpost_mg_send_span(&k->m, r, &a, &b);
 	e = cv_push(k, -3, code, a);
 	e->what = W_SEND;
 	e->m.seq = r->seq;
@@ -207,7 +207,7 @@ static void cv_wait(cv_task *k, const vl_trec *r)
  * any tag), its end naming the request. */
 static void cv_irecv(cv *c, cv_task *k, const vl_trec *r)
 {
-	int src = r->peer < 0 ? -2 : vlm_find(&c->m, &k->m, r->peer);
+	int src = r->peer < 0 ? -2 : vlpost_mg_find(&c->m, &k->m, r->peer);
 	cv_ev *e = cv_push(k, -3, P_RECVBEG, r->u.v.t0);
 	e->nd = 2;
 	e->d[0] = r->tag < 0 ? -1 : r->tag;
@@ -221,7 +221,7 @@ static int cv_recv(cv *c, cv_task *k, const vl_trec *r)
 {
 	int src, code;
 	cv_ev *e;
-	if (vlm_recv_src(&c->m, &k->m, r, &src) < 0)
+	if (vlpost_mg_recv_src(&c->m, &k->m, r, &src) < 0)
 		return -1;
 	if (src < 0) {
 		cv_pair(k, r->u.v.t2 > 0 ? P_IDLE : P_USEROH, r->u.v.t0, r->u.v.t1);
@@ -260,13 +260,13 @@ static int coll_code(int op)
 	case VL_COLL_REDUCE: return P_REDUCE;
 	case VL_COLL_GATHER: return P_GATHER;
 	case VL_COLL_SCATTER: return P_SCATTER;
-	case VL_COLL_MPI + VLI_COLL_BARRIER: return P_BARRIER;
-	case VL_COLL_MPI + VLI_COLL_BCAST: return P_BCAST;
-	case VL_COLL_MPI + VLI_COLL_REDUCE:
-	case VL_COLL_MPI + VLI_COLL_ALLREDUCE: return P_REDUCE;
-	case VL_COLL_MPI + VLI_COLL_GATHER:
-	case VL_COLL_MPI + VLI_COLL_ALLGATHER: return P_GATHER;
-	case VL_COLL_MPI + VLI_COLL_SCATTER: return P_SCATTER;
+	case VL_COLL_MPI + VL_KIND_BARRIER: return P_BARRIER;
+	case VL_COLL_MPI + VL_KIND_BCAST: return P_BCAST;
+	case VL_COLL_MPI + VL_KIND_REDUCE:
+	case VL_COLL_MPI + VL_KIND_ALLREDUCE: return P_REDUCE;
+	case VL_COLL_MPI + VL_KIND_GATHER:
+	case VL_COLL_MPI + VL_KIND_ALLGATHER: return P_GATHER;
+	case VL_COLL_MPI + VL_KIND_SCATTER: return P_SCATTER;
 	default: return P_USEROH;
 	}
 }
@@ -288,14 +288,14 @@ static void cv_coll(cv *c, cv_task *k, const vl_trec *r)
 	}
 	b->nd = 3;
 	b->d[0] = -1;
-	b->d[1] = r->peer == -1 ? -1 : vl_tset_find(c->m.set, r->peer);
+	b->d[1] = r->peer == -1 ? -1 : vlpost_tset_find(c->m.set, r->peer);
 	b->d[2] = -1;
 	e->nd = 1;
 	e->d[0] = r->u.v.bytes;
 }
 
 /* Queue the events of one record (none for START, END, COMPUTE, PARAM). */
-static int cv_map(vlm *m, vlm_task *t, const vl_trec *r)
+static int cv_map(vlm *m, vlpost_mg_task *t, const vl_trec *r)
 {
 	cv *c = (cv *)m;
 	cv_task *k = (cv_task *)t;
@@ -334,38 +334,38 @@ static int cv_map(vlm *m, vlm_task *t, const vl_trec *r)
 	}
 }
 
-static void cv_tinit(vlm *m, vlm_task *t)
+static void cv_tinit(vlm *m, vlpost_mg_task *t)
 {
 	cv_task *k = (cv_task *)t;
 	(void)m;
 	k->plen = (size_t)snprintf(k->pstr, sizeof k->pstr, " %d 0 ", t->proc);
 }
 
-static void cv_begin(vlm *m, vlm_task *t)
+static void cv_begin(vlm *m, vlpost_mg_task *t)
 {
 	(void)m;
 	cv_push((cv_task *)t, -3, P_TRACE, t->f->hdr.start_ns);
 }
 
-static void cv_end(vlm *m, vlm_task *t)
+static void cv_end(vlm *m, vlpost_mg_task *t)
 {
 	(void)m;
 	cv_push((cv_task *)t, -4, P_TRACE, t->st->end);
 }
 
-static const vlm_ops cv_ops = {
+static const vlpost_mg_ops cv_ops = {
 	sizeof(cv_task), offsetof(cv_task, q), sizeof(cv_ev), cv_tinit, cv_begin, cv_map, cv_end
 };
 
 static int cv_run(cv *c)
 {
-	vlm_task *k;
+	vlpost_mg_task *k;
 	cv_ev *e;
 	int rc, unused = 0;
-	while ((e = (cv_ev *)vlm_next(&c->m, &k, &rc))) {
-		if (e->what == W_SEND && vlm_send_begin(&c->m, k, &e->m, &unused) < 0)
+	while ((e = (cv_ev *)vlpost_mg_next(&c->m, &k, &rc))) {
+		if (e->what == W_SEND && vlpost_mg_send_begin(&c->m, k, &e->m, &unused) < 0)
 			return -1;
-		if (e->what == W_RECV && vlm_recv_end(&c->m, &e->m, k->proc) < 0)
+		if (e->what == W_RECV && vlpost_mg_recv_end(&c->m, &e->m, k->proc) < 0)
 			return -1;
 		if (ob_event(c, e, (cv_task *)k) < 0)
 			return -1;
@@ -373,7 +373,7 @@ static int cv_run(cv *c)
 	return rc < 0 ? -1 : ob_flush(c);
 }
 
-int vlp_trf_write(vl_tset *set, FILE *out, const vlp_trf_opt *opt, vlp_tstats *st,
+int vlpost_trf_write(vlpost_tset *set, FILE *out, const vlpost_trf_opt *opt, vlpost_tstats *st,
 		  char *err, size_t errlen)
 {
 	cv c;
@@ -388,12 +388,12 @@ int vlp_trf_write(vl_tset *set, FILE *out, const vlp_trf_opt *opt, vlp_tstats *s
 	c.m.err = err;
 	c.m.errlen = errlen;
 	c.out = out;
-	rc = vlm_init(&c.m);
+	rc = vlpost_mg_init(&c.m);
 	if (rc == 0 && !(c.ob = malloc(OBSIZE)))
-		rc = vlm_fail(&c.m, "out of memory");
+		rc = vlpost_mg_fail(&c.m, "out of memory");
 	if (rc == 0)
 		rc = cv_run(&c);
-	vlm_free(&c.m);
+	vlpost_mg_free(&c.m);
 	free(c.ob);
 	return rc;
 }

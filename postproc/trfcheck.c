@@ -49,7 +49,7 @@ typedef struct ck {
 	size_t npend, cpend;
 	int64_t now;
 	uint64_t line, records;
-	vlp_check_res *res;
+	vlpost_check_res *res;
 	char *err;
 	size_t errlen;
 } ck;
@@ -357,8 +357,8 @@ static int ck_line(ck *c, const char *s)
 		return ck_fail(c, c->line, "unsupported record type %lld", (long long)r.rt);
 	if (c->records && r.t < c->now) {
 		char a[32], b[32];
-		vlp_fmt_sec(a, r.t);
-		vlp_fmt_sec(b, c->now);
+		vlpost_fmt_sec(a, r.t);
+		vlpost_fmt_sec(b, c->now);
 		return ck_fail(c, c->line, "time goes backwards (%s after %s)", a, b);
 	}
 	if (r.t > c->now && c->npend && (rc = pend_check(c)) != 0)
@@ -402,7 +402,7 @@ static void ck_free(ck *c)
 	free(c->pend);
 }
 
-int vlp_trf_check(FILE *in, vlp_check_res *res, char *err, size_t errlen)
+int vlpost_trf_check(FILE *in, vlpost_check_res *res, char *err, size_t errlen)
 {
 	ck c;
 	char *buf = NULL;

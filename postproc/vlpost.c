@@ -140,23 +140,23 @@ static char *default_out(const char *dir)
 }
 
 struct trf_out {
-	vl_tset *set;
-	vlp_trf_opt opt;
-	vlp_tstats *st;
+	vlpost_tset *set;
+	vlpost_trf_opt opt;
+	vlpost_tstats *st;
 };
 
 static int trf_write_cb(FILE *f, void *ctx, char *err, size_t errlen)
 {
 	struct trf_out *c = ctx;
-	return vlp_trf_write(c->set, f, &c->opt, c->st, err, errlen);
+	return vlpost_trf_write(c->set, f, &c->opt, c->st, err, errlen);
 }
 
-static int trf_to(vl_tset *set, const char *out, const trf_args *a, vlp_tstats *st)
+static int trf_to(vlpost_tset *set, const char *out, const trf_args *a, vlpost_tstats *st)
 {
 	struct trf_out c = { set, { a->partial, stderr }, st };
 	char err[1024];
 
-	if (vlp_write_atomic(out, trf_write_cb, &c, err, sizeof err) == 0)
+	if (vlu_write_atomic(out, trf_write_cb, &c, err, sizeof err) == 0)
 		return 0;
 	fprintf(stderr, "vlpost: %s\n", err);
 	return EXIT_BAD;
@@ -165,15 +165,15 @@ static int trf_to(vl_tset *set, const char *out, const trf_args *a, vlp_tstats *
 static int cmd_trf(int argc, char **argv)
 {
 	trf_args a = { NULL, NULL, 0 };
-	vl_tset set;
-	vlp_tstats *st = NULL;
+	vlpost_tset set;
+	vlpost_tstats *st = NULL;
 	char err[1024], *out = NULL;
 	int rc = trf_parse(argc, argv, &a);
 	if (rc >= 0)
 		return rc;
-	if (vl_tset_open(&set, a.dir, a.partial ? VL_TSET_SKIPBAD : 0, stderr, err, sizeof err) < 0) {
+	if (vlpost_tset_open(&set, a.dir, a.partial ? VL_TSET_SKIPBAD : 0, stderr, err, sizeof err) < 0) {
 		fprintf(stderr, "vlpost: %s\n", err);
-		vl_tset_close(&set);
+		vlpost_tset_close(&set);
 		return EXIT_BAD;
 	}
 	out = a.out ? strdup(a.out) : default_out(a.dir);
@@ -182,39 +182,39 @@ static int cmd_trf(int argc, char **argv)
 		rc = (fprintf(stderr, "vlpost: out of memory\n"), EXIT_BAD);
 	else
 		rc = trf_to(&set, out, &a, st);
-	if (rc == 0 && vlp_stats_print(stdout, st, set.n, 0) < 0)
+	if (rc == 0 && vlpost_stats_print(stdout, st, set.n, 0) < 0)
 		rc = EXIT_BAD;
 	free(st);
 	free(out);
-	vl_tset_close(&set);
+	vlpost_tset_close(&set);
 	return rc;
 }
 
 /* ---- stats ---- */
 /* The summaries, and without --brief the report. */
-static int stats_collect(vl_tset *set, vlp_tstats *st, vlp_report *rep, unsigned flags,
+static int stats_collect(vlpost_tset *set, vlpost_tstats *st, vlpost_report *rep, unsigned flags,
 			 char *err, size_t errlen)
 {
 	if (flags & VLP_REP_BRIEF)
-		return vlp_stats_collect(set, st, stderr, err, errlen);
-	return vlp_report_collect(set, st, rep, stderr, err, errlen);
+		return vlpost_stats_collect(set, st, stderr, err, errlen);
+	return vlpost_report_collect(set, st, rep, stderr, err, errlen);
 }
 
 static int cmd_stats(int argc, char **argv)
 {
 	const char *dir = NULL;
-	enum vlp_fmt fmt = VLP_FMT_TEXT;
+	enum vlpost_fmt fmt = VLP_FMT_TEXT;
 	unsigned flags = 0;
 	int rc = 0, full = 0;
-	vl_tset set;
-	vlp_tstats *st;
-	vlp_report rep;
+	vlpost_tset set;
+	vlpost_tstats *st;
+	vlpost_report rep;
 	char err[1024];
 	for (int i = 1; i < argc; i++) {
 		if (is_help(argv[i]))
 			return fputs(usage_stats, stdout), 0;
 		if (strcmp(argv[i], "--csv") == 0 || strcmp(argv[i], "--json") == 0) {
-			enum vlp_fmt f = argv[i][2] == 'c' ? VLP_FMT_CSV : VLP_FMT_JSON;
+			enum vlpost_fmt f = argv[i][2] == 'c' ? VLP_FMT_CSV : VLP_FMT_JSON;
 			if (fmt != VLP_FMT_TEXT && fmt != f)
 				return bad_usage(usage_stats, "stats: %s", "--csv or --json, not both");
 			fmt = f;
@@ -235,9 +235,9 @@ static int cmd_stats(int argc, char **argv)
 		return bad_usage(usage_stats, "stats: %s", "--brief, or --full/--matrix, not both");
 	if (!dir)
 		return bad_usage(usage_stats, "stats: missing TRACEDIR%s", "");
-	if (vl_tset_open(&set, dir, 0, stderr, err, sizeof err) < 0) {
+	if (vlpost_tset_open(&set, dir, 0, stderr, err, sizeof err) < 0) {
 		fprintf(stderr, "vlpost: %s\n", err);
-		vl_tset_close(&set);
+		vlpost_tset_close(&set);
 		return EXIT_BAD;
 	}
 	memset(&rep, 0, sizeof rep);
@@ -246,11 +246,11 @@ static int cmd_stats(int argc, char **argv)
 		rc = (fprintf(stderr, "vlpost: out of memory\n"), EXIT_BAD);
 	else if (stats_collect(&set, st, &rep, flags, err, sizeof err) < 0)
 		rc = (fprintf(stderr, "vlpost: %s\n", err), EXIT_BAD);
-	else if (vlp_report_print(stdout, st, set.n, &rep, fmt, flags) < 0)
+	else if (vlpost_report_print(stdout, st, set.n, &rep, fmt, flags) < 0)
 		rc = EXIT_BAD;
-	vlp_report_free(&rep);
+	vlpost_report_free(&rep);
 	free(st);
-	vl_tset_close(&set);
+	vlpost_tset_close(&set);
 	return rc;
 }
 
@@ -258,7 +258,7 @@ static int cmd_stats(int argc, char **argv)
 static int cmd_check(int argc, char **argv)
 {
 	const char *file = NULL;
-	vlp_check_res res;
+	vlpost_check_res res;
 	char err[1024];
 	FILE *f;
 	int rc;
@@ -278,7 +278,7 @@ static int cmd_check(int argc, char **argv)
 		fprintf(stderr, "vlpost: %s: %s\n", file, strerror(errno));
 		return EXIT_BAD;
 	}
-	rc = vlp_trf_check(f, &res, err, sizeof err);
+	rc = vlpost_trf_check(f, &res, err, sizeof err);
 	if (f != stdin)
 		fclose(f);
 	if (rc < 0) {
@@ -307,12 +307,12 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "check") == 0)
 		return cmd_check(argc - 1, argv + 1);
 	if (strcmp(argv[1], "paje") == 0)
-		return vlp_paje_main(argc - 1, argv + 1);
+		return vlpost_paje_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "otf2") == 0)
-		return vlp_otf2_main(argc - 1, argv + 1);
+		return vlpost_otf2_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "scaling") == 0)
-		return vlp_scaling_main(argc - 1, argv + 1);
+		return vlpost_scaling_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "svg") == 0)
-		return vlp_svg_main(argc - 1, argv + 1);
+		return vlpost_svg_main(argc - 1, argv + 1);
 	return bad_usage(usage_main, "unknown command %s", argv[1]);
 }

@@ -48,7 +48,7 @@ static int vlc_args(int argc, char **argv, const char **path, int *dump)
 
 int main(int argc, char **argv)
 {
-	vl_config cfg;
+	vlcfg_config cfg;
 	char err[2048];
 	const char *path = NULL;
 	int dump = 0, rc = vlc_args(argc, argv, &path, &dump);
@@ -59,15 +59,15 @@ int main(int argc, char **argv)
 	}
 	if (rc)
 		return rc;
-	if (vl_config_load(path, &cfg, err, sizeof(err))) {
+	if (vlcfg_load(path, &cfg, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
 	if (dump)
-		vl_config_dump(&cfg, stdout);
+		vlcfg_dump(&cfg, stdout);
 	else
 		printf("%s: ok, %d host%s\n", path, cfg.nhosts, cfg.nhosts == 1 ? "" : "s");
-	vl_config_free(&cfg);
+	vlcfg_free(&cfg);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "vlconfig: cannot write the output\n");
 		return 2;

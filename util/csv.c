@@ -117,7 +117,7 @@ static int blank(const char *s)
 	return !*s;
 }
 
-static void add_meta(vlm_csv *c, const char *line)
+static void add_meta(vlu_csv *c, const char *line)
 {
 	const char *p = line + 1, *colon;
 
@@ -139,7 +139,7 @@ static void add_meta(vlm_csv *c, const char *line)
 	c->nmeta++;
 }
 
-static int add_line(vlm_csv *c, char *line, int lineno, char *err, size_t errlen)
+static int add_line(vlu_csv *c, char *line, int lineno, char *err, size_t errlen)
 {
 	char **f;
 	int n;
@@ -191,7 +191,7 @@ static int add_line(vlm_csv *c, char *line, int lineno, char *err, size_t errlen
 	return 0;
 }
 
-int vlm_csv_read(const char *path, vlm_csv *c, char *err, size_t errlen)
+int vlu_csv_read(const char *path, vlu_csv *c, char *err, size_t errlen)
 {
 	FILE *fp;
 	char *line = NULL;
@@ -235,11 +235,11 @@ int vlm_csv_read(const char *path, vlm_csv *c, char *err, size_t errlen)
 		rc = -1;
 	}
 	if (rc)
-		vlm_csv_free(c);
+		vlu_csv_free(c);
 	return rc;
 }
 
-void vlm_csv_free(vlm_csv *c)
+void vlu_csv_free(vlu_csv *c)
 {
 	free_fields(c->cols, c->ncols);
 	for (size_t i = 0; i < (size_t)c->nrows * (size_t)c->ncols; i++)
@@ -252,7 +252,7 @@ void vlm_csv_free(vlm_csv *c)
 	memset(c, 0, sizeof(*c));
 }
 
-int vlm_csv_col(const vlm_csv *c, const char *name)
+int vlu_csv_col(const vlu_csv *c, const char *name)
 {
 	for (int i = 0; i < c->ncols; i++)
 		if (!strcmp(c->cols[i], name))
@@ -260,16 +260,16 @@ int vlm_csv_col(const vlm_csv *c, const char *name)
 	return -1;
 }
 
-const char *vlm_csv_text(const vlm_csv *c, int row, int col)
+const char *vlu_csv_text(const vlu_csv *c, int row, int col)
 {
 	if (row < 0 || row >= c->nrows || col < 0 || col >= c->ncols)
 		return "";
 	return c->cell[(size_t)row * (size_t)c->ncols + (size_t)col];
 }
 
-int vlm_csv_num(const vlm_csv *c, int row, int col, double *v, char *err, size_t errlen)
+int vlu_csv_num(const vlu_csv *c, int row, int col, double *v, char *err, size_t errlen)
 {
-	const char *t = vlm_csv_text(c, row, col);
+	const char *t = vlu_csv_text(c, row, col);
 	char *end;
 
 	errno = 0;
@@ -283,7 +283,7 @@ int vlm_csv_num(const vlm_csv *c, int row, int col, double *v, char *err, size_t
 	return 0;
 }
 
-const char *vlm_csv_meta(const vlm_csv *c, const char *key)
+const char *vlu_csv_meta(const vlu_csv *c, const char *key)
 {
 	for (int i = 0; i < c->nmeta; i++)
 		if (!strcmp(c->meta_key[i], key))
@@ -291,11 +291,11 @@ const char *vlm_csv_meta(const vlm_csv *c, const char *key)
 	return NULL;
 }
 
-int vlm_csv_need(const vlm_csv *c, const char *const *names, int *idx, char *err,
+int vlu_csv_need(const vlu_csv *c, const char *const *names, int *idx, char *err,
 		 size_t errlen)
 {
 	for (int i = 0; names[i]; i++) {
-		idx[i] = vlm_csv_col(c, names[i]);
+		idx[i] = vlu_csv_col(c, names[i]);
 		if (idx[i] < 0) {
 			size_t o;
 

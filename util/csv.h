@@ -9,7 +9,7 @@
 #define VLM_CSV_H
 #include <stddef.h>
 
-typedef struct vlm_csv {
+typedef struct vlu_csv {
 	char *path;     /* as given, for messages */
 	int ncols;
 	char **cols;    /* header names */
@@ -19,31 +19,31 @@ typedef struct vlm_csv {
 	int *line;      /* file line of each data row (1-based) */
 	int nmeta;
 	char **meta_key, **meta_val;
-} vlm_csv;
+} vlu_csv;
 
 /* Reads PATH ("-" = standard input) into CSV.  Returns 0, or -1 with a message
  * "PATH:LINE: what" in ERR (no header row, wrong field count, unterminated
  * quote, a NUL byte, duplicate column name), or "PATH: what" (cannot open, an
  * empty file). */
-int vlm_csv_read(const char *path, vlm_csv *csv, char *err, size_t errlen);
+int vlu_csv_read(const char *path, vlu_csv *csv, char *err, size_t errlen);
 
-void vlm_csv_free(vlm_csv *csv);
+void vlu_csv_free(vlu_csv *csv);
 
 /* The index of column NAME, or -1. */
-int vlm_csv_col(const vlm_csv *csv, const char *name);
+int vlu_csv_col(const vlu_csv *csv, const char *name);
 
 /* The text of a cell (never NULL). */
-const char *vlm_csv_text(const vlm_csv *csv, int row, int col);
+const char *vlu_csv_text(const vlu_csv *csv, int row, int col);
 
 /* Parses cell (ROW, COL) as a finite number into *V.  Returns 0, or -1 with
  * "PATH:LINE: column NAME: 'TEXT' is not a number" in ERR. */
-int vlm_csv_num(const vlm_csv *csv, int row, int col, double *v, char *err, size_t errlen);
+int vlu_csv_num(const vlu_csv *csv, int row, int col, double *v, char *err, size_t errlen);
 
 /* The value of metadata comment "# KEY: value", or NULL. */
-const char *vlm_csv_meta(const vlm_csv *csv, const char *key);
+const char *vlu_csv_meta(const vlu_csv *csv, const char *key);
 
 /* Requires columns NAMES (NULL-terminated) and stores their indices in IDX.
  * Returns 0, or -1 with "PATH:LINE: missing column NAME (have: a, b, c)". */
-int vlm_csv_need(const vlm_csv *csv, const char *const *names, int *idx, char *err,
+int vlu_csv_need(const vlu_csv *csv, const char *const *names, int *idx, char *err,
 		 size_t errlen);
 #endif

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int vlm_lsq(const double *a, const double *b, const double *w, int m, int n, double *x,
+int vlu_lsq(const double *a, const double *b, const double *w, int m, int n, double *x,
 	    double *sse)
 {
 	double *q, *r, norm0 = 0;
@@ -78,7 +78,7 @@ out:
 	return rc;
 }
 
-int vlm_line(const double *x, const double *y, const double *w, int m, double *c0, double *c1,
+int vlu_line(const double *x, const double *y, const double *w, int m, double *c0, double *c1,
 	     double *sse)
 {
 	double *a, c[2];
@@ -93,7 +93,7 @@ int vlm_line(const double *x, const double *y, const double *w, int m, double *c
 		a[2 * i] = 1;
 		a[2 * i + 1] = x[i];
 	}
-	rc = vlm_lsq(a, y, w, m, 2, c, sse);
+	rc = vlu_lsq(a, y, w, m, 2, c, sse);
 	free(a);
 	if (!rc) {
 		*c0 = c[0];

@@ -10,12 +10,12 @@
  * rows with weight > 0 than unknowns, or columns linearly dependent within a
  * relative tolerance of 1e-12).  *SSE (may be NULL) gets the weighted residual
  * sum of squares.  A and B are not modified. */
-int vlm_lsq(const double *a, const double *b, const double *w, int m, int n, double *x,
+int vlu_lsq(const double *a, const double *b, const double *w, int m, int n, double *x,
 	    double *sse);
 
 /* Straight line y = c0 + c1 x through M points (weights W or NULL): a
- * convenience form of vlm_lsq.  Returns 0 or -1 (singular: all x equal, or
+ * convenience form of vlu_lsq.  Returns 0 or -1 (singular: all x equal, or
  * fewer than 2 points). */
-int vlm_line(const double *x, const double *y, const double *w, int m, double *c0, double *c1,
+int vlu_line(const double *x, const double *y, const double *w, int m, double *c0, double *c1,
 	     double *sse);
 #endif

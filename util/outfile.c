@@ -6,7 +6,7 @@
 #include <unistd.h>
 #include "outfile.h"
 
-int vlp_write_atomic(const char *path, vlp_write_fn fn, void *ctx, char *err, size_t errlen)
+int vlu_write_atomic(const char *path, vlu_write_fn fn, void *ctx, char *err, size_t errlen)
 {
 	size_t n = strlen(path);
 	char *tmp = malloc(n + 5);
@@ -40,7 +40,7 @@ int vlp_write_atomic(const char *path, vlp_write_fn fn, void *ctx, char *err, si
 	return rc;
 }
 
-void vlp_csv_str(FILE *out, const char *s)
+void vlu_csv_str(FILE *out, const char *s)
 {
 	/* quoted also when it starts with a blank or '#': readers trim blanks and
 	 * take a line starting with '#' for a comment (models/csv.c) */

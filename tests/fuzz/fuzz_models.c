@@ -2,17 +2,17 @@
  *
  * The first input byte picks the parser (byte % FZ_NKINDS) and its options
  * (byte / FZ_NKINDS); the rest is the input:
- *   csv    vlm_csv_read (csv.c), then vlm_csv_num on its cells, vlm_csv_need
- *   prog   vlm_prog_read (bsp.c, an M-step file; --tasks 0 or 1..8), then
- *          vlm_bspwb and vlm_mpm
- *   gl     vlm_read_gl (bsp.c, g and L from a parameter file; --link none,
+ *   csv    vlu_csv_read (csv.c), then vlu_csv_num on its cells, vlu_csv_need
+ *   prog   vlmod_prog_read (bsp.c, an M-step file; --tasks 0 or 1..8), then
+ *          vlmod_bspwb and vlmod_mpm
+ *   gl     vlmod_read_gl (bsp.c, g and L from a parameter file; --link none,
  *          inter or intra)
- *   raw    vlm_raw_load and vlm_raw_merge (calib_raw.c, vlcalib's raw files;
+ *   raw    vlcal_raw_load and vlcal_raw_merge (calib_raw.c, vlcalib's raw files;
  *          --stat, --link)
- *   expr   vlm_expr_parse (speedup.c, `--op EXPR`), evaluated at 4 points
- *   plist  vlm_parse_plist (speedup.c, `--p LIST`)
- *   net    vlm_parse_net (alphabeta.c, `--a LAT,BW`)
- *   value  vlm_parse_seconds, vlm_parse_g, vlm_parse_number, vlm_parse_bandwidth
+ *   expr   vlmod_expr_parse (speedup.c, `--op EXPR`), evaluated at 4 points
+ *   plist  vlmod_parse_plist (speedup.c, `--p LIST`)
+ *   net    vlmod_parse_net (alphabeta.c, `--a LAT,BW`)
+ *   value  vlmod_parse_seconds, vlmod_parse_g, vlmod_parse_number, vlmod_parse_bandwidth
  * File parsers read the rest of the input from a memory file; the others get
  * it as one command-line argument (up to the first NUL or newline).
  *
@@ -47,7 +47,7 @@
  *     models/csv.c models/calib_raw.c models/bsp.c models/bsp_trace.c \
  *     models/speedup.c models/alphabeta.c models/vlmodel_util.c models/lsq.c \
  *     (every .c file of postproc/ but vlpost.c) vlayer/vmconfig.c \
- *     vlayer/vl_error.c vlayer/coll*.c vlayer/model.c vlayer/trace.c \
+ *     vlayer/vli_error.c vlayer/coll*.c vlayer/model.c vlayer/trace.c \
  *     $(pkg-config --cflags --libs inih) -lm -o build/fuzz_models_lf
  *   mkdir -p build/models-corpus && build/tests/fuzz_models --seeds build/models-corpus
  *   build/fuzz_models_lf -max_total_time=120 -max_len=8192 build/models-corpus \
@@ -169,7 +169,7 @@ static void fz_file_msg(const char *err, size_t len, const char *const *lineless
 /* ---- csv ---- */
 
 /* The same table (and, with LINES, on the same lines). */
-static void fz_csv_same(const vlm_csv *a, const vlm_csv *b, int lines)
+static void fz_csv_same(const vlu_csv *a, const vlu_csv *b, int lines)
 {
 	fz_check(a->ncols == b->ncols && a->nrows == b->nrows && a->nmeta == b->nmeta &&
 	             (!lines || a->header_line == b->header_line),
@@ -179,7 +179,7 @@ static void fz_csv_same(const vlm_csv *a, const vlm_csv *b, int lines)
 	for (int r = 0; r < a->nrows; r++) {
 		fz_check(!lines || a->line[r] == b->line[r], "two reads differ (lines)");
 		for (int i = 0; i < a->ncols; i++)
-			fz_check(!strcmp(vlm_csv_text(a, r, i), vlm_csv_text(b, r, i)),
+			fz_check(!strcmp(vlu_csv_text(a, r, i), vlu_csv_text(b, r, i)),
 			         "two reads differ (cells)");
 	}
 	for (int k = 0; k < a->nmeta; k++)
@@ -188,7 +188,7 @@ static void fz_csv_same(const vlm_csv *a, const vlm_csv *b, int lines)
 		         "two reads differ (metadata)");
 }
 
-static void fz_csv_ok(const vlm_csv *c)
+static void fz_csv_ok(const vlu_csv *c)
 {
 	static const char *const nope[] = {"", NULL}; /* no column has an empty name */
 	char err[FZ_ERR];
@@ -199,7 +199,7 @@ static void fz_csv_ok(const vlm_csv *c)
 	fz_check(c->nrows >= 0 && (c->nrows == 0 || (c->cell && c->line)), "bad row arrays");
 	for (int i = 0; i < c->ncols; i++) {
 		fz_check(c->cols[i] && c->cols[i][0], "a column without a name");
-		fz_check(vlm_csv_col(c, c->cols[i]) == i, "a column named twice");
+		fz_check(vlu_csv_col(c, c->cols[i]) == i, "a column named twice");
 	}
 	for (int r = 0; r < c->nrows; r++) {
 		fz_check(c->line[r] > (r ? c->line[r - 1] : c->header_line) &&
@@ -212,28 +212,28 @@ static void fz_csv_ok(const vlm_csv *c)
 			         "NULL cell");
 			if (cells++ > 4000)
 				continue;
-			if (vlm_csv_num(c, r, i, &v, err, sizeof err) == 0)
+			if (vlu_csv_num(c, r, i, &v, err, sizeof err) == 0)
 				fz_check(fz_finite(v), "a number that is not finite");
 			else
 				fz_file_msg(err, sizeof err, NULL);
 		}
 	}
-	fz_check(!strcmp(vlm_csv_text(c, -1, 0), "") && !strcmp(vlm_csv_text(c, c->nrows, 0), "") &&
-	             !strcmp(vlm_csv_text(c, 0, c->ncols), ""),
-	         "vlm_csv_text outside the table");
+	fz_check(!strcmp(vlu_csv_text(c, -1, 0), "") && !strcmp(vlu_csv_text(c, c->nrows, 0), "") &&
+	             !strcmp(vlu_csv_text(c, 0, c->ncols), ""),
+	         "vlu_csv_text outside the table");
 	for (int k = 0; k < c->nmeta; k++) {
 		fz_check(c->meta_key[k][0] && !strpbrk(c->meta_key[k], " \t:"), "bad metadata key");
-		fz_check(vlm_csv_meta(c, c->meta_key[k]) != NULL, "metadata key not found");
+		fz_check(vlu_csv_meta(c, c->meta_key[k]) != NULL, "metadata key not found");
 	}
 	{
 		const char *const first[] = {c->cols[c->ncols - 1], NULL};
 
-		fz_check(vlm_csv_need(c, first, idx, err, sizeof err) == 0 &&
+		fz_check(vlu_csv_need(c, first, idx, err, sizeof err) == 0 &&
 		             idx[0] == c->ncols - 1,
-		         "vlm_csv_need misses a column");
+		         "vlu_csv_need misses a column");
 	}
-	fz_check(vlm_csv_need(c, nope, idx, err, sizeof err) < 0 && idx[0] == -1,
-	         "vlm_csv_need finds a missing column");
+	fz_check(vlu_csv_need(c, nope, idx, err, sizeof err) < 0 && idx[0] == -1,
+	         "vlu_csv_need finds a missing column");
 	fz_file_msg(err, sizeof err, NULL);
 }
 
@@ -247,14 +247,14 @@ static void fz_csv_field(FILE *f, const char *s, int last)
 }
 
 /* C written out (metadata comments, then every field quoted) reads back the same. */
-static void fz_csv_roundtrip(const vlm_csv *c)
+static void fz_csv_roundtrip(const vlu_csv *c)
 {
 	static int fd = -1;
 	static char path[64];
 	char *out = NULL, err[FZ_ERR];
 	size_t len = 0;
 	FILE *f = open_memstream(&out, &len);
-	vlm_csv again;
+	vlu_csv again;
 
 	fz_check(f != NULL, "open_memstream failed");
 	for (int k = 0; k < c->nmeta; k++)
@@ -263,23 +263,23 @@ static void fz_csv_roundtrip(const vlm_csv *c)
 		fz_csv_field(f, c->cols[i], i == c->ncols - 1);
 	for (int r = 0; r < c->nrows; r++)
 		for (int i = 0; i < c->ncols; i++)
-			fz_csv_field(f, vlm_csv_text(c, r, i), i == c->ncols - 1);
+			fz_csv_field(f, vlu_csv_text(c, r, i), i == c->ncols - 1);
 	fclose(f);
 	fz_put_fd(&fd, path, out, len);
-	if (vlm_csv_read(path, &again, err, sizeof err) < 0)
+	if (vlu_csv_read(path, &again, err, sizeof err) < 0)
 		fz_fail("the table written out does not read back", err);
 	fz_csv_same(c, &again, 0);
-	vlm_csv_free(&again);
+	vlu_csv_free(&again);
 	free(out);
 }
 
 static int fz_csv(void)
 {
 	static const char *const lineless[] = {"empty file", NULL};
-	vlm_csv a, b;
+	vlu_csv a, b;
 	char e1[FZ_ERR], e2[FZ_ERR];
-	int r1 = vlm_csv_read(fz.path, &a, e1, sizeof e1);
-	int r2 = vlm_csv_read(fz.path, &b, e2, sizeof e2);
+	int r1 = vlu_csv_read(fz.path, &a, e1, sizeof e1);
+	int r2 = vlu_csv_read(fz.path, &b, e2, sizeof e2);
 
 	fz_check(r1 == r2, "two reads differ (outcome)");
 	if (r1 < 0) {
@@ -291,15 +291,15 @@ static int fz_csv(void)
 	}
 	fz_csv_ok(&a);
 	fz_csv_same(&a, &b, 1);
-	vlm_csv_free(&b);
+	vlu_csv_free(&b);
 	fz_csv_roundtrip(&a);
-	vlm_csv_free(&a);
+	vlu_csv_free(&a);
 	return 1;
 }
 
 /* ---- prog: M-steps ---- */
 
-static void fz_prog_msgs(const vlm_prog *m)
+static void fz_prog_msgs(const vlmod_prog *m)
 {
 	size_t p = (size_t)m->p, r = (size_t)m->r;
 	double *in = calloc(p * r + 1, sizeof *in), *out = calloc(p * r + 1, sizeof *out);
@@ -313,7 +313,7 @@ static void fz_prog_msgs(const vlm_prog *m)
 			fz_check(m->msg[k].step == (int)s, "a message outside its step's range");
 	}
 	for (size_t k = 0; k < m->nmsg; k++) {
-		const vlm_msg *g = &m->msg[k];
+		const vlmod_msg *g = &m->msg[k];
 
 		fz_check(g->step >= 0 && g->step < m->r && g->out_step == g->step, "message step");
 		fz_check(g->from >= 0 && g->from < m->p, "message sender");
@@ -346,15 +346,15 @@ static void fz_prog_msgs(const vlm_prog *m)
 }
 
 /* The models on M: finite unless a value overflows, MPM <= BSPWB. */
-static void fz_prog_models(const vlm_prog *m, int at_max)
+static void fz_prog_models(const vlmod_prog *m, int at_max)
 {
 	size_t p = (size_t)m->p, r = (size_t)m->r;
 	double *t = malloc(r * sizeof *t), *phi = malloc(p * r * sizeof *phi);
 	double *smax = malloc(r * sizeof *smax), psi;
 
 	fz_check(t && phi && smax, "out of memory");
-	vlm_bspwb(m, 1e-9, 1e-5, at_max, t);
-	psi = vlm_mpm(m, 1e-9, 1e-5, at_max, phi, smax);
+	vlmod_bspwb(m, 1e-9, 1e-5, at_max, t);
+	psi = vlmod_mpm(m, 1e-9, 1e-5, at_max, phi, smax);
 	fz_check(!isnan(psi) && fz_same(psi, smax[r - 1]), "MPM: Psi is not the last step's max");
 	for (size_t s = 0; s < r; s++) {
 		double wmax = 0;
@@ -370,7 +370,7 @@ static void fz_prog_models(const vlm_prog *m, int at_max)
 	free(smax);
 }
 
-static void fz_prog_ok(const vlm_prog *m, int ntasks)
+static void fz_prog_ok(const vlmod_prog *m, int ntasks)
 {
 	size_t n = (size_t)m->p * (size_t)m->r;
 
@@ -394,7 +394,7 @@ static void fz_prog_ok(const vlm_prog *m, int ntasks)
 	fz_prog_models(m, 1);
 }
 
-static void fz_prog_same(const vlm_prog *a, const vlm_prog *b)
+static void fz_prog_same(const vlmod_prog *a, const vlmod_prog *b)
 {
 	size_t n = (size_t)a->p * (size_t)a->r;
 
@@ -404,7 +404,7 @@ static void fz_prog_same(const vlm_prog *a, const vlm_prog *b)
 		             fz_same(a->in[k], b->in[k]) && fz_same(a->out[k], b->out[k]),
 		         "two reads differ (values)");
 	for (size_t k = 0; k < a->nmsg; k++) {
-		const vlm_msg *x = &a->msg[k], *y = &b->msg[k];
+		const vlmod_msg *x = &a->msg[k], *y = &b->msg[k];
 
 		fz_check(x->step == y->step && x->from == y->from && x->to == y->to &&
 		             fz_same(x->bytes, y->bytes) && x->out_step == y->out_step,
@@ -416,10 +416,10 @@ static int fz_prog(int opt)
 {
 	static const char *const lineless[] = {"empty file", "step ", "out of memory", NULL};
 	int ntasks = opt % 4 == 0 ? 0 : opt % 8 + 1;
-	vlm_prog a, b;
+	vlmod_prog a, b;
 	char e1[FZ_ERR], e2[FZ_ERR];
-	int r1 = vlm_prog_read(fz.path, ntasks, &a, e1, sizeof e1);
-	int r2 = vlm_prog_read(fz.path, ntasks, &b, e2, sizeof e2);
+	int r1 = vlmod_prog_read(fz.path, ntasks, &a, e1, sizeof e1);
+	int r2 = vlmod_prog_read(fz.path, ntasks, &b, e2, sizeof e2);
 
 	fz_check(r1 == r2, "two reads differ (outcome)");
 	if (r1 < 0) {
@@ -430,8 +430,8 @@ static int fz_prog(int opt)
 	}
 	fz_prog_ok(&a, ntasks);
 	fz_prog_same(&a, &b);
-	vlm_prog_free(&a);
-	vlm_prog_free(&b);
+	vlmod_prog_free(&a);
+	vlmod_prog_free(&b);
 	return 1;
 }
 
@@ -444,8 +444,8 @@ static int fz_gl(int opt)
 	const char *link = links[opt % 4];
 	double g1 = -7, l1 = -7, g2 = -7, l2 = -7;
 	char e1[FZ_ERR], e2[FZ_ERR];
-	int r1 = vlm_read_gl(fz.path, link, &g1, &l1, e1, sizeof e1);
-	int r2 = vlm_read_gl(fz.path, link, &g2, &l2, e2, sizeof e2);
+	int r1 = vlmod_read_gl(fz.path, link, &g1, &l1, e1, sizeof e1);
+	int r2 = vlmod_read_gl(fz.path, link, &g2, &l2, e2, sizeof e2);
 
 	fz_check(r1 == r2, "two reads differ (outcome)");
 	if (r1 < 0) {
@@ -460,7 +460,7 @@ static int fz_gl(int opt)
 
 /* ---- raw: vlcalib's raw files ---- */
 
-static void fz_raw_row_ok(const vlm_raw_row *w, int linkmask)
+static void fz_raw_row_ok(const vlcal_raw_row *w, int linkmask)
 {
 	int want = w->x == VLM_X_PACK ? 1 : w->x == VLM_X_CONT || w->x >= VLM_X_BSP ? 0 : 2;
 
@@ -474,7 +474,7 @@ static void fz_raw_row_ok(const vlm_raw_row *w, int linkmask)
 	fz_check(w->line >= 2 && w->line <= fz.nlines, "row line out of range");
 }
 
-static int fz_raw_key_cmp(const vlm_raw_row *a, const vlm_raw_row *b)
+static int fz_raw_key_cmp(const vlcal_raw_row *a, const vlcal_raw_row *b)
 {
 	if (a->link != b->link)
 		return a->link - b->link;
@@ -490,7 +490,7 @@ static int fz_same_text(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-static int fz_raw_same(const vlm_raw_row *a, const vlm_raw_row *b)
+static int fz_raw_same(const vlcal_raw_row *a, const vlcal_raw_row *b)
 {
 	return a->x == b->x && a->link == b->link && a->procs == b->procs && a->file == b->file &&
 	       a->bytes == b->bytes && fz_same(a->h, b->h) && fz_same(a->v, b->v) &&
@@ -502,24 +502,24 @@ static int fz_raw(int opt)
 	static const char *const lineless[] = {"empty file", NULL};
 	const char *files[2] = {fz.path, fz.path};
 	int use_min = opt & 1, linkmask = 1 + (opt >> 1) % 3, rm1, rm2;
-	vlm_raw one, two;
+	vlcal_raw one, two;
 	char *e1 = NULL, *e2 = NULL;
 	int r1;
 
-	vlm_raw_init(&one);
-	vlm_raw_init(&two);
-	r1 = vlm_raw_load(&one, fz.path, 0, use_min, linkmask, &e1);
+	vlcal_raw_init(&one);
+	vlcal_raw_init(&two);
+	r1 = vlcal_raw_load(&one, fz.path, 0, use_min, linkmask, &e1);
 	if (r1 < 0) {
 		fz_check(e1 != NULL, "no message");
 		fz_file_msg(e1, strlen(e1) + 1, lineless);
 		fz_check(one.n == 0 && !one.library && !one.hosts, "the set changed on an error");
-		fz_check(vlm_raw_load(&two, fz.path, 1, use_min, linkmask, &e2) < 0 && e2 &&
+		fz_check(vlcal_raw_load(&two, fz.path, 1, use_min, linkmask, &e2) < 0 && e2 &&
 		             !strcmp(e1, e2),
 		         "two loads differ");
 		free(e1);
 		free(e2);
-		vlm_raw_free(&one);
-		vlm_raw_free(&two);
+		vlcal_raw_free(&one);
+		vlcal_raw_free(&two);
 		return 0;
 	}
 	fz_check(e1 == NULL, "a message on success");
@@ -529,13 +529,13 @@ static int fz_raw(int opt)
 		         "rows not in file order");
 	}
 	/* the file twice (numbers 0 and 1): the same rows after the merge */
-	fz_check(vlm_raw_load(&two, fz.path, 0, use_min, linkmask, &e2) == 0 &&
-	             vlm_raw_load(&two, fz.path, 1, use_min, linkmask, &e2) == 0 &&
+	fz_check(vlcal_raw_load(&two, fz.path, 0, use_min, linkmask, &e2) == 0 &&
+	             vlcal_raw_load(&two, fz.path, 1, use_min, linkmask, &e2) == 0 &&
 	             two.n == 2 * one.n && fz_same_text(one.library, two.library) &&
 	             fz_same_text(one.hosts, two.hosts),
 	         "the second load differs");
-	rm1 = vlm_raw_merge(&one, files, use_min, &e1);
-	rm2 = vlm_raw_merge(&two, files, use_min, &e2);
+	rm1 = vlcal_raw_merge(&one, files, use_min, &e1);
+	rm2 = vlcal_raw_merge(&two, files, use_min, &e2);
 	fz_check(rm1 == rm2, "merging the file with itself changes the outcome");
 	if (rm1 < 0) {
 		fz_check(e1 && e2, "no message");
@@ -555,8 +555,8 @@ static int fz_raw(int opt)
 	}
 	free(e1);
 	free(e2);
-	vlm_raw_free(&one);
-	vlm_raw_free(&two);
+	vlcal_raw_free(&one);
+	vlcal_raw_free(&two);
 	return 1;
 }
 
@@ -582,7 +582,7 @@ static int fz_expr(const char *text)
 	static const double pts[][VLM_NVARS] = {
 	    {1000, 1, 8, 1.0 / 3}, {1000, 64, 8, 1.0 / 3}, {0, 0, 0, 0}, {-1, 1e300, 1e-300, 2}};
 	char e1[FZ_ERR], e2[FZ_ERR];
-	vlm_expr *a = vlm_expr_parse(text, e1, sizeof e1), *b = vlm_expr_parse(text, e2, sizeof e2);
+	vlmod_expr *a = vlmod_expr_parse(text, e1, sizeof e1), *b = vlmod_expr_parse(text, e2, sizeof e2);
 
 	fz_check(!a == !b, "two parses differ (outcome)");
 	if (!a) {
@@ -591,14 +591,14 @@ static int fz_expr(const char *text)
 		return 0;
 	}
 	for (size_t k = 0; k < sizeof pts / sizeof pts[0]; k++)
-		fz_check(fz_same(vlm_expr_eval(a, pts[k]), vlm_expr_eval(b, pts[k])),
+		fz_check(fz_same(vlmod_expr_eval(a, pts[k]), vlmod_expr_eval(b, pts[k])),
 		         "two parses evaluate differently");
 	for (int v = 0; v < VLM_NVARS; v++)
-		fz_check(vlm_expr_uses(a, v) == vlm_expr_uses(b, v) &&
-		             (!vlm_expr_uses(a, v) || strchr(text, "npwa"[v])),
+		fz_check(vlmod_expr_uses(a, v) == vlmod_expr_uses(b, v) &&
+		             (!vlmod_expr_uses(a, v) || strchr(text, "npwa"[v])),
 		         "uses a variable not in the text");
-	vlm_expr_free(a);
-	vlm_expr_free(b);
+	vlmod_expr_free(a);
+	vlmod_expr_free(b);
 	return 1;
 }
 
@@ -622,8 +622,8 @@ static int fz_plist(const char *text)
 	int n1, n2, r1, r2;
 	char e1[FZ_ERR], e2[FZ_ERR];
 
-	r1 = vlm_parse_plist(text, &p1, &n1, e1, sizeof e1);
-	r2 = vlm_parse_plist(text, &p2, &n2, e2, sizeof e2);
+	r1 = vlmod_parse_plist(text, &p1, &n1, e1, sizeof e1);
+	r2 = vlmod_parse_plist(text, &p2, &n2, e2, sizeof e2);
 	fz_check(r1 == r2, "two parses differ (outcome)");
 	if (r1 < 0)
 		fz_plist_range(text, -1);
@@ -647,10 +647,10 @@ static int fz_plist(const char *text)
 static int fz_net(const char *text, int opt)
 {
 	int extremes = opt & 1;
-	vlm_net a, b;
+	vlmod_net a, b;
 	char e1[FZ_ERR], e2[FZ_ERR];
-	int r1 = vlm_parse_net(text, extremes, &a, e1, sizeof e1);
-	int r2 = vlm_parse_net(text, extremes, &b, e2, sizeof e2);
+	int r1 = vlmod_parse_net(text, extremes, &a, e1, sizeof e1);
+	int r2 = vlmod_parse_net(text, extremes, &b, e2, sizeof e2);
 
 	fz_check(r1 == r2, "two parses differ (outcome)");
 	if (r1 < 0) {
@@ -667,14 +667,14 @@ static int fz_net(const char *text, int opt)
 		double l;
 
 		fz_check(lat != NULL, "out of memory");
-		fz_check(vlm_parse_seconds(lat, 0, &l) == 0 && fz_same(l, a.lat),
+		fz_check(vlmod_parse_seconds(lat, 0, &l) == 0 && fz_same(l, a.lat),
 		         "latency not that of the text before the comma");
 		free(lat);
 	}
 	return 1;
 }
 
-/* S, parsed from TEXT by vlm_parse_seconds, is the number times its unit. */
+/* S, parsed from TEXT by vlmod_parse_seconds, is the number times its unit. */
 static void fz_seconds_oracle(const char *text, double s)
 {
 	static const char *const unit[] = {"", "s", "ms", "us", "ns"};
@@ -707,16 +707,16 @@ static int fz_value(const char *text, int opt)
 
 		switch (which) {
 		case 0:
-			rc = vlm_parse_seconds(text, flag, v);
+			rc = vlmod_parse_seconds(text, flag, v);
 			break;
 		case 1:
-			rc = vlm_parse_g(text, v);
+			rc = vlmod_parse_g(text, v);
 			break;
 		case 2:
-			rc = vlm_parse_number(text, v);
+			rc = vlmod_parse_number(text, v);
 			break;
 		default:
-			rc = vlm_parse_bandwidth(text, flag, v);
+			rc = vlmod_parse_bandwidth(text, flag, v);
 			break;
 		}
 		if (k)

@@ -3,10 +3,10 @@
  * The input bytes are one trace file (vl-00040001.trc) in a private temporary
  * directory, next to a fixed valid peer trace (vl-00040002.trc) that exchanges
  * messages with task 0x40001, so that matching, tachyon and multicast code runs.
- * Each input is read fully with vl_tfile, summarised with vlp_stats_collect and
- * converted with vlp_trf_write, strict and --partial; each also goes, strict
- * and --partial, through vlp_paje_write, vlp_svg_write, `vlpost otf2` (only if
- * linked with OTF2) and the full stats report (vlp_report_collect, printed as
+ * Each input is read fully with vlpost_tfile, summarised with vlpost_stats_collect and
+ * converted with vlpost_trf_write, strict and --partial; each also goes, strict
+ * and --partial, through vlpost_paje_write, vlpost_svg_write, `vlpost otf2` (only if
+ * linked with OTF2) and the full stats report (vlpost_report_collect, printed as
  * text, CSV and JSON), into /dev/null or a scratch directory removed after the
  * input.  Oracle: whatever the strict conversion accepts, `vlpost check` must
  * accept too.
@@ -153,17 +153,17 @@ static void fz_init(void)
 
 static void fz_read(void)
 {
-	vl_tfile f;
+	vlpost_tfile f;
 	vl_trec r;
-	if (vl_tfile_open(&f, fz_path, 128, 0) == 0) {
-		while (vl_tfile_next(&f, &r) == 1)
-			vl_tfile_peek(&f, &r);
+	if (vlpost_tfile_open(&f, fz_path, 128, 0) == 0) {
+		while (vlpost_tfile_next(&f, &r) == 1)
+			vlpost_tfile_peek(&f, &r);
 	}
-	vl_tfile_close(&f);
+	vlpost_tfile_close(&f);
 }
 
 /* ---- oracle precondition: the messages of the two traces agree ----
- * vlp_trf_write matches a receive to its send by (sender, seq) only and trusts
+ * vlpost_trf_write matches a receive to its send by (sender, seq) only and trusts
  * the writer for the rest; `vlpost check` matches by (source, destination, tag)
  * in FIFO order.  They agree when every receive of a traced sender names a send
  * of that sender with this seq, this destination and this tag, received once. */
@@ -177,11 +177,11 @@ typedef struct fz_msg {
 
 static int fz_collect(const char *path, fz_msg *snd, int *ns, fz_msg *rcv, int *nr)
 {
-	vl_tfile f;
+	vlpost_tfile f;
 	vl_trec r;
 	int rc = 0;
-	if (vl_tfile_open(&f, path, 0, 1) == 0) {
-		while ((rc = vl_tfile_next(&f, &r)) == 1) {
+	if (vlpost_tfile_open(&f, path, 0, 1) == 0) {
+		while ((rc = vlpost_tfile_next(&f, &r)) == 1) {
 			fz_msg m = { f.hdr.tid, r.peer, r.tag, r.seq, 0 };
 			if (*ns >= FZ_MAXMSG || *nr >= FZ_MAXMSG)
 				break;
@@ -194,7 +194,7 @@ static int fz_collect(const char *path, fz_msg *snd, int *ns, fz_msg *rcv, int *
 			}
 		}
 	}
-	vl_tfile_close(&f);
+	vlpost_tfile_close(&f);
 	return rc;
 }
 
@@ -224,25 +224,25 @@ static int fz_consistent(void)
 
 static void fz_convert(int partial)
 {
-	vl_tset s;
-	vlp_trf_opt opt = { partial, NULL };
-	vlp_tstats *st;
-	vlp_check_res res;
+	vlpost_tset s;
+	vlpost_trf_opt opt = { partial, NULL };
+	vlpost_tstats *st;
+	vlpost_check_res res;
 	char err[1024], *out = NULL;
 	size_t len = 0;
 	FILE *o;
 	int rc;
-	if (vl_tset_open(&s, fz_dir, partial ? VL_TSET_SKIPBAD : 0, NULL, err, sizeof err) < 0) {
-		vl_tset_close(&s);
+	if (vlpost_tset_open(&s, fz_dir, partial ? VL_TSET_SKIPBAD : 0, NULL, err, sizeof err) < 0) {
+		vlpost_tset_close(&s);
 		return;
 	}
 	st = calloc((size_t)s.n, sizeof *st);
 	o = open_memstream(&out, &len);
-	rc = vlp_trf_write(&s, o, &opt, st, err, sizeof err);
+	rc = vlpost_trf_write(&s, o, &opt, st, err, sizeof err);
 	fclose(o);
 	if (rc == 0) {
 		FILE *in = fmemopen(out, len ? len : 1, "r");
-		int crc = vlp_trf_check(in, &res, err, sizeof err);
+		int crc = vlpost_trf_check(in, &res, err, sizeof err);
 		fclose(in);
 		if (!partial && crc != 0 && fz_consistent()) {
 			fprintf(stderr, "fuzz: vlpost check rejects strict output: line %llu: %s\n%s",
@@ -251,22 +251,22 @@ static void fz_convert(int partial)
 		}
 	}
 	free(out);
-	if (vl_tset_rewind(&s, err, sizeof err) == 0)
-		vlp_stats_collect(&s, st, NULL, err, sizeof err);
+	if (vlpost_tset_rewind(&s, err, sizeof err) == 0)
+		vlpost_stats_collect(&s, st, NULL, err, sizeof err);
 	free(st);
-	vl_tset_close(&s);
+	vlpost_tset_close(&s);
 }
 
 /* The other converters and the full stats report, into /dev/null. */
 static void fz_others(int partial)
 {
-	vl_tset s;
-	vlp_tstats *st;
+	vlpost_tset s;
+	vlpost_tstats *st;
 	char err[1024];
 	FILE *o;
 	for (int what = 0; what < 3; what++) {
-		if (vl_tset_open(&s, fz_dir, partial ? VL_TSET_SKIPBAD : 0, NULL, err, sizeof err) < 0) {
-			vl_tset_close(&s);
+		if (vlpost_tset_open(&s, fz_dir, partial ? VL_TSET_SKIPBAD : 0, NULL, err, sizeof err) < 0) {
+			vlpost_tset_close(&s);
 			return;
 		}
 		st = calloc((size_t)s.n, sizeof *st);
@@ -274,26 +274,26 @@ static void fz_others(int partial)
 		if (!st || !o)
 			abort();
 		if (what == 0) {
-			vlp_paje_opt po = { partial, NULL };
-			vlp_paje_write(&s, o, &po, st, err, sizeof err);
+			vlpost_paje_opt po = { partial, NULL };
+			vlpost_paje_write(&s, o, &po, st, err, sizeof err);
 		} else if (what == 1) {
-			vlp_svg_opt so = { partial, 800, "fuzz", NULL };
-			vlp_svg_write(&s, o, &so, st, err, sizeof err);
+			vlpost_svg_opt so = { partial, 800, "fuzz", NULL };
+			vlpost_svg_write(&s, o, &so, st, err, sizeof err);
 		} else {
-			vlp_report rep;
+			vlpost_report rep;
 			memset(&rep, 0, sizeof rep);
-			if (vlp_report_collect(&s, st, &rep, NULL, err, sizeof err) == 0) {
-				vlp_report_print(o, st, s.n, &rep, VLP_FMT_TEXT, VLP_REP_MATRIX);
-				vlp_report_print(o, st, s.n, &rep, VLP_FMT_CSV, 0);
-				vlp_report_print(o, st, s.n, &rep, VLP_FMT_JSON, 0);
-				vlp_report_print(o, st, s.n, NULL, VLP_FMT_CSV, VLP_REP_BRIEF);
-				vlp_report_print(o, st, s.n, NULL, VLP_FMT_JSON, VLP_REP_BRIEF);
+			if (vlpost_report_collect(&s, st, &rep, NULL, err, sizeof err) == 0) {
+				vlpost_report_print(o, st, s.n, &rep, VLP_FMT_TEXT, VLP_REP_MATRIX);
+				vlpost_report_print(o, st, s.n, &rep, VLP_FMT_CSV, 0);
+				vlpost_report_print(o, st, s.n, &rep, VLP_FMT_JSON, 0);
+				vlpost_report_print(o, st, s.n, NULL, VLP_FMT_CSV, VLP_REP_BRIEF);
+				vlpost_report_print(o, st, s.n, NULL, VLP_FMT_JSON, VLP_REP_BRIEF);
 			}
-			vlp_report_free(&rep);
+			vlpost_report_free(&rep);
 		}
 		fclose(o);
 		free(st);
-		vl_tset_close(&s);
+		vlpost_tset_close(&s);
 	}
 }
 
@@ -328,11 +328,11 @@ static void fz_otf2(int partial)
 	char out[320];
 	char *argv[] = { "otf2", "-o", out, partial ? "--partial" : fz_dir,
 			 partial ? fz_dir : NULL, NULL };
-	if (!vlp_otf2_available())
+	if (!vlpost_otf2_available())
 		return;
 	snprintf(out, sizeof out, "%s/out.otf2", fz_dir);
 	fz_quiet(1);
-	vlp_otf2_main(partial ? 5 : 4, argv);
+	vlpost_otf2_main(partial ? 5 : 4, argv);
 	fz_quiet(0);
 	nftw(out, fz_rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
@@ -590,7 +590,7 @@ int main(int argc, char **argv)
 			mutate(buf, &len, cap);
 			run_one(buf, len);
 		}
-		printf("fuzz_trace%s: %ld iterations ok\n", vlp_otf2_available() ? " (OTF2)" : "",
+		printf("fuzz_trace%s: %ld iterations ok\n", vlpost_otf2_available() ? " (OTF2)" : "",
 		       iters);
 		free(buf);
 	}

@@ -1,7 +1,7 @@
 /* fuzz_vmconfig.c - fuzz the VMConfig loader (vlayer/vmconfig.c).
  *
  * LLVMFuzzerTestOneInput writes the input to a memory file, loads it with
- * vl_config_load and checks: an error is one line "FILE...", a loaded config
+ * vlcfg_load and checks: an error is one line "FILE...", a loaded config
  * keeps its invariants, and its dump loads back to the same dump.  Any
  * violation calls abort().  Built with -DVL_FUZZ_STANDALONE it has its own
  * main that mutates the golden files with a seeded PRNG.  See README.md.
@@ -21,14 +21,14 @@
 
 #define VLF_ROUNDTRIP_HOSTS 1000 /* skip the dump check for bigger configs (speed) */
 
-typedef struct vlf_file {
+typedef struct vlfz_file {
 	int fd;
 	char path[64];
-} vlf_file;
+} vlfz_file;
 
-static vlf_file vlf_in = {-1, ""}, vlf_out = {-1, ""};
+static vlfz_file vlfz_in = {-1, ""}, vlfz_out = {-1, ""};
 
-static void vlf_check(int ok, const char *what)
+static void vlfz_check(int ok, const char *what)
 {
 	if (!ok) {
 		fprintf(stderr, "fuzz_vmconfig: %s\n", what);
@@ -37,97 +37,97 @@ static void vlf_check(int ok, const char *what)
 }
 
 /* Replace the contents of the memory file f (created on first use). */
-static void vlf_put(vlf_file *f, const void *data, size_t size)
+static void vlfz_put(vlfz_file *f, const void *data, size_t size)
 {
 	if (f->fd < 0) {
 		f->fd = memfd_create("vmconfig", 0);
-		vlf_check(f->fd >= 0, "memfd_create failed");
+		vlfz_check(f->fd >= 0, "memfd_create failed");
 		snprintf(f->path, sizeof(f->path), "/proc/self/fd/%d", f->fd);
 	}
-	vlf_check(ftruncate(f->fd, 0) == 0, "ftruncate failed");
-	vlf_check(size == 0 || pwrite(f->fd, data, size, 0) == (ssize_t)size, "pwrite failed");
+	vlfz_check(ftruncate(f->fd, 0) == 0, "ftruncate failed");
+	vlfz_check(size == 0 || pwrite(f->fd, data, size, 0) == (ssize_t)size, "pwrite failed");
 }
 
-static char *vlf_dump(const vl_config *cfg)
+static char *vlfz_dump(const vlcfg_config *cfg)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
 
-	vlf_check(m != NULL, "open_memstream failed");
-	vl_config_dump(cfg, m);
+	vlfz_check(m != NULL, "open_memstream failed");
+	vlcfg_dump(cfg, m);
 	fclose(m);
 	return buf;
 }
 
-static void vlf_check_link(const vl_link *l)
+static void vlfz_check_link(const vlcfg_link *l)
 {
 	int i;
 
-	vlf_check(l->send_delay >= 0 && l->recv_delay >= 0 && l->trans_delay >= 0, "delay < 0");
-	vlf_check(l->trans_per_kib_ps >= 0, "trans_per_kib < 0");
-	vlf_check(l->send_model.n >= 0 && l->send_model.n <= VL_MAX_BP, "send_model.n");
-	vlf_check(l->trans_model.n >= 0 && l->trans_model.n <= VL_MAX_BP, "trans_model.n");
+	vlfz_check(l->send_delay >= 0 && l->recv_delay >= 0 && l->trans_delay >= 0, "delay < 0");
+	vlfz_check(l->trans_per_kib_ps >= 0, "trans_per_kib < 0");
+	vlfz_check(l->send_model.n >= 0 && l->send_model.n <= VLCFG_MAX_BP, "send_model.n");
+	vlfz_check(l->trans_model.n >= 0 && l->trans_model.n <= VLCFG_MAX_BP, "trans_model.n");
 	for (i = 1; i < l->send_model.n; i++)
-		vlf_check(l->send_model.bytes[i] > l->send_model.bytes[i - 1], "send_model order");
+		vlfz_check(l->send_model.bytes[i] > l->send_model.bytes[i - 1], "send_model order");
 	for (i = 1; i < l->trans_model.n; i++)
-		vlf_check(l->trans_model.bytes[i] > l->trans_model.bytes[i - 1], "trans_model order");
-	vlf_check(l->ncont >= 0 && l->ncont <= VL_MAX_CONT, "ncont");
+		vlfz_check(l->trans_model.bytes[i] > l->trans_model.bytes[i - 1], "trans_model order");
+	vlfz_check(l->ncont >= 0 && l->ncont <= VLCFG_MAX_CONT, "ncont");
 	for (i = 0; i < l->ncont; i++)
-		vlf_check(l->cont_k[i] >= 1 && l->cont_f[i] >= 0 &&
+		vlfz_check(l->cont_k[i] >= 1 && l->cont_f[i] >= 0 &&
 			  (i == 0 || l->cont_k[i] > l->cont_k[i - 1]), "contention entry");
 }
 
-static void vlf_check_config(const vl_config *cfg)
+static void vlfz_check_config(const vlcfg_config *cfg)
 {
 	int i;
 
-	vlf_check(cfg->nhosts >= 1 && cfg->hosts != NULL, "no hosts");
-	vlf_check_link(&cfg->intra);
-	vlf_check_link(&cfg->inter);
+	vlfz_check(cfg->nhosts >= 1 && cfg->hosts != NULL, "no hosts");
+	vlfz_check_link(&cfg->intra);
+	vlfz_check_link(&cfg->inter);
 	for (i = 0; i < cfg->nhosts; i++) {
-		const vl_host *h = &cfg->hosts[i];
+		const vlcfg_host *h = &cfg->hosts[i];
 
-		vlf_check(h->name[0] != '\0' && h->procs >= 1, "bad host");
-		vlf_check(h->factor >= 0 && h->flops >= 0 && h->init_delay >= 0, "bad host value");
+		vlfz_check(h->name[0] != '\0' && h->procs >= 1, "bad host");
+		vlfz_check(h->factor >= 0 && h->flops >= 0 && h->init_delay >= 0, "bad host value");
 	}
 	if (cfg->nhosts <= 50)
 		for (i = 0; i < cfg->nhosts; i++)
-			vlf_check(vl_config_host(cfg, cfg->hosts[i].name) == i, "duplicate host");
-	vlf_check(cfg->mpi.eager_limit >= 0 && cfg->mpi.ranks_per_node >= 0, "bad [mpi] value");
-	vlf_check(cfg->mpi.placement == VL_PLACE_FILL || cfg->mpi.placement == VL_PLACE_ROUNDROBIN,
+			vlfz_check(vlcfg_host_index(cfg, cfg->hosts[i].name) == i, "duplicate host");
+	vlfz_check(cfg->mpi.eager_limit >= 0 && cfg->mpi.ranks_per_node >= 0, "bad [mpi] value");
+	vlfz_check(cfg->mpi.placement == VLCFG_PLACE_FILL || cfg->mpi.placement == VLCFG_PLACE_ROUNDROBIN,
 		  "bad [mpi] placement");
-	vlf_check(cfg->mpi.nrank_hosts >= 0 && (cfg->mpi.nrank_hosts == 0) ==
+	vlfz_check(cfg->mpi.nrank_hosts >= 0 && (cfg->mpi.nrank_hosts == 0) ==
 		  (cfg->mpi.rank_hosts == NULL), "bad rank_hosts");
 	for (i = 0; i < cfg->mpi.nrank_hosts; i++)
-		vlf_check(cfg->mpi.rank_hosts[i] >= 0 && cfg->mpi.rank_hosts[i] < cfg->nhosts,
+		vlfz_check(cfg->mpi.rank_hosts[i] >= 0 && cfg->mpi.rank_hosts[i] < cfg->nhosts,
 			  "rank_hosts entry out of range");
-	for (i = 0; i < VL_COLL_KINDS; i++)
-		vlf_check(cfg->mpi.coll_alg[i] >= 0 && cfg->mpi.coll_alg[i] < VLI_ALG_NALGS,
+	for (i = 0; i < VL_KIND_N; i++)
+		vlfz_check(cfg->mpi.coll_alg[i] >= 0 && cfg->mpi.coll_alg[i] < VLCOLL_ALG_NALGS,
 			  "bad collective algorithm");
 	for (i = 0; i < 64; i++) {
-		int h = vl_config_rank_host(cfg, i * 7919);
+		int h = vlcfg_rank_host(cfg, i * 7919);
 
-		vlf_check(h >= 0 && h < cfg->nhosts, "rank host out of range");
+		vlfz_check(h >= 0 && h < cfg->nhosts, "rank host out of range");
 	}
 }
 
 /* The dump of cfg loads back to the same dump (unless a dumped line is too long). */
-static void vlf_roundtrip(const vl_config *cfg)
+static void vlfz_roundtrip(const vlcfg_config *cfg)
 {
-	vl_config again;
-	char err[2048], *d1 = vlf_dump(cfg);
+	vlcfg_config again;
+	char err[2048], *d1 = vlfz_dump(cfg);
 
-	vlf_put(&vlf_out, d1, strlen(d1));
-	if (vl_config_load(vlf_out.path, &again, err, sizeof(err)) == 0) {
-		char *d2 = vlf_dump(&again);
+	vlfz_put(&vlfz_out, d1, strlen(d1));
+	if (vlcfg_load(vlfz_out.path, &again, err, sizeof(err)) == 0) {
+		char *d2 = vlfz_dump(&again);
 
-		vlf_check(strcmp(d1, d2) == 0, "dump does not load back to the same dump");
+		vlfz_check(strcmp(d1, d2) == 0, "dump does not load back to the same dump");
 		free(d2);
-		vl_config_free(&again);
+		vlcfg_free(&again);
 	} else if (!strstr(err, "line too long")) {
 		fprintf(stderr, "%s\n---\n%s", err, d1);
-		vlf_check(0, "dump does not load");
+		vlfz_check(0, "dump does not load");
 	}
 	free(d1);
 }
@@ -136,22 +136,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	vl_config cfg;
+	vlcfg_config cfg;
 	char err[2048];
 
-	vlf_put(&vlf_in, data, size);
+	vlfz_put(&vlfz_in, data, size);
 	memset(err, 'x', sizeof(err));
-	if (vl_config_load(vlf_in.path, &cfg, err, sizeof(err)) == 0) {
-		vlf_check_config(&cfg);
+	if (vlcfg_load(vlfz_in.path, &cfg, err, sizeof(err)) == 0) {
+		vlfz_check_config(&cfg);
 		if (cfg.nhosts <= VLF_ROUNDTRIP_HOSTS)
-			vlf_roundtrip(&cfg);
-		vl_config_free(&cfg);
+			vlfz_roundtrip(&cfg);
+		vlcfg_free(&cfg);
 		return 0;
 	}
-	vlf_check(memchr(err, '\0', sizeof(err)) != NULL, "message not terminated");
-	vlf_check(strncmp(err, vlf_in.path, strlen(vlf_in.path)) == 0, "message without FILE");
-	vlf_check(strchr(err, '\n') == NULL, "message of more than one line");
-	vlf_check(cfg.nhosts == 0 && cfg.hosts == NULL, "cfg not freed after an error");
+	vlfz_check(memchr(err, '\0', sizeof(err)) != NULL, "message not terminated");
+	vlfz_check(strncmp(err, vlfz_in.path, strlen(vlfz_in.path)) == 0, "message without FILE");
+	vlfz_check(strchr(err, '\n') == NULL, "message of more than one line");
+	vlfz_check(cfg.nhosts == 0 && cfg.hosts == NULL, "cfg not freed after an error");
 	return 0;
 }
 
@@ -163,17 +163,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #endif
 #define VLF_MAX 8192
 
-static uint64_t vlf_state = 88172645463325252ULL;
+static uint64_t vlfz_state = 88172645463325252ULL;
 
-static uint32_t vlf_rand(uint32_t n) /* xorshift64*, in 0..n-1 */
+static uint32_t vlfz_rand(uint32_t n) /* xorshift64*, in 0..n-1 */
 {
-	vlf_state ^= vlf_state >> 12;
-	vlf_state ^= vlf_state << 25;
-	vlf_state ^= vlf_state >> 27;
-	return n ? (uint32_t)((vlf_state * 2685821657736338717ULL) >> 32) % n : 0;
+	vlfz_state ^= vlfz_state >> 12;
+	vlfz_state ^= vlfz_state << 25;
+	vlfz_state ^= vlfz_state >> 27;
+	return n ? (uint32_t)((vlfz_state * 2685821657736338717ULL) >> 32) % n : 0;
 }
 
-static const char *const vlf_tokens[] = {
+static const char *const vlfz_tokens[] = {
 	"[host ", "[hosts n]", "]", "[network]", "[network intra]", "[network inter]",
 	"[simulation]", "count = ", "100000", "99999", "send_model = ", "contention = ",
 	"[mpi]", "[collectives]", "eager_limit = ", "rank_hosts = ", "ranks_per_node = ",
@@ -183,7 +183,7 @@ static const char *const vlf_tokens[] = {
 	"9223372036854775807", "0.5", "1e19", "nan", "inf",
 };
 
-static size_t vlf_insert(char *buf, size_t len, size_t at, const char *s, size_t n)
+static size_t vlfz_insert(char *buf, size_t len, size_t at, const char *s, size_t n)
 {
 	if (len + n > VLF_MAX)
 		return len;
@@ -193,7 +193,7 @@ static size_t vlf_insert(char *buf, size_t len, size_t at, const char *s, size_t
 }
 
 /* Copy the line around position at (with its newline) after itself. */
-static size_t vlf_dup_line(char *buf, size_t len, size_t at)
+static size_t vlfz_dup_line(char *buf, size_t len, size_t at)
 {
 	char line[VLF_MAX];
 	size_t a = at, b = at;
@@ -203,10 +203,10 @@ static size_t vlf_dup_line(char *buf, size_t len, size_t at)
 	while (b < len && buf[b++] != '\n')
 		;
 	memcpy(line, buf + a, b - a);
-	return vlf_insert(buf, len, b, line, b - a);
+	return vlfz_insert(buf, len, b, line, b - a);
 }
 
-static size_t vlf_delete(char *buf, size_t len, size_t at, size_t n)
+static size_t vlfz_delete(char *buf, size_t len, size_t at, size_t n)
 {
 	if (at + n > len)
 		return len;
@@ -214,33 +214,33 @@ static size_t vlf_delete(char *buf, size_t len, size_t at, size_t n)
 	return len - n;
 }
 
-static size_t vlf_mutate(char *buf, size_t len)
+static size_t vlfz_mutate(char *buf, size_t len)
 {
-	size_t at = vlf_rand((uint32_t)len + 1);
+	size_t at = vlfz_rand((uint32_t)len + 1);
 	const char *tok;
 	char c;
 
-	switch (vlf_rand(6)) {
+	switch (vlfz_rand(6)) {
 	case 0:
 		if (len)
-			buf[at % len] ^= (char)(1u << vlf_rand(8));
+			buf[at % len] ^= (char)(1u << vlfz_rand(8));
 		return len;
 	case 1:
-		c = (char)vlf_rand(256);
-		return vlf_insert(buf, len, at, &c, 1);
+		c = (char)vlfz_rand(256);
+		return vlfz_insert(buf, len, at, &c, 1);
 	case 2:
-		tok = vlf_tokens[vlf_rand(sizeof(vlf_tokens) / sizeof(vlf_tokens[0]))];
-		return vlf_insert(buf, len, at, tok, strlen(tok));
+		tok = vlfz_tokens[vlfz_rand(sizeof(vlfz_tokens) / sizeof(vlfz_tokens[0]))];
+		return vlfz_insert(buf, len, at, tok, strlen(tok));
 	case 3:
 		return at;
 	case 4:
-		return vlf_dup_line(buf, len, at);
+		return vlfz_dup_line(buf, len, at);
 	default:
-		return vlf_delete(buf, len, at, vlf_rand(16));
+		return vlfz_delete(buf, len, at, vlfz_rand(16));
 	}
 }
 
-static size_t vlf_read(const char *path, char *buf)
+static size_t vlfz_read(const char *path, char *buf)
 {
 	FILE *f = fopen(path, "rb");
 	size_t n;
@@ -259,7 +259,7 @@ int main(int argc, char **argv)
 	glob_t g;
 
 	if (argc > 2)
-		vlf_state ^= strtoull(argv[2], NULL, 0) * 0x9E3779B97F4A7C15ULL;
+		vlfz_state ^= strtoull(argv[2], NULL, 0) * 0x9E3779B97F4A7C15ULL;
 	memset(&g, 0, sizeof(g));
 	glob(SRCDIR "/tests/golden/vmconfig/*/*.ini", 0, NULL, &g);
 	glob(SRCDIR "/vmconfig/*.ini", GLOB_APPEND, NULL, &g);
@@ -268,11 +268,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (i = 0; i < runs; i++) {
-		size_t len = vlf_read(g.gl_pathv[vlf_rand((uint32_t)g.gl_pathc)], buf);
+		size_t len = vlfz_read(g.gl_pathv[vlfz_rand((uint32_t)g.gl_pathc)], buf);
 		int k, n;
 
-		for (k = 0, n = 1 + (int)vlf_rand(4); k < n; k++)
-			len = vlf_mutate(buf, len);
+		for (k = 0, n = 1 + (int)vlfz_rand(4); k < n; k++)
+			len = vlfz_mutate(buf, len);
 		LLVMFuzzerTestOneInput((const uint8_t *)buf, len);
 	}
 	printf("fuzz_vmconfig: %ld runs on %zu seed files, no failure\n", runs, g.gl_pathc);

@@ -16,23 +16,23 @@ static int kind_of(const char *name)
 {
 	int k;
 
-	for (k = 0; k < VLI_COLL_NKINDS; k++)
-		if (!strcmp(vli_coll_kind_name(k), name))
+	for (k = 0; k < VL_KIND_N; k++)
+		if (!strcmp(vl_coll_kind_name(k), name))
 			return k;
 	return -1;
 }
 
 int main(int argc, char **argv)
 {
-	vl_config c;
+	vlcfg_config c;
 	char err[1200], valid[512];
 	int k, alg, p, root, r, *host;
 	int64_t bytes, *entry, *b;
-	vli_coll_out *out;
-	vli_coll_in in;
+	vlcoll_out *out;
+	vlcoll_in in;
 
 	if (argc == 3 && !strcmp(argv[1], "--algs")) {
-		if ((k = kind_of(argv[2])) < 0 || (vli_coll_alg_parse(k, "", valid, sizeof valid), 0))
+		if ((k = kind_of(argv[2])) < 0 || (vlcoll_alg_parse(k, "", valid, sizeof valid), 0))
 			return 2;
 		for (char *t = strtok(valid, ", "); t; t = strtok(NULL, ", "))
 			if (strcmp(t, "default"))
@@ -44,12 +44,12 @@ int main(int argc, char **argv)
 				"collsim --algs KIND\n");
 		return 2;
 	}
-	if (vl_config_load(argv[1], &c, err, sizeof err) < 0) {
+	if (vlcfg_load(argv[1], &c, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
 	k = kind_of(argv[2]);
-	alg = k < 0 ? -1 : vli_coll_alg_parse(k, argv[3], NULL, 0);
+	alg = k < 0 ? -1 : vlcoll_alg_parse(k, argv[3], NULL, 0);
 	p = atoi(argv[4]);
 	root = atoi(argv[5]);
 	bytes = atoll(argv[6]);
@@ -62,11 +62,11 @@ int main(int argc, char **argv)
 	b = malloc(sizeof(int64_t) * (size_t)p * (size_t)p);
 	out = malloc(sizeof(*out) * (size_t)p);
 	for (r = 0; r < p; r++)
-		host[r] = vl_config_rank_host(&c, r);
+		host[r] = vlcfg_rank_host(&c, r);
 	if (argc == 9) {
 		char *h = strtok(argv[7], ",");
 		for (r = 0; r < p && h; r++, h = strtok(NULL, ","))
-			if ((host[r] = vl_config_host(&c, h)) < 0) {
+			if ((host[r] = vlcfg_host_index(&c, h)) < 0) {
 				fprintf(stderr, "collsim: unknown host %s\n", h);
 				return 2;
 			}
@@ -83,13 +83,13 @@ int main(int argc, char **argv)
 	in.host = host;
 	in.entry = entry;
 	in.bytes = b;
-	if (vli_coll_sim(&c, &in, out) < 0) {
+	if (vlcoll_sim(&c, &in, out) < 0) {
 		fprintf(stderr, "collsim: the simulation failed\n");
 		return 1;
 	}
 	for (r = 0; r < p; r++)
 		printf("%d %lld\n", r, (long long)out[r].exit);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 	free(host);
 	free(entry);
 	free(b);

@@ -21,12 +21,12 @@ static const char *const exp_names[VL_CALIB_NEXP] = {
 #define KIB      1024L
 #define MIB      (1024L * 1024L)
 
-const char *vl_calib_exp_name(int e)
+const char *vlcal_exp_name(int e)
 {
 	return e >= 0 && e < VL_CALIB_NEXP ? exp_names[e] : "?";
 }
 
-const char vl_calib_common_usage[] =
+const char vlcal_common_usage[] =
     "  -o FILE            the raw CSV file (default: standard output)\n"
     "  --sizes MIN:MAX    ping-pong sizes: 0, powers of two and their 1.5x midpoints\n"
     "                     in [MIN, MAX] (default 0:4MiB; units B KiB MiB GiB KB MB, K=KiB)\n"
@@ -45,7 +45,7 @@ const char vl_calib_common_usage[] =
     "  --command STR      the `command:` metadata line (default: this argument list)\n"
     "  -h, --help         this text\n";
 
-int64_t vl_calib_now_ns(void)
+int64_t vlcal_now_ns(void)
 {
 	struct timespec ts;
 
@@ -60,7 +60,7 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-void vl_calib_stats_of(int64_t *s, int n, double scale, vl_calib_stats *st)
+void vlcal_stats_of(int64_t *s, int n, double scale, vlcal_stats *st)
 {
 	double sum = 0, ss = 0;
 	int i;
@@ -92,7 +92,7 @@ void vl_calib_stats_of(int64_t *s, int n, double scale, vl_calib_stats *st)
 
 /* The engine's unit parsers (vlayer/vmconfig.c), with two conveniences of the
  * command line: K, M, G for KiB, MiB, GiB, and a bare time in ms. */
-int vl_calib_parse_size(const char *s, size_t *v)
+int vlcal_parse_size(const char *s, size_t *v)
 {
 	char buf[64];
 	size_t n = strlen(s);
@@ -103,13 +103,13 @@ int vl_calib_parse_size(const char *s, size_t *v)
 	memcpy(buf, s, n + 1);
 	if (strchr("KMG", buf[n - 1]))
 		memcpy(buf + n, "iB", 3);
-	if (vl_parse_size(buf, &b) || b < 0 || b > (int64_t)1e15)
+	if (vlcfg_parse_size(buf, &b) || b < 0 || b > (int64_t)1e15)
 		return -1;
 	*v = (size_t)b;
 	return 0;
 }
 
-int vl_calib_parse_time(const char *s, int64_t *ns)
+int vlcal_parse_time(const char *s, int64_t *ns)
 {
 	char buf[64];
 	size_t n = strlen(s);
@@ -119,12 +119,12 @@ int vl_calib_parse_time(const char *s, int64_t *ns)
 	memcpy(buf, s, n + 1);
 	if (strchr("0123456789.", buf[n - 1]))
 		memcpy(buf + n, "ms", 3);
-	if (vl_parse_time(buf, ns) || *ns < 0 || *ns > (int64_t)1e13)
+	if (vlcfg_parse_time(buf, ns) || *ns < 0 || *ns > (int64_t)1e13)
 		return -1;
 	return 0;
 }
 
-int vl_calib_default_sizes(size_t lo, size_t hi, size_t *out, int max)
+int vlcal_default_sizes(size_t lo, size_t hi, size_t *out, int max)
 {
 	int n = 0;
 	size_t p;
@@ -142,7 +142,7 @@ int vl_calib_default_sizes(size_t lo, size_t hi, size_t *out, int max)
 	return n;
 }
 
-int64_t vl_calib_clock_id(void)
+int64_t vlcal_clock_id(void)
 {
 	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
 	char buf[128];
@@ -177,7 +177,7 @@ static int parse_list_long(const char *s, long *out, int max, int sizes)
 		if (n >= max)
 			return -1;
 		if (sizes) {
-			if (vl_calib_parse_size(tok, &v) || v == 0 || v > (size_t)1 << 40)
+			if (vlcal_parse_size(tok, &v) || v == 0 || v > (size_t)1 << 40)
 				return -1;
 			x = (long)v;
 		} else {
@@ -226,7 +226,7 @@ static int parse_sizes_range(const char *s, size_t *lo, size_t *hi)
 	if (!colon)
 		return -1;
 	*colon = 0;
-	if (vl_calib_parse_size(buf, lo) || vl_calib_parse_size(colon + 1, hi) || *lo > *hi)
+	if (vlcal_parse_size(buf, lo) || vlcal_parse_size(colon + 1, hi) || *lo > *hi)
 		return -1;
 	return *hi <= ((size_t)1 << 40) ? 0 : -1;
 }
@@ -258,7 +258,7 @@ static int bad(const char *prog, const char *opt, const char *val, const char *w
 	return 2;
 }
 
-static void quick_defaults(vl_calib_opts *o, size_t lo, size_t hi, int have_time, int have_reps,
+static void quick_defaults(vlcal_opts *o, size_t lo, size_t hi, int have_time, int have_reps,
                            int have_h)
 {
 	static const size_t qs[] = {0, 1, 8, 1024, 65536, 1048576};
@@ -282,7 +282,7 @@ static void quick_defaults(vl_calib_opts *o, size_t lo, size_t hi, int have_time
 	}
 }
 
-static void join_args(vl_calib_opts *o, int argc, char **argv)
+static void join_args(vlcal_opts *o, int argc, char **argv)
 {
 	size_t len = 0;
 	int i;
@@ -300,7 +300,7 @@ static void join_args(vl_calib_opts *o, int argc, char **argv)
 	}
 }
 
-int vl_calib_parse(vl_calib_opts *o, int argc, char **argv, const char *prog, const char *usage,
+int vlcal_parse(vlcal_opts *o, int argc, char **argv, const char *prog, const char *usage,
                    int (*extra)(const char *arg, const char *next, void *ctx), void *ctx)
 {
 	size_t lo = 0, hi = 4 * MIB;
@@ -320,7 +320,7 @@ int vl_calib_parse(vl_calib_opts *o, int argc, char **argv, const char *prog, co
 		int used = 2;
 
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			printf("%s%s", usage, vl_calib_common_usage);
+			printf("%s%s", usage, vlcal_common_usage);
 			return 1;
 		} else if (!strcmp(a, "--quick")) {
 			o->quick = 1;
@@ -340,7 +340,7 @@ int vl_calib_parse(vl_calib_opts *o, int argc, char **argv, const char *prog, co
 		} else if (!strcmp(a, "--min-time")) {
 			if (!need(prog, a, next))
 				return 2;
-			if (vl_calib_parse_time(next, &o->min_time_ns))
+			if (vlcal_parse_time(next, &o->min_time_ns))
 				return bad(prog, a, next,
 				           "expected a time such as 20ms, 0.5s, 800us");
 			have_time = 1;
@@ -389,7 +389,7 @@ int vl_calib_parse(vl_calib_opts *o, int argc, char **argv, const char *prog, co
 		i += used - 1;
 	}
 	o->min_reps = o->max_reps < 10 ? o->max_reps : 10;
-	o->nsizes = vl_calib_default_sizes(lo, hi, o->sizes, VL_CALIB_MAX_LIST);
+	o->nsizes = vlcal_default_sizes(lo, hi, o->sizes, VL_CALIB_MAX_LIST);
 	if (!have_h) {
 		for (o->nbsp_h = 0; o->nbsp_h < 7; o->nbsp_h++)
 			o->bsp_h[o->nbsp_h] = KIB << (2 * o->nbsp_h);
@@ -409,10 +409,10 @@ int vl_calib_parse(vl_calib_opts *o, int argc, char **argv, const char *prog, co
 enum collect { FROM_ROOT, FROM_PARTNER, MAX_ALL, ONEWAY };
 
 typedef struct calib {
-	const vl_calib_opts *o;
-	const vl_calib_ops *ops;
+	const vlcal_opts *o;
+	const vlcal_ops *ops;
 	void *be;
-	const vl_calib_world *w;
+	const vlcal_world *w;
 	FILE *f;
 	int err;
 	int bsp_p[VL_CALIB_MAX_LIST], nbsp_p;
@@ -502,15 +502,15 @@ static int64_t *sample_row(calib *c, const row *r, sample_fn fn, int *nreps)
 {
 	int64_t t0, reps, *s, w[16];
 	int i, nw = c->o->warmup < 1 ? 1 : c->o->warmup > 16 ? 16 : c->o->warmup;
-	vl_calib_stats st;
+	vlcal_stats st;
 
 	for (i = 0; i < nw; i++) {
-		t0 = vl_calib_now_ns();
+		t0 = vlcal_now_ns();
 		fn(c, r);
-		w[i] = vl_calib_now_ns() - t0;
+		w[i] = vlcal_now_ns() - t0;
 	}
 	if (c->w->rank == 0) {
-		vl_calib_stats_of(w, nw, 1.0, &st);
+		vlcal_stats_of(w, nw, 1.0, &st);
 		reps = clamp_reps(c, (int64_t)st.median);
 		for (i = 1; i < c->nparts; i++)
 			c->ops->send_i64(c->be, c->parts[i], VL_CALIB_TAG_CTRL, &reps, 1);
@@ -565,9 +565,9 @@ static int collect(calib *c, const row *r, int64_t *s, int n)
 
 static void write_row(calib *c, const row *r, int64_t *s, int n)
 {
-	vl_calib_stats st;
+	vlcal_stats st;
 
-	vl_calib_stats_of(s, n, r->count > 1 ? 1.0 / r->count : 1.0, &st);
+	vlcal_stats_of(s, n, r->count > 1 ? 1.0 / r->count : 1.0, &st);
 	if (fprintf(c->f, "%s,%s,%d,%zu,%ld,%d,%.1f,%.1f,%.1f,%.1f,%.1f\n", exp_names[r->exp],
 	            r->link, r->procs, r->bytes, r->h, n, st.min, st.median, st.mean, st.max,
 	            st.stddev) < 0 ||
@@ -609,10 +609,10 @@ static int64_t s_rtt(calib *c, const row *r)
 		c->ops->send(c->be, 0);
 		return 0;
 	}
-	t0 = vl_calib_now_ns();
+	t0 = vlcal_now_ns();
 	c->ops->send(c->be, r->partner);
 	c->ops->recv(c->be, r->partner);
-	return vl_calib_now_ns() - t0;
+	return vlcal_now_ns() - t0;
 }
 
 /* A: the send start; B: the receive return (combined by collect()) */
@@ -622,11 +622,11 @@ static int64_t s_oneway(calib *c, const row *r)
 
 	if (c->w->rank != 0) {
 		c->ops->recv(c->be, 0);
-		t = vl_calib_now_ns();
+		t = vlcal_now_ns();
 		ack_send(c, 0);
 		return t;
 	}
-	t = vl_calib_now_ns();
+	t = vlcal_now_ns();
 	c->ops->send(c->be, r->partner);
 	ack_recv(c, r->partner);
 	return t;
@@ -641,9 +641,9 @@ static int64_t s_send(calib *c, const row *r)
 		ack_send(c, 0);
 		return 0;
 	}
-	t0 = vl_calib_now_ns();
+	t0 = vlcal_now_ns();
 	c->ops->send(c->be, r->partner);
-	t1 = vl_calib_now_ns();
+	t1 = vlcal_now_ns();
 	ack_recv(c, r->partner);
 	return t1 - t0;
 }
@@ -658,9 +658,9 @@ static int64_t s_recv(calib *c, const row *r)
 		return 0;
 	}
 	c->ops->probe(c->be, 0);
-	t0 = vl_calib_now_ns();
+	t0 = vlcal_now_ns();
 	c->ops->recv(c->be, 0);
-	t1 = vl_calib_now_ns();
+	t1 = vlcal_now_ns();
 	ack_send(c, 0);
 	return t1 - t0;
 }
@@ -676,11 +676,11 @@ static int64_t s_gap(calib *c, const row *r)
 		ack_send(c, 0);
 		return 0;
 	}
-	t0 = vl_calib_now_ns();
+	t0 = vlcal_now_ns();
 	for (i = 0; i < r->count; i++)
 		c->ops->send(c->be, r->partner);
 	ack_recv(c, r->partner);
-	return vl_calib_now_ns() - t0;
+	return vlcal_now_ns() - t0;
 }
 
 static int64_t s_pack(calib *c, const row *r)
@@ -699,9 +699,9 @@ static int64_t s_contention(calib *c, const row *r)
 		ack_send(c, 0);
 		return 0;
 	}
-	t0 = vl_calib_now_ns();
+	t0 = vlcal_now_ns();
 	c->ops->multisend(c->be, c->parts + 1, c->nparts - 1);
-	t1 = vl_calib_now_ns();
+	t1 = vlcal_now_ns();
 	for (i = 1; i < c->nparts; i++)
 		ack_recv(c, c->parts[i]);
 	return t1 - t0;
@@ -712,14 +712,14 @@ static int64_t s_bsp(calib *c, const row *r)
 	int64_t t0;
 
 	c->ops->barrier(c->be, r->p);
-	t0 = vl_calib_now_ns();
+	t0 = vlcal_now_ns();
 	if (r->exp == VL_CALIB_BSP_BARRIER)
 		c->ops->barrier(c->be, r->p);
 	else {
 		c->ops->exchange(c->be, c->dst, r->nd, c->src, r->ns);
 		c->ops->barrier(c->be, r->p);
 	}
-	return vl_calib_now_ns() - t0;
+	return vlcal_now_ns() - t0;
 }
 
 /* ----------------------------------------------------- clocks and phases */
@@ -734,14 +734,14 @@ static int64_t estimate_offset(calib *c, int partner, int n, int64_t *best_rtt)
 	for (i = 0; i < n; i++) {
 		if (c->w->rank != 0) {
 			c->ops->recv_i64(c->be, 0, VL_CALIB_TAG_STAMP, NULL, 0);
-			tb = vl_calib_now_ns();
+			tb = vlcal_now_ns();
 			c->ops->send_i64(c->be, 0, VL_CALIB_TAG_STAMP, &tb, 1);
 			continue;
 		}
-		t0 = vl_calib_now_ns();
+		t0 = vlcal_now_ns();
 		c->ops->send_i64(c->be, partner, VL_CALIB_TAG_STAMP, NULL, 0);
 		c->ops->recv_i64(c->be, partner, VL_CALIB_TAG_STAMP, &tb, 1);
-		t1 = vl_calib_now_ns();
+		t1 = vlcal_now_ns();
 		if (t1 - t0 < best) {
 			best = t1 - t0;
 			off = tb - (t0 + best / 2);
@@ -772,7 +772,7 @@ static int partner_of(const calib *c, int k)
 static void clock_setup(calib *c, int k)
 {
 	int partner = partner_of(c, k), parts[2] = {0, partner};
-	int64_t mine = vl_calib_clock_id(), theirs = 0;
+	int64_t mine = vlcal_clock_id(), theirs = 0;
 
 	if (partner < 0 || !phase_begin(c, parts, 2))
 		return;
@@ -974,7 +974,7 @@ static long gcd_l(long a, long b)
 /* the BSP task counts and the h values: multiples of 2(p-1) for every p */
 static int bsp_plan(calib *c)
 {
-	const vl_calib_opts *o = c->o;
+	const vlcal_opts *o = c->o;
 	long l = 1, m;
 	int i, p, P = c->w->size;
 
@@ -1023,7 +1023,7 @@ static void iso_date(char *buf, size_t n)
 
 static void write_header(calib *c)
 {
-	const vl_calib_world *w = c->w;
+	const vlcal_world *w = c->w;
 	char date[64];
 	int r, q, k, seen;
 
@@ -1086,7 +1086,7 @@ static int open_out(calib *c)
 	return ok ? 0 : 1;
 }
 
-int vl_calib_run(const vl_calib_opts *o, const vl_calib_ops *ops, void *be, const vl_calib_world *w)
+int vlcal_run(const vlcal_opts *o, const vlcal_ops *ops, void *be, const vlcal_world *w)
 {
 	calib c = {.o = o, .ops = ops, .be = be, .w = w};
 	int k, i, rc;

@@ -2,15 +2,15 @@
  * programs (calib_mpi, calib_pvm): options, size lists, clocks, statistics,
  * the raw CSV file and every experiment.
  *
- * A program fills a vl_calib_ops table with its library's communication
- * primitives (the only per-library code) and calls vl_calib_run().  All tasks
+ * A program fills a vlcal_ops table with its library's communication
+ * primitives (the only per-library code) and calls vlcal_run().  All tasks
  * run the same plan (SPMD): the plan depends only on the options and on the
  * node of every task, which all tasks know.  Task 0 writes the raw file:
  *   # vlcalib raw v1
  *   # key: value          (library, hosts, date, command, clock_offset_ns, ...)
  *   experiment,link,procs,bytes,h,reps,min_ns,median_ns,mean_ns,max_ns,stddev_ns
  *   rtt,intra,2,8,0,1000,250.0,331.0,340.1,510.0,21.3
- * one row per (experiment, link, procs, bytes); see vl_calib_exp_name() for
+ * one row per (experiment, link, procs, bytes); see vlcal_exp_name() for
  * the experiments and vlcalib-run --help.
  */
 #ifndef VL_CALIB_COMMON_H
@@ -29,7 +29,7 @@
 #define VL_CALIB_TAG_RESULT  106
 
 /* experiments, in the order they are run; bit i of an "only" mask = experiment i */
-enum vl_calib_exp {
+enum vlcal_exp {
 	VL_CALIB_RTT,
 	VL_CALIB_ONEWAY,
 	VL_CALIB_SEND,
@@ -47,12 +47,12 @@ enum vl_calib_exp {
 };
 
 /* the raw file's name of experiment e */
-const char *vl_calib_exp_name(int e);
+const char *vlcal_exp_name(int e);
 
 #define VL_CALIB_MAX_LIST 128
 
 /* the measurement options (both programs take the same ones) */
-typedef struct vl_calib_opts {
+typedef struct vlcal_opts {
 	size_t sizes[VL_CALIB_MAX_LIST]; /* ping-pong family sizes, increasing */
 	int nsizes;
 	long bsp_h[VL_CALIB_MAX_LIST]; /* h-relation targets (rounded when run) */
@@ -69,12 +69,12 @@ typedef struct vl_calib_opts {
 	const char *command;  /* metadata "command:" (NULL: the argument list) */
 	char argv_line[2048]; /* the argument list as given */
 	const char *prog;     /* program name for messages */
-} vl_calib_opts;
+} vlcal_opts;
 
 /* the communication primitives of one library.  `be` is the program's own
  * state; ranks are 0 .. size-1.  Data messages carry the bytes set by the last
  * set_size() (PVM: a packed buffer, reused for every send). */
-typedef struct vl_calib_ops {
+typedef struct vlcal_ops {
 	const char *library; /* "mpi" or "pvm" */
 	/* prepare data messages of `bytes` bytes (not timed); a task receives at
 	 * most size-1 of them at once (BSP patterns) */
@@ -99,45 +99,45 @@ typedef struct vl_calib_ops {
 	void (*barrier)(void *be, int p);
 	/* PVM only (else NULL): ns spent packing `bytes` (initsend + pkbyte) */
 	int64_t (*pack)(void *be, size_t bytes);
-} vl_calib_ops;
+} vlcal_ops;
 
 /* what the program knows about the tasks */
-typedef struct vl_calib_world {
+typedef struct vlcal_world {
 	int rank, size;
 	int *node;                   /* node[r]: equal values = same node (all ranks) */
 	char **host;                 /* host[r]: host name (rank 0 only; else NULL) */
 	const char *library_version; /* metadata, may be NULL */
-} vl_calib_world;
+} vlcal_world;
 
 /* parse the options (argv[1..]); unknown ones that `extra` accepts are left to
  * it: extra(arg, next, ctx) returns the number of arguments used (1 or 2), 0 if
  * it does not know arg, -1 on a bad value (it printed why).
  * Returns 0, 1 after --help (printed with `usage`), 2 on a bad option (printed). */
-int vl_calib_parse(vl_calib_opts *o, int argc, char **argv, const char *prog, const char *usage,
+int vlcal_parse(vlcal_opts *o, int argc, char **argv, const char *prog, const char *usage,
                    int (*extra)(const char *arg, const char *next, void *ctx), void *ctx);
 
 /* the common part of the usage text */
-extern const char vl_calib_common_usage[];
+extern const char vlcal_common_usage[];
 
 /* run every selected experiment; task 0 writes o->out.  Returns 0 or an exit
  * status (1: I/O error on the raw file). */
-int vl_calib_run(const vl_calib_opts *o, const vl_calib_ops *ops, void *be,
-                 const vl_calib_world *w);
+int vlcal_run(const vlcal_opts *o, const vlcal_ops *ops, void *be,
+                 const vlcal_world *w);
 
 /* helpers (exported for the programs and unit tests) */
-int64_t vl_calib_now_ns(void); /* CLOCK_MONOTONIC */
+int64_t vlcal_now_ns(void); /* CLOCK_MONOTONIC */
 /* statistics of n samples (sorted in place): min, median, mean, max, stddev (n-1) */
-typedef struct vl_calib_stats {
+typedef struct vlcal_stats {
 	double min, median, mean, max, stddev;
-} vl_calib_stats;
-void vl_calib_stats_of(int64_t *s, int n, double scale, vl_calib_stats *st);
+} vlcal_stats;
+void vlcal_stats_of(int64_t *s, int n, double scale, vlcal_stats *st);
 /* parse "12", "4KiB", "1M" ...: 0 and *v, or -1 */
-int vl_calib_parse_size(const char *s, size_t *v);
+int vlcal_parse_size(const char *s, size_t *v);
 /* parse "20ms", "1.5s", "500us", "20" (ms): 0 and *ns, or -1 */
-int vl_calib_parse_time(const char *s, int64_t *ns);
+int vlcal_parse_time(const char *s, int64_t *ns);
 /* the default ping-pong sizes in [lo, hi]: 0, powers of two and their 1.5x midpoints */
-int vl_calib_default_sizes(size_t lo, size_t hi, size_t *out, int max);
+int vlcal_default_sizes(size_t lo, size_t hi, size_t *out, int max);
 /* a 64-bit identity of this kernel's monotonic clock (boot id), 0 if unknown */
-int64_t vl_calib_clock_id(void);
+int64_t vlcal_clock_id(void);
 
 #endif

@@ -126,7 +126,7 @@ static void m_barrier(void *v, int p)
 	MPI_Barrier(b->comm[p]);
 }
 
-static const vl_calib_ops mpi_ops = {
+static const vlcal_ops mpi_ops = {
     .library = "mpi",
     .set_size = m_set_size,
     .send = m_send,
@@ -142,7 +142,7 @@ static const vl_calib_ops mpi_ops = {
 };
 
 /* node[r] = the lowest world rank sharing r's node; host names on rank 0 */
-static void learn_world(vl_calib_world *w, const vl_calib_opts *o)
+static void learn_world(vlcal_world *w, const vlcal_opts *o)
 {
 	char name[MPI_MAX_PROCESSOR_NAME] = "", *all = NULL;
 	MPI_Comm nodec;
@@ -183,7 +183,7 @@ static void make_comms(mpi_be *b, int rank)
 }
 
 /* --only pack: 2 (only PVM packs messages) */
-static int no_pack(const vl_calib_opts *o)
+static int no_pack(const vlcal_opts *o)
 {
 	if (!o->only_given || !(o->only & (1u << VL_CALIB_PACK)))
 		return 0;
@@ -192,7 +192,7 @@ static int no_pack(const vl_calib_opts *o)
 }
 
 /* every rank parses the options, only rank 0 says what is wrong */
-static int parse_on_rank(vl_calib_opts *o, int argc, char **argv, int rank)
+static int parse_on_rank(vlcal_opts *o, int argc, char **argv, int rank)
 {
 	int saved[2] = {-1, -1}, fd, i, rc;
 
@@ -203,7 +203,7 @@ static int parse_on_rank(vl_calib_opts *o, int argc, char **argv, int rank)
 		}
 		close(fd);
 	}
-	rc = vl_calib_parse(o, argc, argv, "calib_mpi", usage, NULL, NULL);
+	rc = vlcal_parse(o, argc, argv, "calib_mpi", usage, NULL, NULL);
 	for (i = 0; i < 2; i++) {
 		if (saved[i] >= 0) {
 			dup2(saved[i], i + 1);
@@ -216,15 +216,15 @@ static int parse_on_rank(vl_calib_opts *o, int argc, char **argv, int rank)
 int main(int argc, char **argv)
 {
 	static char version[MPI_MAX_LIBRARY_VERSION_STRING];
-	vl_calib_opts o;
-	vl_calib_world w = {0};
+	vlcal_opts o;
+	vlcal_world w = {0};
 	mpi_be b = {0};
 	int rc, len, p;
 
 	/* vlcalib-run checks the options before it starts mpirun */
 	if (argc > 1 && !strcmp(argv[1], "--check-options")) {
 		argv[1] = argv[0];
-		rc = vl_calib_parse(&o, argc - 1, argv + 1, "calib_mpi", usage, NULL, NULL);
+		rc = vlcal_parse(&o, argc - 1, argv + 1, "calib_mpi", usage, NULL, NULL);
 		return rc == 1 ? 0 : rc ? rc : no_pack(&o);
 	}
 	MPI_Init(&argc, &argv);
@@ -250,7 +250,7 @@ int main(int argc, char **argv)
 	b.size = w.size;
 	b.req = xrealloc(NULL, 2 * w.size * sizeof *b.req);
 	make_comms(&b, w.rank);
-	rc = vl_calib_run(&o, &mpi_ops, &b, &w);
+	rc = vlcal_run(&o, &mpi_ops, &b, &w);
 	for (p = 2; p <= b.size; p++)
 		if (b.comm[p] != MPI_COMM_NULL)
 			MPI_Comm_free(&b.comm[p]);

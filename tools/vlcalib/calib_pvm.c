@@ -242,17 +242,17 @@ static int64_t p_pack(void *v, size_t bytes)
 	int old = pvm_setsbuf(0), mine;
 	int64_t t0, t1;
 
-	t0 = vl_calib_now_ns();
+	t0 = vlcal_now_ns();
 	pvm_initsend(b->enc);
 	if (bytes)
 		pvm_pkbyte(b->data, (int)bytes, 1);
-	t1 = vl_calib_now_ns();
+	t1 = vlcal_now_ns();
 	mine = pvm_setsbuf(old);
 	pvm_freebuf(mine);
 	return t1 - t0;
 }
 
-static const vl_calib_ops pvm_ops = {
+static const vlcal_ops pvm_ops = {
     .library = "pvm",
     .set_size = p_set_size,
     .send = p_send,
@@ -267,7 +267,7 @@ static const vl_calib_ops pvm_ops = {
     .pack = p_pack,
 };
 
-/* the PVM-only options (vl_calib_parse's `extra`) */
+/* the PVM-only options (vlcal_parse's `extra`) */
 static int extra_opt(const char *a, const char *next, void *ctx)
 {
 	pvm_args *pa = ctx;
@@ -407,7 +407,7 @@ static int recv_setup(pvm_be *b)
 	return 0;
 }
 
-static int master_setup(pvm_be *b, const vl_calib_opts *o, const pvm_args *pa, int argc,
+static int master_setup(pvm_be *b, const vlcal_opts *o, const pvm_args *pa, int argc,
                         char **argv)
 {
 	int i;
@@ -446,18 +446,18 @@ static void reap_workers(pvm_be *b, int rc)
 int main(int argc, char **argv)
 {
 	pvm_args pa = {.np = 2, .enc = PvmDataDefault};
-	vl_calib_opts o;
-	vl_calib_world w = {0};
+	vlcal_opts o;
+	vlcal_world w = {0};
 	pvm_be b = {0};
 	char ver[128], *names[MAX_TASKS];
 	int rc, i;
 
 	if (argc > 1 && !strcmp(argv[1], "--check-options")) {
 		argv[1] = argv[0];
-		rc = vl_calib_parse(&o, argc - 1, argv + 1, "calib_pvm", usage, extra_opt, &pa);
+		rc = vlcal_parse(&o, argc - 1, argv + 1, "calib_pvm", usage, extra_opt, &pa);
 		return rc == 1 ? 0 : rc;
 	}
-	rc = vl_calib_parse(&o, argc, argv, "calib_pvm", usage, extra_opt, &pa);
+	rc = vlcal_parse(&o, argc, argv, "calib_pvm", usage, extra_opt, &pa);
 	if (rc)
 		return rc == 1 ? 0 : rc;
 	if (pvm_mytid() < 0) {
@@ -486,7 +486,7 @@ int main(int argc, char **argv)
 			names[i] = strdup(host_name(pvm_tidtohost(b.tids[i])));
 		w.host = names;
 	}
-	rc = vl_calib_run(&o, &pvm_ops, &b, &w);
+	rc = vlcal_run(&o, &pvm_ops, &b, &w);
 	if (b.rank == 0)
 		for (i = 0; i < b.size; i++)
 			free(names[i]);

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const vlm_raw_xname[VLM_NX] = {
+const char *const vlcal_raw_xname[VLM_NX] = {
     "rtt",          "oneway",       "send",         "pack",         "recv",
     "gap",          "contention",   "bsp_exchange", "bsp_pingpong", "bsp_onetoall",
     "bsp_alltoone", "bsp_alltoall", "bsp_barrier"};
-const char *const vlm_raw_lname[2] = {"intra", "inter"};
+const char *const vlcal_raw_lname[2] = {"intra", "inter"};
 
 static const char *const need[] = {"experiment", "link",   "procs",     "bytes", "h",
                                    "reps",       "min_ns", "median_ns", NULL};
@@ -32,17 +32,17 @@ __attribute__((format(printf, 2, 3))) static int fail(char **err, const char *fm
 	return -1;
 }
 
-void vlm_raw_init(vlm_raw *raw)
+void vlcal_raw_init(vlcal_raw *raw)
 {
 	memset(raw, 0, sizeof *raw);
 }
 
-void vlm_raw_free(vlm_raw *raw)
+void vlcal_raw_free(vlcal_raw *raw)
 {
 	free(raw->row);
 	free(raw->library);
 	free(raw->hosts);
-	vlm_raw_init(raw);
+	vlcal_raw_init(raw);
 }
 
 /* The first line must be VLM_RAW_MAGIC (trailing blanks and CR allowed). */
@@ -71,34 +71,34 @@ static int check_magic(const char *path, char **err)
 }
 
 /* A whole number in [LO, HI] from cell (R, COL) into *V. */
-static int cell_int(const vlm_csv *c, int r, int col, long long lo, long long hi, long long *v,
+static int cell_int(const vlu_csv *c, int r, int col, long long lo, long long hi, long long *v,
                     char **err)
 {
 	char e[512];
 	double d;
 
-	if (vlm_csv_num(c, r, col, &d, e, sizeof e))
+	if (vlu_csv_num(c, r, col, &d, e, sizeof e))
 		return fail(err, "%s", e);
 	if (d != floor(d) || d < (double)lo || d > (double)hi)
 		return fail(err, "%s:%d: column %s: '%s' is not a whole number in %lld..%lld",
-		            c->path, c->line[r], c->cols[col], vlm_csv_text(c, r, col), lo, hi);
+		            c->path, c->line[r], c->cols[col], vlu_csv_text(c, r, col), lo, hi);
 	*v = (long long)d;
 	return 0;
 }
 
 /* A number in [0, 1e15] (1e15 ns is 11.6 days; sizes stay below 2^50). */
-static int cell_nonneg(const vlm_csv *c, int r, int col, double *v, char **err)
+static int cell_nonneg(const vlu_csv *c, int r, int col, double *v, char **err)
 {
 	char e[512];
 
-	if (vlm_csv_num(c, r, col, v, e, sizeof e))
+	if (vlu_csv_num(c, r, col, v, e, sizeof e))
 		return fail(err, "%s", e);
 	if (*v < 0)
 		return fail(err, "%s:%d: column %s: '%s' is negative", c->path, c->line[r],
-		            c->cols[col], vlm_csv_text(c, r, col));
+		            c->cols[col], vlu_csv_text(c, r, col));
 	if (*v > 1e15)
 		return fail(err, "%s:%d: column %s: '%s' is too large (at most 1e15)", c->path,
-		            c->line[r], c->cols[col], vlm_csv_text(c, r, col));
+		            c->line[r], c->cols[col], vlu_csv_text(c, r, col));
 	return 0;
 }
 
@@ -112,36 +112,36 @@ static int lookup(const char *s, const char *const *names, int n)
 
 /* Experiment X may have PROCS tasks: pack 1, contention and BSP at least 2,
  * the others 2. */
-static int check_procs(const vlm_csv *c, int r, int x, int procs, char **err)
+static int check_procs(const vlu_csv *c, int r, int x, int procs, char **err)
 {
 	int want = x == VLM_X_PACK ? 1 : x == VLM_X_CONT || x >= VLM_X_BSP ? 0 : 2;
 
 	if (want && procs != want)
 		return fail(err, "%s:%d: column procs: experiment %s has %d task%s, not %d",
-		            c->path, c->line[r], vlm_raw_xname[x], want, want > 1 ? "s" : "",
+		            c->path, c->line[r], vlcal_raw_xname[x], want, want > 1 ? "s" : "",
 		            procs);
 	if (!want && procs < 2)
 		return fail(err, "%s:%d: experiment %s needs at least 2 tasks, not %d", c->path,
-		            c->line[r], vlm_raw_xname[x], procs);
+		            c->line[r], vlcal_raw_xname[x], procs);
 	return 0;
 }
 
 /* Row R of C (columns COL) into *W. */
-static int parse_row(const vlm_csv *c, int r, const int *col, int use_min, vlm_raw_row *w,
+static int parse_row(const vlu_csv *c, int r, const int *col, int use_min, vlcal_raw_row *w,
                      char **err)
 {
-	const char *xs = vlm_csv_text(c, r, col[C_EXP]), *ls = vlm_csv_text(c, r, col[C_LINK]);
+	const char *xs = vlu_csv_text(c, r, col[C_EXP]), *ls = vlu_csv_text(c, r, col[C_LINK]);
 	long long procs, reps;
 	double vmin, vmed;
 
-	w->x = lookup(xs, vlm_raw_xname, VLM_NX);
+	w->x = lookup(xs, vlcal_raw_xname, VLM_NX);
 	if (w->x < 0)
 		return fail(err,
 		            "%s:%d: unknown experiment '%s' (valid: rtt, oneway, send, pack, "
 		            "recv, gap, contention, bsp_exchange, bsp_pingpong, bsp_onetoall, "
 		            "bsp_alltoone, bsp_alltoall, bsp_barrier)",
 		            c->path, c->line[r], xs);
-	w->link = lookup(ls, vlm_raw_lname, 2);
+	w->link = lookup(ls, vlcal_raw_lname, 2);
 	if (w->link < 0)
 		return fail(err, "%s:%d: unknown link '%s' (valid: intra, inter)", c->path,
 		            c->line[r], ls);
@@ -159,11 +159,11 @@ static int parse_row(const vlm_csv *c, int r, const int *col, int use_min, vlm_r
 	return 0;
 }
 
-static int add_row(vlm_raw *raw, const vlm_raw_row *w, char **err)
+static int add_row(vlcal_raw *raw, const vlcal_raw_row *w, char **err)
 {
 	if (raw->n == raw->cap) {
 		int cap = raw->cap ? 2 * raw->cap : 256;
-		vlm_raw_row *q = realloc(raw->row, sizeof *q * (size_t)cap);
+		vlcal_raw_row *q = realloc(raw->row, sizeof *q * (size_t)cap);
 
 		if (!q)
 			return fail(err, "out of memory");
@@ -176,9 +176,9 @@ static int add_row(vlm_raw *raw, const vlm_raw_row *w, char **err)
 
 /* *DST: the value of metadata KEY if *DST is NULL or "", else (differing) "(differs
  * between files)".  0 or -1 (out of memory). */
-static int keep_meta(const vlm_csv *c, const char *key, char **dst)
+static int keep_meta(const vlu_csv *c, const char *key, char **dst)
 {
-	const char *v = vlm_csv_meta(c, key);
+	const char *v = vlu_csv_meta(c, key);
 	char *d;
 
 	if (!v || (*dst && (*dst)[0] && !strcmp(*dst, v)))
@@ -191,21 +191,21 @@ static int keep_meta(const vlm_csv *c, const char *key, char **dst)
 	return 0;
 }
 
-int vlm_raw_load(vlm_raw *raw, const char *path, int file, int use_min, int linkmask, char **err)
+int vlcal_raw_load(vlcal_raw *raw, const char *path, int file, int use_min, int linkmask, char **err)
 {
-	vlm_csv c;
+	vlu_csv c;
 	int col[NC], n0 = raw->n, rc = 0;
 	char e[1024];
 
 	*err = NULL;
 	if (check_magic(path, err))
 		return -1;
-	if (vlm_csv_read(path, &c, e, sizeof e))
+	if (vlu_csv_read(path, &c, e, sizeof e))
 		return fail(err, "%s", e);
-	if (vlm_csv_need(&c, need, col, e, sizeof e))
+	if (vlu_csv_need(&c, need, col, e, sizeof e))
 		rc = fail(err, "%s", e);
 	for (int r = 0; !rc && r < c.nrows; r++) {
-		vlm_raw_row w;
+		vlcal_raw_row w;
 
 		w.file = file;
 		rc = parse_row(&c, r, col, use_min, &w, err);
@@ -216,13 +216,13 @@ int vlm_raw_load(vlm_raw *raw, const char *path, int file, int use_min, int link
 		rc = fail(err, "out of memory");
 	if (rc)
 		raw->n = n0;
-	vlm_csv_free(&c);
+	vlu_csv_free(&c);
 	return rc;
 }
 
 static int cmp_row(const void *a, const void *b)
 {
-	const vlm_raw_row *p = a, *q = b;
+	const vlcal_raw_row *p = a, *q = b;
 
 	if (p->link != q->link)
 		return p->link - q->link;
@@ -243,14 +243,14 @@ static int cmp_dbl(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int same_key(const vlm_raw_row *a, const vlm_raw_row *b)
+static int same_key(const vlcal_raw_row *a, const vlcal_raw_row *b)
 {
 	return a->link == b->link && a->x == b->x && a->procs == b->procs && a->bytes == b->bytes;
 }
 
-int vlm_raw_merge(vlm_raw *raw, const char *const *files, int use_min, char **err)
+int vlcal_raw_merge(vlcal_raw *raw, const char *const *files, int use_min, char **err)
 {
-	vlm_raw_row *rows = raw->row;
+	vlcal_raw_row *rows = raw->row;
 	int out = 0;
 	double *v;
 
@@ -271,7 +271,7 @@ int vlm_raw_merge(vlm_raw *raw, const char *const *files, int use_min, char **er
 				            "%s:%d: a second row for experiment %s, link %s, procs "
 				            "%d, bytes %lld (the first is at line %d)",
 				            files[rows[j].file], rows[j].line,
-				            vlm_raw_xname[rows[j].x], vlm_raw_lname[rows[j].link],
+				            vlcal_raw_xname[rows[j].x], vlcal_raw_lname[rows[j].link],
 				            rows[j].procs, rows[j].bytes, rows[j - 1].line);
 			}
 		n = j - i;

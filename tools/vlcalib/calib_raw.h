@@ -5,7 +5,7 @@
  * `vlcalib run` (calib_mpi.c, calib_pvm.c).
  *
  * A set of such files is loaded file by file into one array of rows
- * (vlm_raw_load), then sorted and merged into one row per key (vlm_raw_merge).
+ * (vlcal_raw_load), then sorted and merged into one row per key (vlcal_raw_merge).
  * Errors are messages "PATH:LINE: what" (without the "vlcalib: " of the tool),
  * returned malloc'd so that no message is ever cut short. */
 #ifndef VLM_CALIB_RAW_H
@@ -29,39 +29,39 @@ enum {
 
 /* Their names ("rtt", ..., "bsp_exchange", ..., "bsp_barrier"), and those of
  * the links (column link): 0 "intra", 1 "inter". */
-extern const char *const vlm_raw_xname[VLM_NX];
-extern const char *const vlm_raw_lname[2];
+extern const char *const vlcal_raw_xname[VLM_NX];
+extern const char *const vlcal_raw_lname[2];
 
-typedef struct vlm_raw_row {
+typedef struct vlcal_raw_row {
 	int x, link, procs; /* VLM_X_*, 0 intra / 1 inter, tasks */
-	int file;           /* the FILE number given to vlm_raw_load */
+	int file;           /* the FILE number given to vlcal_raw_load */
 	long long bytes;    /* 0 .. 2^50 */
 	double h, v;        /* h, and min_ns or median_ns: finite, 0 .. 1e15 */
 	int line;           /* its line in the file (1-based) */
-} vlm_raw_row;
+} vlcal_raw_row;
 
-typedef struct vlm_raw {
-	vlm_raw_row *row;
+typedef struct vlcal_raw {
+	vlcal_raw_row *row;
 	int n, cap;
 	/* metadata "# library:" and "# hosts:" of the files loaded, malloc'd:
 	 * "(differs between files)" if two files disagree; NULL or "" if none */
 	char *library, *hosts;
-} vlm_raw;
+} vlcal_raw;
 
-/* An empty set (a zeroed vlm_raw is one too). */
-void vlm_raw_init(vlm_raw *raw);
+/* An empty set (a zeroed vlcal_raw is one too). */
+void vlcal_raw_init(vlcal_raw *raw);
 
 /* Loads raw file PATH, numbered FILE in the rows, and appends its rows to RAW:
  * those of the links in LINKMASK (bit 0 intra, bit 1 inter) only, but every
  * row is checked.  A row's v is its min_ns if USE_MIN, else its median_ns.
  * Returns 0, or -1 with *ERR a malloc'd message (NULL if even that memory is
  * missing) and RAW as it was before the call.  The messages: "PATH:1: not a
- * vlcalib raw file ...", those of vlm_csv_read and vlm_csv_need, "PATH:LINE:
+ * vlcalib raw file ...", those of vlu_csv_read and vlu_csv_need, "PATH:LINE:
  * unknown experiment / unknown link / column C: 'T' is not a whole number in
  * LO..HI / is negative / is too large / experiment X has N tasks, not P /
  * needs at least 2 tasks", "PATH: strerror" (cannot open), "-: standard input
  * is not supported, name a file". */
-int vlm_raw_load(vlm_raw *raw, const char *path, int file, int use_min, int linkmask, char **err);
+int vlcal_raw_load(vlcal_raw *raw, const char *path, int file, int use_min, int linkmask, char **err);
 
 /* Sorts the rows by link, experiment, procs, bytes, file, line and merges the
  * rows of one (link, experiment, procs, bytes) into one, at the first one's
@@ -70,7 +70,7 @@ int vlm_raw_load(vlm_raw *raw, const char *path, int file, int use_min, int link
  * "PATH:LINE: a second row for experiment X, link L, procs P, bytes B (the
  * first is at line N)" when one file has two rows of one key (or "out of
  * memory"); the rows are then sorted but not merged. */
-int vlm_raw_merge(vlm_raw *raw, const char *const *files, int use_min, char **err);
+int vlcal_raw_merge(vlcal_raw *raw, const char *const *files, int use_min, char **err);
 
-void vlm_raw_free(vlm_raw *raw);
+void vlcal_raw_free(vlcal_raw *raw);
 #endif

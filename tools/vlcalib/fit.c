@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *vlm_fit_strerror(int code)
+const char *vlcal_fit_strerror(int code)
 {
 	switch (code) {
 	case VLM_FIT_OK:
@@ -324,14 +324,14 @@ static int refit(const double *x, const double *y, const double *w, int m, const
 	return 0;
 }
 
-static void pwl_quality(vlm_pwl *f, const double *x, const double *y, const double *w, int m)
+static void pwl_quality(vlcal_pwl *f, const double *x, const double *y, const double *w, int m)
 {
 	double fl = rel_floor(y, m), s2 = 0;
 
 	f->sse = 0;
 	f->max_rel = 0;
 	for (int i = 0; i < m; i++) {
-		double r = vlm_pwl_eval(f, x[i]) - y[i];
+		double r = vlcal_pwl_eval(f, x[i]) - y[i];
 		double rel = r / (fabs(y[i]) > fl ? fabs(y[i]) : fl);
 
 		f->sse += w[i] * r * r;
@@ -345,7 +345,7 @@ static void pwl_quality(vlm_pwl *f, const double *x, const double *y, const doub
 /* F = the continuous fit with knots KX (N; KY the fallback values); returns
  * its weighted SSE. */
 static double candidate(const double *x, const double *y, const double *w, int m, const double *kx,
-                        const double *ky, int n, vlm_pwl *f)
+                        const double *ky, int n, vlcal_pwl *f)
 {
 	f->n = n;
 	memcpy(f->x, kx, sizeof(double) * (size_t)n);
@@ -359,11 +359,11 @@ static double candidate(const double *x, const double *y, const double *w, int m
  * lines do not cross between the neighbouring sizes and two knots (a jump)
  * lower the SSE by more than PENALTY. */
 static void join(const segs *s, const double *x, const double *y, const double *w, int m,
-                 double penalty, int max_points, vlm_pwl *out)
+                 double penalty, int max_points, vlcal_pwl *out)
 {
 	int jump[VLM_PWL_MAX] = {0}, n;
 	double kx[VLM_PWL_MAX], ky[VLM_PWL_MAX], sse;
-	vlm_pwl f;
+	vlcal_pwl f;
 
 	n = seg_knots(s, x, m, jump, kx, ky, max_points);
 	sse = candidate(x, y, w, m, kx, ky, n, out);
@@ -381,8 +381,8 @@ static void join(const segs *s, const double *x, const double *y, const double *
 	}
 }
 
-int vlm_segfit(const double *x, const double *y, const double *w, int m, double penalty,
-               int max_points, vlm_pwl *out)
+int vlcal_segfit(const double *x, const double *y, const double *w, int m, double penalty,
+               int max_points, vlcal_pwl *out)
 {
 	double *wr = NULL;
 	int kmax, k, rc = VLM_FIT_OK;
@@ -427,7 +427,7 @@ out:
 	return rc;
 }
 
-double vlm_penalty_auto(const double *x, const double *y, const double *w, int m, double *sigma)
+double vlcal_penalty_auto(const double *x, const double *y, const double *w, int m, double *sigma)
 {
 	double *r = m > 2 ? malloc(sizeof(double) * (size_t)m) : NULL, s = 0, p;
 
@@ -455,7 +455,7 @@ double vlm_penalty_auto(const double *x, const double *y, const double *w, int m
 	return p > VLM_PENALTY_DEFAULT ? p : VLM_PENALTY_DEFAULT;
 }
 
-double vlm_pwl_eval(const vlm_pwl *f, double x)
+double vlcal_pwl_eval(const vlcal_pwl *f, double x)
 {
 	int k;
 	double a;
@@ -470,7 +470,7 @@ double vlm_pwl_eval(const vlm_pwl *f, double x)
 
 /* ---- Hockney ---- */
 
-int vlm_hockney_fit(const double *n, const double *t, int m, vlm_hockney *h)
+int vlcal_hockney_fit(const double *n, const double *t, int m, vlcal_hockney *h)
 {
 	double *w, c0, c1, s2 = 0, fl, nmax = 0;
 
@@ -485,7 +485,7 @@ int vlm_hockney_fit(const double *n, const double *t, int m, vlm_hockney *h)
 	if (!w)
 		return VLM_FIT_SINGULAR;
 	rel_weights(t, m, w);
-	if (vlm_line(n, t, w, m, &c0, &c1, NULL)) {
+	if (vlu_line(n, t, w, m, &c0, &c1, NULL)) {
 		free(w);
 		return VLM_FIT_SINGULAR;
 	}
@@ -508,28 +508,28 @@ int vlm_hockney_fit(const double *n, const double *t, int m, vlm_hockney *h)
 
 /* ---- LogGP ---- */
 
-int vlm_loggp_fit(double send_small, double recv_small, double oneway_small, const double *gn,
-                  const double *gt, const double *gw, int gm, double penalty, vlm_loggp *out)
+int vlcal_loggp_fit(double send_small, double recv_small, double oneway_small, const double *gn,
+                  const double *gt, const double *gw, int gm, double penalty, vlcal_loggp *out)
 {
-	vlm_pwl f;
+	vlcal_pwl f;
 	int rc;
 
 	if (!isfinite(send_small) || !isfinite(recv_small) || !isfinite(oneway_small))
 		return VLM_FIT_BADARG;
-	rc = vlm_segfit(gn, gt, gw, gm, penalty, VLM_PWL_MAX, &f);
+	rc = vlcal_segfit(gn, gt, gw, gm, penalty, VLM_PWL_MAX, &f);
 	if (rc)
 		return rc;
 	out->o_s = send_small;
 	out->o_r = recv_small;
 	out->L = oneway_small - send_small - recv_small;
-	out->g = vlm_pwl_eval(&f, gn[0]);
+	out->g = vlcal_pwl_eval(&f, gn[0]);
 	out->G = (f.y[f.n - 1] - f.y[f.n - 2]) / (f.x[f.n - 1] - f.x[f.n - 2]);
 	return VLM_FIT_OK;
 }
 
 /* ---- MSGSETUP / ALCBW ---- */
 
-int vlm_msgsetup(double ns, double ts, double nl, double tl, double *msgsetup, double *alcbw)
+int vlcal_msgsetup(double ns, double ts, double nl, double tl, double *msgsetup, double *alcbw)
 {
 	if (!isfinite(ns) || !isfinite(ts) || !isfinite(nl) || !isfinite(tl) || ns < 0)
 		return VLM_FIT_BADARG;
@@ -542,7 +542,7 @@ int vlm_msgsetup(double ns, double ts, double nl, double tl, double *msgsetup, d
 	return VLM_FIT_OK;
 }
 
-int vlm_msgsetup_series(const double *n, const double *t, int m, double *msgsetup, double *alcbw,
+int vlcal_msgsetup_series(const double *n, const double *t, int m, double *msgsetup, double *alcbw,
                         double *ns_used, double *nl_used)
 {
 	int is = -1;
@@ -560,12 +560,12 @@ int vlm_msgsetup_series(const double *n, const double *t, int m, double *msgsetu
 		*ns_used = n[is];
 	if (nl_used)
 		*nl_used = n[m - 1];
-	return vlm_msgsetup(n[is], t[is], n[m - 1], t[m - 1], msgsetup, alcbw);
+	return vlcal_msgsetup(n[is], t[is], n[m - 1], t[m - 1], msgsetup, alcbw);
 }
 
 /* ---- BSP ---- */
 
-int vlm_bsp_fit(const double *h, const double *t, int m, vlm_bsp *out)
+int vlcal_bsp_fit(const double *h, const double *t, int m, vlcal_bsp *out)
 {
 	double c0, c1, sse;
 
@@ -574,7 +574,7 @@ int vlm_bsp_fit(const double *h, const double *t, int m, vlm_bsp *out)
 	for (int i = 0; i < m; i++)
 		if (!isfinite(h[i]) || !isfinite(t[i]))
 			return VLM_FIT_BADARG;
-	if (vlm_line(h, t, NULL, m, &c0, &c1, &sse))
+	if (vlu_line(h, t, NULL, m, &c0, &c1, &sse))
 		return VLM_FIT_SINGULAR;
 	out->g = c1;
 	out->L = c0;
@@ -611,7 +611,7 @@ static double bsp_avg_at(const int *pattern, const double *h, const double *t, i
 	return sum / npat;
 }
 
-int vlm_bsp_overall(const int *pattern, const double *h, const double *t, int m, vlm_bsp *out)
+int vlcal_bsp_overall(const int *pattern, const double *h, const double *t, int m, vlcal_bsp *out)
 {
 	double *hs, *avg;
 	int nh = 0, rc;
@@ -635,7 +635,7 @@ int vlm_bsp_overall(const int *pattern, const double *h, const double *t, int m,
 			hs[nh++] = hs[i];
 	for (int i = 0; i < nh; i++)
 		avg[i] = bsp_avg_at(pattern, h, t, m, hs[i]);
-	rc = nh < 2 ? VLM_FIT_FEW : vlm_bsp_fit(hs, avg, nh, out);
+	rc = nh < 2 ? VLM_FIT_FEW : vlcal_bsp_fit(hs, avg, nh, out);
 	free(hs);
 	free(avg);
 	return rc;
@@ -643,7 +643,7 @@ int vlm_bsp_overall(const int *pattern, const double *h, const double *t, int m,
 
 /* ---- contention ---- */
 
-int vlm_contention_fit(int k, const double *s, const double *c, int m, double *f)
+int vlcal_contention_fit(int k, const double *s, const double *c, int m, double *f)
 {
 	double s1 = 0, s2 = 0;
 

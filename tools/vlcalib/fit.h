@@ -8,13 +8,13 @@
  * per byte.
  *
  * Every function returns VLM_FIT_OK (0) or one of the negative codes below;
- * vlm_fit_strerror() names them.  On an error the outputs are unspecified.
+ * vlcal_fit_strerror() names them.  On an error the outputs are unspecified.
  */
 #ifndef VLM_FIT_H
 #define VLM_FIT_H
 
-#define VLM_PWL_MAX  32   /* points of a VMConfig model (vlayer's VL_MAX_BP) */
-#define VLM_SEG_MAXM 2000 /* sizes vlm_segfit takes (its tables are M x M) */
+#define VLM_PWL_MAX  32   /* points of a VMConfig model (vlayer's VLCFG_MAX_BP) */
+#define VLM_SEG_MAXM 2000 /* sizes vlcal_segfit takes (its tables are M x M) */
 
 enum {
 	VLM_FIT_OK = 0,
@@ -26,20 +26,20 @@ enum {
 };
 
 /* A short English description of CODE ("too few sizes", ...). */
-const char *vlm_fit_strerror(int code);
+const char *vlcal_fit_strerror(int code);
 
 /* ---- segmented least squares ---- */
 
-/* The least PENALTY of vlm_segfit with relative weights: a segment must
+/* The least PENALTY of vlcal_segfit with relative weights: a segment must
  * remove 0.01 of squared relative error, e.g. one size off by 10 % or four off
- * by 5 %.  Noisier data needs more: see vlm_penalty_auto. */
+ * by 5 %.  Noisier data needs more: see vlcal_penalty_auto. */
 #define VLM_PENALTY_DEFAULT 0.01
 
 /* A continuous piecewise-linear function through N points (X increasing),
  * evaluated as vlayer evaluates a VMConfig model: constant Y[0] left of X[0],
  * linear interpolation between points, the last segment extended right of
  * X[N-1] (N == 1: constant). */
-typedef struct vlm_pwl {
+typedef struct vlcal_pwl {
 	int n;
 	double x[VLM_PWL_MAX];
 	double y[VLM_PWL_MAX];
@@ -47,7 +47,7 @@ typedef struct vlm_pwl {
 	double sse;     /* weighted sum of squared residuals of the final fit */
 	double rms_rel; /* root mean square of the relative residuals (r_i / y_i) */
 	double max_rel; /* largest |relative residual| */
-} vlm_pwl;
+} vlcal_pwl;
 
 /* Fits a continuous piecewise-linear function to the M points (X[i], Y[i]),
  * X strictly increasing.
@@ -70,15 +70,15 @@ typedef struct vlm_pwl {
  * Needs 2 <= M <= VLM_SEG_MAXM; time O(M^2 MAX_POINTS), memory O(M^2).
  * Noise-free data made of K segments of at least 3 points each, with whole-
  * byte breakpoints, comes back exactly (to rounding). */
-int vlm_segfit(const double *x, const double *y, const double *w, int m, double penalty,
-               int max_points, vlm_pwl *out);
+int vlcal_segfit(const double *x, const double *y, const double *w, int m, double penalty,
+               int max_points, vlcal_pwl *out);
 
 /* The penalty vlcalib uses unless told otherwise, for data (X increasing, Y)
  * whose relative noise is unknown: max(VLM_PENALTY_DEFAULT, 6 ln(M) s^2),
  * where s (into *SIGMA, may be NULL) is a robust estimate of the relative noise
  * per point: 1.4826 x the median absolute deviation of each interior point
  * from the straight line through its two neighbours, times sqrt(W[i]) (W as
- * in vlm_segfit; NULL: relative to the point), scaled to unit variance.  A
+ * in vlcal_segfit; NULL: relative to the point), scaled to unit variance.  A
  * straight line (or a piecewise-linear function, whose few bends the median
  * ignores) gives s = 0.
  *
@@ -90,72 +90,72 @@ int vlm_segfit(const double *x, const double *y, const double *w, int m, double 
  * (tests/unit/test_fit.c) was found with the right number of points in at
  * least 98 %.  A fixed 0.01 alone gives 7 % false breakpoints at 3 % noise and
  * 60 % at 4 %. */
-double vlm_penalty_auto(const double *x, const double *y, const double *w, int m, double *sigma);
+double vlcal_penalty_auto(const double *x, const double *y, const double *w, int m, double *sigma);
 
-/* The value of F at X (see vlm_pwl). */
-double vlm_pwl_eval(const vlm_pwl *f, double x);
+/* The value of F at X (see vlcal_pwl). */
+double vlcal_pwl_eval(const vlcal_pwl *f, double x);
 
 /* ---- Hockney: t(n) = t0 + n / r_inf ---- */
 
-typedef struct vlm_hockney {
+typedef struct vlcal_hockney {
 	double t0;      /* start-up time */
 	double r_inf;   /* asymptotic bandwidth, bytes per time unit */
 	double n_half;  /* t0 * r_inf: the size that reaches half of r_inf */
 	double rms_rel; /* root mean square relative residual */
-} vlm_hockney;
+} vlcal_hockney;
 
-/* Least squares with relative-error weighting (as vlm_segfit) over M >= 2
+/* Least squares with relative-error weighting (as vlcal_segfit) over M >= 2
  * sizes N (not all equal) and times T.  VLM_FIT_DEGENERATE if the slope is
  * <= 0 (no finite bandwidth).  t0 is reported as fitted, even if negative. */
-int vlm_hockney_fit(const double *n, const double *t, int m, vlm_hockney *h);
+int vlcal_hockney_fit(const double *n, const double *t, int m, vlcal_hockney *h);
 
 /* ---- LogGP ---- */
 
-typedef struct vlm_loggp {
+typedef struct vlcal_loggp {
 	double L;   /* latency: oneway(small) - o_s - o_r */
 	double o_s; /* send overhead: send(small) */
 	double o_r; /* receive overhead: recv(small) */
 	double g;   /* gap between small messages: the gap fit at the smallest size */
 	double G;   /* gap per byte: slope of the last segment of the gap fit */
-} vlm_loggp;
+} vlcal_loggp;
 
 /* From the send, receive and one-way times of a small message and the gap
  * series (GN sizes increasing, GT time per message in a stream; GM >= 2): the
- * gap series is fitted with vlm_segfit (weights GW, NULL: relative; PENALTY)
+ * gap series is fitted with vlcal_segfit (weights GW, NULL: relative; PENALTY)
  * and g, G are taken from that fit. */
-int vlm_loggp_fit(double send_small, double recv_small, double oneway_small, const double *gn,
-                  const double *gt, const double *gw, int gm, double penalty, vlm_loggp *out);
+int vlcal_loggp_fit(double send_small, double recv_small, double oneway_small, const double *gn,
+                  const double *gt, const double *gw, int gm, double penalty, vlcal_loggp *out);
 
 /* ---- application-to-application bandwidth (004, eqs. 13-17) ----
  * A2ABW(N) = N / (MSGSETUP + N / ALCBW)                      (eq. 16)
  * Two measurements (a small size NS, a large size NL) determine both:
  * ALCBW = (NL - NS) / (t(NL) - t(NS)),  MSGSETUP = t(NS) - NS / ALCBW (eq. 17).
  * (The paper takes ALCBW = NL / t(NL), the limit NL -> infinity of the same.) */
-int vlm_msgsetup(double ns, double ts, double nl, double tl, double *msgsetup, double *alcbw);
+int vlcal_msgsetup(double ns, double ts, double nl, double tl, double *msgsetup, double *alcbw);
 
 /* The same from a series (N increasing, M >= 2): NS = the size > 0 nearest to
  * 100 bytes on a log scale (the paper's "perhaps 100 bytes"), NL the largest;
  * *NS_USED and *NL_USED (may be NULL) get them. */
-int vlm_msgsetup_series(const double *n, const double *t, int m, double *msgsetup, double *alcbw,
+int vlcal_msgsetup_series(const double *n, const double *t, int m, double *msgsetup, double *alcbw,
                         double *ns_used, double *nl_used);
 
 /* ---- BSP: T(h) = g h + L (003, section 3) ---- */
 
-typedef struct vlm_bsp {
+typedef struct vlcal_bsp {
 	double g, L;
 	double rms; /* root mean square residual (time unit) */
 	int npts;   /* points fitted */
-} vlm_bsp;
+} vlcal_bsp;
 
 /* Unweighted least-squares line T = g h + L through M >= 2 points (not all h
  * equal), as the paper's "linear fit". */
-int vlm_bsp_fit(const double *h, const double *t, int m, vlm_bsp *out);
+int vlcal_bsp_fit(const double *h, const double *t, int m, vlcal_bsp *out);
 
 /* The paper's overall fit (eq. 11): for each h, the time averaged over the
  * processor counts of each pattern, then over the patterns present at that h;
  * a line through those averages.  Row i: PATTERN[i] (any small integer >= 0),
  * H[i], T[i]; one row per (pattern, processor count, h). */
-int vlm_bsp_overall(const int *pattern, const double *h, const double *t, int m, vlm_bsp *out);
+int vlcal_bsp_overall(const int *pattern, const double *h, const double *t, int m, vlcal_bsp *out);
 
 /* ---- contention ---- */
 
@@ -164,6 +164,6 @@ int vlm_bsp_overall(const int *pattern, const double *h, const double *t, int m,
  * the model's send time S[i] there, the factor minimising the relative error
  * sum_i ((C_i - f K S_i) / C_i)^2:  f = sum r_i / sum r_i^2,  r_i = K S_i / C_i.
  * Needs C > 0, K >= 1, M >= 1 and some S > 0. */
-int vlm_contention_fit(int k, const double *s, const double *c, int m, double *f);
+int vlcal_contention_fit(int k, const double *s, const double *c, int m, double *f);
 
 #endif

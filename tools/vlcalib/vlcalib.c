@@ -135,7 +135,7 @@ static void xfree(void *p)
 
 static const char **files;
 static double floor_ns = 1000; /* --floor: times below count as this when weighting */
-static vlm_raw raw;            /* every row of every file, merged */
+static vlcal_raw raw;            /* every row of every file, merged */
 
 static int cmp_dbl(const void *a, const void *b)
 {
@@ -149,7 +149,7 @@ typedef struct series {
 	int m;
 	double *n, *t, *h;
 	int *procs;
-	const vlm_raw_row *first; /* for messages; NULL if m == 0 */
+	const vlcal_raw_row *first; /* for messages; NULL if m == 0 */
 } series;
 
 /* The rows of (LINK, X), of PROCS tasks (0: any), sorted by procs and bytes. */
@@ -162,7 +162,7 @@ static series get(int link, int x, int procs)
 	s.h = xmalloc(sizeof(double) * (size_t)(raw.n + 1));
 	s.procs = xmalloc(sizeof(int) * (size_t)(raw.n + 1));
 	for (int i = 0; i < raw.n; i++) {
-		const vlm_raw_row *r = &raw.row[i];
+		const vlcal_raw_row *r = &raw.row[i];
 
 		if (r->link != link || r->x != x || (procs && r->procs != procs))
 			continue;
@@ -190,11 +190,11 @@ static void fit_fail(const series *s, int link, const char *what, int rc)
 	const char *unit = s->h && !strncmp(what, "bsp", 3) ? "row" : "size";
 
 	die("%s:%d: %s (link %s): %s (%d %s%s)", files[s->first->file], s->first->line, what,
-	    vlm_raw_lname[link], vlm_fit_strerror(rc), s->m, unit, s->m == 1 ? "" : "s");
+	    vlcal_raw_lname[link], vlcal_fit_strerror(rc), s->m, unit, s->m == 1 ? "" : "s");
 }
 
 /* The first row of LINK, for messages about a whole link. */
-static const vlm_raw_row *link_first(int link)
+static const vlcal_raw_row *link_first(int link)
 {
 	for (int i = 0; i < raw.n; i++)
 		if (raw.row[i].link == link)
@@ -256,7 +256,7 @@ static void fmt_size(char *out, size_t len, long long bytes)
 	int64_t back;
 
 	fmt_best(out, len, bytes, u, s, 4, 4);
-	if (vl_parse_size(out, &back) || back != bytes)
+	if (vlcfg_parse_size(out, &back) || back != bytes)
 		snprintf(out, len, "%lld", bytes);
 }
 
@@ -271,12 +271,12 @@ static void fmt_time(char *out, size_t len, long long ns)
 		return;
 	}
 	fmt_best(out, len, ns, u, s, 4, 6);
-	if (vl_parse_time(out, &back) || back != ns)
+	if (vlcfg_parse_time(out, &back) || back != ns)
 		snprintf(out, len, "%lldns", ns);
 }
 
 /* F rounded to what a VMConfig holds: whole bytes, whole ns >= 0. */
-static void to_vl(const vlm_pwl *f, vl_pwl *m)
+static void to_vl(const vlcal_pwl *f, vlcfg_pwl *m)
 {
 	memset(m, 0, sizeof *m);
 	m->n = f->n;
@@ -287,7 +287,7 @@ static void to_vl(const vlm_pwl *f, vl_pwl *m)
 }
 
 /* "KEY = SIZE:TIME, ..." into LINE; its length. */
-static size_t fmt_model(char *line, size_t len, const char *key, const vl_pwl *m, const char *sep)
+static size_t fmt_model(char *line, size_t len, const char *key, const vlcfg_pwl *m, const char *sep)
 {
 	size_t o = (size_t)snprintf(line, len, "%-11s = ", key);
 
@@ -304,10 +304,10 @@ static size_t fmt_model(char *line, size_t len, const char *key, const vl_pwl *m
 /* Fits series S into a model whose VMConfig line fits: at most 32 points,
  * fewer while the line is too long. */
 static void fit_model(const series *s, int link, const char *what, const double *w, double pen,
-                      const char *key, vlm_pwl *f, vl_pwl *m, char *line, size_t len)
+                      const char *key, vlcal_pwl *f, vlcfg_pwl *m, char *line, size_t len)
 {
 	for (int mp = VLM_PWL_MAX;;) {
-		int rc = vlm_segfit(s->n, s->t, w, s->m, pen, mp, f);
+		int rc = vlcal_segfit(s->n, s->t, w, s->m, pen, mp, f);
 
 		if (rc)
 			fit_fail(s, link, what, rc);
@@ -318,7 +318,7 @@ static void fit_model(const series *s, int link, const char *what, const double 
 			return;
 		if (f->n <= 2)
 			die("%s:%d: %s (link %s): the model does not fit on one VMConfig line",
-			    files[s->first->file], s->first->line, what, vlm_raw_lname[link]);
+			    files[s->first->file], s->first->line, what, vlcal_raw_lname[link]);
 		mp = f->n - 1;
 	}
 }
@@ -330,8 +330,8 @@ typedef struct linkfit {
 	series send, total, recv, gap;
 	double pen_send, pen_trans, sig_send, sig_trans;
 	int fixed_pen;
-	vlm_pwl sf, tf;
-	vl_pwl sm, tm;
+	vlcal_pwl sf, tf;
+	vlcfg_pwl sm, tm;
 	double s_rms, s_max, t_rms, t_max; /* relative errors of the rounded models */
 	char sline[1024], tline[1024], cline[1024];
 	int has_recv;
@@ -339,9 +339,9 @@ typedef struct linkfit {
 	const char *total_src;
 	int ncont, cont_k[VLM_PWL_MAX];
 	double cont_f[VLM_PWL_MAX];
-	vlm_hockney hock;
+	vlcal_hockney hock;
 	int has_gap;
-	vlm_loggp lg;
+	vlcal_loggp lg;
 	double msgsetup, alcbw, ns_used, nl_used;
 } linkfit;
 
@@ -373,7 +373,7 @@ static double penalty_for(const linkfit *L, const series *s, const double *w, do
 	*sigma = 0;
 	if (L->fixed_pen)
 		return L->pen_send; /* the user's, set for all fits */
-	return vlm_penalty_auto(s->n, s->t, w, s->m, sigma);
+	return vlcal_penalty_auto(s->n, s->t, w, s->m, sigma);
 }
 
 /* Relative rms and largest error of MODEL(n) against S->t (sizes S->n),
@@ -394,13 +394,13 @@ static void model_error(const series *s, const double *model, double *rms, doubl
 
 static void fit_send(linkfit *L)
 {
-	const vlm_raw_row *r0 = link_first(L->link);
+	const vlcal_raw_row *r0 = link_first(L->link);
 	double *w;
 
 	L->send = get(L->link, VLM_X_SEND, 2);
 	if (!L->send.m)
 		die("%s:%d: link %s: no send rows (send_model needs them)", files[r0->file],
-		    r0->line, vlm_raw_lname[L->link]);
+		    r0->line, vlcal_raw_lname[L->link]);
 	if (L->send.m < 2)
 		fit_fail(&L->send, L->link, "send", VLM_FIT_FEW);
 	w = weights(L->send.t, L->send.m);
@@ -439,7 +439,7 @@ static void fit_recv(linkfit *L)
 
 static void fit_trans(linkfit *L)
 {
-	const vlm_raw_row *r0 = link_first(L->link);
+	const vlcal_raw_row *r0 = link_first(L->link);
 	series tr;
 	double *w;
 
@@ -454,7 +454,7 @@ static void fit_trans(linkfit *L)
 	}
 	if (!L->total.m)
 		die("%s:%d: link %s: no oneway or rtt rows (trans_model needs them)",
-		    files[r0->file], r0->line, vlm_raw_lname[L->link]);
+		    files[r0->file], r0->line, vlcal_raw_lname[L->link]);
 	if (L->total.m < 2)
 		fit_fail(&L->total, L->link, L->total_src, VLM_FIT_FEW);
 	/* T = total - S - R, fitted with weights relative to the total time */
@@ -462,7 +462,7 @@ static void fit_trans(linkfit *L)
 	tr.t = xmalloc(sizeof(double) * (size_t)tr.m);
 	w = weights(L->total.t, L->total.m);
 	for (int i = 0; i < tr.m; i++) {
-		double t = L->total.t[i] - vlm_pwl_eval(&L->sf, tr.n[i]) - (double)L->recv_ns;
+		double t = L->total.t[i] - vlcal_pwl_eval(&L->sf, tr.n[i]) - (double)L->recv_ns;
 
 		tr.t[i] = t > 0 ? t : 0;
 	}
@@ -484,7 +484,7 @@ static void fit_contention(linkfit *L)
 	size_t o = (size_t)snprintf(L->cline, sizeof L->cline, "%-11s = ", "contention");
 
 	for (int i = 0; i < raw.n; i++) {
-		const vlm_raw_row *r = &raw.row[i];
+		const vlcal_raw_row *r = &raw.row[i];
 		series c;
 		double *s, f;
 		int rc;
@@ -498,8 +498,8 @@ static void fit_contention(linkfit *L)
 		c = get(L->link, VLM_X_CONT, procs);
 		s = xmalloc(sizeof(double) * (size_t)c.m);
 		for (int j = 0; j < c.m; j++)
-			s[j] = vlm_pwl_eval(&L->sf, c.n[j]);
-		rc = vlm_contention_fit(procs - 1, s, c.t, c.m, &f);
+			s[j] = vlcal_pwl_eval(&L->sf, c.n[j]);
+		rc = vlcal_contention_fit(procs - 1, s, c.t, c.m, &f);
 		if (rc)
 			fit_fail(&c, L->link, "contention", rc);
 		snprintf(e, sizeof e, "%s%d:%.6g", L->ncont ? ", " : "", procs - 1, f);
@@ -511,7 +511,7 @@ static void fit_contention(linkfit *L)
 			fprintf(stderr,
 			        "vlcalib: link %s: contention for k = %d left out "
 			        "(VMConfig line full)\n",
-			        vlm_raw_lname[L->link], procs - 1);
+			        vlcal_raw_lname[L->link], procs - 1);
 		}
 		xfree(s);
 		sfree(&c);
@@ -520,11 +520,11 @@ static void fit_contention(linkfit *L)
 
 static void fit_classic(linkfit *L)
 {
-	int rc = vlm_hockney_fit(L->total.n, L->total.t, L->total.m, &L->hock);
+	int rc = vlcal_hockney_fit(L->total.n, L->total.t, L->total.m, &L->hock);
 
 	if (rc)
 		fit_fail(&L->total, L->link, "Hockney fit", rc);
-	rc = vlm_msgsetup_series(L->total.n, L->total.t, L->total.m, &L->msgsetup, &L->alcbw,
+	rc = vlcal_msgsetup_series(L->total.n, L->total.t, L->total.m, &L->msgsetup, &L->alcbw,
 	                         &L->ns_used, &L->nl_used);
 	if (rc)
 		fit_fail(&L->total, L->link, "MSGSETUP/ALCBW", rc);
@@ -534,7 +534,7 @@ static void fit_classic(linkfit *L)
 		double sig, *w = weights(L->gap.t, L->gap.m);
 		double pen = penalty_for(L, &L->gap, w, &sig);
 
-		rc = vlm_loggp_fit(at_smallest(&L->send), L->has_recv ? at_smallest(&L->recv) : 0,
+		rc = vlcal_loggp_fit(at_smallest(&L->send), L->has_recv ? at_smallest(&L->recv) : 0,
 		                   at_smallest(&L->total), L->gap.n, L->gap.t, w, L->gap.m, pen,
 		                   &L->lg);
 		if (rc)
@@ -542,7 +542,7 @@ static void fit_classic(linkfit *L)
 		xfree(w);
 	} else {
 		/* no gap rows: L and the overheads as usual, G from the one-way fit */
-		const vlm_pwl *f = &L->tf;
+		const vlcal_pwl *f = &L->tf;
 
 		L->lg.o_s = at_smallest(&L->send);
 		L->lg.o_r = L->has_recv ? at_smallest(&L->recv) : 0;
@@ -586,7 +586,7 @@ static void put_text(int link, const char *model, const char *param, const char 
 			die("out of memory");
 	}
 	p = &prows[nprows++];
-	snprintf(p->link, sizeof p->link, "%s", vlm_raw_lname[link]);
+	snprintf(p->link, sizeof p->link, "%s", vlcal_raw_lname[link]);
 	snprintf(p->model, sizeof p->model, "%s", model);
 	snprintf(p->param, sizeof p->param, "%s", param);
 	snprintf(p->value, sizeof p->value, "%s", value);
@@ -624,7 +624,7 @@ static void put_pct(int link, const char *model, const char *param, double frac)
 	put_text(link, model, param, b, "%");
 }
 
-static void put_pwl(int link, const char *model, const vlm_pwl *f, int m, double rms, double mx,
+static void put_pwl(int link, const char *model, const vlcal_pwl *f, int m, double rms, double mx,
                     const linkfit *L, double pen, double sig)
 {
 	put_int(link, model, "points", f->n, "");
@@ -667,7 +667,7 @@ static void put_link(const linkfit *L)
 	put_int(k, "a2a(004)", "n_large", L->nl_used, "B");
 }
 
-static void put_bsp_line(int link, const char *model, const vlm_bsp *b)
+static void put_bsp_line(int link, const char *model, const vlcal_bsp *b)
 {
 	put(link, model, "g", b->g, "ns/B");
 	put(link, model, "L", b->L / 1e3, "us");
@@ -685,8 +685,8 @@ static void fit_bsp(int link)
 	int *pat = xmalloc(sizeof(int) * (size_t)(raw.n + 1)), np = 0, npat = 0;
 	double *h = xmalloc(sizeof(double) * (size_t)(raw.n + 1));
 	double *t = xmalloc(sizeof(double) * (size_t)(raw.n + 1)), gs = 0, ls = 0;
-	const vlm_raw_row *first = NULL;
-	vlm_bsp b;
+	const vlcal_raw_row *first = NULL;
+	vlcal_bsp b;
 	int rc;
 
 	for (int x = VLM_X_BSP; x < VLM_X_BSP + 5; x++) {
@@ -708,19 +708,19 @@ static void fit_bsp(int link)
 			one.m = j - i;
 			one.h += i;
 			one.t += i;
-			rc = vlm_bsp_fit(one.h, one.t, one.m, &b);
+			rc = vlcal_bsp_fit(one.h, one.t, one.m, &b);
 			if (rc) {
 				one.first = s.first;
-				fit_fail(&one, link, vlm_raw_xname[x], rc);
+				fit_fail(&one, link, vlcal_raw_xname[x], rc);
 			}
-			snprintf(m, sizeof m, "%s(p=%d)", vlm_raw_xname[x], s.procs[i]);
+			snprintf(m, sizeof m, "%s(p=%d)", vlcal_raw_xname[x], s.procs[i]);
 			put_bsp_line(link, m, &b);
 			i = j;
 		}
-		rc = vlm_bsp_fit(s.h, s.t, s.m, &b);
+		rc = vlcal_bsp_fit(s.h, s.t, s.m, &b);
 		if (rc)
-			fit_fail(&s, link, vlm_raw_xname[x], rc);
-		put_bsp_line(link, vlm_raw_xname[x], &b);
+			fit_fail(&s, link, vlcal_raw_xname[x], rc);
+		put_bsp_line(link, vlcal_raw_xname[x], &b);
 		gs += b.g;
 		ls += b.L;
 		npat++;
@@ -734,7 +734,7 @@ static void fit_bsp(int link)
 	if (npat) {
 		series all = {np, NULL, t, h, NULL, first};
 
-		rc = vlm_bsp_overall(pat, h, t, np, &b);
+		rc = vlcal_bsp_overall(pat, h, t, np, &b);
 		if (rc)
 			fit_fail(&all, link, "bsp average (eq. 11)", rc);
 		put_bsp_line(link, "bsp(eq.11)", &b);
@@ -789,15 +789,15 @@ static void print_csv(FILE *f)
 	for (int i = 0; i < nprows; i++) {
 		const prow *p = &prows[i];
 
-		vlp_csv_str(f, p->link);
+		vlu_csv_str(f, p->link);
 		fputc(',', f);
-		vlp_csv_str(f, p->model);
+		vlu_csv_str(f, p->model);
 		fputc(',', f);
-		vlp_csv_str(f, p->param);
+		vlu_csv_str(f, p->param);
 		fputc(',', f);
-		vlp_csv_str(f, p->value);
+		vlu_csv_str(f, p->value);
 		fputc(',', f);
-		vlp_csv_str(f, p->unit);
+		vlu_csv_str(f, p->unit);
 		fputc('\n', f);
 	}
 }
@@ -826,7 +826,7 @@ static int write_fragment(FILE *f, void *ctx, char *err, size_t errlen)
 
 		if (!L)
 			continue;
-		fprintf(f, "\n[network %s]\n", vlm_raw_lname[k]);
+		fprintf(f, "\n[network %s]\n", vlcal_raw_lname[k]);
 		fprintf(f, "; send_model: %d points, error rms %.3f %%, max %.3f %%\n", L->sf.n,
 		        100 * L->s_rms, 100 * L->s_max);
 		fprintf(f,
@@ -939,7 +939,7 @@ static int parse_fit_args(int argc, char **argv, opts *o)
 			int64_t ns;
 
 			v = optval(argc, argv, &i, "--floor");
-			if (vl_parse_time(v, &ns))
+			if (vlcfg_parse_time(v, &ns))
 				die("--floor: '%s' is not a time (a number with ns, us, ms or s)",
 				    v);
 			floor_ns = ns > 0 ? (double)ns : 1;
@@ -967,9 +967,9 @@ static int cmd_fit(int argc, char **argv)
 	static char *msg; /* static: still reachable when die() leaves */
 
 	for (int i = 0; i < nf; i++)
-		if (vlm_raw_load(&raw, files[i], i, o.use_min, o.linkmask, &msg))
+		if (vlcal_raw_load(&raw, files[i], i, o.use_min, o.linkmask, &msg))
 			die("%s", msg ? msg : "out of memory");
-	if (vlm_raw_merge(&raw, files, o.use_min, &msg))
+	if (vlcal_raw_merge(&raw, files, o.use_min, &msg))
 		die("%s", msg ? msg : "out of memory");
 	if (!raw.n)
 		die("%s: no rows%s", files[0],
@@ -1020,7 +1020,7 @@ static int cmd_fit(int argc, char **argv)
 		}
 	}
 	if (o.out) {
-		if (vlp_write_atomic(o.out, write_fragment, &fr, err, sizeof err))
+		if (vlu_write_atomic(o.out, write_fragment, &fr, err, sizeof err))
 			die("%s", err);
 	}
 	if (fflush(stdout) != 0 || ferror(stdout))

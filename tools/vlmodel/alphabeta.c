@@ -58,7 +58,7 @@ static const char usage_abcsv[] =
     "\n"
     "  -o FILE   write to FILE instead of standard output\n";
 
-int vlm_parse_net(const char *text, int extremes, vlm_net *net, char *err, size_t errlen)
+int vlmod_parse_net(const char *text, int extremes, vlmod_net *net, char *err, size_t errlen)
 {
 	const char *comma = strchr(text, ',');
 	char lat[128];
@@ -74,14 +74,14 @@ int vlm_parse_net(const char *text, int extremes, vlm_net *net, char *err, size_
 		n = sizeof lat - 1;
 	memcpy(lat, text, n);
 	lat[n] = '\0';
-	if (cut || vlm_parse_seconds(lat, 0, &net->lat) < 0 || net->lat < 0) {
+	if (cut || vlmod_parse_seconds(lat, 0, &net->lat) < 0 || net->lat < 0) {
 		snprintf(err, errlen,
 		         "'%s': bad latency '%s' (a time >= 0 with a unit: ns, us, "
 		         "ms, s)",
 		         text, lat);
 		return -1;
 	}
-	if (vlm_parse_bandwidth(comma + 1, extremes, &net->bw) < 0) {
+	if (vlmod_parse_bandwidth(comma + 1, extremes, &net->bw) < 0) {
 		snprintf(err, errlen,
 		         "'%s': bad bandwidth '%s' (a rate > 0 with a unit: B/s, "
 		         "KB/s, MB/s, GB/s, KiB/s, MiB/s, GiB/s, bit/s, kbit/s, Mbit/s, Gbit/s%s)",
@@ -91,7 +91,7 @@ int vlm_parse_net(const char *text, int extremes, vlm_net *net, char *err, size_
 	return 0;
 }
 
-double vlm_ab_comm(double alpha, double beta, vlm_net net, double m, double s)
+double vlmod_ab_comm(double alpha, double beta, vlmod_net net, double m, double s)
 {
 	if (m == 0)
 		return 0;
@@ -103,7 +103,7 @@ static double inv(double bw)
 	return isinf(bw) ? 0 : 1 / bw;
 }
 
-int vlm_ab_fit(const vlm_abjob *jobs, int n, vlm_net a, vlm_net b, double *alpha, double *beta,
+int vlmod_ab_fit(const vlmod_abjob *jobs, int n, vlmod_net a, vlmod_net b, double *alpha, double *beta,
                double *rms)
 {
 	double *A, *y, x[2], sse;
@@ -126,7 +126,7 @@ int vlm_ab_fit(const vlm_abjob *jobs, int n, vlm_net a, vlm_net b, double *alpha
 		A[2 * i + 1] = jobs[i].m * jobs[i].s * (inv(a.bw) - inv(b.bw));
 		y[i] = jobs[i].ta - jobs[i].tb;
 	}
-	rc = vlm_lsq(A, y, NULL, n, 2, x, &sse);
+	rc = vlu_lsq(A, y, NULL, n, 2, x, &sse);
 	free(A);
 	free(y);
 	if (rc < 0)
@@ -145,10 +145,10 @@ int vlm_ab_fit(const vlm_abjob *jobs, int n, vlm_net a, vlm_net b, double *alpha
 typedef struct ab_opts {
 	const char *file;
 	const char *a_text, *b_text;
-	vlm_net a, b;
+	vlmod_net a, b;
 	int npred;
 	const char *pred_text[AB_MAXPRED];
-	vlm_net pred[AB_MAXPRED];
+	vlmod_net pred[AB_MAXPRED];
 	int csv;
 	double scale; /* the largest elapsed time: residuals far below it are 0 */
 } ab_opts;
@@ -159,18 +159,18 @@ static int ab_value(void *ctx, const char *opt, const char *v)
 	char err[512];
 	if (!strcmp(opt, "--a")) {
 		o->a_text = v;
-		if (vlm_parse_net(v, 0, &o->a, err, sizeof err) < 0)
-			return vlm_usage_err("alphabeta", usage_ab, "--a %s", err);
+		if (vlmod_parse_net(v, 0, &o->a, err, sizeof err) < 0)
+			return vlmod_usage_err("alphabeta", usage_ab, "--a %s", err);
 	} else if (!strcmp(opt, "--b")) {
 		o->b_text = v;
-		if (vlm_parse_net(v, 0, &o->b, err, sizeof err) < 0)
-			return vlm_usage_err("alphabeta", usage_ab, "--b %s", err);
+		if (vlmod_parse_net(v, 0, &o->b, err, sizeof err) < 0)
+			return vlmod_usage_err("alphabeta", usage_ab, "--b %s", err);
 	} else {
 		if (o->npred == AB_MAXPRED)
-			return vlm_usage_err("alphabeta", usage_ab, "more than %d --predict options",
+			return vlmod_usage_err("alphabeta", usage_ab, "more than %d --predict options",
 			                     AB_MAXPRED);
-		if (vlm_parse_net(v, 1, &o->pred[o->npred], err, sizeof err) < 0)
-			return vlm_usage_err("alphabeta", usage_ab, "--predict %s", err);
+		if (vlmod_parse_net(v, 1, &o->pred[o->npred], err, sizeof err) < 0)
+			return vlmod_usage_err("alphabeta", usage_ab, "--predict %s", err);
 		o->pred_text[o->npred++] = v;
 	}
 	return 0;
@@ -182,15 +182,15 @@ static int ab_args(int argc, char **argv, ab_opts *o)
 	static const char *const opts[] = {"--a", "--b", "--predict"};
 	static const char *const flags[] = {"--csv"};
 	int *const flagv[] = {&o->csv};
-	const vlm_cmdline c = {"alphabeta", usage_ab, opts, 3, flags, flagv, 1, ab_value, o, &o->file};
+	const vlmod_cmdline c = {"alphabeta", usage_ab, opts, 3, flags, flagv, 1, ab_value, o, &o->file};
 	int rc;
 	memset(o, 0, sizeof *o);
-	if ((rc = vlm_args(argc, argv, &c)))
+	if ((rc = vlmod_args(argc, argv, &c)))
 		return rc;
 	if (!o->file)
-		return vlm_usage_err("alphabeta", usage_ab, "no input file");
+		return vlmod_usage_err("alphabeta", usage_ab, "no input file");
 	if (!o->a_text || !o->b_text)
-		return vlm_usage_err("alphabeta", usage_ab, "--a and --b are required");
+		return vlmod_usage_err("alphabeta", usage_ab, "--a and --b are required");
 	return 0;
 }
 
@@ -198,22 +198,22 @@ enum { C_JOB, C_TA, C_TB, C_M, C_S, NC };
 static const char *const ab_cols[] = {"job", "time_a", "time_b", "messages", "avg_bytes", NULL};
 
 /* One job of row R: its numbers, each >= 0 (messages and avg_bytes finite). */
-static int ab_row(const vlm_csv *c, int r, const int *idx, vlm_abjob *j, char *err, size_t errlen)
+static int ab_row(const vlu_csv *c, int r, const int *idx, vlmod_abjob *j, char *err, size_t errlen)
 {
 	double *v[NC] = {NULL, &j->ta, &j->tb, &j->m, &j->s};
 	for (int k = C_TA; k < NC; k++) {
-		if (vlm_csv_num(c, r, idx[k], v[k], err, errlen) < 0)
+		if (vlu_csv_num(c, r, idx[k], v[k], err, errlen) < 0)
 			return -1;
 		if (*v[k] < 0) {
 			snprintf(err, errlen, "%s:%d: column %s: %s is negative", c->path,
-			         c->line[r], ab_cols[k], vlm_csv_text(c, r, idx[k]));
+			         c->line[r], ab_cols[k], vlu_csv_text(c, r, idx[k]));
 			return -1;
 		}
 	}
 	return 0;
 }
 
-static const char *ab_singular(int rc, const vlm_csv *c, const vlm_abjob *j)
+static const char *ab_singular(int rc, const vlu_csv *c, const vlmod_abjob *j)
 {
 	int same_s = 1;
 	switch (rc) {
@@ -235,43 +235,43 @@ static const char *ab_singular(int rc, const vlm_csv *c, const vlm_abjob *j)
 	       "has M = 0, or the same avg_bytes)";
 }
 
-static void ab_head(vlm_tab *t, const ab_opts *o)
+static void ab_head(vlmod_tab *t, const ab_opts *o)
 {
 	static const char *const h[] = {"job",      "messages", "avg_bytes", "time_a_s", "time_b_s",
 	                                "comm_a_s", "comm_b_s", "comp_s",    "resid_s"};
 	char b[32];
 	for (size_t k = 0; k < sizeof h / sizeof h[0]; k++)
-		vlm_tab_str(t, h[k]);
+		vlmod_tab_str(t, h[k]);
 	for (int k = 0; k < o->npred; k++) {
 		snprintf(b, sizeof b, "pred%d_s", k + 1);
-		vlm_tab_str(t, b);
+		vlmod_tab_str(t, b);
 	}
 }
 
-static void ab_job(vlm_tab *t, const ab_opts *o, const char *name, const vlm_abjob *j, double alpha,
+static void ab_job(vlmod_tab *t, const ab_opts *o, const char *name, const vlmod_abjob *j, double alpha,
                    double beta)
 {
-	double ca = vlm_ab_comm(alpha, beta, o->a, j->m, j->s);
-	double cb = vlm_ab_comm(alpha, beta, o->b, j->m, j->s);
+	double ca = vlmod_ab_comm(alpha, beta, o->a, j->m, j->s);
+	double cb = vlmod_ab_comm(alpha, beta, o->b, j->m, j->s);
 	double comp = ((j->ta - ca) + (j->tb - cb)) / 2;
-	vlm_tab_str(t, name);
-	vlm_tab_num(t, j->m);
-	vlm_tab_num(t, j->s);
-	vlm_tab_num(t, j->ta);
-	vlm_tab_num(t, j->tb);
-	vlm_tab_num(t, ca);
-	vlm_tab_num(t, cb);
-	vlm_tab_num(t, comp);
-	vlm_tab_num(t, vlm_clean((j->ta - ca) - (j->tb - cb), j->ta + j->tb));
+	vlmod_tab_str(t, name);
+	vlmod_tab_num(t, j->m);
+	vlmod_tab_num(t, j->s);
+	vlmod_tab_num(t, j->ta);
+	vlmod_tab_num(t, j->tb);
+	vlmod_tab_num(t, ca);
+	vlmod_tab_num(t, cb);
+	vlmod_tab_num(t, comp);
+	vlmod_tab_num(t, vlmod_clean((j->ta - ca) - (j->tb - cb), j->ta + j->tb));
 	for (int k = 0; k < o->npred; k++)
-		vlm_tab_num(t, comp + vlm_ab_comm(alpha, beta, o->pred[k], j->m, j->s));
+		vlmod_tab_num(t, comp + vlmod_ab_comm(alpha, beta, o->pred[k], j->m, j->s));
 }
 
-static void ab_net_text(FILE *out, const char *what, vlm_net n)
+static void ab_net_text(FILE *out, const char *what, vlmod_net n)
 {
 	char l[32], b[32];
-	fprintf(out, "%s: latency %s s, bandwidth %s B/s\n", what, vlm_g(l, sizeof l, n.lat),
-	        vlm_g(b, sizeof b, n.bw));
+	fprintf(out, "%s: latency %s s, bandwidth %s B/s\n", what, vlmod_g(l, sizeof l, n.lat),
+	        vlmod_g(b, sizeof b, n.bw));
 }
 
 static void ab_preamble(const ab_opts *o, int njobs, double alpha, double beta, double rms)
@@ -279,7 +279,7 @@ static void ab_preamble(const ab_opts *o, int njobs, double alpha, double beta, 
 	char b[32];
 	if (o->csv) {
 		printf("# alpha: %.9g\n# beta: %.9g\n# rms_s: %.9g\n", alpha, beta,
-		       vlm_clean(rms, o->scale));
+		       vlmod_clean(rms, o->scale));
 		for (int k = 0; k < o->npred; k++)
 			printf("# pred%d: %s\n", k + 1, o->pred_text[k]);
 		return;
@@ -288,11 +288,11 @@ static void ab_preamble(const ab_opts *o, int njobs, double alpha, double beta, 
 	ab_net_text(stdout, "a", o->a);
 	ab_net_text(stdout, "b", o->b);
 	printf("alpha = %s  (latency constant: effective latency = alpha x ping-pong latency)\n",
-	       vlm_g(b, sizeof b, alpha));
+	       vlmod_g(b, sizeof b, alpha));
 	printf("beta = %s  (bandwidth constant: effective bandwidth = ping-pong bandwidth / "
 	       "beta)\n",
-	       vlm_g(b, sizeof b, beta));
-	printf("rms residual of eq. 6: %s s\n", vlm_g(b, sizeof b, vlm_clean(rms, o->scale)));
+	       vlmod_g(b, sizeof b, beta));
+	printf("rms residual of eq. 6: %s s\n", vlmod_g(b, sizeof b, vlmod_clean(rms, o->scale)));
 	for (int k = 0; k < o->npred; k++) {
 		char w[16];
 		snprintf(w, sizeof w, "pred%d", k + 1);
@@ -301,54 +301,54 @@ static void ab_preamble(const ab_opts *o, int njobs, double alpha, double beta, 
 	putchar('\n');
 }
 
-static int ab_report(ab_opts *o, const vlm_csv *c, const int *idx, const vlm_abjob *j, double alpha,
+static int ab_report(ab_opts *o, const vlu_csv *c, const int *idx, const vlmod_abjob *j, double alpha,
                      double beta, double rms)
 {
-	vlm_tab t;
+	vlmod_tab t;
 	int rc;
 	for (int r = 0; r < c->nrows; r++)
 		o->scale = fmax(o->scale, fmax(j[r].ta, j[r].tb));
-	vlm_tab_init(&t, 9 + o->npred);
+	vlmod_tab_init(&t, 9 + o->npred);
 	ab_head(&t, o);
 	for (int r = 0; r < c->nrows; r++)
-		ab_job(&t, o, vlm_csv_text(c, r, idx[C_JOB]), &j[r], alpha, beta);
+		ab_job(&t, o, vlu_csv_text(c, r, idx[C_JOB]), &j[r], alpha, beta);
 	ab_preamble(o, c->nrows, alpha, beta, rms);
-	rc = vlm_tab_print(stdout, &t, o->csv);
-	vlm_tab_free(&t);
-	return rc < 0 ? vlm_die("write error") : 0;
+	rc = vlmod_tab_print(stdout, &t, o->csv);
+	vlmod_tab_free(&t);
+	return rc < 0 ? vlmod_die("write error") : 0;
 }
 
-int vlm_alphabeta_main(int argc, char **argv)
+int vlmod_alphabeta_main(int argc, char **argv)
 {
 	ab_opts o;
-	vlm_csv c;
-	vlm_abjob *j;
+	vlu_csv c;
+	vlmod_abjob *j;
 	int idx[NC], rc;
 	char err[768];
 	double alpha, beta, rms;
 	rc = ab_args(argc, argv, &o);
 	if (rc)
 		return rc == 1 ? 0 : rc;
-	if (vlm_csv_read(o.file, &c, err, sizeof err) < 0)
-		return vlm_die("%s", err);
-	if (vlm_csv_need(&c, ab_cols, idx, err, sizeof err) < 0) {
-		vlm_csv_free(&c);
-		return vlm_die("%s", err);
+	if (vlu_csv_read(o.file, &c, err, sizeof err) < 0)
+		return vlmod_die("%s", err);
+	if (vlu_csv_need(&c, ab_cols, idx, err, sizeof err) < 0) {
+		vlu_csv_free(&c);
+		return vlmod_die("%s", err);
 	}
 	j = calloc((size_t)c.nrows + 1, sizeof *j);
-	rc = j ? 0 : vlm_die("out of memory");
+	rc = j ? 0 : vlmod_die("out of memory");
 	for (int r = 0; !rc && r < c.nrows; r++)
 		if (ab_row(&c, r, idx, &j[r], err, sizeof err) < 0)
-			rc = vlm_die("%s", err);
+			rc = vlmod_die("%s", err);
 	if (!rc) {
-		int f = vlm_ab_fit(j, c.nrows, o.a, o.b, &alpha, &beta, &rms);
+		int f = vlmod_ab_fit(j, c.nrows, o.a, o.b, &alpha, &beta, &rms);
 		if (f != VLM_AB_OK)
-			rc = vlm_die("%s:%d: %s", c.path, c.header_line, ab_singular(f, &c, j));
+			rc = vlmod_die("%s:%d: %s", c.path, c.header_line, ab_singular(f, &c, j));
 		else
 			rc = ab_report(&o, &c, idx, j, alpha, beta, rms);
 	}
 	free(j);
-	vlm_csv_free(&c);
+	vlu_csv_free(&c);
 	return rc;
 }
 
@@ -362,18 +362,18 @@ typedef struct ab_run {
 /* The run in DIR: as vlpost stats, and its M and s as `vlpost stats --full`. */
 static int ab_read_run(const char *dir, ab_run *run, char *err, size_t errlen)
 {
-	vl_tset set;
-	vlp_tstats *st = NULL;
+	vlpost_tset set;
+	vlpost_tstats *st = NULL;
 	double sm = 0, ss = 0;
 	int nsend = 0, rc = -1;
-	if (vl_tset_open(&set, dir, 0, stderr, err, errlen) < 0)
+	if (vlpost_tset_open(&set, dir, 0, stderr, err, errlen) < 0)
 		goto out;
 	st = calloc((size_t)set.n, sizeof *st);
 	if (!st) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	if (vlp_stats_collect(&set, st, stderr, err, errlen) < 0)
+	if (vlpost_stats_collect(&set, st, stderr, err, errlen) < 0)
 		goto out;
 	for (int i = 0; i < set.n; i++) {
 		sm += (double)st[i].nsent;
@@ -382,13 +382,13 @@ static int ab_read_run(const char *dir, ab_run *run, char *err, size_t errlen)
 			nsend++;
 		}
 	}
-	run->t = (double)vlp_stats_elapsed(st, set.n) * 1e-9;
+	run->t = (double)vlpost_stats_elapsed(st, set.n) * 1e-9;
 	run->m = sm / set.n;
 	run->s = nsend ? ss / nsend : 0;
 	rc = 0;
 out:
 	free(st);
-	vl_tset_close(&set);
+	vlpost_tset_close(&set);
 	return rc;
 }
 
@@ -414,13 +414,13 @@ static int ab_csv_job(const char *spec, char *row, size_t len)
 	char buf[4096], err[768], *job, *da, *db;
 	ab_run a, b;
 	if (ab_split_spec(spec, buf, sizeof buf, &job, &da, &db) < 0)
-		return vlm_usage_err("alphabeta-csv", usage_abcsv, "'%s': expected JOB=DIR_A,DIR_B",
+		return vlmod_usage_err("alphabeta-csv", usage_abcsv, "'%s': expected JOB=DIR_A,DIR_B",
 		                     spec);
 	if (strpbrk(job, ",\"") || job[0] == '#' || job[0] == ' ')
-		return vlm_usage_err("alphabeta-csv", usage_abcsv,
+		return vlmod_usage_err("alphabeta-csv", usage_abcsv,
 		                     "job label '%s': no commas, quotes, or leading '#'", job);
 	if (ab_read_run(da, &a, err, sizeof err) < 0 || ab_read_run(db, &b, err, sizeof err) < 0)
-		return vlm_die("%s", err);
+		return vlmod_die("%s", err);
 	if (fabs(a.m - b.m) > 1e-9 * (a.m + b.m) || fabs(a.s - b.s) > 1e-9 * (a.s + b.s))
 		fprintf(stderr,
 		        "vlmodel: warning: job %s: the runs sent differently (a: M = %.6g, "
@@ -435,23 +435,23 @@ static int ab_csv_write(const char *ofile, char **specs, int n)
 {
 	char(*rows)[4200] = calloc((size_t)n, sizeof *rows);
 	FILE *out = stdout;
-	int rc = rows ? 0 : vlm_die("out of memory");
+	int rc = rows ? 0 : vlmod_die("out of memory");
 	for (int k = 0; k < n && !rc; k++)
 		rc = ab_csv_job(specs[k], rows[k], sizeof rows[k]);
 	if (!rc && ofile && !(out = fopen(ofile, "w")))
-		rc = vlm_die("%s: cannot write", ofile);
+		rc = vlmod_die("%s: cannot write", ofile);
 	if (!rc) {
 		fputs("job,time_a,time_b,messages,avg_bytes\n", out);
 		for (int k = 0; k < n; k++)
 			fputs(rows[k], out);
 		if ((out == stdout ? fflush(out) : fclose(out)) != 0)
-			rc = vlm_die("%s: write error", ofile ? ofile : "standard output");
+			rc = vlmod_die("%s: write error", ofile ? ofile : "standard output");
 	}
 	free(rows);
 	return rc;
 }
 
-int vlm_abcsv_main(int argc, char **argv)
+int vlmod_abcsv_main(int argc, char **argv)
 {
 	const char *ofile = NULL;
 	int i = 0, miss;
@@ -461,14 +461,14 @@ int vlm_abcsv_main(int argc, char **argv)
 			return 0;
 		}
 	while (i < argc && argv[i][0] == '-') {
-		const char *v = vlm_opt(argc, argv, &i, "-o", &miss);
+		const char *v = vlmod_opt(argc, argv, &i, "-o", &miss);
 		if (!v)
-			return vlm_usage_err("alphabeta-csv", usage_abcsv,
+			return vlmod_usage_err("alphabeta-csv", usage_abcsv,
 			                     miss ? "%s needs a value" : "unknown option '%s'",
 			                     argv[i]);
 		ofile = v;
 	}
 	if (i == argc)
-		return vlm_usage_err("alphabeta-csv", usage_abcsv, "no JOB=DIR_A,DIR_B given");
+		return vlmod_usage_err("alphabeta-csv", usage_abcsv, "no JOB=DIR_A,DIR_B given");
 	return ab_csv_write(ofile, argv + i, argc - i);
 }

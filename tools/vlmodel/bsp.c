@@ -17,13 +17,13 @@
 
 /* ---- the program ---- */
 
-int vlm_prog_init(vlm_prog *m, int p, int r)
+int vlmod_prog_init(vlmod_prog *m, int p, int r)
 {
 	size_t n = (size_t)p * (size_t)r;
 	memset(m, 0, sizeof *m);
 	m->p = p;
 	m->r = r;
-	m->vl_total = -1;
+	m->vlayer_total = -1;
 	m->w = calloc(n + 1, sizeof *m->w);
 	m->hx = malloc((n + 1) * sizeof *m->hx);
 	if (!m->w || !m->hx)
@@ -33,23 +33,23 @@ int vlm_prog_init(vlm_prog *m, int p, int r)
 	return 0;
 }
 
-int vlm_prog_msg(vlm_prog *m, int step, int from, int to, double bytes, int out_step)
+int vlmod_prog_msg(vlmod_prog *m, int step, int from, int to, double bytes, int out_step)
 {
 	if (m->nmsg == m->cmsg) {
 		size_t c = m->cmsg ? 2 * m->cmsg : 256;
-		vlm_msg *q = realloc(m->msg, c * sizeof *q);
+		vlmod_msg *q = realloc(m->msg, c * sizeof *q);
 		if (!q)
 			return -1;
 		m->msg = q;
 		m->cmsg = c;
 	}
-	m->msg[m->nmsg++] = (vlm_msg){step, from, to, bytes, out_step};
+	m->msg[m->nmsg++] = (vlmod_msg){step, from, to, bytes, out_step};
 	return 0;
 }
 
 static int msg_cmp(const void *a, const void *b)
 {
-	const vlm_msg *x = a, *y = b;
+	const vlmod_msg *x = a, *y = b;
 	if (x->step != y->step)
 		return x->step < y->step ? -1 : 1;
 	if (x->from != y->from)
@@ -58,8 +58,8 @@ static int msg_cmp(const void *a, const void *b)
 }
 
 /* in and out of one message (a message to all: the receivers' in is added per
- * step in vlm_prog_finish). */
-static void msg_count(vlm_prog *m, const vlm_msg *g, double *bcast)
+ * step in vlmod_prog_finish). */
+static void msg_count(vlmod_prog *m, const vlmod_msg *g, double *bcast)
 {
 	size_t p = (size_t)m->p;
 	if (g->from >= 0 && g->out_step >= 0)
@@ -74,7 +74,7 @@ static void msg_count(vlm_prog *m, const vlm_msg *g, double *bcast)
 /* Adds to the in of every task of step S the messages to all of the others
  * (OWN: those of each task): the sums before and after it, not the step's
  * total minus its own, which cancels (a 100-byte message lost next to 1e18). */
-static void bcast_in(vlm_prog *m, size_t s, const double *own, double *after)
+static void bcast_in(vlmod_prog *m, size_t s, const double *own, double *after)
 {
 	size_t p = (size_t)m->p;
 	double before = 0;
@@ -87,7 +87,7 @@ static void bcast_in(vlm_prog *m, size_t s, const double *own, double *after)
 	}
 }
 
-int vlm_prog_finish(vlm_prog *m)
+int vlmod_prog_finish(vlmod_prog *m)
 {
 	size_t p = (size_t)m->p, r = (size_t)m->r;
 	double *bc = calloc(r * p + p + 1, sizeof *bc); /* own, then scratch for bcast_in */
@@ -119,7 +119,7 @@ int vlm_prog_finish(vlm_prog *m)
 	return 0;
 }
 
-void vlm_prog_free(vlm_prog *m)
+void vlmod_prog_free(vlmod_prog *m)
 {
 	free(m->w);
 	free(m->hx);
@@ -128,14 +128,14 @@ void vlm_prog_free(vlm_prog *m)
 	free(m->out);
 	free(m->comm);
 	free(m->first);
-	free(m->vl_end);
+	free(m->vlayer_end);
 	for (int s = 0; m->label && s < m->r; s++)
 		free(m->label[s]);
 	free(m->label);
 	memset(m, 0, sizeof *m);
 }
 
-double vlm_prog_h(const vlm_prog *m, int s, int i, int at_max)
+double vlmod_prog_h(const vlmod_prog *m, int s, int i, int at_max)
 {
 	size_t k = (size_t)s * (size_t)m->p + (size_t)i;
 	if (m->hx[k] >= 0)
@@ -145,14 +145,14 @@ double vlm_prog_h(const vlm_prog *m, int s, int i, int at_max)
 
 /* ---- the models ---- */
 
-void vlm_bspwb(const vlm_prog *m, double g, double L, int at_max, double *t)
+void vlmod_bspwb(const vlmod_prog *m, double g, double L, int at_max, double *t)
 {
 	double prev = 0;
 	for (int s = 0; s < m->r; s++) {
 		double wmax = 0, hmax = 0;
 		for (int i = 0; i < m->p; i++) {
 			wmax = fmax(wmax, m->w[(size_t)s * m->p + i]);
-			hmax = fmax(hmax, vlm_prog_h(m, s, i, at_max));
+			hmax = fmax(hmax, vlmod_prog_h(m, s, i, at_max));
 		}
 		t[s] = prev + wmax + (m->comm[s] ? g * hmax + L : 0);
 		prev = t[s];
@@ -161,7 +161,7 @@ void vlm_bspwb(const vlm_prog *m, double g, double L, int at_max, double *t)
 
 /* One MPM step: A[i] = Phi[s-1][i] + w[s][i] and H[i] = h[s][i] become, over
  * the incoming partners j of i (and i), the max of A[j] and of H[j]. */
-static void mpm_partners(const vlm_prog *m, int s, const double *a, const double *h, double *ca,
+static void mpm_partners(const vlmod_prog *m, int s, const double *a, const double *h, double *ca,
                          double *ch)
 {
 	double ba = -INFINITY, bh = 0;
@@ -170,7 +170,7 @@ static void mpm_partners(const vlm_prog *m, int s, const double *a, const double
 		ch[i] = h[i];
 	}
 	for (size_t k = m->first[s]; k < m->first[s + 1]; k++) {
-		const vlm_msg *g = &m->msg[k];
+		const vlmod_msg *g = &m->msg[k];
 		if (g->from < 0)
 			continue;
 		if (g->to == VLM_TO_ALL) {
@@ -187,7 +187,7 @@ static void mpm_partners(const vlm_prog *m, int s, const double *a, const double
 	}
 }
 
-double vlm_mpm(const vlm_prog *m, double g, double L, int at_max, double *phi, double *step_max)
+double vlmod_mpm(const vlmod_prog *m, double g, double L, int at_max, double *phi, double *step_max)
 {
 	size_t p = (size_t)m->p;
 	double *a = malloc(4 * p * sizeof *a), *h, *ca, *ch;
@@ -200,7 +200,7 @@ double vlm_mpm(const vlm_prog *m, double g, double L, int at_max, double *phi, d
 	for (int s = 0; s < m->r; s++) {
 		for (size_t i = 0; i < p; i++) {
 			a[i] = (s ? phi[(size_t)(s - 1) * p + i] : 0) + m->w[(size_t)s * p + i];
-			h[i] = vlm_prog_h(m, s, (int)i, at_max);
+			h[i] = vlmod_prog_h(m, s, (int)i, at_max);
 		}
 		if (m->comm[s])
 			mpm_partners(m, s, a, h, ca, ch);
@@ -228,9 +228,9 @@ typedef struct prow {
 } prow;
 
 /* A whole number >= LO in cell (r, col). */
-static int cell_int(const vlm_csv *c, int r, int col, long lo, long *v, char *err, size_t el)
+static int cell_int(const vlu_csv *c, int r, int col, long lo, long *v, char *err, size_t el)
 {
-	const char *t = vlm_csv_text(c, r, col);
+	const char *t = vlu_csv_text(c, r, col);
 	char *end;
 	errno = 0;
 	*v = strtol(t, &end, 10);
@@ -243,7 +243,7 @@ static int cell_int(const vlm_csv *c, int r, int col, long lo, long *v, char *er
 }
 
 /* Pass 1: step and task of every row, P and R. */
-static int prog_scan(const vlm_csv *c, const int *idx, int ntasks, prow *rows, int *p, int *r,
+static int prog_scan(const vlu_csv *c, const int *idx, int ntasks, prow *rows, int *p, int *r,
                      char *err, size_t el)
 {
 	*p = ntasks;
@@ -279,7 +279,7 @@ static int prog_scan(const vlm_csv *c, const int *idx, int ntasks, prow *rows, i
 }
 
 /* One "DEST:SIZE" item of a send cell. */
-static int send_item(vlm_prog *m, const vlm_csv *c, int r, const prow *pr, const char *it,
+static int send_item(vlmod_prog *m, const vlu_csv *c, int r, const prow *pr, const char *it,
                      char *err, size_t el)
 {
 	const char *colon = strchr(it, ':');
@@ -301,20 +301,20 @@ static int send_item(vlm_prog *m, const vlm_csv *c, int r, const prow *pr, const
 			return -1;
 		}
 	}
-	if (vl_parse_size(colon + 1, &bytes) < 0) {
+	if (vlcfg_parse_size(colon + 1, &bytes) < 0) {
 		snprintf(err, el,
 		         "%s:%d: column send: '%s': bad size '%s' (bytes, or B KiB MiB "
 		         "GiB KB MB GB)",
 		         c->path, c->line[r], it, colon + 1);
 		return -1;
 	}
-	return vlm_prog_msg(m, pr->step, pr->task, (int)to, (double)bytes, pr->step);
+	return vlmod_prog_msg(m, pr->step, pr->task, (int)to, (double)bytes, pr->step);
 }
 
-static int send_cell(vlm_prog *m, const vlm_csv *c, int r, int col, const prow *pr, char *err,
+static int send_cell(vlmod_prog *m, const vlu_csv *c, int r, int col, const prow *pr, char *err,
                      size_t el)
 {
-	char *copy = strdup(vlm_csv_text(c, r, col)), *save = NULL, *it;
+	char *copy = strdup(vlu_csv_text(c, r, col)), *save = NULL, *it;
 	int rc = copy ? 0 : -1;
 	for (it = copy ? strtok_r(copy, " \t;", &save) : NULL; it && !rc;
 	     it = strtok_r(NULL, " \t;", &save))
@@ -324,13 +324,13 @@ static int send_cell(vlm_prog *m, const vlm_csv *c, int r, int col, const prow *
 }
 
 /* Pass 2: work, send, h of row R. */
-static int prog_row(vlm_prog *m, const vlm_csv *c, int r, const int *idx, int csend, int ch,
+static int prog_row(vlmod_prog *m, const vlu_csv *c, int r, const int *idx, int csend, int ch,
                     const prow *pr, char *err, size_t el)
 {
 	size_t k = (size_t)pr->step * (size_t)m->p + (size_t)pr->task;
-	const char *t = vlm_csv_text(c, r, idx[F_WORK]);
+	const char *t = vlu_csv_text(c, r, idx[F_WORK]);
 	int64_t h;
-	if (*t && (vlm_parse_seconds(t, 1, &m->w[k]) < 0 || m->w[k] < 0)) {
+	if (*t && (vlmod_parse_seconds(t, 1, &m->w[k]) < 0 || m->w[k] < 0)) {
 		snprintf(err, el,
 		         "%s:%d: column work: '%s' is not a time >= 0 (seconds, or with "
 		         "a unit: ns, us, ms, s)",
@@ -339,8 +339,8 @@ static int prog_row(vlm_prog *m, const vlm_csv *c, int r, const int *idx, int cs
 	}
 	if (csend >= 0 && send_cell(m, c, r, csend, pr, err, el) < 0)
 		return -1;
-	t = ch >= 0 ? vlm_csv_text(c, r, ch) : "";
-	if (*t && vl_parse_size(t, &h) < 0) {
+	t = ch >= 0 ? vlu_csv_text(c, r, ch) : "";
+	if (*t && vlcfg_parse_size(t, &h) < 0) {
 		snprintf(err, el,
 		         "%s:%d: column h: '%s' is not a size (bytes, or B KiB MiB GiB "
 		         "KB MB GB)",
@@ -353,7 +353,7 @@ static int prog_row(vlm_prog *m, const vlm_csv *c, int r, const int *idx, int cs
 }
 
 /* Every (step, task) at most once, every step 1..R present. */
-static int prog_check(const vlm_csv *c, const prow *rows, int p, int r, char *err, size_t el)
+static int prog_check(const vlu_csv *c, const prow *rows, int p, int r, char *err, size_t el)
 {
 	int *seen = calloc((size_t)p * (size_t)r + 1, sizeof *seen), rc = 0;
 	unsigned char *step = calloc((size_t)r + 1, 1);
@@ -380,41 +380,41 @@ static int prog_check(const vlm_csv *c, const prow *rows, int p, int r, char *er
 	return rc;
 }
 
-int vlm_prog_read(const char *path, int ntasks, vlm_prog *m, char *err, size_t el)
+int vlmod_prog_read(const char *path, int ntasks, vlmod_prog *m, char *err, size_t el)
 {
-	vlm_csv c;
+	vlu_csv c;
 	prow *rows = NULL;
 	int idx[NF], p, r, rc = -1;
 	memset(m, 0, sizeof *m);
 	err[0] = '\0';
-	if (vlm_csv_read(path, &c, err, el) < 0)
+	if (vlu_csv_read(path, &c, err, el) < 0)
 		return -1;
-	if (vlm_csv_need(&c, prog_cols, idx, err, el) < 0)
+	if (vlu_csv_need(&c, prog_cols, idx, err, el) < 0)
 		goto out;
 	rows = calloc((size_t)c.nrows + 1, sizeof *rows);
 	if (!rows || prog_scan(&c, idx, ntasks, rows, &p, &r, err, el) < 0 ||
 	    prog_check(&c, rows, p, r, err, el) < 0)
 		goto out;
-	if (vlm_prog_init(m, p, r) < 0)
+	if (vlmod_prog_init(m, p, r) < 0)
 		goto out;
 	for (int k = 0; k < c.nrows; k++)
-		if (prog_row(m, &c, k, idx, vlm_csv_col(&c, "send"), vlm_csv_col(&c, "h"), &rows[k],
+		if (prog_row(m, &c, k, idx, vlu_csv_col(&c, "send"), vlu_csv_col(&c, "h"), &rows[k],
 		             err, el) < 0)
 			goto out;
-	rc = vlm_prog_finish(m);
+	rc = vlmod_prog_finish(m);
 out:
 	if (rc < 0 && !*err)
 		snprintf(err, el, "%s: out of memory", path);
 	if (rc < 0)
-		vlm_prog_free(m);
+		vlmod_prog_free(m);
 	free(rows);
-	vlm_csv_free(&c);
+	vlu_csv_free(&c);
 	return rc;
 }
 
 /* ---- g and L ---- */
 
-int vlm_parse_g(const char *text, double *g)
+int vlmod_parse_g(const char *text, double *g)
 {
 	static const struct {
 		const char *u;
@@ -439,7 +439,7 @@ int vlm_parse_g(const char *text, double *g)
 				return 0;
 			}
 	}
-	if (vl_parse_rate(text, &bw) < 0 || !isfinite(1 / bw)) /* 1e-320B/s: g inf */
+	if (vlcfg_parse_rate(text, &bw) < 0 || !isfinite(1 / bw)) /* 1e-320B/s: g inf */
 		return -1;
 	*g = 1 / bw;
 	return 0;
@@ -466,14 +466,14 @@ static int gl_set(int which, const char *v, const char *unit, double *g, double 
 	    (int)sizeof buf)
 		return -1; /* cut short, it could parse as something else */
 	if (which == 'g')
-		return vlm_parse_g(buf, g);
-	return vlm_parse_seconds(buf, 1, L);
+		return vlmod_parse_g(buf, g);
+	return vlmod_parse_seconds(buf, 1, L);
 }
 
-static int col_any(const vlm_csv *c, const char *const *names)
+static int col_any(const vlu_csv *c, const char *const *names)
 {
 	for (; *names; names++) {
-		int k = vlm_csv_col(c, *names);
+		int k = vlu_csv_col(c, *names);
 		if (k >= 0)
 			return k;
 	}
@@ -487,20 +487,20 @@ typedef struct gl_cols {
 	int name, value, unit, model, link;
 } gl_cols;
 
-static int gl_row_ok(const vlm_csv *c, const gl_cols *k, int r, const char *link, int eq11)
+static int gl_row_ok(const vlu_csv *c, const gl_cols *k, int r, const char *link, int eq11)
 {
-	const char *model = k->model >= 0 ? vlm_csv_text(c, r, k->model) : "bsp";
-	if (!gl_name(vlm_csv_text(c, r, k->name)))
+	const char *model = k->model >= 0 ? vlu_csv_text(c, r, k->model) : "bsp";
+	if (!gl_name(vlu_csv_text(c, r, k->name)))
 		return 0;
-	if (!strcasestr(model, "bsp") && strncasecmp(vlm_csv_text(c, r, k->name), "bsp", 3))
+	if (!strcasestr(model, "bsp") && strncasecmp(vlu_csv_text(c, r, k->name), "bsp", 3))
 		return 0;
-	if (link && k->link >= 0 && strcmp(vlm_csv_text(c, r, k->link), link))
+	if (link && k->link >= 0 && strcmp(vlu_csv_text(c, r, k->link), link))
 		return 0;
 	return !eq11 || !strncmp(model, "bsp(eq.11)", 10);
 }
 
 /* Several links among the rows chosen: the caller must pick one. */
-static int gl_links(const vlm_csv *c, const gl_cols *k, const char *link, int eq11, char *err,
+static int gl_links(const vlu_csv *c, const gl_cols *k, const char *link, int eq11, char *err,
                     size_t el)
 {
 	const char *first = NULL;
@@ -510,7 +510,7 @@ static int gl_links(const vlm_csv *c, const gl_cols *k, const char *link, int eq
 		const char *l;
 		if (!gl_row_ok(c, k, r, NULL, eq11))
 			continue;
-		l = vlm_csv_text(c, r, k->link);
+		l = vlu_csv_text(c, r, k->link);
 		if (!first)
 			first = l;
 		else if (strcmp(first, l)) {
@@ -523,13 +523,13 @@ static int gl_links(const vlm_csv *c, const gl_cols *k, const char *link, int eq
 	return 0;
 }
 
-static int gl_long(const vlm_csv *c, const char *link, double *g, double *L, int *found, char *err,
+static int gl_long(const vlu_csv *c, const char *link, double *g, double *L, int *found, char *err,
                    size_t el)
 {
 	static const char *const nm[] = {"parameter", "name", "key", "param", NULL};
 	static const char *const md[] = {"model", "section", "method", "group", NULL};
-	gl_cols k = {col_any(c, nm), vlm_csv_col(c, "value"), vlm_csv_col(c, "unit"),
-	             col_any(c, md), vlm_csv_col(c, "link")};
+	gl_cols k = {col_any(c, nm), vlu_csv_col(c, "value"), vlu_csv_col(c, "unit"),
+	             col_any(c, md), vlu_csv_col(c, "link")};
 	int eq11 = 0;
 	if (k.name < 0 || k.value < 0)
 		return 0;
@@ -538,15 +538,15 @@ static int gl_long(const vlm_csv *c, const char *link, double *g, double *L, int
 	if (gl_links(c, &k, link, eq11, err, el) < 0)
 		return -1;
 	for (int r = 0; r < c->nrows; r++) {
-		const char *name = vlm_csv_text(c, r, k.name);
+		const char *name = vlu_csv_text(c, r, k.name);
 		int which = gl_name(name);
 		if (!gl_row_ok(c, &k, r, link, eq11))
 			continue;
-		if (gl_set(which, vlm_csv_text(c, r, k.value),
-		           k.unit >= 0 ? vlm_csv_text(c, r, k.unit) : NULL, g, L) < 0) {
+		if (gl_set(which, vlu_csv_text(c, r, k.value),
+		           k.unit >= 0 ? vlu_csv_text(c, r, k.unit) : NULL, g, L) < 0) {
 			snprintf(err, el, "%s:%d: %s: bad value '%s%s%s'", c->path, c->line[r],
-			         name, vlm_csv_text(c, r, k.value), k.unit >= 0 ? " " : "",
-			         k.unit >= 0 ? vlm_csv_text(c, r, k.unit) : "");
+			         name, vlu_csv_text(c, r, k.value), k.unit >= 0 ? " " : "",
+			         k.unit >= 0 ? vlu_csv_text(c, r, k.unit) : "");
 			return -1;
 		}
 		*found |= which == 'g' ? 1 : 2;
@@ -555,7 +555,7 @@ static int gl_long(const vlm_csv *c, const char *link, double *g, double *L, int
 }
 
 /* Columns g and L (or bsp_g, bsp_L): one row, or the row of an overall fit. */
-static int gl_wide(const vlm_csv *c, double *g, double *L, int *found, char *err, size_t el)
+static int gl_wide(const vlu_csv *c, double *g, double *L, int *found, char *err, size_t el)
 {
 	static const char *const gn[] = {"g", "bsp_g", NULL}, *const ln[] = {"L", "bsp_L", NULL};
 	static const char *const pn[] = {"pattern", "experiment", "fit", NULL};
@@ -563,7 +563,7 @@ static int gl_wide(const vlm_csv *c, double *g, double *L, int *found, char *err
 	if (cg < 0 || cl < 0)
 		return 0;
 	for (int r = 0; r < c->nrows; r++) {
-		const char *p = cp >= 0 ? vlm_csv_text(c, r, cp) : "";
+		const char *p = cp >= 0 ? vlu_csv_text(c, r, cp) : "";
 		if (c->nrows == 1 || !strcmp(p, "all") || !strcmp(p, "average") ||
 		    !strcmp(p, "overall"))
 			row = r;
@@ -575,21 +575,21 @@ static int gl_wide(const vlm_csv *c, double *g, double *L, int *found, char *err
 		         c->path, c->header_line, c->nrows);
 		return -1;
 	}
-	if (gl_set('g', vlm_csv_text(c, row, cg), NULL, g, L) < 0 ||
-	    gl_set('L', vlm_csv_text(c, row, cl), NULL, g, L) < 0) {
+	if (gl_set('g', vlu_csv_text(c, row, cg), NULL, g, L) < 0 ||
+	    gl_set('L', vlu_csv_text(c, row, cl), NULL, g, L) < 0) {
 		snprintf(err, el, "%s:%d: bad g '%s' or L '%s'", c->path, c->line[row],
-		         vlm_csv_text(c, row, cg), vlm_csv_text(c, row, cl));
+		         vlu_csv_text(c, row, cg), vlu_csv_text(c, row, cl));
 		return -1;
 	}
 	*found = 3;
 	return 0;
 }
 
-int vlm_read_gl(const char *path, const char *link, double *g, double *L, char *err, size_t el)
+int vlmod_read_gl(const char *path, const char *link, double *g, double *L, char *err, size_t el)
 {
-	vlm_csv c;
+	vlu_csv c;
 	int found = 0, rc;
-	if (vlm_csv_read(path, &c, err, el) < 0)
+	if (vlu_csv_read(path, &c, err, el) < 0)
 		return -1;
 	for (int k = 0; k < c.nmeta; k++) {
 		int which = gl_name(c.meta_key[k]);
@@ -609,7 +609,7 @@ int vlm_read_gl(const char *path, const char *link, double *g, double *L, char *
 		                      : "g and L");
 		rc = -1;
 	}
-	vlm_csv_free(&c);
+	vlu_csv_free(&c);
 	return rc;
 }
 
@@ -720,19 +720,19 @@ static int bsp_value(bsp_opts *o, const char *opt, const char *v)
 	else if (!strcmp(opt, "--L"))
 		o->l_text = v;
 	else if (!strcmp(opt, "--op") && bsp_enum(v, ops, &o->at_max) < 0)
-		return vlm_usage_err("bsp", usage_bsp, "--op '%s': expected sum or max", v);
+		return vlmod_usage_err("bsp", usage_bsp, "--op '%s': expected sum or max", v);
 	else if (!strcmp(opt, "--steps") && bsp_enum(v, rules, &o->rule) < 0)
-		return vlm_usage_err("bsp", usage_bsp, "--steps '%s': expected auto, coll or phase",
+		return vlmod_usage_err("bsp", usage_bsp, "--steps '%s': expected auto, coll or phase",
 		                     v);
 	else if (!strcmp(opt, "--min-gap") &&
-	         (vlm_parse_seconds(v, 0, &o->min_gap) < 0 || o->min_gap < 0))
-		return vlm_usage_err("bsp", usage_bsp,
+	         (vlmod_parse_seconds(v, 0, &o->min_gap) < 0 || o->min_gap < 0))
+		return vlmod_usage_err("bsp", usage_bsp,
 		                     "--min-gap '%s': expected a time >= 0 with a "
 		                     "unit (ns, us, ms, s)",
 		                     v);
 	else if (!strcmp(opt, "--tasks") &&
-	         (vlm_parse_number(v, &d) < 0 || d < 1 || d > 1000000 || d != floor(d)))
-		return vlm_usage_err("bsp", usage_bsp, "--tasks '%s': expected a whole number >= 1",
+	         (vlmod_parse_number(v, &d) < 0 || d < 1 || d > 1000000 || d != floor(d)))
+		return vlmod_usage_err("bsp", usage_bsp, "--tasks '%s': expected a whole number >= 1",
 		                     v);
 	else if (!strcmp(opt, "--tasks"))
 		o->ntasks = (int)d;
@@ -750,8 +750,8 @@ static int bsp_args(int argc, char **argv, bsp_opts *o)
 	                                   "--op",    "--steps",  "--min-gap", "--tasks"};
 	static const char *const flags[] = {"--csv", "--detail"};
 	int *const flagv[] = {&o->csv, &o->detail};
-	const vlm_cmdline c = {"bsp", usage_bsp, opts, 9, flags, flagv, 2, bsp_value_cb, o, &o->file};
-	return vlm_args(argc, argv, &c);
+	const vlmod_cmdline c = {"bsp", usage_bsp, opts, 9, flags, flagv, 2, bsp_value_cb, o, &o->file};
+	return vlmod_args(argc, argv, &c);
 }
 
 /* g and L: --params, then --g and --L. */
@@ -760,49 +760,49 @@ static int bsp_gl(bsp_opts *o)
 	char err[768];
 	int have_g = 0, have_l = 0;
 	if (o->params) {
-		if (vlm_read_gl(o->params, o->link, &o->g, &o->L, err, sizeof err) < 0)
-			return vlm_die("%s", err);
+		if (vlmod_read_gl(o->params, o->link, &o->g, &o->L, err, sizeof err) < 0)
+			return vlmod_die("%s", err);
 		have_g = have_l = 1;
 	}
 	if (o->g_text) {
-		if (vlm_parse_g(o->g_text, &o->g) < 0)
-			return vlm_usage_err("bsp", usage_bsp,
+		if (vlmod_parse_g(o->g_text, &o->g) < 0)
+			return vlmod_usage_err("bsp", usage_bsp,
 			                     "--g '%s': expected seconds per byte "
 			                     "(8.9e-9, 8.9ns/B) or a bandwidth (112MB/s)",
 			                     o->g_text);
 		have_g = 1;
 	}
 	if (o->l_text) {
-		if (vlm_parse_seconds(o->l_text, 1, &o->L) < 0)
-			return vlm_usage_err("bsp", usage_bsp,
+		if (vlmod_parse_seconds(o->l_text, 1, &o->L) < 0)
+			return vlmod_usage_err("bsp", usage_bsp,
 			                     "--L '%s': expected seconds or a time "
 			                     "with a unit (ns, us, ms, s)",
 			                     o->l_text);
 		have_l = 1;
 	}
 	if (!have_g || !have_l)
-		return vlm_usage_err("bsp", usage_bsp, "give --g and --L, or --params FILE");
+		return vlmod_usage_err("bsp", usage_bsp, "give --g and --L, or --params FILE");
 	return 0;
 }
 
 static int bsp_check(bsp_opts *o)
 {
 	if (!o->file == !o->trace)
-		return vlm_usage_err("bsp", usage_bsp,
+		return vlmod_usage_err("bsp", usage_bsp,
 		                     o->file ? "an input file and --trace: give "
 		                               "one"
 		                             : "give an M-step file or --trace DIR");
 	if (o->link && !o->params)
-		return vlm_usage_err("bsp", usage_bsp, "--link is for --params");
+		return vlmod_usage_err("bsp", usage_bsp, "--link is for --params");
 	if (o->trace && o->ntasks)
-		return vlm_usage_err("bsp", usage_bsp,
+		return vlmod_usage_err("bsp", usage_bsp,
 		                     "--tasks is for an M-step file, not --trace");
 	return bsp_gl(o);
 }
 
 static const char *const rule_names[] = {"auto", "coll", "phase"};
 
-static void bsp_preamble(const bsp_opts *o, const vlm_prog *m, int rule)
+static void bsp_preamble(const bsp_opts *o, const vlmod_prog *m, int rule)
 {
 	char g[32], l[32];
 	if (o->csv) {
@@ -817,43 +817,43 @@ static void bsp_preamble(const bsp_opts *o, const vlm_prog *m, int rule)
 		       m->p, o->trace, rule_names[rule]);
 	else
 		printf("%d M-step%s of %d tasks (%s)\n", m->r, m->r == 1 ? "" : "s", m->p, o->file);
-	printf("g = %s s/B, L = %s s, h = in %s out\n\n", vlm_g(g, sizeof g, o->g),
-	       vlm_g(l, sizeof l, o->L), o->at_max ? "max" : "+");
+	printf("g = %s s/B, L = %s s, h = in %s out\n\n", vlmod_g(g, sizeof g, o->g),
+	       vlmod_g(l, sizeof l, o->L), o->at_max ? "max" : "+");
 }
 
-static void bsp_steps(vlm_tab *t, const bsp_opts *o, const vlm_prog *m, const double *T,
+static void bsp_steps(vlmod_tab *t, const bsp_opts *o, const vlmod_prog *m, const double *T,
                       const double *mpm)
 {
 	static const char *const h[] = {"step",    "closed_by", "max_w_s", "max_h_B",
 	                                "bspwb_s", "mpm_s",     "vlayer_s"};
-	int tr = m->vl_end != NULL;
-	vlm_tab_init(t, tr ? 7 : 5);
+	int tr = m->vlayer_end != NULL;
+	vlmod_tab_init(t, tr ? 7 : 5);
 	for (int k = 0; k < 7; k++)
 		if (tr || (k != 1 && k != 6))
-			vlm_tab_str(t, h[k]);
+			vlmod_tab_str(t, h[k]);
 	for (int s = 0; s < m->r; s++) {
 		double wmax = 0, hmax = 0;
 		for (int i = 0; i < m->p; i++) {
 			wmax = fmax(wmax, m->w[(size_t)s * m->p + i]);
-			hmax = fmax(hmax, vlm_prog_h(m, s, i, o->at_max));
+			hmax = fmax(hmax, vlmod_prog_h(m, s, i, o->at_max));
 		}
-		vlm_tab_num(t, s + 1);
+		vlmod_tab_num(t, s + 1);
 		if (tr)
-			vlm_tab_str(t, m->label && m->label[s] ? m->label[s] : "-");
-		vlm_tab_num(t, wmax);
-		vlm_tab_num(t, hmax);
-		vlm_tab_num(t, T[s]);
-		vlm_tab_num(t, mpm[s]);
+			vlmod_tab_str(t, m->label && m->label[s] ? m->label[s] : "-");
+		vlmod_tab_num(t, wmax);
+		vlmod_tab_num(t, hmax);
+		vlmod_tab_num(t, T[s]);
+		vlmod_tab_num(t, mpm[s]);
 		if (tr)
-			vlm_tab_num(t, m->vl_end[s]);
+			vlmod_tab_num(t, m->vlayer_end[s]);
 	}
 }
 
 /* The incoming partners of every task in step s (with itself) into CNT. */
-static void bsp_partners(const vlm_prog *m, int s, int *cnt, unsigned char *isb)
+static void bsp_partners(const vlmod_prog *m, int s, int *cnt, unsigned char *isb)
 {
 	int nb = 0;
-	const vlm_msg *prev = NULL;
+	const vlmod_msg *prev = NULL;
 	memset(isb, 0, (size_t)m->p);
 	for (size_t k = m->first[s]; k < m->first[s + 1]; k++)
 		if (m->msg[k].to == VLM_TO_ALL && m->msg[k].from >= 0 && !isb[m->msg[k].from]) {
@@ -863,7 +863,7 @@ static void bsp_partners(const vlm_prog *m, int s, int *cnt, unsigned char *isb)
 	for (int i = 0; i < m->p; i++)
 		cnt[i] = 1 + (m->comm[s] ? nb - isb[i] : 0);
 	for (size_t k = m->first[s]; k < m->first[s + 1]; k++) {
-		const vlm_msg *g = &m->msg[k];
+		const vlmod_msg *g = &m->msg[k];
 		if (g->to >= 0 && g->from >= 0 && g->from != g->to && !isb[g->from] &&
 		    !(prev && prev->from == g->from && prev->to == g->to))
 			cnt[g->to]++;
@@ -871,27 +871,27 @@ static void bsp_partners(const vlm_prog *m, int s, int *cnt, unsigned char *isb)
 	}
 }
 
-static int bsp_detail(vlm_tab *t, const bsp_opts *o, const vlm_prog *m, const double *phi)
+static int bsp_detail(vlmod_tab *t, const bsp_opts *o, const vlmod_prog *m, const double *phi)
 {
 	static const char *const h[] = {"step",  "task", "w_s",      "in_B",
 	                                "out_B", "h_B",  "partners", "mpm_s"};
 	int *cnt = malloc((size_t)m->p * sizeof *cnt);
 	unsigned char *isb = malloc((size_t)m->p);
-	vlm_tab_init(t, 8);
+	vlmod_tab_init(t, 8);
 	for (int k = 0; k < 8; k++)
-		vlm_tab_str(t, h[k]);
+		vlmod_tab_str(t, h[k]);
 	for (int s = 0; cnt && isb && s < m->r; s++) {
 		bsp_partners(m, s, cnt, isb);
 		for (int i = 0; i < m->p; i++) {
 			size_t k = (size_t)s * m->p + i;
-			vlm_tab_num(t, s + 1);
-			vlm_tab_num(t, i);
-			vlm_tab_num(t, m->w[k]);
-			vlm_tab_num(t, m->in[k]);
-			vlm_tab_num(t, m->out[k]);
-			vlm_tab_num(t, vlm_prog_h(m, s, i, o->at_max));
-			vlm_tab_num(t, cnt[i]);
-			vlm_tab_num(t, phi[k]);
+			vlmod_tab_num(t, s + 1);
+			vlmod_tab_num(t, i);
+			vlmod_tab_num(t, m->w[k]);
+			vlmod_tab_num(t, m->in[k]);
+			vlmod_tab_num(t, m->out[k]);
+			vlmod_tab_num(t, vlmod_prog_h(m, s, i, o->at_max));
+			vlmod_tab_num(t, cnt[i]);
+			vlmod_tab_num(t, phi[k]);
 		}
 	}
 	free(isb);
@@ -907,35 +907,35 @@ static double bsp_err(double actual, double model)
 	return actual != 0 ? 100 * (actual - model) / actual : NAN;
 }
 
-static void bsp_totals(const bsp_opts *o, const vlm_prog *m, double T, double psi)
+static void bsp_totals(const bsp_opts *o, const vlmod_prog *m, double T, double psi)
 {
 	char a[32], b[32], c[32];
 	if (o->csv) {
 		printf("# bspwb_s: %.9g\n# mpm_s: %.9g\n", T, psi);
-		if (m->vl_total >= 0)
-			printf("# vlayer_s: %.9g\n", m->vl_total);
+		if (m->vlayer_total >= 0)
+			printf("# vlayer_s: %.9g\n", m->vlayer_total);
 		return;
 	}
-	printf("\nBSPWB: T = %s s\nMPM: Psi = %s s\n", vlm_g(a, sizeof a, T),
-	       vlm_g(b, sizeof b, psi));
-	if (m->vl_total >= 0)
+	printf("\nBSPWB: T = %s s\nMPM: Psi = %s s\n", vlmod_g(a, sizeof a, T),
+	       vlmod_g(b, sizeof b, psi));
+	if (m->vlayer_total >= 0)
 		printf("vlayer: %s s (error 100 (vlayer - model)/vlayer: BSPWB %.1f %%, MPM %.1f "
 		       "%%)\n",
-		       vlm_g(c, sizeof c, m->vl_total), bsp_err(m->vl_total, T),
-		       bsp_err(m->vl_total, psi));
+		       vlmod_g(c, sizeof c, m->vlayer_total), bsp_err(m->vlayer_total, T),
+		       bsp_err(m->vlayer_total, psi));
 }
 
-static int bsp_report(const bsp_opts *o, const vlm_prog *m, int rule)
+static int bsp_report(const bsp_opts *o, const vlmod_prog *m, int rule)
 {
 	size_t rp = (size_t)m->r * (size_t)m->p;
 	double *T = calloc((size_t)m->r + 1, sizeof *T), *mpm = calloc((size_t)m->r + 1, sizeof *T);
 	double *phi = calloc(rp + 1, sizeof *phi), psi;
-	vlm_tab t = {0}, d = {0};
+	vlmod_tab t = {0}, d = {0};
 	int rc = -1;
 	if (!T || !mpm || !phi)
 		goto out;
-	vlm_bspwb(m, o->g, o->L, o->at_max, T);
-	psi = vlm_mpm(m, o->g, o->L, o->at_max, phi, mpm);
+	vlmod_bspwb(m, o->g, o->L, o->at_max, T);
+	psi = vlmod_mpm(m, o->g, o->L, o->at_max, phi, mpm);
 	if (isnan(psi))
 		goto out;
 	bsp_preamble(o, m, rule);
@@ -944,26 +944,26 @@ static int bsp_report(const bsp_opts *o, const vlm_prog *m, int rule)
 	bsp_steps(&t, o, m, T, mpm);
 	if (o->detail && bsp_detail(&d, o, m, phi) < 0)
 		goto out;
-	rc = (!o->csv || !o->detail) ? vlm_tab_print(stdout, &t, o->csv) : 0;
+	rc = (!o->csv || !o->detail) ? vlmod_tab_print(stdout, &t, o->csv) : 0;
 	if (!rc && o->detail && !o->csv)
 		putchar('\n');
 	if (!rc && o->detail)
-		rc = vlm_tab_print(stdout, &d, o->csv);
+		rc = vlmod_tab_print(stdout, &d, o->csv);
 	if (!o->csv)
 		bsp_totals(o, m, m->r ? T[m->r - 1] : 0, psi);
 out:
-	vlm_tab_free(&t);
-	vlm_tab_free(&d);
+	vlmod_tab_free(&t);
+	vlmod_tab_free(&d);
 	free(T);
 	free(mpm);
 	free(phi);
-	return rc < 0 ? vlm_die("out of memory or write error") : 0;
+	return rc < 0 ? vlmod_die("out of memory or write error") : 0;
 }
 
-int vlm_bsp_main(int argc, char **argv)
+int vlmod_bsp_main(int argc, char **argv)
 {
 	bsp_opts o;
-	vlm_prog m;
+	vlmod_prog m;
 	char err[1024] = "";
 	int rc, rule;
 	memset(&o, 0, sizeof o);
@@ -976,11 +976,11 @@ int vlm_bsp_main(int argc, char **argv)
 		return rc;
 	rule = o.rule;
 	if (o.file)
-		rc = vlm_prog_read(o.file, o.ntasks, &m, err, sizeof err);
+		rc = vlmod_prog_read(o.file, o.ntasks, &m, err, sizeof err);
 	else
-		rc = vlm_prog_from_trace(o.trace, o.rule, o.min_gap, &m, &rule, stderr, err,
+		rc = vlmod_prog_from_trace(o.trace, o.rule, o.min_gap, &m, &rule, stderr, err,
 		                         sizeof err);
-	rc = rc < 0 ? vlm_die("%s", err) : bsp_report(&o, &m, rule);
-	vlm_prog_free(&m);
+	rc = rc < 0 ? vlmod_die("%s", err) : bsp_report(&o, &m, rule);
+	vlmod_prog_free(&m);
 	return rc;
 }

@@ -4,7 +4,7 @@
  * to their sends by (sender, seq); collectives over all tasks become the
  * messages of their logical pattern. */
 #include "vlmodel.h"
-#include "vlayer/coll/coll.h"
+#include "vltrace.h"
 #include "postproc/stats.h"
 #include "postproc/tracereader.h"
 
@@ -26,7 +26,7 @@ typedef struct tr_recv {
 } tr_recv;
 
 typedef struct tr_coll {
-	int kind, root, step; /* enum vli_coll_kind or -1; root processor or -1 */
+	int kind, root, step; /* enum vl_coll_kind or -1; root processor or -1 */
 	double bytes;
 } tr_coll;
 
@@ -49,13 +49,13 @@ typedef struct tr_task {
 } tr_task;
 
 typedef struct tr {
-	vl_tset set;
+	vlpost_tset set;
 	int n, rule;
 	int64_t min_gap;
 	tr_task *tk;
 	tr_recv *recv;
 	size_t nr, cr;
-	vlp_tstats *st;
+	vlpost_tstats *st;
 	FILE *warn;
 	char *err;
 	size_t errlen;
@@ -96,19 +96,19 @@ static int tr_step(tr_task *k, int s)
 	return 0;
 }
 
-/* The collective kind of COLL record R (enum vli_coll_kind), or -1; *GLOBAL:
+/* The collective kind of COLL record R (enum vl_coll_kind), or -1; *GLOBAL:
  * over all N tasks (not a PVM join or leave). */
 static int tr_kind(const vl_trec *r, int n, int *global)
 {
 	static const int pvm[] = {-1,
-	                          VLI_COLL_BARRIER,
-	                          VLI_COLL_BCAST,
-	                          VLI_COLL_REDUCE,
-	                          VLI_COLL_GATHER,
-	                          VLI_COLL_SCATTER};
+	                          VL_KIND_BARRIER,
+	                          VL_KIND_BCAST,
+	                          VL_KIND_REDUCE,
+	                          VL_KIND_GATHER,
+	                          VL_KIND_SCATTER};
 	int tag = r->tag;
 	*global = r->u.v.t3 == n && tag != VL_COLL_JOIN && tag != VL_COLL_LEAVE;
-	if (tag >= VL_COLL_MPI && tag - VL_COLL_MPI < VLI_COLL_NKINDS)
+	if (tag >= VL_COLL_MPI && tag - VL_COLL_MPI < VL_KIND_N)
 		return tag - VL_COLL_MPI;
 	if (tag > 0 && tag < (int)(sizeof pvm / sizeof pvm[0]))
 		return pvm[tag];
@@ -125,7 +125,7 @@ static int is_comm(int type)
 /* A read error of task I: 0 (tolerated: truncated, no END; warned), or -1. */
 static int tr_read_err(tr *t, int i)
 {
-	vl_tfile *f = &t->set.f[i];
+	vlpost_tfile *f = &t->set.f[i];
 	if (f->err == VL_TR_ETRUNC || f->err == VL_TR_ENOEND) {
 		if (t->warn)
 			fprintf(t->warn, "vlmodel: warning: %s\n", f->errmsg);
@@ -142,7 +142,7 @@ static int tr_count(tr *t, int *count)
 		vl_trec r;
 		int rc, global;
 		count[i] = 0;
-		while ((rc = vl_tfile_next(&t->set.f[i], &r)) == 1)
+		while ((rc = vlpost_tfile_next(&t->set.f[i], &r)) == 1)
 			if (r.type == VL_EV_COLL) {
 				tr_kind(&r, t->n, &global);
 				count[i] += global;
@@ -150,7 +150,7 @@ static int tr_count(tr *t, int *count)
 		if (rc < 0 && tr_read_err(t, i) < 0)
 			return -1;
 	}
-	return vl_tset_rewind(&t->set, t->err, t->errlen);
+	return vlpost_tset_rewind(&t->set, t->err, t->errlen);
 }
 
 /* auto/coll/phase: coll needs the same number (> 0) of them in every task. */
@@ -195,7 +195,7 @@ static int tr_account(tr *t, int i, const vl_trec *r)
 	} else if (r->type == VL_EV_RECV) {
 		if (tr_grow((void **)&t->recv, &t->cr, t->nr + 1, sizeof *t->recv) < 0)
 			return tr_oom(t);
-		t->recv[t->nr++] = (tr_recv){k->k, vl_tset_find(&t->set, r->peer), i, r->seq,
+		t->recv[t->nr++] = (tr_recv){k->k, vlpost_tset_find(&t->set, r->peer), i, r->seq,
 		                             (double)r->u.v.bytes};
 	} else if (r->type == VL_EV_COLL) {
 		size_t cc = (size_t)k->cc;
@@ -206,10 +206,10 @@ static int tr_account(tr *t, int i, const vl_trec *r)
 			return tr_oom(t);
 		k->cc = (int)cc;
 		k->coll[k->nc++] =
-		    (tr_coll){kind, r->peer < 0 ? -1 : vl_tset_find(&t->set, r->peer), k->k,
+		    (tr_coll){kind, r->peer < 0 ? -1 : vlpost_tset_find(&t->set, r->peer), k->k,
 		              (double)r->u.v.bytes};
 		if (t->rule == VLM_STEPS_COLL) {
-			k->st[k->k].label = kind >= 0 ? vli_coll_kind_name(kind) : "collective";
+			k->st[k->k].label = kind >= 0 ? vl_coll_kind_name(kind) : "collective";
 			k->st[k->k].end = r->u.v.t1;
 			k->k++;
 			k->has_comm = 0;
@@ -272,17 +272,17 @@ static int tr_end(tr *t, int i, int64_t end)
 /* Pass 2: cut task I into steps. */
 static int tr_walk(tr *t, int i)
 {
-	vl_tfile *f = &t->set.f[i];
+	vlpost_tfile *f = &t->set.f[i];
 	tr_task *k = &t->tk[i];
 	vl_trec r;
 	int rc;
-	vlp_stats_init(&t->st[i], i, &f->hdr);
+	vlpost_stats_init(&t->st[i], i, &f->hdr);
 	k->cursor = f->hdr.start_ns;
 	if (tr_step(k, 0) < 0)
 		return tr_oom(t);
-	while ((rc = vl_tfile_next(f, &r)) == 1) {
+	while ((rc = vlpost_tfile_next(f, &r)) == 1) {
 		int64_t comp = r.u.v.t0 > k->cursor ? r.u.v.t0 - k->cursor : 0;
-		vlp_stats_add(&t->st[i], &r);
+		vlpost_stats_add(&t->st[i], &r);
 		if (r.type == VL_EV_COMPUTE)
 			comp += r.u.v.t1 - r.u.v.t0;
 		if (r.u.v.t1 > k->cursor)
@@ -293,7 +293,7 @@ static int tr_walk(tr *t, int i)
 		if (is_comm(r.type) && tr_comm(t, i, &r) < 0)
 			return -1;
 	}
-	vlp_stats_done(&t->st[i]);
+	vlpost_stats_done(&t->st[i]);
 	if (rc < 0 && tr_read_err(t, i) < 0)
 		return -1;
 	return tr_end(t, i, k->cursor);
@@ -306,7 +306,7 @@ static int send_cmp(const void *a, const void *b)
 }
 
 /* Receives matched to their sends: full messages; sends nobody received: out only. */
-static int tr_messages(tr *t, vlm_prog *m)
+static int tr_messages(tr *t, vlmod_prog *m)
 {
 	for (size_t q = 0; q < t->nr; q++) {
 		const tr_recv *v = &t->recv[q];
@@ -316,9 +316,9 @@ static int tr_messages(tr *t, vlm_prog *m)
 			            send_cmp);
 		if (s && !s->recvd) {
 			s->recvd = 1;
-			if (vlm_prog_msg(m, v->step, v->from, v->to, v->bytes, s->step) < 0)
+			if (vlmod_prog_msg(m, v->step, v->from, v->to, v->bytes, s->step) < 0)
 				return tr_oom(t);
-		} else if (vlm_prog_msg(m, v->step, v->from, v->to, v->bytes, -1) < 0) {
+		} else if (vlmod_prog_msg(m, v->step, v->from, v->to, v->bytes, -1) < 0) {
 			return tr_oom(t);
 		}
 	}
@@ -326,7 +326,7 @@ static int tr_messages(tr *t, vlm_prog *m)
 		for (size_t q = 0; q < t->tk[i].ns; q++) {
 			const tr_send *s = &t->tk[i].send[q];
 			if (!s->recvd &&
-			    vlm_prog_msg(m, s->step, i, VLM_TO_NONE, s->bytes, s->step) < 0)
+			    vlmod_prog_msg(m, s->step, i, VLM_TO_NONE, s->bytes, s->step) < 0)
 				return tr_oom(t);
 		}
 	return 0;
@@ -354,7 +354,7 @@ static double b_to(const tr *t, int c, int i, int j)
 
 /* Messages i -> j of collective C of F(i, j) bytes for the pairs i != j: from
  * ONLY_FROM (if >= 0), to ONLY_TO (if >= 0), with j > i if UP. */
-static int tr_pairs(const tr *t, vlm_prog *m, int c, int only_from, int only_to, int up,
+static int tr_pairs(const tr *t, vlmod_prog *m, int c, int only_from, int only_to, int up,
                     tr_bytes_fn f)
 {
 	for (int i = 0; i < t->n; i++)
@@ -362,7 +362,7 @@ static int tr_pairs(const tr *t, vlm_prog *m, int c, int only_from, int only_to,
 			if (i == j || (only_from >= 0 && i != only_from) ||
 			    (only_to >= 0 && j != only_to) || (up && j < i))
 				continue;
-			if (vlm_prog_msg(m, tc(t, c, j)->step, i, j, f(t, c, i, j),
+			if (vlmod_prog_msg(m, tc(t, c, j)->step, i, j, f(t, c, i, j),
 			                 tc(t, c, i)->step) < 0)
 				return -1;
 		}
@@ -370,52 +370,52 @@ static int tr_pairs(const tr *t, vlm_prog *m, int c, int only_from, int only_to,
 }
 
 /* Every task sends to every other its own bytes (0 for a barrier). */
-static int tr_all(const tr *t, vlm_prog *m, int c, int zero)
+static int tr_all(const tr *t, vlmod_prog *m, int c, int zero)
 {
 	for (int j = 0; j < t->n; j++)
-		if (vlm_prog_msg(m, tc(t, c, j)->step, j, VLM_TO_ALL, zero ? 0 : tc(t, c, j)->bytes,
+		if (vlmod_prog_msg(m, tc(t, c, j)->step, j, VLM_TO_ALL, zero ? 0 : tc(t, c, j)->bytes,
 		                 tc(t, c, j)->step) < 0)
 			return -1;
 	return 0;
 }
 
 /* Collective C (the c-th over all tasks of every task) as messages. */
-static int tr_coll_msgs(tr *t, vlm_prog *m, int c)
+static int tr_coll_msgs(tr *t, vlmod_prog *m, int c)
 {
 	int kind = tc(t, c, 0)->kind, root = tc(t, c, 0)->root;
-	int rooted = kind == VLI_COLL_BCAST || kind == VLI_COLL_SCATTER ||
-	             kind == VLI_COLL_GATHER || kind == VLI_COLL_REDUCE;
+	int rooted = kind == VL_KIND_BCAST || kind == VL_KIND_SCATTER ||
+	             kind == VL_KIND_GATHER || kind == VL_KIND_REDUCE;
 	if (rooted && root < 0) {
 		if (t->warn)
 			fprintf(t->warn,
 			        "vlmodel: warning: %s: collective %d (%s) has no root in the "
 			        "traces: counted as a barrier\n",
-			        t->set.dir, c + 1, vli_coll_kind_name(kind));
-		kind = VLI_COLL_BARRIER;
+			        t->set.dir, c + 1, vl_coll_kind_name(kind));
+		kind = VL_KIND_BARRIER;
 	}
 	switch (kind) {
-	case VLI_COLL_BCAST:
+	case VL_KIND_BCAST:
 		return tr_pairs(t, m, c, root, -1, 0, b_from);
-	case VLI_COLL_SCATTER:
+	case VL_KIND_SCATTER:
 		return tr_pairs(t, m, c, root, -1, 0, b_to);
-	case VLI_COLL_GATHER:
-	case VLI_COLL_REDUCE:
+	case VL_KIND_GATHER:
+	case VL_KIND_REDUCE:
 		return tr_pairs(t, m, c, -1, root, 0, b_from);
-	case VLI_COLL_ALLGATHER:
-	case VLI_COLL_ALLREDUCE:
-	case VLI_COLL_ALLTOALL:
+	case VL_KIND_ALLGATHER:
+	case VL_KIND_ALLREDUCE:
+	case VL_KIND_ALLTOALL:
 		return tr_all(t, m, c, 0);
-	case VLI_COLL_REDUCE_SCATTER:
+	case VL_KIND_REDUCE_SCATTER:
 		return tr_pairs(t, m, c, -1, -1, 0, b_to);
-	case VLI_COLL_SCAN:
-	case VLI_COLL_EXSCAN:
+	case VL_KIND_SCAN:
+	case VL_KIND_EXSCAN:
 		return tr_pairs(t, m, c, -1, -1, 1, b_from);
 	default:
 		return tr_all(t, m, c, 1);
 	}
 }
 
-static int tr_colls(tr *t, vlm_prog *m)
+static int tr_colls(tr *t, vlmod_prog *m)
 {
 	int nc = t->tk[0].nc, differ = 0;
 	for (int i = 1; i < t->n; i++) {
@@ -435,7 +435,7 @@ static int tr_colls(tr *t, vlm_prog *m)
 }
 
 /* The program: steps, computation, the trace's step ends and elapsed time. */
-static int tr_build(tr *t, vlm_prog *m)
+static int tr_build(tr *t, vlmod_prog *m)
 {
 	int r = 0;
 	int64_t origin = INT64_MAX;
@@ -445,7 +445,7 @@ static int tr_build(tr *t, vlm_prog *m)
 		if (t->set.f[i].hdr.start_ns < origin)
 			origin = t->set.f[i].hdr.start_ns;
 	}
-	if (vlm_prog_init(m, t->n, r) < 0 || !(m->vl_end = calloc((size_t)r + 1, sizeof(double))) ||
+	if (vlmod_prog_init(m, t->n, r) < 0 || !(m->vlayer_end = calloc((size_t)r + 1, sizeof(double))) ||
 	    !(m->label = calloc((size_t)r + 1, sizeof(char *))))
 		return tr_oom(t);
 	for (int s = 0; s < r; s++) {
@@ -461,12 +461,12 @@ static int tr_build(tr *t, vlm_prog *m)
 			    !(m->label[s] = strdup(k->st[s].label)))
 				return tr_oom(t);
 		}
-		m->vl_end[s] = end == INT64_MIN ? 0 : (double)(end - origin) * 1e-9;
+		m->vlayer_end[s] = end == INT64_MIN ? 0 : (double)(end - origin) * 1e-9;
 	}
-	m->vl_total = (double)vlp_stats_elapsed(t->st, t->n) * 1e-9;
+	m->vlayer_total = (double)vlpost_stats_elapsed(t->st, t->n) * 1e-9;
 	if (tr_messages(t, m) < 0 || tr_colls(t, m) < 0)
 		return -1;
-	return vlm_prog_finish(m) < 0 ? tr_oom(t) : 0;
+	return vlmod_prog_finish(m) < 0 ? tr_oom(t) : 0;
 }
 
 static void tr_free(tr *t)
@@ -479,10 +479,10 @@ static void tr_free(tr *t)
 	free(t->tk);
 	free(t->recv);
 	free(t->st);
-	vl_tset_close(&t->set);
+	vlpost_tset_close(&t->set);
 }
 
-int vlm_prog_from_trace(const char *dir, int rule, double min_gap, vlm_prog *m, int *rule_used,
+int vlmod_prog_from_trace(const char *dir, int rule, double min_gap, vlmod_prog *m, int *rule_used,
                         FILE *warn, char *err, size_t errlen)
 {
 	tr t;
@@ -493,7 +493,7 @@ int vlm_prog_from_trace(const char *dir, int rule, double min_gap, vlm_prog *m, 
 	t.warn = warn;
 	t.err = err;
 	t.errlen = errlen;
-	if (vl_tset_open(&t.set, dir, 0, warn, err, errlen) < 0)
+	if (vlpost_tset_open(&t.set, dir, 0, warn, err, errlen) < 0)
 		goto out;
 	t.n = t.set.n;
 	t.tk = calloc((size_t)t.n, sizeof *t.tk);
@@ -512,6 +512,6 @@ int vlm_prog_from_trace(const char *dir, int rule, double min_gap, vlm_prog *m, 
 out:
 	tr_free(&t);
 	if (rc < 0)
-		vlm_prog_free(m);
+		vlmod_prog_free(m);
 	return rc;
 }

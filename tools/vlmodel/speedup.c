@@ -39,7 +39,7 @@ typedef struct enode {
 	double v; /* E_NUM: value; E_VAR: variable index */
 } enode;
 
-struct vlm_expr {
+struct vlmod_expr {
 	enode *n;
 	int nn, cap, root;
 };
@@ -51,7 +51,7 @@ struct vlm_expr {
 
 typedef struct eparse {
 	const char *s, *p;
-	vlm_expr *e;
+	vlmod_expr *e;
 	char *err;
 	size_t errlen;
 	int failed;
@@ -74,7 +74,7 @@ static int e_fail(eparse *ps, const char *what)
 
 static int e_node(eparse *ps, int op, int a, int b, double v)
 {
-	vlm_expr *e = ps->e;
+	vlmod_expr *e = ps->e;
 	if (ps->failed)
 		return -1;
 	if (e->nn == E_MAXNODES)
@@ -216,9 +216,9 @@ static int e_sum(eparse *ps)
 	}
 }
 
-vlm_expr *vlm_expr_parse(const char *text, char *err, size_t errlen)
+vlmod_expr *vlmod_expr_parse(const char *text, char *err, size_t errlen)
 {
-	eparse ps = {text, text, calloc(1, sizeof(vlm_expr)), err, errlen, 0, 0};
+	eparse ps = {text, text, calloc(1, sizeof(vlmod_expr)), err, errlen, 0, 0};
 	if (!ps.e) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -228,13 +228,13 @@ vlm_expr *vlm_expr_parse(const char *text, char *err, size_t errlen)
 	if (!ps.failed && *ps.p)
 		e_fail(&ps, "operator expected");
 	if (ps.failed) {
-		vlm_expr_free(ps.e);
+		vlmod_expr_free(ps.e);
 		return NULL;
 	}
 	return ps.e;
 }
 
-static double e_eval(const vlm_expr *e, int i, const double *vars)
+static double e_eval(const vlmod_expr *e, int i, const double *vars)
 {
 	const enode *n = &e->n[i];
 	double a = n->a >= 0 ? e_eval(e, n->a, vars) : 0;
@@ -269,12 +269,12 @@ static double e_eval(const vlm_expr *e, int i, const double *vars)
 	}
 }
 
-double vlm_expr_eval(const vlm_expr *e, const double vars[VLM_NVARS])
+double vlmod_expr_eval(const vlmod_expr *e, const double vars[VLM_NVARS])
 {
 	return e_eval(e, e->root, vars);
 }
 
-int vlm_expr_uses(const vlm_expr *e, int v)
+int vlmod_expr_uses(const vlmod_expr *e, int v)
 {
 	for (int i = 0; i < e->nn; i++)
 		if (e->n[i].op == E_VAR && (int)e->n[i].v == v)
@@ -282,7 +282,7 @@ int vlm_expr_uses(const vlm_expr *e, int v)
 	return 0;
 }
 
-void vlm_expr_free(vlm_expr *e)
+void vlmod_expr_free(vlmod_expr *e)
 {
 	if (e)
 		free(e->n);
@@ -293,20 +293,20 @@ void vlm_expr_free(vlm_expr *e)
  * Linpack's #x is printed garbled in the slides; this form is the one for which
  * the slides' own results hold: x ~ 3 alpha n / 128 (bwGRiD: p_1/2 ~ y) and
  * p_max = 24 ln(2) p_1/2 = (24 ln 2 / 128) n for alpha = 1/3. */
-static const vlm_kernel kernels[] = {
+static const vlmod_kernel kernels[] = {
     {"scalar", "scalar product", "2*n", "2*n*w", "p*w"},
     {"matmul", "matrix multiplication (Cannon)", "2*n^3", "2*n^2*w",
      "2*n^2*sqrt(p)*(1-1/sqrt(p))*w"},
     {"linpack", "Linpack", "2/3*n^3", "2*n^2*w", "(2+log2(p)/12)*n^2*w/(3*alpha)"},
 };
 
-const vlm_kernel *vlm_kernels(int *n)
+const vlmod_kernel *vlmod_kernels(int *n)
 {
 	*n = (int)(sizeof kernels / sizeof kernels[0]);
 	return kernels;
 }
 
-const vlm_kernel *vlm_kernel_find(const char *name)
+const vlmod_kernel *vlmod_kernel_find(const char *name)
 {
 	for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++)
 		if (!strcmp(kernels[k].name, name))
@@ -316,15 +316,15 @@ const vlm_kernel *vlm_kernel_find(const char *name)
 
 /* ---- the model ---- */
 
-static double su_eval(const vlm_speedup *m, const vlm_expr *e, double p)
+static double su_eval(const vlmod_speedup *m, const vlmod_expr *e, double p)
 {
 	double v[VLM_NVARS];
 	memcpy(v, m->vars, sizeof v);
 	v[VLM_VAR_P] = p;
-	return vlm_expr_eval(e, v);
+	return vlmod_expr_eval(e, v);
 }
 
-double vlm_su_x(const vlm_speedup *m, double p)
+double vlmod_su_x(const vlmod_speedup *m, double p)
 {
 	double x = su_eval(m, m->x, p);
 	if (x == 0)
@@ -332,29 +332,29 @@ double vlm_su_x(const vlm_speedup *m, double p)
 	return su_eval(m, m->op, p) * m->bc / (x * m->lpeak);
 }
 
-double vlm_su_s(double x, double p)
+double vlmod_su_s(double x, double p)
 {
 	if (isinf(x))
 		return p;
 	return (1 + x) / (1 + x / p);
 }
 
-double vlm_su_l(const vlm_speedup *m, double p)
+double vlmod_su_l(const vlmod_speedup *m, double p)
 {
-	double x = vlm_su_x(m, p);
+	double x = vlmod_su_x(m, p);
 	if (isinf(x))
 		return p * m->lpeak;
 	return m->lpeak * x / (1 + x / p);
 }
 
 /* x(p) - p changes sign at p_1/2 (geometric scan, then bisection). */
-int vlm_su_phalf(const vlm_speedup *m, double *p)
+int vlmod_su_phalf(const vlmod_speedup *m, double *p)
 {
 	double lo = 1, hi;
-	if (vlm_su_x(m, 1) < 1)
+	if (vlmod_su_x(m, 1) < 1)
 		return -1;
 	for (hi = 2; hi <= VLM_SU_PMAX; lo = hi, hi *= 2) {
-		double x = vlm_su_x(m, hi);
+		double x = vlmod_su_x(m, hi);
 		if (isnan(x))
 			return 2;
 		if (x < hi)
@@ -364,7 +364,7 @@ int vlm_su_phalf(const vlm_speedup *m, double *p)
 		return 1;
 	for (int k = 0; k < 200 && hi - lo > 1e-12 * hi; k++) {
 		double mid = (lo + hi) / 2;
-		if (vlm_su_x(m, mid) < mid)
+		if (vlmod_su_x(m, mid) < mid)
 			hi = mid;
 		else
 			lo = mid;
@@ -374,13 +374,13 @@ int vlm_su_phalf(const vlm_speedup *m, double *p)
 }
 
 /* Golden-section search for the largest l on [a, b] in log p. */
-static double su_golden(const vlm_speedup *m, double a, double b)
+static double su_golden(const vlmod_speedup *m, double a, double b)
 {
 	const double r = (sqrt(5.0) - 1) / 2;
 	double la = log(a), lb = log(b);
 	double c = lb - r * (lb - la), d = la + r * (lb - la);
 	for (int k = 0; k < 200 && lb - la > 1e-14; k++) {
-		if (vlm_su_l(m, exp(c)) > vlm_su_l(m, exp(d)))
+		if (vlmod_su_l(m, exp(c)) > vlmod_su_l(m, exp(d)))
 			lb = d;
 		else
 			la = c;
@@ -390,29 +390,29 @@ static double su_golden(const vlm_speedup *m, double a, double b)
 	return exp((la + lb) / 2);
 }
 
-int vlm_su_pmax(const vlm_speedup *m, double *p, double *l)
+int vlmod_su_pmax(const vlmod_speedup *m, double *p, double *l)
 {
 	const int steps = 3000;
 	const double f = pow(VLM_SU_PMAX, 1.0 / steps);
-	double best = vlm_su_l(m, 1), q = 1;
+	double best = vlmod_su_l(m, 1), q = 1;
 	int kbest = 0;
 	for (int k = 1; k <= steps; k++) {
 		double v;
 		q *= f;
-		v = vlm_su_l(m, q);
+		v = vlmod_su_l(m, q);
 		if (v > best) {
 			best = v;
 			kbest = k;
 		}
 	}
-	if (isnan(vlm_su_l(m, VLM_SU_PMAX)))
+	if (isnan(vlmod_su_l(m, VLM_SU_PMAX)))
 		return -1;
-	if (kbest == steps || !(vlm_su_l(m, VLM_SU_PMAX) < best * (1 - 1e-12)))
+	if (kbest == steps || !(vlmod_su_l(m, VLM_SU_PMAX) < best * (1 - 1e-12)))
 		return 1;
 	*p = su_golden(m, kbest ? pow(f, kbest - 1) : 1, pow(f, kbest + 1));
-	if (*p < 1 || vlm_su_l(m, *p) < vlm_su_l(m, 1))
+	if (*p < 1 || vlmod_su_l(m, *p) < vlmod_su_l(m, 1))
 		*p = 1;
-	*l = vlm_su_l(m, *p);
+	*l = vlmod_su_l(m, *p);
 	return isnan(*l) ? -1 : 0;
 }
 
@@ -468,7 +468,7 @@ static int plist_item(const char *it, double **p, int *n, int *cap)
 	return 0;
 }
 
-int vlm_parse_plist(const char *text, double **p, int *n, char *err, size_t errlen)
+int vlmod_parse_plist(const char *text, double **p, int *n, char *err, size_t errlen)
 {
 	char *copy = strdup(text), *save = NULL, *tok;
 	int cap = 0, rc = 0;
@@ -541,8 +541,8 @@ typedef struct su_opts {
 	const char *n_text, *p_text;
 	double lpeak, bc;
 	int csv;
-	vlm_speedup m;
-	vlm_expr *e[3];
+	vlmod_speedup m;
+	vlmod_expr *e[3];
 	double *p;
 	int np;
 } su_opts;
@@ -589,18 +589,18 @@ static int su_value(su_opts *o, const char *opt, const char *v)
 	else if (!strcmp(opt, "--p"))
 		o->p_text = v;
 	else if (!strcmp(opt, "--lpeak") && su_flops(v, &o->lpeak) < 0)
-		return vlm_usage_err("speedup", usage_su,
+		return vlmod_usage_err("speedup", usage_su,
 		                     "--lpeak '%s': expected a rate > 0 in "
 		                     "Flop/s, kFlop/s, MFlop/s, GFlop/s or TFlop/s",
 		                     v);
-	else if (!strcmp(opt, "--bc") && vlm_parse_bandwidth(v, 0, &o->bc) < 0)
-		return vlm_usage_err("speedup", usage_su,
+	else if (!strcmp(opt, "--bc") && vlmod_parse_bandwidth(v, 0, &o->bc) < 0)
+		return vlmod_usage_err("speedup", usage_su,
 		                     "--bc '%s': expected a rate > 0 with a "
 		                     "unit (B/s, KB/s, MB/s, GB/s, KiB/s, MiB/s, GiB/s, bit/s, "
 		                     "kbit/s, Mbit/s, Gbit/s)",
 		                     v);
-	if (num && (vlm_parse_number(v, num) < 0 || *num <= 0))
-		return vlm_usage_err("speedup", usage_su, "%s '%s': expected a number > 0", opt, v);
+	if (num && (vlmod_parse_number(v, num) < 0 || *num <= 0))
+		return vlmod_usage_err("speedup", usage_su, "%s '%s': expected a number > 0", opt, v);
 	return 0;
 }
 
@@ -615,18 +615,18 @@ static int su_args(int argc, char **argv, su_opts *o)
 	                                   "--b",      "--x", "--p", "--lpeak", "--bc"};
 	static const char *const flags[] = {"--csv"};
 	int *const flagv[] = {&o->csv};
-	const vlm_cmdline c = {"speedup", usage_su, opts, 10, flags, flagv, 1, su_value_cb, o, NULL};
-	return vlm_args(argc, argv, &c);
+	const vlmod_cmdline c = {"speedup", usage_su, opts, 10, flags, flagv, 1, su_value_cb, o, NULL};
+	return vlmod_args(argc, argv, &c);
 }
 
 /* The expressions (kernel's, replaced by --op/--b/--x) compiled into o->e. */
 static int su_exprs(su_opts *o)
 {
 	static const char *const exn[3] = {"--op", "--b", "--x"};
-	const vlm_kernel *k = NULL;
+	const vlmod_kernel *k = NULL;
 	char err[256];
-	if (o->kernel && !(k = vlm_kernel_find(o->kernel)))
-		return vlm_usage_err("speedup", usage_su,
+	if (o->kernel && !(k = vlmod_kernel_find(o->kernel)))
+		return vlmod_usage_err("speedup", usage_su,
 		                     "--kernel '%s': unknown (scalar, matmul, "
 		                     "linpack)",
 		                     o->kernel);
@@ -637,14 +637,14 @@ static int su_exprs(su_opts *o)
 		                : j == 1 ? k->b
 		                         : k->x;
 		if (!t && j != 1)
-			return vlm_usage_err("speedup", usage_su, "give --kernel, or --op and --x");
+			return vlmod_usage_err("speedup", usage_su, "give --kernel, or --op and --x");
 		if (!t)
 			continue;
 		o->ex[j] = t;
-		if (!(o->e[j] = vlm_expr_parse(t, err, sizeof err)))
-			return vlm_usage_err("speedup", usage_su, "%s '%s': %s", exn[j], t, err);
-		if (vlm_expr_uses(o->e[j], VLM_VAR_N) && !o->n_text)
-			return vlm_usage_err("speedup", usage_su, "%s '%s' uses n: give --n",
+		if (!(o->e[j] = vlmod_expr_parse(t, err, sizeof err)))
+			return vlmod_usage_err("speedup", usage_su, "%s '%s': %s", exn[j], t, err);
+		if (vlmod_expr_uses(o->e[j], VLM_VAR_N) && !o->n_text)
+			return vlmod_usage_err("speedup", usage_su, "%s '%s' uses n: give --n",
 			                     exn[j], t);
 	}
 	o->m.op = o->e[0];
@@ -660,11 +660,11 @@ static int su_setup(su_opts *o)
 	if (rc)
 		return rc;
 	if (o->n_text &&
-	    (vlm_parse_number(o->n_text, &o->m.vars[VLM_VAR_N]) < 0 || o->m.vars[VLM_VAR_N] <= 0))
-		return vlm_usage_err("speedup", usage_su, "--n '%s': expected a number > 0",
+	    (vlmod_parse_number(o->n_text, &o->m.vars[VLM_VAR_N]) < 0 || o->m.vars[VLM_VAR_N] <= 0))
+		return vlmod_usage_err("speedup", usage_su, "--n '%s': expected a number > 0",
 		                     o->n_text);
-	if (vlm_parse_plist(o->p_text, &o->p, &o->np, err, sizeof err) < 0)
-		return vlm_usage_err("speedup", usage_su, "--p %s", err);
+	if (vlmod_parse_plist(o->p_text, &o->p, &o->np, err, sizeof err) < 0)
+		return vlmod_usage_err("speedup", usage_su, "--p %s", err);
 	o->m.lpeak = o->lpeak;
 	o->m.bc = o->bc;
 	return 0;
@@ -674,24 +674,24 @@ static int su_setup(su_opts *o)
 static void su_params(const su_opts *o)
 {
 	const char *pre = o->csv ? "# " : "";
-	const vlm_kernel *k = o->kernel ? vlm_kernel_find(o->kernel) : NULL;
+	const vlmod_kernel *k = o->kernel ? vlmod_kernel_find(o->kernel) : NULL;
 	char b[32];
 	printf("%smodel: Kredel et al. 2013, S(p) = (1 + x)/(1 + x/p), x = #op b_c/(#x l_peak)\n",
 	       pre);
 	if (k)
 		printf("%skernel: %s\n", pre, k->title);
 	if (o->n_text)
-		printf("%sn: %s\n", pre, vlm_g(b, sizeof b, o->m.vars[VLM_VAR_N]));
-	printf("%sw: %s B\n", pre, vlm_g(b, sizeof b, o->m.vars[VLM_VAR_W]));
-	if (vlm_expr_uses(o->m.x, VLM_VAR_ALPHA) || vlm_expr_uses(o->m.op, VLM_VAR_ALPHA))
-		printf("%salpha: %s\n", pre, vlm_g(b, sizeof b, o->m.vars[VLM_VAR_ALPHA]));
+		printf("%sn: %s\n", pre, vlmod_g(b, sizeof b, o->m.vars[VLM_VAR_N]));
+	printf("%sw: %s B\n", pre, vlmod_g(b, sizeof b, o->m.vars[VLM_VAR_W]));
+	if (vlmod_expr_uses(o->m.x, VLM_VAR_ALPHA) || vlmod_expr_uses(o->m.op, VLM_VAR_ALPHA))
+		printf("%salpha: %s\n", pre, vlmod_g(b, sizeof b, o->m.vars[VLM_VAR_ALPHA]));
 	printf("%sop: %s\n", pre, o->ex[0]);
 	if (o->ex[1])
 		printf("%sb: %s\n", pre, o->ex[1]);
 	printf("%sx: %s\n", pre, o->ex[2]);
-	printf("%sl_peak: %s Flop/s\n", pre, vlm_g(b, sizeof b, o->lpeak));
-	printf("%sb_c: %s B/s\n", pre, vlm_g(b, sizeof b, o->bc));
-	printf("%sa_star: %s Flop/B\n", pre, vlm_g(b, sizeof b, o->lpeak / o->bc));
+	printf("%sl_peak: %s Flop/s\n", pre, vlmod_g(b, sizeof b, o->lpeak));
+	printf("%sb_c: %s B/s\n", pre, vlmod_g(b, sizeof b, o->bc));
+	printf("%sa_star: %s Flop/B\n", pre, vlmod_g(b, sizeof b, o->lpeak / o->bc));
 }
 
 /* a = #op/#b (if #b is given and does not depend on p). */
@@ -699,12 +699,12 @@ static void su_intensity(const su_opts *o)
 {
 	double v[VLM_NVARS];
 	char b[32];
-	if (!o->m.b || vlm_expr_uses(o->m.b, VLM_VAR_P) || vlm_expr_uses(o->m.op, VLM_VAR_P))
+	if (!o->m.b || vlmod_expr_uses(o->m.b, VLM_VAR_P) || vlmod_expr_uses(o->m.op, VLM_VAR_P))
 		return;
 	memcpy(v, o->m.vars, sizeof v);
 	v[VLM_VAR_P] = 1;
 	printf("%sa: %s Flop/B\n", o->csv ? "# " : "",
-	       vlm_g(b, sizeof b, vlm_expr_eval(o->m.op, v) / vlm_expr_eval(o->m.b, v)));
+	       vlmod_g(b, sizeof b, vlmod_expr_eval(o->m.op, v) / vlmod_expr_eval(o->m.b, v)));
 }
 
 static void su_limits(const su_opts *o)
@@ -712,9 +712,9 @@ static void su_limits(const su_opts *o)
 	const char *pre = o->csv ? "# " : "";
 	char b[32], c[32];
 	double p, l;
-	int rc = vlm_su_phalf(&o->m, &p);
+	int rc = vlmod_su_phalf(&o->m, &p);
 	if (rc == 0)
-		printf("%sp_half: %s\n", pre, vlm_g(b, sizeof b, p));
+		printf("%sp_half: %s\n", pre, vlmod_g(b, sizeof b, p));
 	else
 		printf("%sp_half: %s\n", pre,
 		       rc < 0    ? "< 1 (x(1) < 1: below half of the peak "
@@ -722,10 +722,10 @@ static void su_limits(const su_opts *o)
 		       : rc == 1 ? "> 1e+15"
 		                 : "undefined (#op or #x is not a "
 		                   "number >= 0 somewhere)");
-	rc = vlm_su_pmax(&o->m, &p, &l);
+	rc = vlmod_su_pmax(&o->m, &p, &l);
 	if (rc == 0)
-		printf("%sp_max: %s\n%sl_max: %s Flop/s\n", pre, vlm_g(b, sizeof b, p), pre,
-		       vlm_g(c, sizeof c, l));
+		printf("%sp_max: %s\n%sl_max: %s Flop/s\n", pre, vlmod_g(b, sizeof b, p), pre,
+		       vlmod_g(c, sizeof c, l));
 	else
 		printf("%sp_max: %s\n", pre,
 		       rc > 0 ? "> 1e+15 (l does not decrease)"
@@ -743,14 +743,14 @@ static int su_check(const su_opts *o)
 				continue;
 			memcpy(v, o->m.vars, sizeof v);
 			v[VLM_VAR_P] = o->p[i];
-			x = vlm_expr_eval(o->e[k], v);
+			x = vlmod_expr_eval(o->e[k], v);
 			if (!(x >= 0)) {
 				char b[32], c[32];
-				return vlm_usage_err("speedup", usage_su,
+				return vlmod_usage_err("speedup", usage_su,
 				                     "%s '%s' is %s at p = %s: "
 				                     "expected a number >= 0",
-				                     exn[k], o->ex[k], vlm_g(b, sizeof b, x),
-				                     vlm_g(c, sizeof c, o->p[i]));
+				                     exn[k], o->ex[k], vlmod_g(b, sizeof b, x),
+				                     vlmod_g(c, sizeof c, o->p[i]));
 			}
 		}
 	return 0;
@@ -759,25 +759,25 @@ static int su_check(const su_opts *o)
 static int su_table(const su_opts *o)
 {
 	static const char *const h[] = {"p", "x", "S", "E", "l_flops"};
-	vlm_tab t;
+	vlmod_tab t;
 	int rc;
-	vlm_tab_init(&t, 5);
+	vlmod_tab_init(&t, 5);
 	for (int k = 0; k < 5; k++)
-		vlm_tab_str(&t, h[k]);
+		vlmod_tab_str(&t, h[k]);
 	for (int i = 0; i < o->np; i++) {
-		double p = o->p[i], x = vlm_su_x(&o->m, p);
-		vlm_tab_num(&t, p);
-		vlm_tab_num(&t, x);
-		vlm_tab_num(&t, vlm_su_s(x, p));
-		vlm_tab_num(&t, vlm_su_s(x, p) / p);
-		vlm_tab_num(&t, vlm_su_l(&o->m, p));
+		double p = o->p[i], x = vlmod_su_x(&o->m, p);
+		vlmod_tab_num(&t, p);
+		vlmod_tab_num(&t, x);
+		vlmod_tab_num(&t, vlmod_su_s(x, p));
+		vlmod_tab_num(&t, vlmod_su_s(x, p) / p);
+		vlmod_tab_num(&t, vlmod_su_l(&o->m, p));
 	}
-	rc = vlm_tab_print(stdout, &t, o->csv);
-	vlm_tab_free(&t);
+	rc = vlmod_tab_print(stdout, &t, o->csv);
+	vlmod_tab_free(&t);
 	return rc;
 }
 
-int vlm_speedup_main(int argc, char **argv)
+int vlmod_speedup_main(int argc, char **argv)
 {
 	su_opts o;
 	int rc;
@@ -799,10 +799,10 @@ int vlm_speedup_main(int argc, char **argv)
 		if (!o.csv)
 			putchar('\n');
 		if (su_table(&o) < 0)
-			rc = vlm_die("write error");
+			rc = vlmod_die("write error");
 	}
 	for (int k = 0; k < 3; k++)
-		vlm_expr_free(o.e[k]);
+		vlmod_expr_free(o.e[k]);
 	free(o.p);
 	return rc == 1 ? 0 : rc;
 }

@@ -25,16 +25,16 @@ static const char usage_main[] =
     "CSV with --csv.  Exit status: 0 ok, 2 bad usage or bad input (the message\n"
     "names the file and line).\n";
 
-typedef struct vlm_cmd {
+typedef struct vlmod_cmd {
 	const char *name;
 	int (*main)(int argc, char **argv);
-} vlm_cmd;
+} vlmod_cmd;
 
-static const vlm_cmd cmds[] = {
-    {"alphabeta", vlm_alphabeta_main},
-    {"alphabeta-csv", vlm_abcsv_main},
-    {"speedup", vlm_speedup_main},
-    {"bsp", vlm_bsp_main},
+static const vlmod_cmd cmds[] = {
+    {"alphabeta", vlmod_alphabeta_main},
+    {"alphabeta-csv", vlmod_abcsv_main},
+    {"speedup", vlmod_speedup_main},
+    {"bsp", vlmod_bsp_main},
 };
 
 int main(int argc, char **argv)

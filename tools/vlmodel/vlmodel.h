@@ -24,91 +24,91 @@
 /* ---- shared by the front ends (vlmodel.c) ---- */
 
 /* "vlmodel: " + message on stderr; returns VLM_EXIT_BAD. */
-__attribute__((format(printf, 1, 2))) int vlm_die(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) int vlmod_die(const char *fmt, ...);
 
 /* "vlmodel CMD: " + message, then the first line of USAGE, on stderr; returns
  * VLM_EXIT_BAD. */
-__attribute__((format(printf, 3, 4))) int vlm_usage_err(const char *cmd, const char *usage,
+__attribute__((format(printf, 3, 4))) int vlmod_usage_err(const char *cmd, const char *usage,
                                                         const char *fmt, ...);
 
 /* The value of option NAME at argv[*i] ("--name VALUE" or "--name=VALUE"): NULL
  * if argv[*i] is not that option; else the value, with *i advanced past it.
  * *missing is set to 1 (and NULL returned) when the value is missing. */
-const char *vlm_opt(int argc, char **argv, int *i, const char *name, int *missing);
+const char *vlmod_opt(int argc, char **argv, int *i, const char *name, int *missing);
 
-/* One command's arguments, for vlm_args. */
-typedef struct vlm_cmdline {
+/* One command's arguments, for vlmod_args. */
+typedef struct vlmod_cmdline {
 	const char *cmd, *usage;      /* for messages and --help */
 	const char *const *opts;      /* options that take a value */
 	int nopts;
 	const char *const *flags;     /* options without a value: flagv[k] is set to 1 */
 	int *const *flagv;
 	int nflags;
-	/* an option's value: 0 to go on, else the return value of vlm_args */
+	/* an option's value: 0 to go on, else the return value of vlmod_args */
 	int (*value)(void *ctx, const char *opt, const char *v);
 	void *ctx;
 	const char **file;            /* the one positional argument; NULL: none allowed */
-} vlm_cmdline;
+} vlmod_cmdline;
 
 /* The argument loop shared by the subcommands: --help/-h prints the usage and
  * returns 1; otherwise 0, or VLM_EXIT_BAD after a usage message ("%s needs a
  * value", "unknown option", "unknown argument", "more than one input file"). */
-int vlm_args(int argc, char **argv, const vlm_cmdline *c);
+int vlmod_args(int argc, char **argv, const vlmod_cmdline *c);
 
 /* A time: "0", or a number with a unit ns, us, ms, s (a plain number is an
  * error unless PLAIN_SECONDS, then it is seconds), as a double: no rounding to
  * nanoseconds.  Negative values are the caller's to refuse.  0 or -1. */
-int vlm_parse_seconds(const char *text, int plain_seconds, double *s);
+int vlmod_parse_seconds(const char *text, int plain_seconds, double *s);
 
 /* A rate: "inf" (if ALLOW_INF) or a number with a unit B/s, KB/s, MB/s, GB/s,
- * KiB/s, MiB/s, GiB/s, bit/s, kbit/s, Mbit/s, Gbit/s (vl_parse_rate).  0 or -1. */
-int vlm_parse_bandwidth(const char *text, int allow_inf, double *bytes_per_s);
+ * KiB/s, MiB/s, GiB/s, bit/s, kbit/s, Mbit/s, Gbit/s (vlcfg_parse_rate).  0 or -1. */
+int vlmod_parse_bandwidth(const char *text, int allow_inf, double *bytes_per_s);
 
 /* A finite number (strtod, the whole text).  0 or -1. */
-int vlm_parse_number(const char *text, double *v);
+int vlmod_parse_number(const char *text, double *v);
 
 /* V as text: a whole number (below 1e15) in full, else "%.6g"; "inf", "-inf". */
-const char *vlm_g(char *buf, size_t len, double v);
+const char *vlmod_g(char *buf, size_t len, double v);
 
 /* V, or 0 if |V| is below 1e-12 |SCALE| (round-off in a residual). */
-double vlm_clean(double v, double scale);
+double vlmod_clean(double v, double scale);
 
 /* A table printed as aligned text (first column left-aligned, the others
- * right-aligned, two blanks apart; numbers as vlm_g) or as CSV (numbers with 9
+ * right-aligned, two blanks apart; numbers as vlmod_g) or as CSV (numbers with 9
  * significant digits, text quoted when needed).  Cells are added row by row,
  * the first row being the header. */
-typedef struct vlm_cell {
+typedef struct vlmod_cell {
 	char *s;  /* text cell, or NULL */
 	double v; /* number cell */
 	int num;
-} vlm_cell;
+} vlmod_cell;
 
-typedef struct vlm_tab {
+typedef struct vlmod_tab {
 	int ncol;
 	size_t n, cap;
-	vlm_cell *cell;
-} vlm_tab;
+	vlmod_cell *cell;
+} vlmod_tab;
 
-void vlm_tab_init(vlm_tab *t, int ncol);
-int vlm_tab_str(vlm_tab *t, const char *s); /* 0 or -1 (out of memory) */
-int vlm_tab_num(vlm_tab *t, double v);
-int vlm_tab_print(FILE *out, const vlm_tab *t, int csv); /* 0 or -1 (write error) */
-void vlm_tab_free(vlm_tab *t);
+void vlmod_tab_init(vlmod_tab *t, int ncol);
+int vlmod_tab_str(vlmod_tab *t, const char *s); /* 0 or -1 (out of memory) */
+int vlmod_tab_num(vlmod_tab *t, double v);
+int vlmod_tab_print(FILE *out, const vlmod_tab *t, int csv); /* 0 or -1 (write error) */
+void vlmod_tab_free(vlmod_tab *t);
 
 /* ---- alphabeta.c: Lin's least squares ----
  * T_comm = M (alpha t_lat + beta s / t_bw)            (eq. 5)
  * M (la - lb) alpha + M s (1/ba - 1/bb) beta = Ta - Tb  (eq. 6), one row per job */
 
-typedef struct vlm_net {
+typedef struct vlmod_net {
 	double lat; /* ping-pong latency, s (>= 0) */
 	double bw;  /* ping-pong bandwidth, B/s (> 0, may be INFINITY) */
-} vlm_net;
+} vlmod_net;
 
-typedef struct vlm_abjob {
+typedef struct vlmod_abjob {
 	double ta, tb; /* elapsed seconds on interconnects a and b */
 	double m;      /* messages per processor */
 	double s;      /* average message size, bytes */
-} vlm_abjob;
+} vlmod_abjob;
 
 enum {
 	VLM_AB_OK = 0,
@@ -123,19 +123,19 @@ enum {
  * than 2 jobs), VLM_AB_SAMELAT / VLM_AB_SAMEBW (a and b have the same latency /
  * bandwidth: that constant is undetermined) or VLM_AB_SINGULAR (the jobs'
  * equations are linearly dependent, e.g. every job has the same avg_bytes). */
-int vlm_ab_fit(const vlm_abjob *jobs, int n, vlm_net a, vlm_net b, double *alpha, double *beta,
+int vlmod_ab_fit(const vlmod_abjob *jobs, int n, vlmod_net a, vlmod_net b, double *alpha, double *beta,
                double *rms);
 
 /* T_comm of eq. 5: M (alpha lat + beta s / bw); 0 when M is 0. */
-double vlm_ab_comm(double alpha, double beta, vlm_net net, double m, double s);
+double vlmod_ab_comm(double alpha, double beta, vlmod_net net, double m, double s);
 
 /* "LATENCY,BANDWIDTH" (e.g. "43us,112MB/s"); with EXTREMES, latency "0" and
  * bandwidth "inf" are allowed (latency 0 is always allowed).  0, or -1 with a
  * message in ERR. */
-int vlm_parse_net(const char *text, int extremes, vlm_net *net, char *err, size_t errlen);
+int vlmod_parse_net(const char *text, int extremes, vlmod_net *net, char *err, size_t errlen);
 
-int vlm_alphabeta_main(int argc, char **argv);
-int vlm_abcsv_main(int argc, char **argv);
+int vlmod_alphabeta_main(int argc, char **argv);
+int vlmod_abcsv_main(int argc, char **argv);
 
 /* ---- speedup.c: Kredel et al. ----
  * t = #op / (p l_peak) + #x / b_c;  x = #op b_c / (#x l_peak);
@@ -145,54 +145,54 @@ int vlm_abcsv_main(int argc, char **argv);
 /* An arithmetic expression over the variables n, p, w, alpha: numbers, + - * /
  * ^ (power, right-associative), unary minus, parentheses, and the functions
  * sqrt, log2, ln, log10, exp. */
-typedef struct vlm_expr vlm_expr;
+typedef struct vlmod_expr vlmod_expr;
 
 enum { VLM_VAR_N, VLM_VAR_P, VLM_VAR_W, VLM_VAR_ALPHA, VLM_NVARS };
 
 /* Compile TEXT.  Returns the expression, or NULL with "what at column C" in ERR. */
-vlm_expr *vlm_expr_parse(const char *text, char *err, size_t errlen);
-double vlm_expr_eval(const vlm_expr *e, const double vars[VLM_NVARS]);
+vlmod_expr *vlmod_expr_parse(const char *text, char *err, size_t errlen);
+double vlmod_expr_eval(const vlmod_expr *e, const double vars[VLM_NVARS]);
 /* Whether E uses variable V. */
-int vlm_expr_uses(const vlm_expr *e, int v);
-void vlm_expr_free(vlm_expr *e);
+int vlmod_expr_uses(const vlmod_expr *e, int v);
+void vlmod_expr_free(vlmod_expr *e);
 
 /* A built-in kernel of the paper: its software parameters as expressions. */
-typedef struct vlm_kernel {
+typedef struct vlmod_kernel {
 	const char *name;  /* "scalar", "matmul", "linpack" */
 	const char *title; /* "scalar product" */
 	const char *op, *b, *x;
-} vlm_kernel;
+} vlmod_kernel;
 
-/* The kernel called NAME, or NULL; vlm_kernels(&n) lists all. */
-const vlm_kernel *vlm_kernel_find(const char *name);
-const vlm_kernel *vlm_kernels(int *n);
+/* The kernel called NAME, or NULL; vlmod_kernels(&n) lists all. */
+const vlmod_kernel *vlmod_kernel_find(const char *name);
+const vlmod_kernel *vlmod_kernels(int *n);
 
-typedef struct vlm_speedup {
-	const vlm_expr *op, *b, *x; /* b may be NULL */
+typedef struct vlmod_speedup {
+	const vlmod_expr *op, *b, *x; /* b may be NULL */
 	double vars[VLM_NVARS];     /* n, w, alpha (p is set per call) */
 	double lpeak;               /* Flop/s per processing unit */
 	double bc;                  /* network bandwidth, B/s */
-} vlm_speedup;
+} vlmod_speedup;
 
 /* x at P (INFINITY when #x is 0), S(P), and l(P) in Flop/s. */
-double vlm_su_x(const vlm_speedup *m, double p);
-double vlm_su_s(double x, double p);
-double vlm_su_l(const vlm_speedup *m, double p);
+double vlmod_su_x(const vlmod_speedup *m, double p);
+double vlmod_su_s(double x, double p);
+double vlmod_su_l(const vlmod_speedup *m, double p);
 
 #define VLM_SU_PMAX 1e15 /* the largest p searched */
 /* p_1/2 into *P: returns 0, -1 if x(1) < 1 (below one PU), 1 if x(p) > p up to
  * VLM_SU_PMAX, or 2 if x is not a number somewhere on the way.  p_max into *P (l(*P) into *L):
  * returns 0, 1 if l does not decrease up to VLM_SU_PMAX, or -1 if l is not a number there (an
  * expression undefined for some p). */
-int vlm_su_phalf(const vlm_speedup *m, double *p);
-int vlm_su_pmax(const vlm_speedup *m, double *p, double *l);
+int vlmod_su_phalf(const vlmod_speedup *m, double *p);
+int vlmod_su_pmax(const vlmod_speedup *m, double *p, double *l);
 
 /* A list of processor counts "1,2,4", "1-64" (every integer), "8-64:8" (step
  * 8), "1-1024:*2" (times 2), items joined by commas, into *P (malloc'd, *N
  * values, sorted as given).  0, or -1 with a message in ERR. */
-int vlm_parse_plist(const char *text, double **p, int *n, char *err, size_t errlen);
+int vlmod_parse_plist(const char *text, double **p, int *n, char *err, size_t errlen);
 
-int vlm_speedup_main(int argc, char **argv);
+int vlmod_speedup_main(int argc, char **argv);
 
 /* ---- bsp.c: BSPWB and MPM ----
  * A program of R M-steps on P tasks: per step s and task i the computation
@@ -203,54 +203,54 @@ int vlm_speedup_main(int argc, char **argv);
 #define VLM_TO_ALL  (-1) /* a message to every other task */
 #define VLM_TO_NONE (-2) /* sent to a task outside the program: only the sender's out */
 
-typedef struct vlm_msg {
+typedef struct vlmod_msg {
 	int step;     /* the receiver's step: its in, and the sender as its partner */
 	int from;     /* sender, or -1 (unknown: only the receiver's in) */
 	int to;       /* receiver, VLM_TO_ALL or VLM_TO_NONE */
 	double bytes; /* per receiver */
 	int out_step; /* the sender's step (its out), or -1 (not counted) */
-} vlm_msg;
+} vlmod_msg;
 
-typedef struct vlm_prog {
+typedef struct vlmod_prog {
 	int p, r;     /* tasks, M-steps */
 	double *w;    /* r * p: computation of task i in step s: w[s * p + i] */
 	double *hx;   /* r * p: explicit h, or -1 */
-	vlm_msg *msg; /* sorted by step, from, to (vlm_prog_finish) */
+	vlmod_msg *msg; /* sorted by step, from, to (vlmod_prog_finish) */
 	size_t nmsg, cmsg;
-	/* from vlm_prog_finish */
+	/* from vlmod_prog_finish */
 	double *in, *out;    /* r * p bytes */
 	unsigned char *comm; /* r: the step communicates */
 	size_t *first;       /* r + 1: messages of step s: msg[first[s] .. first[s+1]) */
-	/* a trace's own times (vlm_prog_from_trace), else NULL / -1 */
-	double *vl_end;  /* r: end of step s (latest task), s since the start */
-	double vl_total; /* predicted elapsed time (as vlpost stats) */
+	/* a trace's own times (vlmod_prog_from_trace), else NULL / -1 */
+	double *vlayer_end;  /* r: end of step s (latest task), s since the start */
+	double vlayer_total; /* predicted elapsed time (as vlpost stats) */
 	char **label;    /* r: what closes the step ("barrier", "phase"), or NULL */
-} vlm_prog;
+} vlmod_prog;
 
 /* An empty program of P tasks and R steps (w 0, no explicit h).  0 or -1. */
-int vlm_prog_init(vlm_prog *m, int p, int r);
+int vlmod_prog_init(vlmod_prog *m, int p, int r);
 /* Add a message.  0 or -1 (out of memory). */
-int vlm_prog_msg(vlm_prog *m, int step, int from, int to, double bytes, int out_step);
+int vlmod_prog_msg(vlmod_prog *m, int step, int from, int to, double bytes, int out_step);
 /* Sort the messages and derive in, out, comm, first.  0 or -1. */
-int vlm_prog_finish(vlm_prog *m);
-void vlm_prog_free(vlm_prog *m);
+int vlmod_prog_finish(vlmod_prog *m);
+void vlmod_prog_free(vlmod_prog *m);
 
 /* h of task i in step s: the explicit h, else in @ out (AT_MAX: max, else +). */
-double vlm_prog_h(const vlm_prog *m, int s, int i, int at_max);
+double vlmod_prog_h(const vlmod_prog *m, int s, int i, int at_max);
 
 /* BSPWB (formula 5): T[s] for s = 0..r-1 (T[r-1] is the program's time). */
-void vlm_bspwb(const vlm_prog *m, double g, double L, int at_max, double *t);
+void vlmod_bspwb(const vlmod_prog *m, double g, double L, int at_max, double *t);
 
 /* MPM (formulas 8-10): PHI[s * p + i], and the program's time Psi (the
  * return value; NAN if out of memory).  STEP_MAX (r values, may be NULL) gets
  * max_i PHI[s][i]. */
-double vlm_mpm(const vlm_prog *m, double g, double L, int at_max, double *phi, double *step_max);
+double vlmod_mpm(const vlmod_prog *m, double g, double L, int at_max, double *phi, double *step_max);
 
 /* Read an M-step CSV file (see `vlmodel bsp --help`): columns step, task, work,
  * and optionally send and h.  NTASKS > 0 fixes P (else 1 + the largest task
  * number); P x R at most 10^7.  0, or -1 with "PATH:LINE: what" (or "PATH:
  * step S has no rows") in ERR. */
-int vlm_prog_read(const char *path, int ntasks, vlm_prog *m, char *err, size_t errlen);
+int vlmod_prog_read(const char *path, int ntasks, vlmod_prog *m, char *err, size_t errlen);
 
 enum { VLM_STEPS_AUTO, VLM_STEPS_COLL, VLM_STEPS_PHASE };
 /* The M-steps of the traces in DIR (bsp_trace.c; the rules are in `vlmodel bsp
@@ -258,7 +258,7 @@ enum { VLM_STEPS_AUTO, VLM_STEPS_COLL, VLM_STEPS_PHASE };
  * the above; MIN_GAP (s): computation shorter than this does not end a
  * communication phase.  Sets *RULE_USED.  0, or -1 with a message in ERR;
  * warnings go to WARN. */
-int vlm_prog_from_trace(const char *dir, int rule, double min_gap, vlm_prog *m, int *rule_used,
+int vlmod_prog_from_trace(const char *dir, int rule, double min_gap, vlmod_prog *m, int *rule_used,
                         FILE *warn, char *err, size_t errlen);
 
 /* g (s/B) and L (s) from a parameter file: `vlcalib fit --csv` (columns
@@ -269,12 +269,12 @@ int vlm_prog_from_trace(const char *dir, int rule, double min_gap, vlm_prog *m, 
  * optionally unit; columns g and L (one row, or the row whose pattern is all,
  * average or overall); or comments '# g: ' and '# L: '.  0, or -1 with a
  * message in ERR. */
-int vlm_read_gl(const char *path, const char *link, double *g, double *L, char *err, size_t errlen);
+int vlmod_read_gl(const char *path, const char *link, double *g, double *L, char *err, size_t errlen);
 
 /* g: a number of seconds per byte ("5e-9"), a time per byte ("5ns/B", also
  * s/B ms/B us/B ps/B), or a bandwidth whose inverse it is ("200MB/s").  0 or -1. */
-int vlm_parse_g(const char *text, double *g);
+int vlmod_parse_g(const char *text, double *g);
 
-int vlm_bsp_main(int argc, char **argv);
+int vlmod_bsp_main(int argc, char **argv);
 
 #endif

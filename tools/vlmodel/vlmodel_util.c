@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-int vlm_die(const char *fmt, ...)
+int vlmod_die(const char *fmt, ...)
 {
 	va_list ap;
 	fputs("vlmodel: ", stderr);
@@ -23,7 +23,7 @@ int vlm_die(const char *fmt, ...)
 	return VLM_EXIT_BAD;
 }
 
-int vlm_usage_err(const char *cmd, const char *usage, const char *fmt, ...)
+int vlmod_usage_err(const char *cmd, const char *usage, const char *fmt, ...)
 {
 	va_list ap;
 	const char *nl = strchr(usage, '\n');
@@ -35,7 +35,7 @@ int vlm_usage_err(const char *cmd, const char *usage, const char *fmt, ...)
 	return VLM_EXIT_BAD;
 }
 
-const char *vlm_opt(int argc, char **argv, int *i, const char *name, int *missing)
+const char *vlmod_opt(int argc, char **argv, int *i, const char *name, int *missing)
 {
 	const char *a = argv[*i];
 	size_t n = strlen(name);
@@ -56,7 +56,7 @@ const char *vlm_opt(int argc, char **argv, int *i, const char *name, int *missin
 	return argv[*i - 1];
 }
 
-int vlm_args(int argc, char **argv, const vlm_cmdline *c)
+int vlmod_args(int argc, char **argv, const vlmod_cmdline *c)
 {
 	int i = 0;
 	while (i < argc) {
@@ -74,25 +74,25 @@ int vlm_args(int argc, char **argv, const vlm_cmdline *c)
 			continue;
 		}
 		for (k = 0; k < c->nopts && !v && !miss; k++)
-			v = vlm_opt(argc, argv, &i, c->opts[k], &miss);
+			v = vlmod_opt(argc, argv, &i, c->opts[k], &miss);
 		if (miss)
-			return vlm_usage_err(c->cmd, c->usage, "%s needs a value", argv[i]);
+			return vlmod_usage_err(c->cmd, c->usage, "%s needs a value", argv[i]);
 		if (v && (rc = c->value(c->ctx, c->opts[k - 1], v)))
 			return rc;
 		if (v)
 			continue;
 		if (!c->file)
-			return vlm_usage_err(c->cmd, c->usage, "unknown argument '%s'", argv[i]);
+			return vlmod_usage_err(c->cmd, c->usage, "unknown argument '%s'", argv[i]);
 		if (argv[i][0] == '-' && argv[i][1])
-			return vlm_usage_err(c->cmd, c->usage, "unknown option '%s'", argv[i]);
+			return vlmod_usage_err(c->cmd, c->usage, "unknown option '%s'", argv[i]);
 		if (*c->file)
-			return vlm_usage_err(c->cmd, c->usage, "more than one input file");
+			return vlmod_usage_err(c->cmd, c->usage, "more than one input file");
 		*c->file = argv[i++];
 	}
 	return 0;
 }
 
-int vlm_parse_number(const char *text, double *v)
+int vlmod_parse_number(const char *text, double *v)
 {
 	char *end;
 	double x;
@@ -128,9 +128,9 @@ static double scaled(const char *num, size_t len, int shift)
 	return strtod(buf, NULL);
 }
 
-/* Not vl_parse_time: that rounds to whole nanoseconds, and fitted values
+/* Not vlcfg_parse_time: that rounds to whole nanoseconds, and fitted values
  * (vlcalib's L in us with 10 digits) have more. */
-int vlm_parse_seconds(const char *text, int plain_seconds, double *s)
+int vlmod_parse_seconds(const char *text, int plain_seconds, double *s)
 {
 	static const struct {
 		const char *u;
@@ -170,7 +170,7 @@ static int is_inf(const char *text)
 	return !strncmp(text, "inf", 3) && !text[3 + strspn(text + 3, " \t")];
 }
 
-int vlm_parse_bandwidth(const char *text, int allow_inf, double *bytes_per_s)
+int vlmod_parse_bandwidth(const char *text, int allow_inf, double *bytes_per_s)
 {
 	if (is_inf(text)) {
 		if (!allow_inf)
@@ -178,10 +178,10 @@ int vlm_parse_bandwidth(const char *text, int allow_inf, double *bytes_per_s)
 		*bytes_per_s = INFINITY;
 		return 0;
 	}
-	return vl_parse_rate(text, bytes_per_s);
+	return vlcfg_parse_rate(text, bytes_per_s);
 }
 
-const char *vlm_g(char *buf, size_t len, double v)
+const char *vlmod_g(char *buf, size_t len, double v)
 {
 	if (isnan(v))
 		snprintf(buf, len, "nan");
@@ -194,18 +194,18 @@ const char *vlm_g(char *buf, size_t len, double v)
 	return buf;
 }
 
-double vlm_clean(double v, double scale)
+double vlmod_clean(double v, double scale)
 {
 	return fabs(v) < 1e-12 * fabs(scale) ? 0 : v;
 }
 
 /* ---- tables ---- */
 
-static void *tab_grow(vlm_tab *t)
+static void *tab_grow(vlmod_tab *t)
 {
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? 2 * t->cap : 64;
-		vlm_cell *c = realloc(t->cell, cap * sizeof *c);
+		vlmod_cell *c = realloc(t->cell, cap * sizeof *c);
 		if (!c)
 			return NULL;
 		t->cell = c;
@@ -214,15 +214,15 @@ static void *tab_grow(vlm_tab *t)
 	return &t->cell[t->n++];
 }
 
-void vlm_tab_init(vlm_tab *t, int ncol)
+void vlmod_tab_init(vlmod_tab *t, int ncol)
 {
 	memset(t, 0, sizeof *t);
 	t->ncol = ncol;
 }
 
-int vlm_tab_str(vlm_tab *t, const char *s)
+int vlmod_tab_str(vlmod_tab *t, const char *s)
 {
-	vlm_cell *c = tab_grow(t);
+	vlmod_cell *c = tab_grow(t);
 	if (!c)
 		return -1;
 	c->s = strdup(s);
@@ -230,9 +230,9 @@ int vlm_tab_str(vlm_tab *t, const char *s)
 	return c->s ? 0 : -1;
 }
 
-int vlm_tab_num(vlm_tab *t, double v)
+int vlmod_tab_num(vlmod_tab *t, double v)
 {
-	vlm_cell *c = tab_grow(t);
+	vlmod_cell *c = tab_grow(t);
 	if (!c)
 		return -1;
 	c->s = NULL;
@@ -241,18 +241,18 @@ int vlm_tab_num(vlm_tab *t, double v)
 	return 0;
 }
 
-static void cell_text(char *buf, size_t len, const vlm_cell *c, int csv)
+static void cell_text(char *buf, size_t len, const vlmod_cell *c, int csv)
 {
 	if (!c->num)
 		snprintf(buf, len, "%s", c->s);
 	else if (csv && isfinite(c->v) && !(c->v == floor(c->v) && fabs(c->v) < 1e15))
 		snprintf(buf, len, "%.9g", c->v == 0 ? 0.0 : c->v);
 	else
-		vlm_g(buf, len, c->v);
+		vlmod_g(buf, len, c->v);
 }
 
 /* The first row is the header; the first column is left-aligned in text. */
-int vlm_tab_print(FILE *out, const vlm_tab *t, int csv)
+int vlmod_tab_print(FILE *out, const vlmod_tab *t, int csv)
 {
 	char buf[64];
 	int *wd = calloc((size_t)t->ncol, sizeof *wd);
@@ -271,7 +271,7 @@ int vlm_tab_print(FILE *out, const vlm_tab *t, int csv)
 		if (csv) {
 			if (j)
 				fputc(',', out);
-			vlp_csv_str(out, buf);
+			vlu_csv_str(out, buf);
 		} else if (j == 0) {
 			fprintf(out, "%-*s", wd[0], buf);
 		} else {
@@ -284,7 +284,7 @@ int vlm_tab_print(FILE *out, const vlm_tab *t, int csv)
 	return ferror(out) ? -1 : 0;
 }
 
-void vlm_tab_free(vlm_tab *t)
+void vlmod_tab_free(vlmod_tab *t)
 {
 	for (size_t i = 0; i < t->n; i++)
 		free(t->cell[i].s);

@@ -14,110 +14,98 @@
 #include "vlayer/core/engine.h"
 #include "vlayer/coll/sched.h"
 
-static const char *const vli_kind_names[] = {
-	"barrier", "bcast", "reduce", "allreduce", "gather", "scatter",
-	"allgather", "alltoall", "reduce_scatter", "scan", "exscan",
-};
-
-static const char *const vli_alg_names[] = {
+static const char *const vlcoll_alg_names[] = {
 	"default", "linear", "binomial", "dissemination", "recursive_doubling",
 	"ring", "pairwise", "reduce_bcast", "chain",
 };
 
-_Static_assert(sizeof(vli_kind_names) / sizeof(vli_kind_names[0]) == VLI_COLL_NKINDS,
-	       "one name per kind");
-_Static_assert(sizeof(vli_alg_names) / sizeof(vli_alg_names[0]) == VLI_ALG_NALGS,
+_Static_assert(sizeof(vlcoll_alg_names) / sizeof(vlcoll_alg_names[0]) == VLCOLL_ALG_NALGS,
 	       "one name per algorithm");
 
 /* The algorithms each kind accepts, its default first, ended by 0. */
-#define VLI_KIND_MAXALGS 4
-static const unsigned char vli_kind_algs[VLI_COLL_NKINDS][VLI_KIND_MAXALGS] = {
-	[VLI_COLL_BARRIER] = { VLI_ALG_DISSEMINATION, VLI_ALG_LINEAR, VLI_ALG_BINOMIAL },
-	[VLI_COLL_BCAST] = { VLI_ALG_BINOMIAL, VLI_ALG_LINEAR },
-	[VLI_COLL_REDUCE] = { VLI_ALG_BINOMIAL, VLI_ALG_LINEAR },
-	[VLI_COLL_ALLREDUCE] = { VLI_ALG_RECURSIVE_DOUBLING, VLI_ALG_RING, VLI_ALG_REDUCE_BCAST },
-	[VLI_COLL_GATHER] = { VLI_ALG_LINEAR, VLI_ALG_BINOMIAL },
-	[VLI_COLL_SCATTER] = { VLI_ALG_LINEAR, VLI_ALG_BINOMIAL },
-	[VLI_COLL_ALLGATHER] = { VLI_ALG_RING, VLI_ALG_RECURSIVE_DOUBLING, VLI_ALG_LINEAR },
-	[VLI_COLL_ALLTOALL] = { VLI_ALG_PAIRWISE, VLI_ALG_LINEAR },
-	[VLI_COLL_REDUCE_SCATTER] = { VLI_ALG_LINEAR, VLI_ALG_RING },
-	[VLI_COLL_SCAN] = { VLI_ALG_CHAIN, VLI_ALG_RECURSIVE_DOUBLING },
-	[VLI_COLL_EXSCAN] = { VLI_ALG_CHAIN, VLI_ALG_RECURSIVE_DOUBLING },
+#define VLCOLL_KIND_MAXALGS 4
+static const unsigned char vlcoll_kind_algs[VL_KIND_N][VLCOLL_KIND_MAXALGS] = {
+	[VL_KIND_BARRIER] = { VLCOLL_ALG_DISSEMINATION, VLCOLL_ALG_LINEAR, VLCOLL_ALG_BINOMIAL },
+	[VL_KIND_BCAST] = { VLCOLL_ALG_BINOMIAL, VLCOLL_ALG_LINEAR },
+	[VL_KIND_REDUCE] = { VLCOLL_ALG_BINOMIAL, VLCOLL_ALG_LINEAR },
+	[VL_KIND_ALLREDUCE] = { VLCOLL_ALG_RECURSIVE_DOUBLING, VLCOLL_ALG_RING, VLCOLL_ALG_REDUCE_BCAST },
+	[VL_KIND_GATHER] = { VLCOLL_ALG_LINEAR, VLCOLL_ALG_BINOMIAL },
+	[VL_KIND_SCATTER] = { VLCOLL_ALG_LINEAR, VLCOLL_ALG_BINOMIAL },
+	[VL_KIND_ALLGATHER] = { VLCOLL_ALG_RING, VLCOLL_ALG_RECURSIVE_DOUBLING, VLCOLL_ALG_LINEAR },
+	[VL_KIND_ALLTOALL] = { VLCOLL_ALG_PAIRWISE, VLCOLL_ALG_LINEAR },
+	[VL_KIND_REDUCE_SCATTER] = { VLCOLL_ALG_LINEAR, VLCOLL_ALG_RING },
+	[VL_KIND_SCAN] = { VLCOLL_ALG_CHAIN, VLCOLL_ALG_RECURSIVE_DOUBLING },
+	[VL_KIND_EXSCAN] = { VLCOLL_ALG_CHAIN, VLCOLL_ALG_RECURSIVE_DOUBLING },
 };
 
-static int vli_kind_ok(int kind)
+static int vlcoll_kind_ok(int kind)
 {
-	return kind >= 0 && kind < VLI_COLL_NKINDS;
+	return kind >= 0 && kind < VL_KIND_N;
 }
 
-static int vli_accepts(int kind, int alg)
+static int vlcoll_accepts(int kind, int alg)
 {
 	int i;
 
-	for (i = 0; i < VLI_KIND_MAXALGS && vli_kind_algs[kind][i]; i++)
-		if (vli_kind_algs[kind][i] == alg)
+	for (i = 0; i < VLCOLL_KIND_MAXALGS && vlcoll_kind_algs[kind][i]; i++)
+		if (vlcoll_kind_algs[kind][i] == alg)
 			return 1;
 	return 0;
 }
 
-const char *vli_coll_kind_name(int kind)
+const char *vlcoll_alg_name(int alg)
 {
-	return vli_kind_ok(kind) ? vli_kind_names[kind] : "unknown";
+	return alg >= 0 && alg < VLCOLL_ALG_NALGS ? vlcoll_alg_names[alg] : "unknown";
 }
 
-const char *vli_coll_alg_name(int alg)
+int vlcoll_alg_default(int kind)
 {
-	return alg >= 0 && alg < VLI_ALG_NALGS ? vli_alg_names[alg] : "unknown";
+	return vlcoll_kind_ok(kind) ? vlcoll_kind_algs[kind][0] : -1;
 }
 
-int vli_coll_alg_default(int kind)
-{
-	return vli_kind_ok(kind) ? vli_kind_algs[kind][0] : -1;
-}
-
-int vli_coll_alg_parse(int kind, const char *name, char *valid, size_t validlen)
+int vlcoll_alg_parse(int kind, const char *name, char *valid, size_t validlen)
 {
 	int i, a;
 
 	if (valid && validlen)
 		valid[0] = 0;
-	if (!vli_kind_ok(kind))
+	if (!vlcoll_kind_ok(kind))
 		return -1;
 	if (valid && validlen) {
-		size_t n = (size_t)snprintf(valid, validlen, "%s", vli_alg_names[VLI_ALG_DEFAULT]);
-		for (i = 0; i < VLI_KIND_MAXALGS && vli_kind_algs[kind][i] && n < validlen; i++)
+		size_t n = (size_t)snprintf(valid, validlen, "%s", vlcoll_alg_names[VLCOLL_ALG_DEFAULT]);
+		for (i = 0; i < VLCOLL_KIND_MAXALGS && vlcoll_kind_algs[kind][i] && n < validlen; i++)
 			n += (size_t)snprintf(valid + n, validlen - n, ", %s",
-					      vli_alg_names[vli_kind_algs[kind][i]]);
+					      vlcoll_alg_names[vlcoll_kind_algs[kind][i]]);
 	}
 	if (!name)
 		return -1;
-	if (!strcmp(name, vli_alg_names[VLI_ALG_DEFAULT]))
-		return VLI_ALG_DEFAULT;
-	for (i = 0; i < VLI_KIND_MAXALGS && (a = vli_kind_algs[kind][i]); i++)
-		if (!strcmp(name, vli_alg_names[a]))
+	if (!strcmp(name, vlcoll_alg_names[VLCOLL_ALG_DEFAULT]))
+		return VLCOLL_ALG_DEFAULT;
+	for (i = 0; i < VLCOLL_KIND_MAXALGS && (a = vlcoll_kind_algs[kind][i]); i++)
+		if (!strcmp(name, vlcoll_alg_names[a]))
 			return a;
 	return -1;
 }
 
 /* ---- the schedule ---- */
 
-void *vli_coll_alloc(size_t n, size_t size)
+void *vlcoll_alloc(size_t n, size_t size)
 {
 	void *q = calloc(n ? n : 1, size ? size : 1);
 
 	if (!q)
-		vl_error(3, "out of memory timing a collective (%zu x %zu bytes)", n, size);
+		vli_error(3, "out of memory timing a collective (%zu x %zu bytes)", n, size);
 	return q;
 }
 
-void vli_coll_sched_init(vli_coll_sched *s, int p)
+void vlcoll_sched_init(vlcoll_sched *s, int p)
 {
 	s->p = p;
 	s->bad = 0;
-	s->rank = vli_coll_alloc((size_t)p, sizeof(*s->rank));
+	s->rank = vlcoll_alloc((size_t)p, sizeof(*s->rank));
 }
 
-void vli_coll_sched_free(vli_coll_sched *s)
+void vlcoll_sched_free(vlcoll_sched *s)
 {
 	int r;
 
@@ -127,10 +115,10 @@ void vli_coll_sched_free(vli_coll_sched *s)
 	s->rank = NULL;
 }
 
-static void vli_push(vli_coll_sched *s, int r, int peer, int send, int64_t bytes)
+static void vlcoll_push(vlcoll_sched *s, int r, int peer, int send, int64_t bytes)
 {
-	vli_coll_ops *l;
-	vli_coll_op *op;
+	vlcoll_ops *l;
+	vlcoll_op *op;
 
 	if (r < 0 || r >= s->p || peer < 0 || peer >= s->p) {
 		s->bad = 1;
@@ -139,10 +127,10 @@ static void vli_push(vli_coll_sched *s, int r, int peer, int send, int64_t bytes
 	l = &s->rank[r];
 	if (l->n == l->cap) {
 		int ncap = l->cap ? 2 * l->cap : 8;
-		vli_coll_op *nop = realloc(l->op, (size_t)ncap * sizeof(*nop));
+		vlcoll_op *nop = realloc(l->op, (size_t)ncap * sizeof(*nop));
 
 		if (!nop)
-			vl_error(3, "out of memory timing a collective (%d operations)", l->n);
+			vli_error(3, "out of memory timing a collective (%d operations)", l->n);
 		l->op = nop;
 		l->cap = ncap;
 	}
@@ -153,23 +141,23 @@ static void vli_push(vli_coll_sched *s, int r, int peer, int send, int64_t bytes
 	op->v = bytes;
 }
 
-void vli_coll_send(vli_coll_sched *s, int r, int peer, int64_t bytes)
+void vlcoll_send(vlcoll_sched *s, int r, int peer, int64_t bytes)
 {
-	vli_push(s, r, peer, 1, bytes);
+	vlcoll_push(s, r, peer, 1, bytes);
 }
 
-void vli_coll_recv(vli_coll_sched *s, int r, int peer, int64_t bytes)
+void vlcoll_recv(vlcoll_sched *s, int r, int peer, int64_t bytes)
 {
-	vli_push(s, r, peer, 0, bytes);
+	vlcoll_push(s, r, peer, 0, bytes);
 }
 
-int64_t vli_coll_sum(const int64_t *blk, int root, int p, int lo, int hi)
+int64_t vlcoll_sum(const int64_t *blk, int root, int p, int lo, int hi)
 {
 	int64_t sum = 0;
 	int v;
 
 	for (v = lo; v < hi; v++)
-		sum += blk[vli_coll_abs(v, root, p)];
+		sum += blk[vlcoll_abs(v, root, p)];
 	return sum;
 }
 
@@ -181,13 +169,13 @@ int64_t vli_coll_sum(const int64_t *blk, int root, int p, int lo, int hi)
 /* Give every send the index of its receive and mark the receives pending.
  * The sends addressed to each rank are gathered in rank-then-list order, so
  * those from one sender are contiguous and in FIFO order. */
-static int vli_match(vli_coll_sched *s)
+static int vlcoll_match(vlcoll_sched *s)
 {
 	int p = s->p, r, q, i, rc = -1;
 	size_t nsends = 0, k, none = (size_t)-1;
-	size_t *off = vli_coll_alloc((size_t)p + 1, sizeof(*off));
-	size_t *fill = vli_coll_alloc((size_t)p, sizeof(*fill));
-	size_t *cur = vli_coll_alloc((size_t)p, sizeof(*cur));
+	size_t *off = vlcoll_alloc((size_t)p + 1, sizeof(*off));
+	size_t *fill = vlcoll_alloc((size_t)p, sizeof(*fill));
+	size_t *cur = vlcoll_alloc((size_t)p, sizeof(*cur));
 	int *src, *idx;
 
 	for (r = 0; r < p; r++)
@@ -198,8 +186,8 @@ static int vli_match(vli_coll_sched *s)
 			}
 	for (q = 0; q < p; q++)
 		off[q + 1] += off[q];
-	src = vli_coll_alloc(nsends, sizeof(*src));
-	idx = vli_coll_alloc(nsends, sizeof(*idx));
+	src = vlcoll_alloc(nsends, sizeof(*src));
+	idx = vlcoll_alloc(nsends, sizeof(*idx));
 	for (r = 0; r < p; r++)
 		for (i = 0; i < s->rank[r].n; i++)
 			if (s->rank[r].op[i].send) {
@@ -211,13 +199,13 @@ static int vli_match(vli_coll_sched *s)
 	for (r = 0; r < p; r++)
 		cur[r] = none;
 	for (q = 0; q < p; q++) {
-		vli_coll_ops *l = &s->rank[q];
+		vlcoll_ops *l = &s->rank[q];
 
 		/* cur[r]: the next unmatched send from r to q */
 		for (k = off[q + 1]; k-- > off[q];)
 			cur[src[k]] = k;
 		for (i = 0; i < l->n; i++) {
-			vli_coll_op *rv = &l->op[i], *sd;
+			vlcoll_op *rv = &l->op[i], *sd;
 
 			if (rv->send)
 				continue;
@@ -253,14 +241,14 @@ out:
 
 /* Run rank r's operations until a receive must wait for a send not yet made;
  * returns the number run. */
-static int vli_step(const vl_config *c, vli_coll_sched *s, const int *host, int r, int *pc,
-		    vli_coll_out *o)
+static int vlcoll_step(const vlcfg_config *c, vlcoll_sched *s, const int *host, int r, int *pc,
+		    vlcoll_out *o)
 {
-	vli_coll_ops *l = &s->rank[r];
+	vlcoll_ops *l = &s->rank[r];
 	int done = 0;
 
 	for (; pc[r] < l->n; pc[r]++, done++) {
-		const vli_coll_op *op = &l->op[pc[r]];
+		const vlcoll_op *op = &l->op[pc[r]];
 		int h = host[r], hp = host[op->peer];
 		int64_t d, w;
 
@@ -285,12 +273,12 @@ static int vli_step(const vl_config *c, vli_coll_sched *s, const int *host, int 
 	return done;
 }
 
-int vli_coll_run(const vl_config *c, vli_coll_sched *s, const int *host, const int64_t *entry,
-		 vli_coll_out *out)
+int vlcoll_run(const vlcfg_config *c, vlcoll_sched *s, const int *host, const int64_t *entry,
+		 vlcoll_out *out)
 {
 	int p = s->p, r, left, progress, *pc;
 
-	if (s->bad || vli_match(s) < 0)
+	if (s->bad || vlcoll_match(s) < 0)
 		return -1;
 	for (r = 0; r < p; r++) {
 		out[r].exit = entry[r];
@@ -298,11 +286,11 @@ int vli_coll_run(const vl_config *c, vli_coll_sched *s, const int *host, const i
 		out[r].wait = 0;
 		out[r].nmsgs = 0;
 	}
-	pc = vli_coll_alloc((size_t)p, sizeof(*pc));
+	pc = vlcoll_alloc((size_t)p, sizeof(*pc));
 	do {
 		left = progress = 0;
 		for (r = 0; r < p; r++) {
-			if (vli_step(c, s, host, r, pc, &out[r]))
+			if (vlcoll_step(c, s, host, r, pc, &out[r]))
 				progress = 1;
 			left += pc[r] < s->rank[r].n;
 		}
@@ -313,13 +301,13 @@ int vli_coll_run(const vl_config *c, vli_coll_sched *s, const int *host, const i
 
 /* ---- one collective call ---- */
 
-static int vli_rooted(int kind)
+static int vlcoll_rooted(int kind)
 {
-	return kind == VLI_COLL_BCAST || kind == VLI_COLL_REDUCE || kind == VLI_COLL_GATHER ||
-	       kind == VLI_COLL_SCATTER;
+	return kind == VL_KIND_BCAST || kind == VL_KIND_REDUCE || kind == VL_KIND_GATHER ||
+	       kind == VL_KIND_SCATTER;
 }
 
-static int vli_sizes_ok(const int64_t *b, size_t n)
+static int vlcoll_sizes_ok(const int64_t *b, size_t n)
 {
 	size_t i;
 
@@ -329,110 +317,110 @@ static int vli_sizes_ok(const int64_t *b, size_t n)
 	return 1;
 }
 
-/* Argument checks of vli_coll_sim: the algorithm to use, or -1. */
-static int vli_check(const vl_config *c, const vli_coll_in *in, const vli_coll_out *out)
+/* Argument checks of vlcoll_sim: the algorithm to use, or -1. */
+static int vlcoll_check(const vlcfg_config *c, const vlcoll_in *in, const vlcoll_out *out)
 {
 	size_t n;
 	int alg;
 
-	if (!c || !in || !out || !vli_kind_ok(in->kind) || in->p < 1 || !in->host || !in->entry)
+	if (!c || !in || !out || !vlcoll_kind_ok(in->kind) || in->p < 1 || !in->host || !in->entry)
 		return -1;
-	alg = in->alg == VLI_ALG_DEFAULT ? vli_coll_alg_default(in->kind) : in->alg;
-	if (!vli_accepts(in->kind, alg))
+	alg = in->alg == VLCOLL_ALG_DEFAULT ? vlcoll_alg_default(in->kind) : in->alg;
+	if (!vlcoll_accepts(in->kind, alg))
 		return -1;
-	if (vli_rooted(in->kind) && (in->root < 0 || in->root >= in->p))
+	if (vlcoll_rooted(in->kind) && (in->root < 0 || in->root >= in->p))
 		return -1;
-	if (in->kind == VLI_COLL_BARRIER)
+	if (in->kind == VL_KIND_BARRIER)
 		return alg;
 	if (!in->bytes)
 		return -1;
-	if (in->kind == VLI_COLL_BCAST) /* only the root's size counts */
+	if (in->kind == VL_KIND_BCAST) /* only the root's size counts */
 		return in->bytes[in->root] >= 0 ? alg : -1;
 	n = (size_t)in->p;
-	if (in->kind == VLI_COLL_ALLTOALL)
+	if (in->kind == VL_KIND_ALLTOALL)
 		n *= n;
-	return vli_sizes_ok(in->bytes, n) ? alg : -1;
+	return vlcoll_sizes_ok(in->bytes, n) ? alg : -1;
 }
 
-#define VLI_CASE(kind, alg) ((kind) * VLI_ALG_NALGS + (alg))
+#define VLI_CASE(kind, alg) ((kind) * VLCOLL_ALG_NALGS + (alg))
 
 /* exscan sends the same messages as scan, and so uses its algorithms. */
-static void vli_build(vli_coll_sched *s, const vli_coll_in *in, int alg)
+static void vlcoll_build(vlcoll_sched *s, const vlcoll_in *in, int alg)
 {
 	const int64_t *b = in->bytes;
 	int root = in->root;
 
 	switch (VLI_CASE(in->kind, alg)) {
-	case VLI_CASE(VLI_COLL_BARRIER, VLI_ALG_DISSEMINATION):
-		vli_coll_barrier_dissemination(s);
+	case VLI_CASE(VL_KIND_BARRIER, VLCOLL_ALG_DISSEMINATION):
+		vlcoll_barrier_dissemination(s);
 		break;
-	case VLI_CASE(VLI_COLL_BARRIER, VLI_ALG_LINEAR):
-		vli_coll_barrier_linear(s);
+	case VLI_CASE(VL_KIND_BARRIER, VLCOLL_ALG_LINEAR):
+		vlcoll_barrier_linear(s);
 		break;
-	case VLI_CASE(VLI_COLL_BARRIER, VLI_ALG_BINOMIAL):
-		vli_coll_barrier_binomial(s);
+	case VLI_CASE(VL_KIND_BARRIER, VLCOLL_ALG_BINOMIAL):
+		vlcoll_barrier_binomial(s);
 		break;
-	case VLI_CASE(VLI_COLL_BCAST, VLI_ALG_BINOMIAL):
-		vli_coll_bcast_binomial(s, root, b[root]);
+	case VLI_CASE(VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL):
+		vlcoll_bcast_binomial(s, root, b[root]);
 		break;
-	case VLI_CASE(VLI_COLL_BCAST, VLI_ALG_LINEAR):
-		vli_coll_bcast_linear(s, root, b[root]);
+	case VLI_CASE(VL_KIND_BCAST, VLCOLL_ALG_LINEAR):
+		vlcoll_bcast_linear(s, root, b[root]);
 		break;
-	case VLI_CASE(VLI_COLL_REDUCE, VLI_ALG_BINOMIAL):
-		vli_coll_reduce_binomial(s, root, b[root]);
+	case VLI_CASE(VL_KIND_REDUCE, VLCOLL_ALG_BINOMIAL):
+		vlcoll_reduce_binomial(s, root, b[root]);
 		break;
-	case VLI_CASE(VLI_COLL_REDUCE, VLI_ALG_LINEAR):
-		vli_coll_reduce_linear(s, root, b[root]);
+	case VLI_CASE(VL_KIND_REDUCE, VLCOLL_ALG_LINEAR):
+		vlcoll_reduce_linear(s, root, b[root]);
 		break;
-	case VLI_CASE(VLI_COLL_ALLREDUCE, VLI_ALG_RECURSIVE_DOUBLING):
-		vli_coll_allreduce_recursive_doubling(s, b[0]);
+	case VLI_CASE(VL_KIND_ALLREDUCE, VLCOLL_ALG_RECURSIVE_DOUBLING):
+		vlcoll_allreduce_recursive_doubling(s, b[0]);
 		break;
-	case VLI_CASE(VLI_COLL_ALLREDUCE, VLI_ALG_RING):
-		vli_coll_allreduce_ring(s, b[0]);
+	case VLI_CASE(VL_KIND_ALLREDUCE, VLCOLL_ALG_RING):
+		vlcoll_allreduce_ring(s, b[0]);
 		break;
-	case VLI_CASE(VLI_COLL_ALLREDUCE, VLI_ALG_REDUCE_BCAST):
-		vli_coll_allreduce_reduce_bcast(s, b[0]);
+	case VLI_CASE(VL_KIND_ALLREDUCE, VLCOLL_ALG_REDUCE_BCAST):
+		vlcoll_allreduce_reduce_bcast(s, b[0]);
 		break;
-	case VLI_CASE(VLI_COLL_GATHER, VLI_ALG_LINEAR):
-		vli_coll_gather_linear(s, root, b);
+	case VLI_CASE(VL_KIND_GATHER, VLCOLL_ALG_LINEAR):
+		vlcoll_gather_linear(s, root, b);
 		break;
-	case VLI_CASE(VLI_COLL_GATHER, VLI_ALG_BINOMIAL):
-		vli_coll_gather_binomial(s, root, b);
+	case VLI_CASE(VL_KIND_GATHER, VLCOLL_ALG_BINOMIAL):
+		vlcoll_gather_binomial(s, root, b);
 		break;
-	case VLI_CASE(VLI_COLL_SCATTER, VLI_ALG_LINEAR):
-		vli_coll_scatter_linear(s, root, b);
+	case VLI_CASE(VL_KIND_SCATTER, VLCOLL_ALG_LINEAR):
+		vlcoll_scatter_linear(s, root, b);
 		break;
-	case VLI_CASE(VLI_COLL_SCATTER, VLI_ALG_BINOMIAL):
-		vli_coll_scatter_binomial(s, root, b);
+	case VLI_CASE(VL_KIND_SCATTER, VLCOLL_ALG_BINOMIAL):
+		vlcoll_scatter_binomial(s, root, b);
 		break;
-	case VLI_CASE(VLI_COLL_ALLGATHER, VLI_ALG_RING):
-		vli_coll_allgather_ring(s, b);
+	case VLI_CASE(VL_KIND_ALLGATHER, VLCOLL_ALG_RING):
+		vlcoll_allgather_ring(s, b);
 		break;
-	case VLI_CASE(VLI_COLL_ALLGATHER, VLI_ALG_RECURSIVE_DOUBLING):
-		vli_coll_allgather_recursive_doubling(s, b);
+	case VLI_CASE(VL_KIND_ALLGATHER, VLCOLL_ALG_RECURSIVE_DOUBLING):
+		vlcoll_allgather_recursive_doubling(s, b);
 		break;
-	case VLI_CASE(VLI_COLL_ALLGATHER, VLI_ALG_LINEAR):
-		vli_coll_allgather_linear(s, b);
+	case VLI_CASE(VL_KIND_ALLGATHER, VLCOLL_ALG_LINEAR):
+		vlcoll_allgather_linear(s, b);
 		break;
-	case VLI_CASE(VLI_COLL_ALLTOALL, VLI_ALG_PAIRWISE):
-		vli_coll_alltoall_pairwise(s, b);
+	case VLI_CASE(VL_KIND_ALLTOALL, VLCOLL_ALG_PAIRWISE):
+		vlcoll_alltoall_pairwise(s, b);
 		break;
-	case VLI_CASE(VLI_COLL_ALLTOALL, VLI_ALG_LINEAR):
-		vli_coll_alltoall_linear(s, b);
+	case VLI_CASE(VL_KIND_ALLTOALL, VLCOLL_ALG_LINEAR):
+		vlcoll_alltoall_linear(s, b);
 		break;
-	case VLI_CASE(VLI_COLL_REDUCE_SCATTER, VLI_ALG_LINEAR):
-		vli_coll_reduce_scatter_linear(s, b);
+	case VLI_CASE(VL_KIND_REDUCE_SCATTER, VLCOLL_ALG_LINEAR):
+		vlcoll_reduce_scatter_linear(s, b);
 		break;
-	case VLI_CASE(VLI_COLL_REDUCE_SCATTER, VLI_ALG_RING):
-		vli_coll_reduce_scatter_ring(s, b);
+	case VLI_CASE(VL_KIND_REDUCE_SCATTER, VLCOLL_ALG_RING):
+		vlcoll_reduce_scatter_ring(s, b);
 		break;
-	case VLI_CASE(VLI_COLL_SCAN, VLI_ALG_CHAIN):
-	case VLI_CASE(VLI_COLL_EXSCAN, VLI_ALG_CHAIN):
-		vli_coll_scan_chain(s, b[0]);
+	case VLI_CASE(VL_KIND_SCAN, VLCOLL_ALG_CHAIN):
+	case VLI_CASE(VL_KIND_EXSCAN, VLCOLL_ALG_CHAIN):
+		vlcoll_scan_chain(s, b[0]);
 		break;
-	case VLI_CASE(VLI_COLL_SCAN, VLI_ALG_RECURSIVE_DOUBLING):
-	case VLI_CASE(VLI_COLL_EXSCAN, VLI_ALG_RECURSIVE_DOUBLING):
-		vli_coll_scan_recursive_doubling(s, b[0]);
+	case VLI_CASE(VL_KIND_SCAN, VLCOLL_ALG_RECURSIVE_DOUBLING):
+	case VLI_CASE(VL_KIND_EXSCAN, VLCOLL_ALG_RECURSIVE_DOUBLING):
+		vlcoll_scan_recursive_doubling(s, b[0]);
 		break;
 	default:
 		s->bad = 1; /* accepted by the table but not built: a bug here */
@@ -440,16 +428,16 @@ static void vli_build(vli_coll_sched *s, const vli_coll_in *in, int alg)
 	}
 }
 
-int vli_coll_sim(const vl_config *c, const vli_coll_in *in, vli_coll_out *out)
+int vlcoll_sim(const vlcfg_config *c, const vlcoll_in *in, vlcoll_out *out)
 {
-	vli_coll_sched s;
-	int alg = vli_check(c, in, out), rc;
+	vlcoll_sched s;
+	int alg = vlcoll_check(c, in, out), rc;
 
 	if (alg < 0)
 		return -1;
-	vli_coll_sched_init(&s, in->p);
-	vli_build(&s, in, alg);
-	rc = vli_coll_run(c, &s, in->host, in->entry, out);
-	vli_coll_sched_free(&s);
+	vlcoll_sched_init(&s, in->p);
+	vlcoll_build(&s, in, alg);
+	rc = vlcoll_run(c, &s, in->host, in->entry, out);
+	vlcoll_sched_free(&s);
 	return rc;
 }

@@ -18,48 +18,34 @@
 #define VLI_COLL_H
 
 #include <stdint.h>
+#include "vltrace.h"
 #include "vlayer/core/vmconfig.h"
 
-/* Collective kinds.  The v-variants share the kind of their plain form (the
- * byte counts carry the difference). */
-enum vli_coll_kind {
-	VLI_COLL_BARRIER = 0,
-	VLI_COLL_BCAST,
-	VLI_COLL_REDUCE,
-	VLI_COLL_ALLREDUCE,
-	VLI_COLL_GATHER,         /* also gatherv */
-	VLI_COLL_SCATTER,        /* also scatterv */
-	VLI_COLL_ALLGATHER,      /* also allgatherv */
-	VLI_COLL_ALLTOALL,       /* also alltoallv / alltoallw */
-	VLI_COLL_REDUCE_SCATTER, /* also reduce_scatter_block */
-	VLI_COLL_SCAN,
-	VLI_COLL_EXSCAN,
-	VLI_COLL_NKINDS
-};
+/* The kinds of collective (enum vl_coll_kind) and their names are part of the
+ * trace format: include/vltrace.h. */
 
 /* Algorithms; which ones a kind accepts is in the table of coll.c. */
-enum vli_coll_alg {
-	VLI_ALG_DEFAULT = 0,
-	VLI_ALG_LINEAR,             /* root talks to every other rank in turn */
-	VLI_ALG_BINOMIAL,           /* binomial tree rooted at root */
-	VLI_ALG_DISSEMINATION,      /* barrier: ceil(log2 p) rounds, rank r -> r + 2^k */
-	VLI_ALG_RECURSIVE_DOUBLING, /* pairwise exchange with r ^ 2^k (non powers of two: fold) */
-	VLI_ALG_RING,               /* p - 1 steps to the right neighbour */
-	VLI_ALG_PAIRWISE,           /* alltoall: step k, send to r + k, receive from r - k */
-	VLI_ALG_REDUCE_BCAST,       /* allreduce: reduce to 0 then bcast (both binomial) */
-	VLI_ALG_CHAIN,              /* scan/exscan: rank r waits for r - 1, sends to r + 1 */
-	VLI_ALG_NALGS
+enum vlcoll_alg {
+	VLCOLL_ALG_DEFAULT = 0,
+	VLCOLL_ALG_LINEAR,             /* root talks to every other rank in turn */
+	VLCOLL_ALG_BINOMIAL,           /* binomial tree rooted at root */
+	VLCOLL_ALG_DISSEMINATION,      /* barrier: ceil(log2 p) rounds, rank r -> r + 2^k */
+	VLCOLL_ALG_RECURSIVE_DOUBLING, /* pairwise exchange with r ^ 2^k (non powers of two: fold) */
+	VLCOLL_ALG_RING,               /* p - 1 steps to the right neighbour */
+	VLCOLL_ALG_PAIRWISE,           /* alltoall: step k, send to r + k, receive from r - k */
+	VLCOLL_ALG_REDUCE_BCAST,       /* allreduce: reduce to 0 then bcast (both binomial) */
+	VLCOLL_ALG_CHAIN,              /* scan/exscan: rank r waits for r - 1, sends to r + 1 */
+	VLCOLL_ALG_NALGS
 };
 
-/* Name of a kind ("bcast") / an algorithm ("binomial"). */
-const char *vli_coll_kind_name(int kind);
-const char *vli_coll_alg_name(int alg);
+/* Name of an algorithm ("binomial"). */
+const char *vlcoll_alg_name(int alg);
 /* Algorithm id for a name if kind accepts it, else -1.  "default" gives
- * VLI_ALG_DEFAULT.  valid (may be NULL) receives the comma-separated list of
+ * VLCOLL_ALG_DEFAULT.  valid (may be NULL) receives the comma-separated list of
  * names kind accepts, for error messages. */
-int vli_coll_alg_parse(int kind, const char *name, char *valid, size_t validlen);
-/* The algorithm used when alg is VLI_ALG_DEFAULT. */
-int vli_coll_alg_default(int kind);
+int vlcoll_alg_parse(int kind, const char *name, char *valid, size_t validlen);
+/* The algorithm used when alg is VLCOLL_ALG_DEFAULT. */
+int vlcoll_alg_default(int kind);
 
 /* One collective call, seen from everywhere.
  * bytes: meaning per kind (all in bytes, per rank, length p):
@@ -72,26 +58,26 @@ int vli_coll_alg_default(int kind);
  *   reduce_scatter bytes[r] = block of the result rank r receives
  *   alltoall       matrix: bytes[i * p + j] = bytes rank i sends to rank j (p * p entries)
  */
-typedef struct vli_coll_in {
+typedef struct vlcoll_in {
 	int kind;
-	int alg;                /* VLI_ALG_DEFAULT or one the kind accepts */
+	int alg;                /* VLCOLL_ALG_DEFAULT or one the kind accepts */
 	int p;                  /* number of ranks, >= 1 */
 	int root;               /* for rooted kinds */
 	const int *host;        /* virtual host of each rank (p entries) */
 	const int64_t *entry;   /* virtual time at which each rank entered (p entries) */
 	const int64_t *bytes;   /* see above */
-} vli_coll_in;
+} vlcoll_in;
 
-typedef struct vli_coll_out {
+typedef struct vlcoll_out {
 	int64_t exit;           /* virtual time at which the rank leaves */
 	int64_t comm;           /* of exit - entry: time spent sending and receiving */
 	int64_t wait;           /* of exit - entry: time waiting for arrivals */
 	int nmsgs;              /* messages this rank sent in the algorithm */
-} vli_coll_out;
+} vlcoll_out;
 
 /* Simulate in on the model c; out has p entries.  Returns 0, or -1 if in is
  * invalid (unknown kind, algorithm not accepted by the kind, p < 1, root out
  * of range).  Deterministic: every rank computes identical results. */
-int vli_coll_sim(const vl_config *c, const vli_coll_in *in, vli_coll_out *out);
+int vlcoll_sim(const vlcfg_config *c, const vlcoll_in *in, vlcoll_out *out);
 
 #endif

@@ -76,7 +76,7 @@ int vl_set_param(const char *section, const char *key, const char *value)
 	char err[512], text[24];
 	sync_clock();
 	if (vli_set_param(&vli_t.cfg, section, key, value, err, sizeof err) < 0) {
-		vl_warn("vl_set_param [%s] %s: %s", section ? section : "?", key ? key : "?", err);
+		vli_warn("vl_set_param [%s] %s: %s", section ? section : "?", key ? key : "?", err);
 		return -1;
 	}
 	snprintf(text, sizeof text, "%s=%s", key, value);

@@ -49,22 +49,22 @@ int64_t vli_real_ns(void)
 	return read_clock(CLOCK_REALTIME);
 }
 
-void vli_load_config(vl_config *cfg)
+void vli_load_config(vlcfg_config *cfg)
 {
 	const char *path = getenv("VMCONFIG");
 	char err[1200];
 
 	if (path && *path) {
-		if (vl_config_load(path, cfg, err, sizeof err) < 0)
-			vl_error(2, "%s", err);
+		if (vlcfg_load(path, cfg, err, sizeof err) < 0)
+			vli_error(2, "%s", err);
 		return;
 	}
 	if (access("VMConfig", F_OK) == 0) {
-		if (vl_config_load("VMConfig", cfg, err, sizeof err) < 0)
-			vl_error(2, "%s", err);
+		if (vlcfg_load("VMConfig", cfg, err, sizeof err) < 0)
+			vli_error(2, "%s", err);
 		return;
 	}
-	vl_config_default(cfg);
+	vlcfg_default(cfg);
 }
 
 static void on_fatal(int sig)

@@ -10,9 +10,9 @@
 #include "vmconfig.h"
 #include "vltrace.h"
 
-/* ---- errors (vl_error.c): every diagnostic goes through here, prefixed "vlayer: " ---- */
-void vl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-__attribute__((noreturn)) void vl_error(int status, const char *fmt, ...)
+/* ---- errors (vli_error.c): every diagnostic goes through here, prefixed "vlayer: " ---- */
+void vli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+__attribute__((noreturn)) void vli_error(int status, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* ---- the task's clock (clock.c) ---- */
@@ -28,14 +28,14 @@ typedef struct vli_task {
 	int64_t cpu_mark;        /* thread CPU ns at the end of the last layer call */
 	int ended;               /* END written */
 	uint32_t seq;            /* last message sequence number used */
-	vl_config cfg;           /* this task's copy of the model */
+	vlcfg_config cfg;           /* this task's copy of the model */
 } vli_task;
 
 extern vli_task vli_t;
 
 /* Load the VMConfig ($VMCONFIG, else ./VMConfig, else built-in); exits with
  * status 2 and the loader's message if the file is bad. */
-void vli_load_config(vl_config *cfg);
+void vli_load_config(vlcfg_config *cfg);
 /* Start the clock of this task: id, parent id, virtual host, start time. */
 void vli_init(int id, int ptid, int host, int64_t start, const char *program);
 /* Thread CPU time in ns (real clock, never virtualised). */
@@ -95,22 +95,22 @@ uint32_t vli_req_next(void);
 extern __thread int vli_depth;
 
 /* ---- the delay model (model.c) ---- */
-int64_t vli_pwl_eval(const vl_pwl *m, int64_t bytes);
-double vli_contention(const vl_link *l, int k);
+int64_t vli_pwl_eval(const vlcfg_pwl *m, int64_t bytes);
+double vli_contention(const vlcfg_link *l, int k);
 /* Link between two hosts: intra if equal. */
-const vl_link *vli_link(const vl_config *c, int src_host, int dst_host);
+const vlcfg_link *vli_link(const vlcfg_config *c, int src_host, int dst_host);
 /* Time the sender spends sending bytes from src_host to dst_host. */
-int64_t vli_send_time(const vl_config *c, int src_host, int dst_host, int64_t bytes);
+int64_t vli_send_time(const vlcfg_config *c, int src_host, int dst_host, int64_t bytes);
 /* Time on the wire: from the end of the send to the virtual arrival. */
-int64_t vli_trans_time(const vl_config *c, int src_host, int dst_host, int64_t bytes);
+int64_t vli_trans_time(const vlcfg_config *c, int src_host, int dst_host, int64_t bytes);
 /* Time the receiver spends in a receive / probe call. */
-int64_t vli_recv_time(const vl_config *c, int src_host, int dst_host);
+int64_t vli_recv_time(const vlcfg_config *c, int src_host, int dst_host);
 /* Spawn delay of host h. */
-int64_t vli_init_delay(const vl_config *c, int h);
+int64_t vli_init_delay(const vlcfg_config *c, int h);
 /* Scaled computation: ns of CPU on host h. */
-int64_t vli_scale_cpu(const vl_config *c, int h, int64_t cpu_ns);
+int64_t vli_scale_cpu(const vlcfg_config *c, int h, int64_t cpu_ns);
 /* Apply one "section key value" change (vl_set_param). 0 or -1 + err. */
-int vli_set_param(vl_config *c, const char *section, const char *key, const char *value,
+int vli_set_param(vlcfg_config *c, const char *section, const char *key, const char *value,
 		  char *err, size_t errlen);
 
 /* ---- trace writer (trace.c) ---- */

@@ -1,4 +1,4 @@
-/* vl_error.c - the one path for vlayer diagnostics. */
+/* vli_error.c - the one path for vlayer diagnostics. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@ static void vmsg(const char *kind, const char *fmt, va_list ap)
 	fflush(stderr);
 }
 
-void vl_warn(const char *fmt, ...)
+void vli_warn(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -20,7 +20,7 @@ void vl_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
-void vl_error(int status, const char *fmt, ...)
+void vli_error(int status, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);

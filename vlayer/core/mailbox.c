@@ -20,7 +20,7 @@ void vli_mbox_add(const vli_msg *m)
 		int ncap = capbox ? 2 * capbox : 64;
 		vli_msg *nb = realloc(box, (size_t)ncap * sizeof *nb);
 		if (!nb)
-			vl_error(3, "out of memory in the virtual mailbox (%d messages)", nbox);
+			vli_error(3, "out of memory in the virtual mailbox (%d messages)", nbox);
 		box = nb;
 		capbox = ncap;
 	}
@@ -89,7 +89,7 @@ static void reg_grow(void)
 	struct reg_entry *t = calloc(nsize, sizeof *t);
 
 	if (!t)
-		vl_error(3, "out of memory in the task registry (%zu tasks)", reg_used);
+		vli_error(3, "out of memory in the task registry (%zu tasks)", reg_used);
 	for (i = 0; i < reg_size; i++) {
 		if (!reg[i].used)
 			continue;

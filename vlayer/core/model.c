@@ -19,7 +19,7 @@ static int64_t sat(__int128 v)
 	return v < 0 ? 0 : v > VL_TIME_MAX ? VL_TIME_MAX : (int64_t)v;
 }
 
-int64_t vli_pwl_eval(const vl_pwl *m, int64_t bytes)
+int64_t vli_pwl_eval(const vlcfg_pwl *m, int64_t bytes)
 {
 	int i;
 	__int128 dy, dx, num;
@@ -36,7 +36,7 @@ int64_t vli_pwl_eval(const vl_pwl *m, int64_t bytes)
 	return sat(m->ns[i] + num / dx);
 }
 
-double vli_contention(const vl_link *l, int k)
+double vli_contention(const vlcfg_link *l, int k)
 {
 	double f = 1.0;
 	int i;
@@ -46,22 +46,22 @@ double vli_contention(const vl_link *l, int k)
 	return f;
 }
 
-const vl_link *vli_link(const vl_config *c, int src_host, int dst_host)
+const vlcfg_link *vli_link(const vlcfg_config *c, int src_host, int dst_host)
 {
 	return (src_host == dst_host && src_host >= 0) ? &c->intra : &c->inter;
 }
 
-static const vl_host *host_of(const vl_config *c, int h)
+static const vlcfg_host *host_of(const vlcfg_config *c, int h)
 {
 	return (h >= 0 && h < c->nhosts) ? &c->hosts[h] : NULL;
 }
 
-int64_t vli_send_time(const vl_config *c, int src_host, int dst_host, int64_t bytes)
+int64_t vli_send_time(const vlcfg_config *c, int src_host, int dst_host, int64_t bytes)
 {
-	const vl_link *l = vli_link(c, src_host, dst_host);
-	const vl_host *h = host_of(c, src_host);
+	const vlcfg_link *l = vli_link(c, src_host, dst_host);
+	const vlcfg_host *h = host_of(c, src_host);
 
-	if (h && h->send_delay != VL_UNSET)
+	if (h && h->send_delay != VLCFG_UNSET)
 		return h->send_delay;
 	if (l->send_model.n > 0)
 		return vli_pwl_eval(&l->send_model, bytes);
@@ -74,16 +74,16 @@ static int64_t delay_plus_kib(int64_t delay, int64_t bytes, int64_t ps_per_kib)
 	return sat((__int128)delay + ((__int128)bytes * ps_per_kib) / (1024 * 1000));
 }
 
-int64_t vli_trans_time(const vl_config *c, int src_host, int dst_host, int64_t bytes)
+int64_t vli_trans_time(const vlcfg_config *c, int src_host, int dst_host, int64_t bytes)
 {
-	const vl_link *l = vli_link(c, src_host, dst_host);
-	const vl_host *h = host_of(c, src_host);
+	const vlcfg_link *l = vli_link(c, src_host, dst_host);
+	const vlcfg_host *h = host_of(c, src_host);
 	int64_t d = l->trans_delay, p = l->trans_per_kib_ps;
 
-	if (h && (h->trans_delay != VL_UNSET || h->trans_per_kib_ps != VL_UNSET)) {
-		if (h->trans_delay != VL_UNSET)
+	if (h && (h->trans_delay != VLCFG_UNSET || h->trans_per_kib_ps != VLCFG_UNSET)) {
+		if (h->trans_delay != VLCFG_UNSET)
 			d = h->trans_delay;
-		if (h->trans_per_kib_ps != VL_UNSET)
+		if (h->trans_per_kib_ps != VLCFG_UNSET)
 			p = h->trans_per_kib_ps;
 		return delay_plus_kib(d, bytes, p);
 	}
@@ -92,25 +92,25 @@ int64_t vli_trans_time(const vl_config *c, int src_host, int dst_host, int64_t b
 	return delay_plus_kib(d, bytes, p);
 }
 
-int64_t vli_recv_time(const vl_config *c, int src_host, int dst_host)
+int64_t vli_recv_time(const vlcfg_config *c, int src_host, int dst_host)
 {
-	const vl_link *l = vli_link(c, src_host, dst_host);
-	const vl_host *h = host_of(c, dst_host);
+	const vlcfg_link *l = vli_link(c, src_host, dst_host);
+	const vlcfg_host *h = host_of(c, dst_host);
 
-	if (h && h->recv_delay != VL_UNSET)
+	if (h && h->recv_delay != VLCFG_UNSET)
 		return h->recv_delay;
 	return l->recv_delay;
 }
 
-int64_t vli_init_delay(const vl_config *c, int h)
+int64_t vli_init_delay(const vlcfg_config *c, int h)
 {
-	const vl_host *hp = host_of(c, h);
+	const vlcfg_host *hp = host_of(c, h);
 	return hp ? hp->init_delay : 0;
 }
 
-int64_t vli_scale_cpu(const vl_config *c, int h, int64_t cpu_ns)
+int64_t vli_scale_cpu(const vlcfg_config *c, int h, int64_t cpu_ns)
 {
-	const vl_host *hp = host_of(c, h);
+	const vlcfg_host *hp = host_of(c, h);
 
 	if (c->compute_ignore)
 		return 0;
@@ -121,8 +121,8 @@ int64_t vli_scale_cpu(const vl_config *c, int h, int64_t cpu_ns)
 
 /* ---- run-time parameter changes: the VMConfig loader's own parser ---- */
 
-int vli_set_param(vl_config *c, const char *section, const char *key, const char *value,
+int vli_set_param(vlcfg_config *c, const char *section, const char *key, const char *value,
 		  char *err, size_t errlen)
 {
-	return vl_config_set(c, section, key, value, err, errlen);
+	return vlcfg_set(c, section, key, value, err, errlen);
 }

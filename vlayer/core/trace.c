@@ -17,7 +17,7 @@
 static int trace_fd = -1;
 static vl_trec buf[TRACE_BUF];
 static volatile int nbuf;
-static char trace_path[VL_PATH_MAX + 32];
+static char trace_path[VLCFG_PATH_MAX + 32];
 
 static void write_all(const void *p, size_t n)
 {
@@ -39,7 +39,7 @@ static void write_all(const void *p, size_t n)
 
 static int mkdirs(const char *dir)
 {
-	char tmp[VL_PATH_MAX];
+	char tmp[VLCFG_PATH_MAX];
 	char *p;
 
 	snprintf(tmp, sizeof tmp, "%s", dir);
@@ -57,11 +57,11 @@ static int mkdirs(const char *dir)
 void vli_trace_open(const char *dir, const vl_thdr *hdr)
 {
 	if (mkdirs(dir) < 0)
-		vl_error(2, "cannot create trace directory %s: %s", dir, strerror(errno));
+		vli_error(2, "cannot create trace directory %s: %s", dir, strerror(errno));
 	snprintf(trace_path, sizeof trace_path, "%s/vl-%08x.trc", dir, (unsigned)hdr->tid);
 	trace_fd = open(trace_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (trace_fd < 0)
-		vl_error(2, "cannot create trace %s: %s", trace_path, strerror(errno));
+		vli_error(2, "cannot create trace %s: %s", trace_path, strerror(errno));
 	write_all(hdr, sizeof *hdr);
 	nbuf = 0;
 }

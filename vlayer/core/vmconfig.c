@@ -1,6 +1,6 @@
 /* vmconfig.c - the VMConfig: load an INI file (with inih), check it, print it.
  *
- * inih splits "key = value" lines and calls vli_handler.  Our line reader in
+ * inih splits "key = value" lines and calls vlcfg_handler.  Our line reader in
  * front of it counts lines, rejects overlong lines and NUL bytes, and reads
  * section headers itself, because the handler is told neither line numbers
  * nor section starts.  [mpi] rank_hosts may name hosts declared further down,
@@ -25,7 +25,7 @@
 #define VLI_MAX_K 1000000    /* largest contention k */
 #define VLI_EAGER_LIMIT 65536 /* [mpi] eager_limit default, bytes */
 
-_Static_assert(VL_COLL_KINDS == VLI_COLL_NKINDS, "VL_COLL_KINDS must match coll.h");
+_Static_assert(VL_KIND_N == VL_KIND_N, "VL_KIND_N must match coll.h");
 
 #define VLI_USE_TIME "use a number with ns, us, ms or s, e.g. 50us"
 #define VLI_USE_PERKIB "use a time per KiB with ps, ns, us, ms or s, e.g. 80us"
@@ -38,38 +38,38 @@ _Static_assert(VL_COLL_KINDS == VLI_COLL_NKINDS, "VL_COLL_KINDS must match coll.
 enum { VLI_OK, VLI_ENUM, VLI_ENOUNIT, VLI_EUNIT, VLI_ERANGE, VLI_EWHOLE, VLI_ENEG, VLI_EZERO };
 
 /* A decimal number m * 10^e, exact up to 19 significant digits. */
-typedef struct vli_dec {
+typedef struct vlcfg_dec {
 	uint64_t m;
 	int e;
 	int neg;
 	int inexact; /* nonzero digits after the 19th were dropped */
-} vli_dec;
+} vlcfg_dec;
 
 /* A unit: value * 10^exp10 * 2^exp2 is the value in the base unit. */
-typedef struct vli_unit {
+typedef struct vlcfg_unit {
 	const char *name;
 	int exp10;
 	int exp2;
-} vli_unit;
+} vlcfg_unit;
 
 /* Base ns; the ps entry is used (with all exponents + 3) for trans_per_kib. */
-static const vli_unit vli_time_units[] = {
+static const vlcfg_unit vlcfg_time_units[] = {
 	{"ps", -3, 0}, {"ns", 0, 0}, {"us", 3, 0}, {"ms", 6, 0}, {"s", 9, 0}, {NULL, 0, 0}
 };
 
-static const vli_unit vli_size_units[] = {
+static const vlcfg_unit vlcfg_size_units[] = {
 	{"B", 0, 0}, {"KiB", 0, 10}, {"MiB", 0, 20}, {"GiB", 0, 30},
 	{"KB", 3, 0}, {"MB", 6, 0}, {"GB", 9, 0}, {NULL, 0, 0}
 };
 
-static const vli_unit vli_rate_units[] = {
+static const vlcfg_unit vlcfg_rate_units[] = {
 	{"B/s", 0, 0}, {"KB/s", 3, 0}, {"MB/s", 6, 0}, {"GB/s", 9, 0},
 	{"KiB/s", 0, 10}, {"MiB/s", 0, 20}, {"GiB/s", 0, 30},
 	{"bit/s", 0, -3}, {"kbit/s", 3, -3}, {"Mbit/s", 6, -3}, {"Gbit/s", 9, -3},
 	{NULL, 0, 0}
 };
 
-static size_t vli_blanks(const char *s)
+static size_t vlcfg_blanks(const char *s)
 {
 	size_t n = 0;
 
@@ -78,7 +78,7 @@ static size_t vli_blanks(const char *s)
 	return n;
 }
 
-static size_t vli_trimlen(const char *s)
+static size_t vlcfg_trimlen(const char *s)
 {
 	size_t n = strlen(s);
 
@@ -87,14 +87,14 @@ static size_t vli_trimlen(const char *s)
 	return n;
 }
 
-static char *vli_trim(char *s)
+static char *vlcfg_trim(char *s)
 {
-	s += vli_blanks(s);
-	s[vli_trimlen(s)] = '\0';
+	s += vlcfg_blanks(s);
+	s[vlcfg_trimlen(s)] = '\0';
 	return s;
 }
 
-static const char *vli_digits(const char *s, vli_dec *d, int frac, int *nd)
+static const char *vlcfg_digits(const char *s, vlcfg_dec *d, int frac, int *nd)
 {
 	for (; isdigit((unsigned char)*s); s++) {
 		unsigned v = (unsigned)(*s - '0');
@@ -113,7 +113,7 @@ static const char *vli_digits(const char *s, vli_dec *d, int frac, int *nd)
 	return s;
 }
 
-static const char *vli_exponent(const char *s, vli_dec *d)
+static const char *vlcfg_exponent(const char *s, vlcfg_dec *d)
 {
 	const char *p = s + 1;
 	int neg = 0, x = 0;
@@ -132,7 +132,7 @@ static const char *vli_exponent(const char *s, vli_dec *d)
 }
 
 /* Scan [+-]digits[.digits][e[+-]digits]; returns the end, or NULL if no number. */
-static const char *vli_scan(const char *s, vli_dec *d)
+static const char *vlcfg_scan(const char *s, vlcfg_dec *d)
 {
 	const char *p;
 	int nd = 0, any;
@@ -140,16 +140,16 @@ static const char *vli_scan(const char *s, vli_dec *d)
 	memset(d, 0, sizeof(*d));
 	if (*s == '+' || *s == '-')
 		d->neg = *s++ == '-';
-	p = vli_digits(s, d, 0, &nd);
+	p = vlcfg_digits(s, d, 0, &nd);
 	any = p > s;
 	if (*p == '.') {
 		s = p + 1;
-		p = vli_digits(s, d, 1, &nd);
+		p = vlcfg_digits(s, d, 1, &nd);
 		any |= p > s;
 	}
 	if (!any)
 		return NULL;
-	p = vli_exponent(p, d);
+	p = vlcfg_exponent(p, d);
 	while (d->m != 0 && d->m % 10 == 0) {
 		d->m /= 10;
 		d->e++;
@@ -160,17 +160,17 @@ static const char *vli_scan(const char *s, vli_dec *d)
 }
 
 /* The number and the unit (from units) of text; *u = NULL if no unit follows. */
-static int vli_split(const char *text, const vli_unit *units, vli_dec *d, const vli_unit **u)
+static int vlcfg_split(const char *text, const vlcfg_unit *units, vlcfg_dec *d, const vlcfg_unit **u)
 {
 	const char *p;
 	size_t n;
 
 	*u = NULL;
-	p = vli_scan(text + vli_blanks(text), d);
+	p = vlcfg_scan(text + vlcfg_blanks(text), d);
 	if (!p)
 		return VLI_ENUM;
-	p += vli_blanks(p);
-	n = vli_trimlen(p);
+	p += vlcfg_blanks(p);
+	n = vlcfg_trimlen(p);
 	if (n == 0)
 		return VLI_ENOUNIT;
 	for (; units->name; units++) {
@@ -182,7 +182,7 @@ static int vli_split(const char *text, const vli_unit *units, vli_dec *d, const 
 	return VLI_EUNIT;
 }
 
-static int vli_mul(uint64_t *m, uint64_t f)
+static int vlcfg_mul(uint64_t *m, uint64_t f)
 {
 	if (*m > UINT64_MAX / f)
 		return -1;
@@ -191,7 +191,7 @@ static int vli_mul(uint64_t *m, uint64_t f)
 }
 
 /* m * 10^e rounded to the nearest integer, halves up; -1 on overflow. */
-static int vli_round(uint64_t m, int e, uint64_t *out)
+static int vlcfg_round(uint64_t m, int e, uint64_t *out)
 {
 	uint64_t p = 1, r;
 
@@ -200,7 +200,7 @@ static int vli_round(uint64_t m, int e, uint64_t *out)
 		return 0;
 	}
 	for (; e > 0; e--)
-		if (vli_mul(&m, 10))
+		if (vlcfg_mul(&m, 10))
 			return -1;
 	for (; e < 0; e++)
 		p *= 10;
@@ -210,7 +210,7 @@ static int vli_round(uint64_t m, int e, uint64_t *out)
 }
 
 /* d * 10^e * 2^twos, which must be a whole number. */
-static int vli_exact(const vli_dec *d, int e, int twos, uint64_t *out)
+static int vlcfg_exact(const vlcfg_dec *d, int e, int twos, uint64_t *out)
 {
 	uint64_t m = d->m;
 
@@ -230,17 +230,17 @@ static int vli_exact(const vli_dec *d, int e, int twos, uint64_t *out)
 			m /= 2;
 	}
 	for (; e > 0; e--)
-		if (vli_mul(&m, 10))
+		if (vlcfg_mul(&m, 10))
 			return VLI_ERANGE;
 	for (; twos > 0; twos--)
-		if (vli_mul(&m, 2))
+		if (vlcfg_mul(&m, 2))
 			return VLI_ERANGE;
 	*out = m;
 	return d->inexact ? VLI_EWHOLE : VLI_OK;
 }
 
 /* Correctly rounded, and independent of the locale (no decimal point). */
-static double vli_double(const vli_dec *d, int exp10)
+static double vlcfg_double(const vlcfg_dec *d, int exp10)
 {
 	char buf[64];
 
@@ -250,37 +250,37 @@ static double vli_double(const vli_dec *d, int exp10)
 	return strtod(buf, NULL);
 }
 
-static int vli_time(const char *text, int ps, int64_t *out)
+static int vlcfg_time(const char *text, int ps, int64_t *out)
 {
-	const vli_unit *u;
-	vli_dec d;
+	const vlcfg_unit *u;
+	vlcfg_dec d;
 	uint64_t v;
-	int rc = vli_split(text, vli_time_units + (ps ? 0 : 1), &d, &u);
+	int rc = vlcfg_split(text, vlcfg_time_units + (ps ? 0 : 1), &d, &u);
 
 	if (rc != VLI_OK)
 		return rc;
-	if (vli_round(d.m, d.e + u->exp10 + (ps ? 3 : 0), &v) || v > INT64_MAX)
+	if (vlcfg_round(d.m, d.e + u->exp10 + (ps ? 3 : 0), &v) || v > INT64_MAX)
 		return VLI_ERANGE;
 	*out = d.neg ? -(int64_t)v : (int64_t)v;
 	return VLI_OK;
 }
 
-static int vli_size(const char *text, int64_t *out)
+static int vlcfg_size(const char *text, int64_t *out)
 {
-	const vli_unit *u;
-	vli_dec d;
+	const vlcfg_unit *u;
+	vlcfg_dec d;
 	uint64_t v;
-	int rc = vli_split(text, vli_size_units, &d, &u);
+	int rc = vlcfg_split(text, vlcfg_size_units, &d, &u);
 
 	if (rc == VLI_ENOUNIT) {
 		rc = VLI_OK;
-		u = &vli_size_units[0];
+		u = &vlcfg_size_units[0];
 	}
 	if (rc != VLI_OK)
 		return rc;
 	if (d.neg && d.m != 0)
 		return VLI_ENEG;
-	rc = vli_exact(&d, u->exp10, u->exp2, &v);
+	rc = vlcfg_exact(&d, u->exp10, u->exp2, &v);
 	if (rc == VLI_OK && v > INT64_MAX)
 		rc = VLI_ERANGE;
 	if (rc == VLI_OK)
@@ -288,16 +288,16 @@ static int vli_size(const char *text, int64_t *out)
 	return rc;
 }
 
-static int vli_rate(const char *text, double *out)
+static int vlcfg_rate(const char *text, double *out)
 {
-	const vli_unit *u;
-	vli_dec d;
+	const vlcfg_unit *u;
+	vlcfg_dec d;
 	double v;
-	int rc = vli_split(text, vli_rate_units, &d, &u);
+	int rc = vlcfg_split(text, vlcfg_rate_units, &d, &u);
 
 	if (rc != VLI_OK)
 		return rc;
-	v = ldexp(vli_double(&d, u->exp10), u->exp2);
+	v = ldexp(vlcfg_double(&d, u->exp10), u->exp2);
 	if (!isfinite(v))
 		return VLI_ERANGE;
 	if (v <= 0)
@@ -307,23 +307,23 @@ static int vli_rate(const char *text, double *out)
 }
 
 /* A plain number >= 0 (factor, flops). */
-static int vli_number(const char *text, double *out)
+static int vlcfg_number(const char *text, double *out)
 {
-	vli_dec d;
-	const char *p = vli_scan(text + vli_blanks(text), &d);
+	vlcfg_dec d;
+	const char *p = vlcfg_scan(text + vlcfg_blanks(text), &d);
 
-	if (!p || p[vli_blanks(p)])
+	if (!p || p[vlcfg_blanks(p)])
 		return VLI_ENUM;
 	if (d.neg && d.m != 0)
 		return VLI_ENEG;
-	*out = vli_double(&d, 0);
+	*out = vlcfg_double(&d, 0);
 	return isfinite(*out) ? VLI_OK : VLI_ERANGE;
 }
 
 /* Digits only, in lo..hi. */
-static int vli_integer(const char *text, long lo, long hi, long *out)
+static int vlcfg_integer(const char *text, long lo, long hi, long *out)
 {
-	const char *p = text + vli_blanks(text);
+	const char *p = text + vlcfg_blanks(text);
 	long v = 0;
 
 	if (!isdigit((unsigned char)*p))
@@ -331,7 +331,7 @@ static int vli_integer(const char *text, long lo, long hi, long *out)
 	for (; isdigit((unsigned char)*p); p++)
 		if (v <= hi)
 			v = v * 10 + (*p - '0');
-	if (p[vli_blanks(p)])
+	if (p[vlcfg_blanks(p)])
 		return VLI_ENUM;
 	if (v < lo || v > hi)
 		return VLI_ERANGE;
@@ -339,25 +339,25 @@ static int vli_integer(const char *text, long lo, long hi, long *out)
 	return VLI_OK;
 }
 
-int vl_parse_time(const char *text, int64_t *ns)
+int vlcfg_parse_time(const char *text, int64_t *ns)
 {
 	if (!text || !ns)
 		return -1;
-	return vli_time(text, 0, ns) == VLI_OK ? 0 : -1;
+	return vlcfg_time(text, 0, ns) == VLI_OK ? 0 : -1;
 }
 
-int vl_parse_size(const char *text, int64_t *bytes)
+int vlcfg_parse_size(const char *text, int64_t *bytes)
 {
 	if (!text || !bytes)
 		return -1;
-	return vli_size(text, bytes) == VLI_OK ? 0 : -1;
+	return vlcfg_size(text, bytes) == VLI_OK ? 0 : -1;
 }
 
-int vl_parse_rate(const char *text, double *bytes_per_s)
+int vlcfg_parse_rate(const char *text, double *bytes_per_s)
 {
 	if (!text || !bytes_per_s)
 		return -1;
-	return vli_rate(text, bytes_per_s) == VLI_OK ? 0 : -1;
+	return vlcfg_rate(text, bytes_per_s) == VLI_OK ? 0 : -1;
 }
 
 /* ---- the loader's state and its error messages ---- */
@@ -367,8 +367,8 @@ enum { VLI_K_NONE, VLI_K_SIM, VLI_K_NET, VLI_K_INTRA, VLI_K_INTER, VLI_K_HOST, V
 
 #define VLI_SECTIONS "simulation, network, network intra, network inter, mpi, collectives"
 
-typedef struct vli_load {
-	vl_config *cfg;
+typedef struct vlcfg_ld {
+	vlcfg_config *cfg;
 	const char *path;
 	FILE *f;
 	char *err;
@@ -380,20 +380,20 @@ typedef struct vli_load {
 	int sect_line;            /* its header line */
 	unsigned seen;            /* keys given in it, bit (1 << key id) */
 	char sect[VLI_LINE];      /* its name, for messages */
-	char prefix[VL_NAME_MAX]; /* [hosts PREFIX] ... */
+	char prefix[VLCFG_NAME_MAX]; /* [hosts PREFIX] ... */
 	long count;               /* ... its count (0 = not given) ... */
-	vl_host tmpl;             /* ... and its other keys */
+	vlcfg_host tmpl;             /* ... and its other keys */
 	int hostcap;
 	int *hostline;            /* header line of the section of each host */
 	int *slot;                /* hash of host names: index + 1, 0 = free */
 	size_t nslots;            /* a power of 2 */
 	char rank_hosts[VLI_LINE]; /* [mpi] rank_hosts, resolved at the end of the file */
 	int rank_hosts_line;      /* its line, 0 = not given */
-} vli_load;
+} vlcfg_ld;
 
-static int vli_vfail(vli_load *st, int line, const char *key, const char *fmt, va_list ap)
+static int vlcfg_vfail(vlcfg_ld *st, int line, const char *key, const char *fmt, va_list ap)
 {
-	char where[VL_PATH_MAX + 32], ctx[VLI_LINE + 96], msg[2 * VLI_LINE];
+	char where[VLCFG_PATH_MAX + 32], ctx[VLI_LINE + 96], msg[2 * VLI_LINE];
 
 	if (st->failed)
 		return -1;
@@ -415,52 +415,52 @@ static int vli_vfail(vli_load *st, int line, const char *key, const char *fmt, v
 
 /* Record the first error, at line (0 = the whole file); always returns -1. */
 __attribute__((format(printf, 4, 5)))
-static int vli_fail_at(vli_load *st, int line, const char *key, const char *fmt, ...)
+static int vlcfg_fail_at(vlcfg_ld *st, int line, const char *key, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vli_vfail(st, line, key, fmt, ap);
+	vlcfg_vfail(st, line, key, fmt, ap);
 	va_end(ap);
 	return -1;
 }
 
 /* Record the first error, at the current line. */
 __attribute__((format(printf, 3, 4)))
-static int vli_fail(vli_load *st, const char *key, const char *fmt, ...)
+static int vlcfg_fail(vlcfg_ld *st, const char *key, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vli_vfail(st, st->lineno, key, fmt, ap);
+	vlcfg_vfail(st, st->lineno, key, fmt, ap);
 	va_end(ap);
 	return -1;
 }
 
-static int vli_nomem(vli_load *st)
+static int vlcfg_nomem(vlcfg_ld *st)
 {
-	return vli_fail_at(st, 0, NULL, "out of memory");
+	return vlcfg_fail_at(st, 0, NULL, "out of memory");
 }
 
 /* The message for a unit parser's error code rc. */
-static int vli_bad(vli_load *st, const char *key, const char *text, int rc,
+static int vlcfg_bad(vlcfg_ld *st, const char *key, const char *text, int rc,
 		   const char *noun, const char *use)
 {
 	switch (rc) {
 	case VLI_ENOUNIT:
-		return vli_fail(st, key, "\"%s\" has no %s unit (%s)", text, noun, use);
+		return vlcfg_fail(st, key, "\"%s\" has no %s unit (%s)", text, noun, use);
 	case VLI_EUNIT:
-		return vli_fail(st, key, "\"%s\" has an unknown %s unit (%s)", text, noun, use);
+		return vlcfg_fail(st, key, "\"%s\" has an unknown %s unit (%s)", text, noun, use);
 	case VLI_ERANGE:
-		return vli_fail(st, key, "\"%s\" is out of range (%s)", text, use);
+		return vlcfg_fail(st, key, "\"%s\" is out of range (%s)", text, use);
 	case VLI_EWHOLE:
-		return vli_fail(st, key, "\"%s\" is not a whole number of bytes (%s)", text, use);
+		return vlcfg_fail(st, key, "\"%s\" is not a whole number of bytes (%s)", text, use);
 	case VLI_ENEG:
-		return vli_fail(st, key, "\"%s\" is negative (must be >= 0)", text);
+		return vlcfg_fail(st, key, "\"%s\" is negative (must be >= 0)", text);
 	case VLI_EZERO:
-		return vli_fail(st, key, "\"%s\" is not > 0 (%s)", text, use);
+		return vlcfg_fail(st, key, "\"%s\" is not > 0 (%s)", text, use);
 	default:
-		return vli_fail(st, key, "\"%s\" is not a %s (%s)", text, noun, use);
+		return vlcfg_fail(st, key, "\"%s\" is not a %s (%s)", text, noun, use);
 	}
 }
 
@@ -480,17 +480,17 @@ enum { VLI_COMPUTE, VLI_PLACEMENT, VLI_TRACE_DIR, VLI_COUNT, VLI_PROCS, VLI_FACT
 #define VLI_HOST (VLI_IN(VLI_K_HOST) | VLI_IN(VLI_K_HOSTS))
 #define VLI_MPI VLI_IN(VLI_K_MPI)
 
-typedef struct vli_key {
+typedef struct vlcfg_key {
 	const char *name;
 	unsigned in;         /* VLI_IN() of the sections that take it */
 	int type;
 	long max;            /* VLI_T_INT: 1..max */
 	const char *use;     /* what is valid */
 	const char *word[2]; /* VLI_T_WORD: the values, stored as 0 and 1 */
-} vli_key;
+} vlcfg_key;
 
 /* In the order of the "valid:" lists and of the dump. */
-static const vli_key vli_keys[VLI_NKEYS] = {
+static const vlcfg_key vlcfg_keys[VLI_NKEYS] = {
 	{"compute", VLI_SIM, VLI_T_WORD, 0, "use measured or ignore", {"measured", "ignore"}},
 	{"placement", VLI_SIM, VLI_T_WORD, 0, "use fill or roundrobin", {"fill", "roundrobin"}},
 	{"trace_dir", VLI_SIM, VLI_T_TEXT, 0, "use a directory", {NULL, NULL}},
@@ -522,36 +522,36 @@ static const vli_key vli_keys[VLI_NKEYS] = {
 };
 
 /* A parsed value. */
-typedef struct vli_val {
+typedef struct vlcfg_val {
 	int64_t i;
 	double d;
 	const char *s;
-	vl_pwl pwl;
+	vlcfg_pwl pwl;
 	int ncont;
-	int k[VL_MAX_CONT];
-	double f[VL_MAX_CONT];
-} vli_val;
+	int k[VLCFG_MAX_CONT];
+	double f[VLCFG_MAX_CONT];
+} vlcfg_val;
 
-static int vli_namechar(int c, int colon)
+static int vlcfg_namechar(int c, int colon)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
 	       c == '_' || c == '.' || c == '-' || (colon && c == ':');
 }
 
 /* Non-empty, shorter than size, letters, digits, _ . - (and : if colon). */
-static int vli_name_ok(const char *s, size_t size, int colon)
+static int vlcfg_name_ok(const char *s, size_t size, int colon)
 {
 	size_t n = strlen(s), i;
 
 	if (n == 0 || n >= size)
 		return 0;
 	for (i = 0; i < n; i++)
-		if (!vli_namechar((unsigned char)s[i], colon))
+		if (!vlcfg_namechar((unsigned char)s[i], colon))
 			return 0;
 	return 1;
 }
 
-static int vli_get_word(vli_load *st, const vli_key *k, const char *text, vli_val *v)
+static int vlcfg_get_word(vlcfg_ld *st, const vlcfg_key *k, const char *text, vlcfg_val *v)
 {
 	int i;
 
@@ -561,52 +561,52 @@ static int vli_get_word(vli_load *st, const vli_key *k, const char *text, vli_va
 			return 0;
 		}
 	}
-	return vli_fail(st, k->name, "\"%s\" is not valid (%s)", text, k->use);
+	return vlcfg_fail(st, k->name, "\"%s\" is not valid (%s)", text, k->use);
 }
 
-static int vli_get_text(vli_load *st, const vli_key *k, const char *text, vli_val *v)
+static int vlcfg_get_text(vlcfg_ld *st, const vlcfg_key *k, const char *text, vlcfg_val *v)
 {
-	if (k == &vli_keys[VLI_REAL] && !vli_name_ok(text, sizeof(st->tmpl.real), 1))
-		return vli_fail(st, k->name, "bad host name \"%s\" (%s, at most %d characters)",
+	if (k == &vlcfg_keys[VLI_REAL] && !vlcfg_name_ok(text, sizeof(st->tmpl.real), 1))
+		return vlcfg_fail(st, k->name, "bad host name \"%s\" (%s, at most %d characters)",
 				text, k->use, (int)sizeof(st->tmpl.real) - 1);
-	if (strlen(text) >= VL_PATH_MAX)
-		return vli_fail(st, k->name, "too long (at most %d characters)", VL_PATH_MAX - 1);
+	if (strlen(text) >= VLCFG_PATH_MAX)
+		return vlcfg_fail(st, k->name, "too long (at most %d characters)", VLCFG_PATH_MAX - 1);
 	v->s = text;
 	return 0;
 }
 
-static int vli_get_int(vli_load *st, const vli_key *k, const char *text, vli_val *v)
+static int vlcfg_get_int(vlcfg_ld *st, const vlcfg_key *k, const char *text, vlcfg_val *v)
 {
 	long x;
-	int rc = vli_integer(text, 1, k->max, &x);
+	int rc = vlcfg_integer(text, 1, k->max, &x);
 
 	if (rc != VLI_OK)
-		return vli_bad(st, k->name, text, rc, "whole number", k->use);
+		return vlcfg_bad(st, k->name, text, rc, "whole number", k->use);
 	v->i = x;
 	return 0;
 }
 
-static int vli_get_num(vli_load *st, const vli_key *k, const char *text, vli_val *v)
+static int vlcfg_get_num(vlcfg_ld *st, const vlcfg_key *k, const char *text, vlcfg_val *v)
 {
-	int rc = vli_number(text, &v->d);
+	int rc = vlcfg_number(text, &v->d);
 
-	return rc == VLI_OK ? 0 : vli_bad(st, k->name, text, rc, "number", k->use);
+	return rc == VLI_OK ? 0 : vlcfg_bad(st, k->name, text, rc, "number", k->use);
 }
 
-static int vli_get_time(vli_load *st, const vli_key *k, const char *text, vli_val *v)
+static int vlcfg_get_time(vlcfg_ld *st, const vlcfg_key *k, const char *text, vlcfg_val *v)
 {
-	int rc = vli_time(text, k->type == VLI_T_PERKIB, &v->i);
+	int rc = vlcfg_time(text, k->type == VLI_T_PERKIB, &v->i);
 
 	if (rc == VLI_OK && v->i < 0)
 		rc = VLI_ENEG;
-	return rc == VLI_OK ? 0 : vli_bad(st, k->name, text, rc, "time", k->use);
+	return rc == VLI_OK ? 0 : vlcfg_bad(st, k->name, text, rc, "time", k->use);
 }
 
 /* bandwidth, stored as trans_per_kib_ps */
-static int vli_get_rate(vli_load *st, const vli_key *k, const char *text, vli_val *v)
+static int vlcfg_get_rate(vlcfg_ld *st, const vlcfg_key *k, const char *text, vlcfg_val *v)
 {
 	double bps = 0;
-	int rc = vli_rate(text, &bps);
+	int rc = vlcfg_rate(text, &bps);
 
 	if (rc == VLI_OK) {
 		double ps = 1024.0 * 1e12 / bps;
@@ -616,12 +616,12 @@ static int vli_get_rate(vli_load *st, const vli_key *k, const char *text, vli_va
 		else
 			v->i = llround(ps);
 	}
-	return rc == VLI_OK ? 0 : vli_bad(st, k->name, text, rc, "rate", k->use);
+	return rc == VLI_OK ? 0 : vlcfg_bad(st, k->name, text, rc, "rate", k->use);
 }
 
 /* Next "LEFT:RIGHT" entry of the comma-separated list at *cur, cut in place:
  * 1, or 0 at the end, or -1 on error. */
-static int vli_pair(vli_load *st, const vli_key *k, char **cur, char **left, char **right)
+static int vlcfg_pair(vlcfg_ld *st, const vlcfg_key *k, char **cur, char **left, char **right)
 {
 	char *item = *cur, *comma, *colon;
 
@@ -631,43 +631,43 @@ static int vli_pair(vli_load *st, const vli_key *k, char **cur, char **left, cha
 	*cur = comma ? comma + 1 : NULL;
 	if (comma)
 		*comma = '\0';
-	item = vli_trim(item);
+	item = vlcfg_trim(item);
 	colon = strchr(item, ':');
 	if (!*item)
-		return vli_fail(st, k->name, "empty entry between commas (%s)", k->use);
+		return vlcfg_fail(st, k->name, "empty entry between commas (%s)", k->use);
 	if (!colon)
-		return vli_fail(st, k->name, "\"%s\" has no ':' (%s)", item, k->use);
+		return vlcfg_fail(st, k->name, "\"%s\" has no ':' (%s)", item, k->use);
 	*colon = '\0';
-	*left = vli_trim(item);
-	*right = vli_trim(colon + 1);
+	*left = vlcfg_trim(item);
+	*right = vlcfg_trim(colon + 1);
 	return 1;
 }
 
-static int vli_point(vli_load *st, const vli_key *k, vl_pwl *p, const char *size,
+static int vlcfg_point(vlcfg_ld *st, const vlcfg_key *k, vlcfg_pwl *p, const char *size,
 		     const char *time, const char *prev)
 {
 	int64_t b = 0, ns = 0;
 	int rc;
 
-	if (p->n == VL_MAX_BP)
-		return vli_fail(st, k->name, "too many points (at most %d)", VL_MAX_BP);
-	rc = vli_size(size, &b);
+	if (p->n == VLCFG_MAX_BP)
+		return vlcfg_fail(st, k->name, "too many points (at most %d)", VLCFG_MAX_BP);
+	rc = vlcfg_size(size, &b);
 	if (rc != VLI_OK)
-		return vli_bad(st, k->name, size, rc, "size", VLI_USE_SIZE);
-	rc = vli_time(time, 0, &ns);
+		return vlcfg_bad(st, k->name, size, rc, "size", VLI_USE_SIZE);
+	rc = vlcfg_time(time, 0, &ns);
 	if (rc == VLI_OK && ns < 0)
 		rc = VLI_ENEG;
 	if (rc != VLI_OK)
-		return vli_bad(st, k->name, time, rc, "time", VLI_USE_TIME);
+		return vlcfg_bad(st, k->name, time, rc, "time", VLI_USE_TIME);
 	if (p->n > 0 && b <= p->bytes[p->n - 1])
-		return vli_fail(st, k->name, "sizes must increase strictly (%s after %s)", size, prev);
+		return vlcfg_fail(st, k->name, "sizes must increase strictly (%s after %s)", size, prev);
 	p->bytes[p->n] = b;
 	p->ns[p->n] = ns;
 	p->n++;
 	return 0;
 }
 
-static int vli_get_pwl(vli_load *st, const vli_key *k, const char *text, vli_val *v)
+static int vlcfg_get_pwl(vlcfg_ld *st, const vlcfg_key *k, const char *text, vlcfg_val *v)
 {
 	char buf[VLI_LINE], *cur = buf, *size, *time;
 	const char *prev = "";
@@ -675,31 +675,31 @@ static int vli_get_pwl(vli_load *st, const vli_key *k, const char *text, vli_val
 
 	snprintf(buf, sizeof(buf), "%s", text);
 	v->pwl.n = 0;
-	while ((rc = vli_pair(st, k, &cur, &size, &time)) > 0) {
-		if (vli_point(st, k, &v->pwl, size, time, prev))
+	while ((rc = vlcfg_pair(st, k, &cur, &size, &time)) > 0) {
+		if (vlcfg_point(st, k, &v->pwl, size, time, prev))
 			return -1;
 		prev = size;
 	}
 	return rc;
 }
 
-static int vli_cont_entry(vli_load *st, const vli_key *k, vli_val *v, const char *ks,
+static int vlcfg_cont_entry(vlcfg_ld *st, const vlcfg_key *k, vlcfg_val *v, const char *ks,
 			  const char *fs)
 {
 	long kv = 0;
 	double f = 0;
 	int rc;
 
-	if (v->ncont == VL_MAX_CONT)
-		return vli_fail(st, k->name, "too many entries (at most %d)", VL_MAX_CONT);
-	rc = vli_integer(ks, 1, VLI_MAX_K, &kv);
+	if (v->ncont == VLCFG_MAX_CONT)
+		return vlcfg_fail(st, k->name, "too many entries (at most %d)", VLCFG_MAX_CONT);
+	rc = vlcfg_integer(ks, 1, VLI_MAX_K, &kv);
 	if (rc != VLI_OK)
-		return vli_bad(st, k->name, ks, rc, "whole number", "use an integer k 1..1000000");
-	rc = vli_number(fs, &f);
+		return vlcfg_bad(st, k->name, ks, rc, "whole number", "use an integer k 1..1000000");
+	rc = vlcfg_number(fs, &f);
 	if (rc != VLI_OK)
-		return vli_bad(st, k->name, fs, rc, "number", "use a factor >= 0, e.g. 1.3");
+		return vlcfg_bad(st, k->name, fs, rc, "number", "use a factor >= 0, e.g. 1.3");
 	if (v->ncont > 0 && kv <= v->k[v->ncont - 1])
-		return vli_fail(st, k->name, "k must increase strictly (%s after %d)", ks,
+		return vlcfg_fail(st, k->name, "k must increase strictly (%s after %d)", ks,
 				v->k[v->ncont - 1]);
 	v->k[v->ncont] = (int)kv;
 	v->f[v->ncont] = f;
@@ -707,29 +707,29 @@ static int vli_cont_entry(vli_load *st, const vli_key *k, vli_val *v, const char
 	return 0;
 }
 
-static int vli_get_cont(vli_load *st, const vli_key *k, const char *text, vli_val *v)
+static int vlcfg_get_cont(vlcfg_ld *st, const vlcfg_key *k, const char *text, vlcfg_val *v)
 {
 	char buf[VLI_LINE], *cur = buf, *ks, *fs;
 	int rc;
 
 	snprintf(buf, sizeof(buf), "%s", text);
 	v->ncont = 0;
-	while ((rc = vli_pair(st, k, &cur, &ks, &fs)) > 0)
-		if (vli_cont_entry(st, k, v, ks, fs))
+	while ((rc = vlcfg_pair(st, k, &cur, &ks, &fs)) > 0)
+		if (vlcfg_cont_entry(st, k, v, ks, fs))
 			return -1;
 	return rc;
 }
 
-static int vli_get_size(vli_load *st, const vli_key *k, const char *text, vli_val *v)
+static int vlcfg_get_size(vlcfg_ld *st, const vlcfg_key *k, const char *text, vlcfg_val *v)
 {
-	int rc = vli_size(text, &v->i);
+	int rc = vlcfg_size(text, &v->i);
 
-	return rc == VLI_OK ? 0 : vli_bad(st, k->name, text, rc, "size", k->use);
+	return rc == VLI_OK ? 0 : vlcfg_bad(st, k->name, text, rc, "size", k->use);
 }
 
 /* Next entry of the comma-separated list at *cur, cut in place and trimmed;
  * NULL at the end. */
-static char *vli_item(char **cur)
+static char *vlcfg_item(char **cur)
 {
 	char *item = *cur, *comma;
 
@@ -739,147 +739,147 @@ static char *vli_item(char **cur)
 	*cur = comma ? comma + 1 : NULL;
 	if (comma)
 		*comma = '\0';
-	return vli_trim(item);
+	return vlcfg_trim(item);
 }
 
 /* rank_hosts: only the form here; the names are looked up at the end of the file. */
-static int vli_get_hostlist(vli_load *st, const vli_key *k, const char *text, vli_val *v)
+static int vlcfg_get_hostlist(vlcfg_ld *st, const vlcfg_key *k, const char *text, vlcfg_val *v)
 {
 	char buf[VLI_LINE], *cur = buf, *name;
 
 	if (strlen(text) >= sizeof(buf))
-		return vli_fail(st, k->name, "too long (at most %d characters)", VLI_LINE - 1);
+		return vlcfg_fail(st, k->name, "too long (at most %d characters)", VLI_LINE - 1);
 	snprintf(buf, sizeof(buf), "%s", text);
-	while ((name = vli_item(&cur)) != NULL) {
+	while ((name = vlcfg_item(&cur)) != NULL) {
 		if (!*name)
-			return vli_fail(st, k->name, "empty entry between commas (%s)", k->use);
-		if (!vli_name_ok(name, VL_NAME_MAX, 0))
-			return vli_fail(st, k->name, "bad host name \"%s\" (use letters, digits, "
-					"_ . and -, at most %d characters)", name, VL_NAME_MAX - 1);
+			return vlcfg_fail(st, k->name, "empty entry between commas (%s)", k->use);
+		if (!vlcfg_name_ok(name, VLCFG_NAME_MAX, 0))
+			return vlcfg_fail(st, k->name, "bad host name \"%s\" (use letters, digits, "
+					"_ . and -, at most %d characters)", name, VLCFG_NAME_MAX - 1);
 	}
 	v->s = text;
 	return 0;
 }
 
-static int vli_value(vli_load *st, const vli_key *k, const char *text, vli_val *v)
+static int vlcfg_value(vlcfg_ld *st, const vlcfg_key *k, const char *text, vlcfg_val *v)
 {
 	if (!*text)
-		return vli_fail(st, k->name, "empty value (%s)", k->use);
+		return vlcfg_fail(st, k->name, "empty value (%s)", k->use);
 	switch (k->type) {
 	case VLI_T_WORD:
-		return vli_get_word(st, k, text, v);
+		return vlcfg_get_word(st, k, text, v);
 	case VLI_T_TEXT:
-		return vli_get_text(st, k, text, v);
+		return vlcfg_get_text(st, k, text, v);
 	case VLI_T_INT:
-		return vli_get_int(st, k, text, v);
+		return vlcfg_get_int(st, k, text, v);
 	case VLI_T_NUM:
-		return vli_get_num(st, k, text, v);
+		return vlcfg_get_num(st, k, text, v);
 	case VLI_T_RATE:
-		return vli_get_rate(st, k, text, v);
+		return vlcfg_get_rate(st, k, text, v);
 	case VLI_T_PWL:
-		return vli_get_pwl(st, k, text, v);
+		return vlcfg_get_pwl(st, k, text, v);
 	case VLI_T_CONT:
-		return vli_get_cont(st, k, text, v);
+		return vlcfg_get_cont(st, k, text, v);
 	case VLI_T_SIZE:
-		return vli_get_size(st, k, text, v);
+		return vlcfg_get_size(st, k, text, v);
 	case VLI_T_HOSTLIST:
-		return vli_get_hostlist(st, k, text, v);
+		return vlcfg_get_hostlist(st, k, text, v);
 	default:
-		return vli_get_time(st, k, text, v);
+		return vlcfg_get_time(st, k, text, v);
 	}
 }
 
 /* Checks that involve other keys of the section. */
-static int vli_check(vli_load *st, const vli_key *k, const vli_val *v)
+static int vlcfg_check(vlcfg_ld *st, const vlcfg_key *k, const vlcfg_val *v)
 {
-	char name[VL_NAME_MAX + 24];
-	int id = (int)(k - vli_keys);
+	char name[VLCFG_NAME_MAX + 24];
+	int id = (int)(k - vlcfg_keys);
 	int other = id == VLI_BW ? VLI_PERKIB : VLI_BW;
 
 	if ((id == VLI_BW || id == VLI_PERKIB) && (st->seen & (1u << other)))
-		return vli_fail(st, k->name, "%s is also given in this section "
-				"(give trans_per_kib or bandwidth, not both)", vli_keys[other].name);
+		return vlcfg_fail(st, k->name, "%s is also given in this section "
+				"(give trans_per_kib or bandwidth, not both)", vlcfg_keys[other].name);
 	if (id == VLI_COUNT &&
-	    snprintf(name, sizeof(name), "%s%ld", st->prefix, (long)v->i) >= VL_NAME_MAX)
-		return vli_fail(st, k->name, "host names such as \"%s\" would be longer than %d "
-				"characters (use a shorter prefix)", name, VL_NAME_MAX - 1);
+	    snprintf(name, sizeof(name), "%s%ld", st->prefix, (long)v->i) >= VLCFG_NAME_MAX)
+		return vlcfg_fail(st, k->name, "host names such as \"%s\" would be longer than %d "
+				"characters (use a shorter prefix)", name, VLCFG_NAME_MAX - 1);
 	return 0;
 }
 
-static int vli_unknown_key(vli_load *st, const char *name)
+static int vlcfg_unknown_key(vlcfg_ld *st, const char *name)
 {
 	char valid[512] = "";
 	size_t n = 0;
 	int i;
 
 	for (i = 0; i < VLI_NKEYS; i++)
-		if ((vli_keys[i].in & VLI_IN(st->kind)) && n < sizeof(valid))
+		if ((vlcfg_keys[i].in & VLI_IN(st->kind)) && n < sizeof(valid))
 			n += (size_t)snprintf(valid + n, sizeof(valid) - n, "%s%s", n ? ", " : "",
-					      vli_keys[i].name);
-	return vli_fail(st, name, "unknown key (valid: %s)", valid);
+					      vlcfg_keys[i].name);
+	return vlcfg_fail(st, name, "unknown key (valid: %s)", valid);
 }
 
 /* The key called name in the current section, or NULL after an error. */
-static const vli_key *vli_find_key(vli_load *st, const char *name)
+static const vlcfg_key *vlcfg_find_key(vlcfg_ld *st, const char *name)
 {
 	int i;
 
 	if (st->kind == VLI_K_NONE) {
-		vli_fail(st, name, "key outside any section (put it under [simulation], "
+		vlcfg_fail(st, name, "key outside any section (put it under [simulation], "
 			 "[network], [host NAME] ...)");
 		return NULL;
 	}
 	if (!*name) {
-		vli_fail(st, NULL, "missing key name before = (use key = value)");
+		vlcfg_fail(st, NULL, "missing key name before = (use key = value)");
 		return NULL;
 	}
 	for (i = 0; i < VLI_NKEYS; i++)
-		if ((vli_keys[i].in & VLI_IN(st->kind)) && !strcmp(name, vli_keys[i].name))
-			return &vli_keys[i];
-	vli_unknown_key(st, name);
+		if ((vlcfg_keys[i].in & VLI_IN(st->kind)) && !strcmp(name, vlcfg_keys[i].name))
+			return &vlcfg_keys[i];
+	vlcfg_unknown_key(st, name);
 	return NULL;
 }
 
 /* [collectives]: the kind called name, or -1 after an error. */
-static int vli_coll_kind(vli_load *st, const char *name)
+static int vl_coll_kind(vlcfg_ld *st, const char *name)
 {
 	char valid[256] = "";
 	size_t n = 0;
 	int i;
 
 	if (!*name)
-		return vli_fail(st, NULL, "missing key name before = (use key = value)");
-	for (i = 0; i < VLI_COLL_NKINDS; i++)
-		if (!strcmp(name, vli_coll_kind_name(i)))
+		return vlcfg_fail(st, NULL, "missing key name before = (use key = value)");
+	for (i = 0; i < VL_KIND_N; i++)
+		if (!strcmp(name, vl_coll_kind_name(i)))
 			return i;
-	for (i = 0; i < VLI_COLL_NKINDS && n < sizeof(valid); i++)
+	for (i = 0; i < VL_KIND_N && n < sizeof(valid); i++)
 		n += (size_t)snprintf(valid + n, sizeof(valid) - n, "%s%s", i ? ", " : "",
-				      vli_coll_kind_name(i));
-	return vli_fail(st, name, "unknown key (valid: %s)", valid);
+				      vl_coll_kind_name(i));
+	return vlcfg_fail(st, name, "unknown key (valid: %s)", valid);
 }
 
 /* [collectives] name = text: the algorithm of kind, or -1 after an error. */
-static int vli_coll_alg(vli_load *st, int kind, const char *name, const char *text)
+static int vlcoll_alg(vlcfg_ld *st, int kind, const char *name, const char *text)
 {
 	char valid[256] = "";
-	int alg = vli_coll_alg_parse(kind, text, valid, sizeof(valid));
+	int alg = vlcoll_alg_parse(kind, text, valid, sizeof(valid));
 
 	if (!*text)
-		return vli_fail(st, name, "empty value (valid: %s)", valid);
+		return vlcfg_fail(st, name, "empty value (valid: %s)", valid);
 	if (alg < 0)
-		return vli_fail(st, name, "\"%s\" is not an algorithm for %s (valid: %s)", text,
+		return vlcfg_fail(st, name, "\"%s\" is not an algorithm for %s (valid: %s)", text,
 				name, valid);
 	return alg;
 }
 
 /* One "kind = algorithm" line of [collectives]; 0 or -1. */
-static int vli_coll_line(vli_load *st, const char *name, const char *text)
+static int vlcfg_coll_line(vlcfg_ld *st, const char *name, const char *text)
 {
-	int kind = vli_coll_kind(st, name), alg;
+	int kind = vl_coll_kind(st, name), alg;
 
 	if (kind < 0)
 		return -1;
-	alg = vli_coll_alg(st, kind, name, text);
+	alg = vlcoll_alg(st, kind, name, text);
 	if (alg < 0)
 		return -1;
 	st->cfg->mpi.coll_alg[kind] = alg;
@@ -888,7 +888,7 @@ static int vli_coll_line(vli_load *st, const char *name, const char *text)
 
 /* ---- storing values ---- */
 
-static void vli_store_sim(vl_config *c, int id, const vli_val *v)
+static void vlcfg_store_sim(vlcfg_config *c, int id, const vlcfg_val *v)
 {
 	if (id == VLI_COMPUTE)
 		c->compute_ignore = (int)v->i;
@@ -898,7 +898,7 @@ static void vli_store_sim(vl_config *c, int id, const vli_val *v)
 		snprintf(c->trace_dir, sizeof(c->trace_dir), "%s", v->s);
 }
 
-static void vli_store_link(vl_link *l, int id, const vli_val *v)
+static void vlcfg_store_link(vlcfg_link *l, int id, const vlcfg_val *v)
 {
 	switch (id) {
 	case VLI_SEND:
@@ -927,7 +927,7 @@ static void vli_store_link(vl_link *l, int id, const vli_val *v)
 	}
 }
 
-static void vli_store_host(vl_host *h, int id, const vli_val *v)
+static void vlcfg_store_host(vlcfg_host *h, int id, const vlcfg_val *v)
 {
 	switch (id) {
 	case VLI_PROCS:
@@ -960,9 +960,9 @@ static void vli_store_host(vl_host *h, int id, const vli_val *v)
 	}
 }
 
-static void vli_store_mpi(vli_load *st, int id, const vli_val *v)
+static void vlcfg_store_mpi(vlcfg_ld *st, int id, const vlcfg_val *v)
 {
-	vl_mpi *m = &st->cfg->mpi;
+	vlcfg_mpi *m = &st->cfg->mpi;
 
 	switch (id) {
 	case VLI_EAGER:
@@ -974,81 +974,81 @@ static void vli_store_mpi(vli_load *st, int id, const vli_val *v)
 	case VLI_RANKS_PER_NODE:
 		m->ranks_per_node = (int)v->i;
 		break;
-	default: /* rank_hosts: resolved by vli_rank_hosts at the end of the file */
+	default: /* rank_hosts: resolved by vlcfg_rank_hosts at the end of the file */
 		snprintf(st->rank_hosts, sizeof(st->rank_hosts), "%s", v->s);
 		st->rank_hosts_line = st->lineno;
 		break;
 	}
 }
 
-static void vli_store(vli_load *st, const vli_key *k, const vli_val *v)
+static void vlcfg_store(vlcfg_ld *st, const vlcfg_key *k, const vlcfg_val *v)
 {
-	vl_config *c = st->cfg;
-	int id = (int)(k - vli_keys);
+	vlcfg_config *c = st->cfg;
+	int id = (int)(k - vlcfg_keys);
 
 	switch (st->kind) {
 	case VLI_K_SIM:
-		vli_store_sim(c, id, v);
+		vlcfg_store_sim(c, id, v);
 		break;
 	case VLI_K_NET:
-		vli_store_link(&c->intra, id, v);
-		vli_store_link(&c->inter, id, v);
+		vlcfg_store_link(&c->intra, id, v);
+		vlcfg_store_link(&c->inter, id, v);
 		break;
 	case VLI_K_INTRA:
-		vli_store_link(&c->intra, id, v);
+		vlcfg_store_link(&c->intra, id, v);
 		break;
 	case VLI_K_INTER:
-		vli_store_link(&c->inter, id, v);
+		vlcfg_store_link(&c->inter, id, v);
 		break;
 	case VLI_K_HOST:
-		vli_store_host(&c->hosts[c->nhosts - 1], id, v);
+		vlcfg_store_host(&c->hosts[c->nhosts - 1], id, v);
 		break;
 	case VLI_K_MPI:
-		vli_store_mpi(st, id, v);
+		vlcfg_store_mpi(st, id, v);
 		break;
 	default:
 		if (id == VLI_COUNT)
 			st->count = (long)v->i;
 		else
-			vli_store_host(&st->tmpl, id, v);
+			vlcfg_store_host(&st->tmpl, id, v);
 		break;
 	}
 }
 
 /* inih's handler: one "name = value" line of the current section. */
-static int vli_handler(void *user, const char *section, const char *name, const char *value)
+static int vlcfg_handler(void *user, const char *section, const char *name, const char *value)
 {
-	vli_load *st = user;
-	const vli_key *k;
-	vli_val v;
+	vlcfg_ld *st = user;
+	const vlcfg_key *k;
+	vlcfg_val v;
 
-	(void)section; /* we track sections in vli_reader */
+	(void)section; /* we track sections in vlcfg_reader */
 	if (st->failed)
 		return 0;
 	if (st->kind == VLI_K_COLL)
-		return vli_coll_line(st, name, value) == 0;
+		return vlcfg_coll_line(st, name, value) == 0;
 	memset(&v, 0, sizeof(v));
-	k = vli_find_key(st, name);
-	if (!k || vli_value(st, k, value, &v) || vli_check(st, k, &v))
+	k = vlcfg_find_key(st, name);
+	if (!k || vlcfg_value(st, k, value, &v) || vlcfg_check(st, k, &v))
 		return 0;
-	vli_store(st, k, &v);
-	st->seen |= 1u << (k - vli_keys);
+	vlcfg_store(st, k, &v);
+	st->seen |= 1u << (k - vlcfg_keys);
 	return 1;
 }
 
 /* ---- hosts ---- */
 
-static void vli_host_init(vl_host *h)
+static void vlcfg_host_init(vlcfg_host *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->procs = 1;
-	h->send_delay = VL_UNSET;
-	h->recv_delay = VL_UNSET;
-	h->trans_delay = VL_UNSET;
-	h->trans_per_kib_ps = VL_UNSET;
+	h->send_delay = VLCFG_UNSET;
+	h->recv_delay = VLCFG_UNSET;
+	h->trans_delay = VLCFG_UNSET;
+	h->trans_per_kib_ps = VLCFG_UNSET;
 }
 
-static size_t vli_hash(const char *s)
+static size_t vlcfg_hash(const char *s)
 {
 	uint32_t h = 2166136261u; /* FNV-1a */
 
@@ -1058,29 +1058,29 @@ static size_t vli_hash(const char *s)
 }
 
 /* Index of the host called name, or -1. */
-static int vli_name_find(const vli_load *st, const char *name)
+static int vlcfg_name_find(const vlcfg_ld *st, const char *name)
 {
 	size_t i, mask = st->nslots - 1;
 
 	if (st->nslots == 0)
 		return -1;
-	for (i = vli_hash(name) & mask; st->slot[i]; i = (i + 1) & mask)
+	for (i = vlcfg_hash(name) & mask; st->slot[i]; i = (i + 1) & mask)
 		if (!strcmp(st->cfg->hosts[st->slot[i] - 1].name, name))
 			return st->slot[i] - 1;
 	return -1;
 }
 
-static void vli_name_put(vli_load *st, int idx)
+static void vlcfg_name_put(vlcfg_ld *st, int idx)
 {
 	size_t i, mask = st->nslots - 1;
 
-	for (i = vli_hash(st->cfg->hosts[idx].name) & mask; st->slot[i]; i = (i + 1) & mask)
+	for (i = vlcfg_hash(st->cfg->hosts[idx].name) & mask; st->slot[i]; i = (i + 1) & mask)
 		;
 	st->slot[i] = idx + 1;
 }
 
 /* At least n slots, rehashing the hosts so far. */
-static int vli_name_grow(vli_load *st, size_t n)
+static int vlcfg_name_grow(vlcfg_ld *st, size_t n)
 {
 	size_t cap = st->nslots ? st->nslots : 64;
 	int i;
@@ -1093,16 +1093,16 @@ static int vli_name_grow(vli_load *st, size_t n)
 	st->slot = calloc(cap, sizeof(*st->slot));
 	st->nslots = st->slot ? cap : 0;
 	if (!st->slot)
-		return vli_nomem(st);
+		return vlcfg_nomem(st);
 	for (i = 0; i < st->cfg->nhosts; i++)
-		vli_name_put(st, i);
+		vlcfg_name_put(st, i);
 	return 0;
 }
 
 /* Room for n hosts. */
-static int vli_reserve(vli_load *st, int n)
+static int vlcfg_reserve(vlcfg_ld *st, int n)
 {
-	vl_config *c = st->cfg;
+	vlcfg_config *c = st->cfg;
 	int cap = st->hostcap ? st->hostcap * 2 : 16;
 	void *p;
 
@@ -1112,53 +1112,53 @@ static int vli_reserve(vli_load *st, int n)
 		cap = n;
 	p = realloc(c->hosts, (size_t)cap * sizeof(*c->hosts));
 	if (!p)
-		return vli_nomem(st);
+		return vlcfg_nomem(st);
 	c->hosts = p;
 	p = realloc(st->hostline, (size_t)cap * sizeof(*st->hostline));
 	if (!p)
-		return vli_nomem(st);
+		return vlcfg_nomem(st);
 	st->hostline = p;
 	st->hostcap = cap;
-	return vli_name_grow(st, (size_t)cap * 2);
+	return vlcfg_name_grow(st, (size_t)cap * 2);
 }
 
-static int vli_host_add(vli_load *st, const vl_host *h)
+static int vlcfg_host_add(vlcfg_ld *st, const vlcfg_host *h)
 {
-	vl_config *c = st->cfg;
-	int i = vli_name_find(st, h->name);
+	vlcfg_config *c = st->cfg;
+	int i = vlcfg_name_find(st, h->name);
 
 	if (i >= 0)
-		return vli_fail_at(st, st->sect_line, NULL, "host \"%s\" is already defined at "
+		return vlcfg_fail_at(st, st->sect_line, NULL, "host \"%s\" is already defined at "
 				   "line %d (host names must be unique)", h->name, st->hostline[i]);
 	if (c->nhosts >= VLI_MAX_HOSTS)
-		return vli_fail_at(st, st->sect_line, NULL, "too many hosts (at most %d in one file)",
+		return vlcfg_fail_at(st, st->sect_line, NULL, "too many hosts (at most %d in one file)",
 				   VLI_MAX_HOSTS);
-	if (vli_reserve(st, c->nhosts + 1))
+	if (vlcfg_reserve(st, c->nhosts + 1))
 		return -1;
 	st->hostline[c->nhosts] = st->sect_line;
 	c->hosts[c->nhosts] = *h;
-	vli_name_put(st, c->nhosts++);
+	vlcfg_name_put(st, c->nhosts++);
 	return 0;
 }
 
 /* The end of a section: expand a [hosts] template. */
-static int vli_section_end(vli_load *st)
+static int vlcfg_section_end(vlcfg_ld *st)
 {
-	vl_host h = st->tmpl;
+	vlcfg_host h = st->tmpl;
 	long i, n = st->cfg->nhosts + st->count;
 
 	if (st->kind != VLI_K_HOSTS)
 		return 0;
 	st->kind = VLI_K_NONE;
 	if (st->count == 0)
-		return vli_fail_at(st, st->sect_line, NULL, "count is missing "
+		return vlcfg_fail_at(st, st->sect_line, NULL, "count is missing "
 				   "(add count = N, N an integer 1..%d)", VLI_MAX_HOSTS);
-	if (vli_reserve(st, (int)(n < VLI_MAX_HOSTS ? n : VLI_MAX_HOSTS)))
+	if (vlcfg_reserve(st, (int)(n < VLI_MAX_HOSTS ? n : VLI_MAX_HOSTS)))
 		return -1;
 	for (i = 1; i <= st->count; i++) {
-		if (snprintf(h.name, sizeof(h.name), "%s%ld", st->prefix, i) >= VL_NAME_MAX)
-			return vli_fail_at(st, st->sect_line, NULL, "host name too long");
-		if (vli_host_add(st, &h))
+		if (snprintf(h.name, sizeof(h.name), "%s%ld", st->prefix, i) >= VLCFG_NAME_MAX)
+			return vlcfg_fail_at(st, st->sect_line, NULL, "host name too long");
+		if (vlcfg_host_add(st, &h))
 			return -1;
 	}
 	return 0;
@@ -1166,30 +1166,30 @@ static int vli_section_end(vli_load *st)
 
 /* ---- sections ---- */
 
-static int vli_host_section(vli_load *st, const char *name)
+static int vlcfg_host_section(vlcfg_ld *st, const char *name)
 {
-	vl_host h;
+	vlcfg_host h;
 
 	if (!name)
-		return vli_fail(st, NULL, "missing host name (use [host NAME], NAME of "
+		return vlcfg_fail(st, NULL, "missing host name (use [host NAME], NAME of "
 				"letters, digits, _ . and -)");
-	if (!vli_name_ok(name, VL_NAME_MAX, 0))
-		return vli_fail(st, NULL, "bad host name \"%s\" (use letters, digits, _ . and -, "
-				"at most %d characters)", name, VL_NAME_MAX - 1);
-	vli_host_init(&h);
+	if (!vlcfg_name_ok(name, VLCFG_NAME_MAX, 0))
+		return vlcfg_fail(st, NULL, "bad host name \"%s\" (use letters, digits, _ . and -, "
+				"at most %d characters)", name, VLCFG_NAME_MAX - 1);
+	vlcfg_host_init(&h);
 	snprintf(h.name, sizeof(h.name), "%s", name);
 	st->kind = VLI_K_HOST;
-	return vli_host_add(st, &h);
+	return vlcfg_host_add(st, &h);
 }
 
-static int vli_hosts_section(vli_load *st, const char *prefix)
+static int vlcfg_hosts_section(vlcfg_ld *st, const char *prefix)
 {
 	if (!prefix)
-		return vli_fail(st, NULL, "missing prefix (use [hosts PREFIX] with count = N)");
-	if (!vli_name_ok(prefix, VL_NAME_MAX - 1, 0))
-		return vli_fail(st, NULL, "bad host name prefix \"%s\" (use letters, digits, "
-				"_ . and -, at most %d characters)", prefix, VL_NAME_MAX - 2);
-	vli_host_init(&st->tmpl);
+		return vlcfg_fail(st, NULL, "missing prefix (use [hosts PREFIX] with count = N)");
+	if (!vlcfg_name_ok(prefix, VLCFG_NAME_MAX - 1, 0))
+		return vlcfg_fail(st, NULL, "bad host name prefix \"%s\" (use letters, digits, "
+				"_ . and -, at most %d characters)", prefix, VLCFG_NAME_MAX - 2);
+	vlcfg_host_init(&st->tmpl);
 	snprintf(st->prefix, sizeof(st->prefix), "%s", prefix);
 	st->count = 0;
 	st->kind = VLI_K_HOSTS;
@@ -1197,12 +1197,12 @@ static int vli_hosts_section(vli_load *st, const char *prefix)
 }
 
 /* Split s in place into at most max blank-separated words; max + 1 if more. */
-static int vli_words(char *s, char **w, int max)
+static int vlcfg_words(char *s, char **w, int max)
 {
 	int n = 0;
 
 	for (;;) {
-		s += vli_blanks(s);
+		s += vlcfg_blanks(s);
 		if (!*s)
 			return n;
 		if (n == max)
@@ -1215,7 +1215,7 @@ static int vli_words(char *s, char **w, int max)
 	}
 }
 
-static int vli_section_begin(vli_load *st, char **w, int nw)
+static int vlcfg_section_begin(vlcfg_ld *st, char **w, int nw)
 {
 	const char *a = nw > 0 ? w[0] : "", *b = nw == 2 ? w[1] : NULL;
 
@@ -1234,21 +1234,21 @@ static int vli_section_begin(vli_load *st, char **w, int nw)
 	else if (nw == 1 && !strcmp(a, "collectives"))
 		st->kind = VLI_K_COLL;
 	else if (nw <= 2 && !strcmp(a, "host"))
-		return vli_host_section(st, b);
+		return vlcfg_host_section(st, b);
 	else if (nw <= 2 && !strcmp(a, "hosts"))
-		return vli_hosts_section(st, b);
+		return vlcfg_hosts_section(st, b);
 	else
-		return vli_fail(st, NULL, "unknown section (valid: " VLI_SECTIONS
+		return vlcfg_fail(st, NULL, "unknown section (valid: " VLI_SECTIONS
 				", host NAME, hosts PREFIX)");
 	return 0;
 }
 
 /* A "[name]" line. */
-static int vli_section(vli_load *st, const char *line)
+static int vlcfg_section(vlcfg_ld *st, const char *line)
 {
 	char buf[VLI_LINE], *end, *w[2];
 
-	if (vli_section_end(st))
+	if (vlcfg_section_end(st))
 		return -1;
 	st->kind = VLI_K_NONE;
 	st->sect_line = st->lineno;
@@ -1257,17 +1257,17 @@ static int vli_section(vli_load *st, const char *line)
 	snprintf(buf, sizeof(buf), "%s", line + 1);
 	end = strchr(buf, ']');
 	if (!end)
-		return vli_fail(st, NULL, "\"%s\" has no closing ] (use [name])", line);
+		return vlcfg_fail(st, NULL, "\"%s\" has no closing ] (use [name])", line);
 	*end++ = '\0';
-	snprintf(st->sect, sizeof(st->sect), "%s", vli_trim(buf));
-	end += vli_blanks(end);
+	snprintf(st->sect, sizeof(st->sect), "%s", vlcfg_trim(buf));
+	end += vlcfg_blanks(end);
 	if (*end && *end != ';')
-		return vli_fail(st, NULL, "text after ] (only a ; comment may follow)");
-	return vli_section_begin(st, w, vli_words(buf, w, 2));
+		return vlcfg_fail(st, NULL, "text after ] (only a ; comment may follow)");
+	return vlcfg_section_begin(st, w, vlcfg_words(buf, w, 2));
 }
 
 /* Would inih see "name = value" (or "name: value") in this line? */
-static int vli_is_pair(const char *s)
+static int vlcfg_is_pair(const char *s)
 {
 	int was_space = 0;
 
@@ -1282,19 +1282,19 @@ static int vli_is_pair(const char *s)
 }
 
 /* Check one line before inih sees it. */
-static int vli_line(vli_load *st, const char *line)
+static int vlcfg_line(vlcfg_ld *st, const char *line)
 {
 	if (!*line || *line == ';' || *line == '#')
 		return 0;
 	if (*line == '[')
-		return vli_section(st, line);
-	if (!vli_is_pair(line))
-		return vli_fail(st, NULL, "\"%s\" is not a key = value line "
+		return vlcfg_section(st, line);
+	if (!vlcfg_is_pair(line))
+		return vlcfg_fail(st, NULL, "\"%s\" is not a key = value line "
 				"(use key = value, [section] or a ; comment)", line);
 	return 0;
 }
 
-static int vli_eol_next(FILE *f)
+static int vlcfg_eol_next(FILE *f)
 {
 	int c = getc(f);
 
@@ -1302,7 +1302,7 @@ static int vli_eol_next(FILE *f)
 }
 
 /* One line, without its end, into buf: 1, 0 at the end of the file, -1 on error. */
-static int vli_getline(vli_load *st, char *buf, int size)
+static int vlcfg_getline(vlcfg_ld *st, char *buf, int size)
 {
 	int c, len = 0;
 
@@ -1312,11 +1312,11 @@ static int vli_getline(vli_load *st, char *buf, int size)
 		if (c == EOF || c == '\n')
 			break;
 		if (c == '\0')
-			return vli_fail(st, NULL, "the line contains a NUL byte (not a text file?)");
+			return vlcfg_fail(st, NULL, "the line contains a NUL byte (not a text file?)");
 		if (len == size - 1) {
-			if (c == '\r' && vli_eol_next(st->f))
+			if (c == '\r' && vlcfg_eol_next(st->f))
 				break;
-			return vli_fail(st, NULL, "line too long (at most %d characters)", size - 1);
+			return vlcfg_fail(st, NULL, "line too long (at most %d characters)", size - 1);
 		}
 		buf[len++] = (char)c;
 	}
@@ -1328,26 +1328,26 @@ static int vli_getline(vli_load *st, char *buf, int size)
 
 /* inih's reader: the next line, checked, without its leading blanks (so inih
  * never takes a line for a continuation), or NULL to stop. */
-static char *vli_reader(char *str, int num, void *user)
+static char *vlcfg_reader(char *str, int num, void *user)
 {
-	vli_load *st = user;
+	vlcfg_ld *st = user;
 	const char *s = str;
 
 	if (num > VLI_LINE)
 		num = VLI_LINE;
-	if (st->failed || num < 2 || vli_getline(st, str, num) <= 0)
+	if (st->failed || num < 2 || vlcfg_getline(st, str, num) <= 0)
 		return NULL;
 	if (st->lineno == 1 && !strncmp(s, "\xEF\xBB\xBF", 3))
 		s += 3;
-	s += vli_blanks(s);
+	s += vlcfg_blanks(s);
 	memmove(str, s, strlen(s) + 1);
-	return vli_line(st, str) ? NULL : str;
+	return vlcfg_line(st, str) ? NULL : str;
 }
 
 /* ---- [mpi] rank_hosts ---- */
 
 /* "a, b, c" or "a, b, ..." : the first host names of the file, for a message. */
-static void vli_host_names(const vl_config *c, char *buf, size_t size)
+static void vlcfg_host_names(const vlcfg_config *c, char *buf, size_t size)
 {
 	size_t n = 0;
 	int i;
@@ -1366,10 +1366,10 @@ static void vli_host_names(const vl_config *c, char *buf, size_t size)
 
 /* After the whole file: the host indices of rank_hosts, whose names may be of
  * hosts declared after [mpi]; an error names the line of the key. */
-static int vli_rank_hosts(vli_load *st)
+static int vlcfg_rank_hosts(vlcfg_ld *st)
 {
 	char buf[VLI_LINE], names[256], *cur = buf, *name;
-	vl_mpi *m = &st->cfg->mpi;
+	vlcfg_mpi *m = &st->cfg->mpi;
 	int n = 1;
 	const char *p;
 
@@ -1380,57 +1380,57 @@ static int vli_rank_hosts(vli_load *st)
 		n += *p == ',';
 	m->rank_hosts = malloc((size_t)n * sizeof(*m->rank_hosts));
 	if (!m->rank_hosts)
-		return vli_nomem(st);
+		return vlcfg_nomem(st);
 	snprintf(st->sect, sizeof(st->sect), "mpi");
-	for (n = 0; (name = vli_item(&cur)) != NULL; n++) {
-		m->rank_hosts[n] = vli_name_find(st, name);
+	for (n = 0; (name = vlcfg_item(&cur)) != NULL; n++) {
+		m->rank_hosts[n] = vlcfg_name_find(st, name);
 		if (m->rank_hosts[n] >= 0)
 			continue;
-		vli_host_names(st->cfg, names, sizeof(names));
-		return vli_fail_at(st, st->rank_hosts_line, "rank_hosts", "unknown host \"%s\" "
+		vlcfg_host_names(st->cfg, names, sizeof(names));
+		return vlcfg_fail_at(st, st->rank_hosts_line, "rank_hosts", "unknown host \"%s\" "
 				   "(valid: the hosts of this file: %s)", name, names);
 	}
 	m->nrank_hosts = n;
 	return 0;
 }
 
-static void vli_mpi_init(vl_mpi *m)
+static void vlcfg_mpi_init(vlcfg_mpi *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->eager_limit = VLI_EAGER_LIMIT;
-	m->placement = VL_PLACE_FILL;
+	m->placement = VLCFG_PLACE_FILL;
 }
 
 /* ---- the public functions ---- */
 
-static void vli_parse(vli_load *st)
+static void vlcfg_parse(vlcfg_ld *st)
 {
-	int rc = ini_parse_stream(vli_reader, st, vli_handler, st);
+	int rc = ini_parse_stream(vlcfg_reader, st, vlcfg_handler, st);
 
 	if (!st->failed && st->read_errno)
-		vli_fail_at(st, 0, NULL, "read error: %s", strerror(st->read_errno));
+		vlcfg_fail_at(st, 0, NULL, "read error: %s", strerror(st->read_errno));
 	if (!st->failed && rc != 0)
-		vli_fail_at(st, rc > 0 ? rc : 0, NULL, "%s",
+		vlcfg_fail_at(st, rc > 0 ? rc : 0, NULL, "%s",
 			    rc == -2 ? "out of memory" : "syntax error");
 	if (!st->failed)
-		vli_section_end(st);
+		vlcfg_section_end(st);
 	if (!st->failed && st->cfg->nhosts == 0)
-		vli_fail_at(st, 0, NULL, "no host defined "
+		vlcfg_fail_at(st, 0, NULL, "no host defined "
 			    "(add a [host NAME] or [hosts PREFIX] section)");
 	if (!st->failed)
-		vli_rank_hosts(st);
+		vlcfg_rank_hosts(st);
 }
 
-int vl_config_load(const char *path, vl_config *cfg, char *err, size_t errlen)
+int vlcfg_load(const char *path, vlcfg_config *cfg, char *err, size_t errlen)
 {
-	vli_load st;
+	vlcfg_ld st;
 
 	if (err && errlen > 0)
 		err[0] = '\0';
 	if (!cfg)
 		return -1;
 	memset(cfg, 0, sizeof(*cfg));
-	vli_mpi_init(&cfg->mpi);
+	vlcfg_mpi_init(&cfg->mpi);
 	memset(&st, 0, sizeof(st));
 	st.cfg = cfg;
 	st.path = path ? path : "(null)";
@@ -1439,36 +1439,36 @@ int vl_config_load(const char *path, vl_config *cfg, char *err, size_t errlen)
 	snprintf(cfg->path, sizeof(cfg->path), "%s", st.path);
 	st.f = path ? fopen(path, "r") : NULL;
 	if (!st.f) {
-		vli_fail_at(&st, 0, NULL, "cannot open: %s", strerror(path ? errno : EINVAL));
-		vl_config_free(cfg);
+		vlcfg_fail_at(&st, 0, NULL, "cannot open: %s", strerror(path ? errno : EINVAL));
+		vlcfg_free(cfg);
 		return -1;
 	}
-	vli_parse(&st);
+	vlcfg_parse(&st);
 	fclose(st.f);
 	free(st.hostline);
 	free(st.slot);
 	if (!st.failed)
 		return 0;
-	vl_config_free(cfg);
+	vlcfg_free(cfg);
 	return -1;
 }
 
-void vl_config_default(vl_config *cfg)
+void vlcfg_default(vlcfg_config *cfg)
 {
 	if (!cfg)
 		return;
 	memset(cfg, 0, sizeof(*cfg));
-	vli_mpi_init(&cfg->mpi);
+	vlcfg_mpi_init(&cfg->mpi);
 	snprintf(cfg->path, sizeof(cfg->path), "(built-in)");
 	cfg->hosts = malloc(sizeof(*cfg->hosts));
 	if (!cfg->hosts)
 		return;
-	vli_host_init(&cfg->hosts[0]);
+	vlcfg_host_init(&cfg->hosts[0]);
 	snprintf(cfg->hosts[0].name, sizeof(cfg->hosts[0].name), "localhost");
 	cfg->nhosts = 1;
 }
 
-void vl_config_free(vl_config *cfg)
+void vlcfg_free(vlcfg_config *cfg)
 {
 	if (!cfg)
 		return;
@@ -1478,7 +1478,7 @@ void vl_config_free(vl_config *cfg)
 }
 
 /* Which section kind a run-time change names; -1 if none. */
-static int vli_set_kind(const vl_config *cfg, const char *section, int *host)
+static int vlcfg_set_kind(const vlcfg_config *cfg, const char *section, int *host)
 {
 	*host = -1;
 	if (!strcmp(section, "simulation"))
@@ -1494,18 +1494,18 @@ static int vli_set_kind(const vl_config *cfg, const char *section, int *host)
 	if (!strcmp(section, "collectives"))
 		return VLI_K_COLL;
 	if (!strncmp(section, "host ", 5)) {
-		*host = vl_config_host(cfg, section + 5);
+		*host = vlcfg_host_index(cfg, section + 5);
 		return VLI_K_HOST;
 	}
 	return -1;
 }
 
-int vl_config_set(vl_config *cfg, const char *section, const char *key, const char *value,
+int vlcfg_set(vlcfg_config *cfg, const char *section, const char *key, const char *value,
 		  char *err, size_t errlen)
 {
-	vli_load st;
-	const vli_key *k;
-	vli_val v;
+	vlcfg_ld st;
+	const vlcfg_key *k;
+	vlcfg_val v;
 	int host, id;
 
 	memset(&st, 0, sizeof(st));
@@ -1515,38 +1515,38 @@ int vl_config_set(vl_config *cfg, const char *section, const char *key, const ch
 	st.errlen = errlen;
 	st.path = "vl_set_param";
 	if (!section || !key || !value)
-		return vli_fail_at(&st, 0, NULL, "section, key and value are required");
+		return vlcfg_fail_at(&st, 0, NULL, "section, key and value are required");
 	snprintf(st.sect, sizeof(st.sect), "%s", section);
-	st.kind = vli_set_kind(cfg, section, &host);
+	st.kind = vlcfg_set_kind(cfg, section, &host);
 	if (st.kind < 0)
-		return vli_fail_at(&st, 0, NULL, "[%s]: unknown section (valid: " VLI_SECTIONS
+		return vlcfg_fail_at(&st, 0, NULL, "[%s]: unknown section (valid: " VLI_SECTIONS
 				   ", host NAME)", section);
 	if (st.kind == VLI_K_HOST && host < 0)
-		return vli_fail_at(&st, 0, NULL, "[%s]: no such virtual host", section);
+		return vlcfg_fail_at(&st, 0, NULL, "[%s]: no such virtual host", section);
 	if (st.kind == VLI_K_COLL)
-		return vli_coll_line(&st, key, value);
-	k = vli_find_key(&st, key);
-	if (!k || vli_value(&st, k, value, &v))
+		return vlcfg_coll_line(&st, key, value);
+	k = vlcfg_find_key(&st, key);
+	if (!k || vlcfg_value(&st, k, value, &v))
 		return -1;
-	id = (int)(k - vli_keys);
+	id = (int)(k - vlcfg_keys);
 	if (st.kind == VLI_K_SIM && id != VLI_COMPUTE)
-		return vli_fail_at(&st, 0, NULL, "[%s] %s: cannot be changed while the program runs "
+		return vlcfg_fail_at(&st, 0, NULL, "[%s] %s: cannot be changed while the program runs "
 				   "(valid: compute)", section, key);
 	if (st.kind == VLI_K_MPI && id != VLI_EAGER)
-		return vli_fail_at(&st, 0, NULL, "[%s] %s: cannot be changed while the program "
+		return vlcfg_fail_at(&st, 0, NULL, "[%s] %s: cannot be changed while the program "
 				   "runs (valid: eager_limit)", section, key);
 	if (st.kind == VLI_K_HOST && (id == VLI_PROCS || id == VLI_REAL))
-		return vli_fail_at(&st, 0, NULL, "[%s] %s: cannot be changed while the program runs",
+		return vlcfg_fail_at(&st, 0, NULL, "[%s] %s: cannot be changed while the program runs",
 				   section, key);
 	if (st.kind == VLI_K_HOST)
-		vli_store_host(&cfg->hosts[host], id, &v);
+		vlcfg_store_host(&cfg->hosts[host], id, &v);
 	else
-		vli_store(&st, k, &v);
+		vlcfg_store(&st, k, &v);
 	return 0;
 }
 
 /* Slots of host h under placement = fill. */
-static int64_t vli_fill_slots(const vl_config *cfg, int h)
+static int64_t vlcfg_fill_slots(const vlcfg_config *cfg, int h)
 {
 	if (cfg->mpi.ranks_per_node > 0)
 		return cfg->mpi.ranks_per_node;
@@ -1555,14 +1555,14 @@ static int64_t vli_fill_slots(const vl_config *cfg, int h)
 
 /* fill: the hosts in file order, wrapping around when all are full.  The
  * total is summed only when rank is beyond it. */
-static int vli_fill_host(const vl_config *cfg, int rank)
+static int vlcfg_fill_host(const vlcfg_config *cfg, int rank)
 {
 	int64_t r = rank, total = 0;
 	int h, pass;
 
 	for (pass = 0; pass < 2; pass++) {
 		for (h = 0; h < cfg->nhosts; h++) {
-			int64_t s = vli_fill_slots(cfg, h);
+			int64_t s = vlcfg_fill_slots(cfg, h);
 
 			if (r < s)
 				return h;
@@ -1576,9 +1576,9 @@ static int vli_fill_host(const vl_config *cfg, int rank)
 	return 0;
 }
 
-int vl_config_rank_host(const vl_config *cfg, int rank)
+int vlcfg_rank_host(const vlcfg_config *cfg, int rank)
 {
-	const vl_mpi *m;
+	const vlcfg_mpi *m;
 
 	if (!cfg || !cfg->hosts || cfg->nhosts <= 0 || rank < 0)
 		return 0;
@@ -1588,12 +1588,12 @@ int vl_config_rank_host(const vl_config *cfg, int rank)
 
 		return h >= 0 && h < cfg->nhosts ? h : 0;
 	}
-	if (m->placement == VL_PLACE_ROUNDROBIN)
+	if (m->placement == VLCFG_PLACE_ROUNDROBIN)
 		return rank % cfg->nhosts;
-	return vli_fill_host(cfg, rank);
+	return vlcfg_fill_host(cfg, rank);
 }
 
-int vl_config_host(const vl_config *cfg, const char *name)
+int vlcfg_host_index(const vlcfg_config *cfg, const char *name)
 {
 	int i;
 
@@ -1608,7 +1608,7 @@ int vl_config_host(const vl_config *cfg, const char *name)
 /* ---- dump ---- */
 
 /* The shortest %g that reads back as v. */
-static const char *vli_g(char *buf, size_t size, double v)
+static const char *vlcfg_g(char *buf, size_t size, double v)
 {
 	int prec;
 
@@ -1621,27 +1621,27 @@ static const char *vli_g(char *buf, size_t size, double v)
 	return buf;
 }
 
-static void vli_dump_unset(FILE *out, const char *key)
+static void vlcfg_dump_unset(FILE *out, const char *key)
 {
 	fprintf(out, "; %s = (not set)\n", key);
 }
 
-static void vli_dump_opt(FILE *out, const char *key, int64_t v, const char *unit)
+static void vlcfg_dump_opt(FILE *out, const char *key, int64_t v, const char *unit)
 {
-	if (v == VL_UNSET)
-		vli_dump_unset(out, key);
+	if (v == VLCFG_UNSET)
+		vlcfg_dump_unset(out, key);
 	else
 		fprintf(out, "%s = %" PRId64 "%s\n", key, v, unit);
 }
 
-static void vli_dump_pwl(FILE *out, const char *key, const vl_pwl *p)
+static void vlcfg_dump_pwl(FILE *out, const char *key, const vlcfg_pwl *p)
 {
 	int i, n = p->n;
 
-	if (n > VL_MAX_BP)
-		n = VL_MAX_BP;
+	if (n > VLCFG_MAX_BP)
+		n = VLCFG_MAX_BP;
 	if (n <= 0) {
-		vli_dump_unset(out, key);
+		vlcfg_dump_unset(out, key);
 		return;
 	}
 	fprintf(out, "%s = ", key);
@@ -1650,67 +1650,67 @@ static void vli_dump_pwl(FILE *out, const char *key, const vl_pwl *p)
 	fputc('\n', out);
 }
 
-static void vli_dump_cont(FILE *out, const vl_link *l)
+static void vlcfg_dump_cont(FILE *out, const vlcfg_link *l)
 {
 	char g[32];
 	int i, n = l->ncont;
 
-	if (n > VL_MAX_CONT)
-		n = VL_MAX_CONT;
+	if (n > VLCFG_MAX_CONT)
+		n = VLCFG_MAX_CONT;
 	if (n <= 0) {
-		vli_dump_unset(out, "contention");
+		vlcfg_dump_unset(out, "contention");
 		return;
 	}
 	fprintf(out, "contention = ");
 	for (i = 0; i < n; i++)
-		fprintf(out, "%s%d:%s", i ? ", " : "", l->cont_k[i], vli_g(g, sizeof(g), l->cont_f[i]));
+		fprintf(out, "%s%d:%s", i ? ", " : "", l->cont_k[i], vlcfg_g(g, sizeof(g), l->cont_f[i]));
 	fputc('\n', out);
 }
 
-static void vli_dump_link(FILE *out, const char *name, const vl_link *l)
+static void vlcfg_dump_link(FILE *out, const char *name, const vlcfg_link *l)
 {
 	fprintf(out, "\n[network %s]\n", name);
 	fprintf(out, "send_delay = %" PRId64 "ns\n", l->send_delay);
 	fprintf(out, "recv_delay = %" PRId64 "ns\n", l->recv_delay);
 	fprintf(out, "trans_delay = %" PRId64 "ns\n", l->trans_delay);
 	fprintf(out, "trans_per_kib = %" PRId64 "ps\n", l->trans_per_kib_ps);
-	vli_dump_pwl(out, "send_model", &l->send_model);
-	vli_dump_pwl(out, "trans_model", &l->trans_model);
-	vli_dump_cont(out, l);
+	vlcfg_dump_pwl(out, "send_model", &l->send_model);
+	vlcfg_dump_pwl(out, "trans_model", &l->trans_model);
+	vlcfg_dump_cont(out, l);
 }
 
-static void vli_dump_host(FILE *out, const vl_host *h)
+static void vlcfg_dump_host(FILE *out, const vlcfg_host *h)
 {
 	char g[32];
 
 	fprintf(out, "\n[host %s]\n", h->name);
 	fprintf(out, "processors = %d\n", h->procs);
-	fprintf(out, "factor = %s\n", vli_g(g, sizeof(g), h->factor));
+	fprintf(out, "factor = %s\n", vlcfg_g(g, sizeof(g), h->factor));
 	if (h->real[0])
 		fprintf(out, "real = %s\n", h->real);
 	else
-		vli_dump_unset(out, "real");
+		vlcfg_dump_unset(out, "real");
 	fprintf(out, "init_delay = %" PRId64 "ns\n", h->init_delay);
-	fprintf(out, "flops = %s\n", vli_g(g, sizeof(g), h->flops));
-	vli_dump_opt(out, "send_delay", h->send_delay, "ns");
-	vli_dump_opt(out, "recv_delay", h->recv_delay, "ns");
-	vli_dump_opt(out, "trans_delay", h->trans_delay, "ns");
-	vli_dump_opt(out, "trans_per_kib", h->trans_per_kib_ps, "ps");
+	fprintf(out, "flops = %s\n", vlcfg_g(g, sizeof(g), h->flops));
+	vlcfg_dump_opt(out, "send_delay", h->send_delay, "ns");
+	vlcfg_dump_opt(out, "recv_delay", h->recv_delay, "ns");
+	vlcfg_dump_opt(out, "trans_delay", h->trans_delay, "ns");
+	vlcfg_dump_opt(out, "trans_per_kib", h->trans_per_kib_ps, "ps");
 }
 
-static void vli_dump_mpi(FILE *out, const vl_config *cfg)
+static void vlcfg_dump_mpi(FILE *out, const vlcfg_config *cfg)
 {
-	const vl_mpi *m = &cfg->mpi;
+	const vlcfg_mpi *m = &cfg->mpi;
 	int i, n = 0;
 
 	fprintf(out, "\n[mpi]\n");
 	fprintf(out, "eager_limit = %" PRId64 "B\n", m->eager_limit);
 	fprintf(out, "placement = %s\n",
-		m->placement == VL_PLACE_ROUNDROBIN ? "roundrobin" : "fill");
+		m->placement == VLCFG_PLACE_ROUNDROBIN ? "roundrobin" : "fill");
 	if (m->ranks_per_node > 0)
 		fprintf(out, "ranks_per_node = %d\n", m->ranks_per_node);
 	else
-		vli_dump_unset(out, "ranks_per_node");
+		vlcfg_dump_unset(out, "ranks_per_node");
 	for (i = 0; m->rank_hosts && i < m->nrank_hosts; i++) {
 		int h = m->rank_hosts[i];
 
@@ -1720,23 +1720,23 @@ static void vli_dump_mpi(FILE *out, const vl_config *cfg)
 	if (n)
 		fputc('\n', out);
 	else
-		vli_dump_unset(out, "rank_hosts");
+		vlcfg_dump_unset(out, "rank_hosts");
 }
 
 /* Every kind with the algorithm that will be used ("default" resolved). */
-static void vli_dump_coll(FILE *out, const vl_mpi *m)
+static void vlcfg_dump_coll(FILE *out, const vlcfg_mpi *m)
 {
 	int k;
 
 	fprintf(out, "\n[collectives]\n");
-	for (k = 0; k < VLI_COLL_NKINDS; k++) {
-		int alg = m->coll_alg[k] ? m->coll_alg[k] : vli_coll_alg_default(k);
+	for (k = 0; k < VL_KIND_N; k++) {
+		int alg = m->coll_alg[k] ? m->coll_alg[k] : vlcoll_alg_default(k);
 
-		fprintf(out, "%s = %s\n", vli_coll_kind_name(k), vli_coll_alg_name(alg));
+		fprintf(out, "%s = %s\n", vl_coll_kind_name(k), vlcoll_alg_name(alg));
 	}
 }
 
-void vl_config_dump(const vl_config *cfg, FILE *out)
+void vlcfg_dump(const vlcfg_config *cfg, FILE *out)
 {
 	int i;
 
@@ -1746,15 +1746,15 @@ void vl_config_dump(const vl_config *cfg, FILE *out)
 	fprintf(out, "\n[simulation]\n");
 	fprintf(out, "compute = %s\n", cfg->compute_ignore ? "ignore" : "measured");
 	fprintf(out, "placement = %s\n",
-		cfg->placement == VL_PLACE_ROUNDROBIN ? "roundrobin" : "fill");
+		cfg->placement == VLCFG_PLACE_ROUNDROBIN ? "roundrobin" : "fill");
 	if (cfg->trace_dir[0])
 		fprintf(out, "trace_dir = %s\n", cfg->trace_dir);
 	else
-		vli_dump_unset(out, "trace_dir");
-	vli_dump_link(out, "intra", &cfg->intra);
-	vli_dump_link(out, "inter", &cfg->inter);
-	vli_dump_mpi(out, cfg);
-	vli_dump_coll(out, &cfg->mpi);
+		vlcfg_dump_unset(out, "trace_dir");
+	vlcfg_dump_link(out, "intra", &cfg->intra);
+	vlcfg_dump_link(out, "inter", &cfg->inter);
+	vlcfg_dump_mpi(out, cfg);
+	vlcfg_dump_coll(out, &cfg->mpi);
 	for (i = 0; i < cfg->nhosts; i++)
-		vli_dump_host(out, &cfg->hosts[i]);
+		vlcfg_dump_host(out, &cfg->hosts[i]);
 }

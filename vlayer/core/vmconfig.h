@@ -9,113 +9,112 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "vltrace.h"
 #include <stdio.h>
 
-#define VL_MAX_BP 32     /* breakpoints of one piecewise-linear model */
-#define VL_MAX_CONT 32   /* entries of a contention table */
-#define VL_NAME_MAX 64
-#define VL_PATH_MAX 1024
-#define VL_UNSET (-1)    /* an int64 host override that is not given */
+#define VLCFG_MAX_BP 32     /* breakpoints of one piecewise-linear model */
+#define VLCFG_MAX_CONT 32   /* entries of a contention table */
+#define VLCFG_NAME_MAX 64
+#define VLCFG_PATH_MAX 1024
+#define VLCFG_UNSET (-1)    /* an int64 host override that is not given */
 
 /* Piecewise-linear function of message size: n points (bytes[i], ns[i]),
  * bytes strictly increasing, bytes[0] >= 0.  n == 0 means "not given". */
-typedef struct vl_pwl {
+typedef struct vlcfg_pwl {
 	int n;
-	int64_t bytes[VL_MAX_BP];
-	int64_t ns[VL_MAX_BP];
-} vl_pwl;
+	int64_t bytes[VLCFG_MAX_BP];
+	int64_t ns[VLCFG_MAX_BP];
+} vlcfg_pwl;
 
 /* Message model of one kind of link (inside one node, or between nodes). */
-typedef struct vl_link {
+typedef struct vlcfg_link {
 	int64_t send_delay;       /* ns the sender spends in a send, size independent */
 	int64_t recv_delay;       /* ns the receiver spends in each recv/nrecv/probe call */
 	int64_t trans_delay;      /* ns on the wire, size independent */
 	int64_t trans_per_kib_ps; /* ps per KiB on the wire (CLUE: transmission proportional delay) */
-	vl_pwl send_model;        /* if n > 0: send time = pwl(bytes), replaces send_delay */
-	vl_pwl trans_model;       /* if n > 0: transmission = pwl(bytes), replaces delay + per KiB */
+	vlcfg_pwl send_model;        /* if n > 0: send time = pwl(bytes), replaces send_delay */
+	vlcfg_pwl trans_model;       /* if n > 0: transmission = pwl(bytes), replaces delay + per KiB */
 	int ncont;                /* contention table: factor on the send time */
-	int cont_k[VL_MAX_CONT];  /* number of simultaneous destinations, increasing, >= 1 */
-	double cont_f[VL_MAX_CONT]; /* factor (>= 0) */
-} vl_link;
+	int cont_k[VLCFG_MAX_CONT];  /* number of simultaneous destinations, increasing, >= 1 */
+	double cont_f[VLCFG_MAX_CONT]; /* factor (>= 0) */
+} vlcfg_link;
 
-typedef struct vl_host {
-	char name[VL_NAME_MAX];   /* virtual host name, used in pvm_spawn */
+typedef struct vlcfg_host {
+	char name[VLCFG_NAME_MAX];   /* virtual host name, used in pvm_spawn */
 	char real[256];           /* real host it maps to; "" = let PVM choose */
 	int procs;                /* processors of this SMP node (>= 1) */
 	double factor;            /* multiplier on measured CPU time; 0 = unchanged (CLUE) */
 	double flops;             /* flop/s of one processor, for vl_compute_flops (0 = unknown) */
 	int64_t init_delay;       /* ns for spawning a task on this host */
-	/* per-host overrides of the link model (VL_UNSET = use the link's value) */
+	/* per-host overrides of the link model (VLCFG_UNSET = use the link's value) */
 	int64_t send_delay, recv_delay, trans_delay, trans_per_kib_ps;
-} vl_host;
+} vlcfg_host;
 
-enum vl_placement { VL_PLACE_FILL = 0, VL_PLACE_ROUNDROBIN = 1 };
-
-#define VL_COLL_KINDS 11 /* == VLI_COLL_NKINDS of coll.h */
+enum vlcfg_placement { VLCFG_PLACE_FILL = 0, VLCFG_PLACE_ROUNDROBIN = 1 };
 
 /* [mpi]: how MPI ranks map to virtual hosts and when a send is a rendezvous;
  * [collectives]: the algorithm that times each collective. */
-typedef struct vl_mpi {
+typedef struct vlcfg_mpi {
 	int64_t eager_limit;      /* bytes: a message of this size or more is a rendezvous
 	                             (its send completes when the receive is posted) */
-	int placement;            /* enum vl_placement: fill nodes in file order, or round robin */
+	int placement;            /* enum vlcfg_placement: fill nodes in file order, or round robin */
 	int ranks_per_node;       /* fill: ranks per host; 0 = the host's processors */
 	int nrank_hosts;          /* > 0: explicit list, rank r on rank_hosts[r % n] */
 	int *rank_hosts;          /* malloc'd host indices */
-	int coll_alg[VL_COLL_KINDS]; /* enum vli_coll_alg per enum vli_coll_kind; 0 = default */
-} vl_mpi;
+	int coll_alg[VL_KIND_N]; /* enum vlcoll_alg per enum vl_coll_kind; 0 = default */
+} vlcfg_mpi;
 
-typedef struct vl_config {
-	char path[VL_PATH_MAX];   /* file it was loaded from, "(built-in)" for the default */
+typedef struct vlcfg_config {
+	char path[VLCFG_PATH_MAX];   /* file it was loaded from, "(built-in)" for the default */
 	int nhosts;
-	vl_host *hosts;           /* malloc'd, nhosts entries, in file order */
-	vl_link intra;            /* between tasks on the same virtual host */
-	vl_link inter;            /* between tasks on different virtual hosts */
+	vlcfg_host *hosts;           /* malloc'd, nhosts entries, in file order */
+	vlcfg_link intra;            /* between tasks on the same virtual host */
+	vlcfg_link inter;            /* between tasks on different virtual hosts */
 	int compute_ignore;       /* [simulation] compute = ignore */
-	int placement;            /* enum vl_placement */
-	char trace_dir[VL_PATH_MAX]; /* [simulation] trace_dir, "" = not given */
-	vl_mpi mpi;               /* [mpi] and [collectives] */
-} vl_config;
+	int placement;            /* enum vlcfg_placement */
+	char trace_dir[VLCFG_PATH_MAX]; /* [simulation] trace_dir, "" = not given */
+	vlcfg_mpi mpi;               /* [mpi] and [collectives] */
+} vlcfg_config;
 
 /* Fill cfg with the built-in default machine (documented in README.md):
  * one host "localhost", 1 processor, factor 0, all delays 0, compute measured. */
-void vl_config_default(vl_config *cfg);
+void vlcfg_default(vlcfg_config *cfg);
 
 /* Load the VMConfig at path into cfg (which need not be initialised).
  * Returns 0 on success.  On error returns -1, leaves cfg freed/empty and writes
  * a one-line message "FILE:LINE: [section] key: what is wrong (what is valid)"
  * into err (errlen bytes, always NUL-terminated).  A missing file gives
  * "FILE: cannot open: <strerror>". */
-int vl_config_load(const char *path, vl_config *cfg, char *err, size_t errlen);
+int vlcfg_load(const char *path, vlcfg_config *cfg, char *err, size_t errlen);
 
-/* Free what vl_config_load/vl_config_default allocated.  Safe on a zeroed cfg. */
-void vl_config_free(vl_config *cfg);
+/* Free what vlcfg_load/vlcfg_default allocated.  Safe on a zeroed cfg. */
+void vlcfg_free(vlcfg_config *cfg);
 
 /* Change one value of a loaded config, as the line `key = value` in the
  * section [section] would set it ("simulation" accepts compute only; "host
  * NAME" everything but processors and real; "mpi" eager_limit only;
  * "collectives" every kind).  Returns 0, or -1 with a one-line message in err;
  * cfg is unchanged on error.  Used by vl_set_param(). */
-int vl_config_set(vl_config *cfg, const char *section, const char *key, const char *value,
+int vlcfg_set(vlcfg_config *cfg, const char *section, const char *key, const char *value,
 		  char *err, size_t errlen);
 
 /* Virtual host of MPI rank `rank` under the [mpi] rule (always a valid index). */
-int vl_config_rank_host(const vl_config *cfg, int rank);
+int vlcfg_rank_host(const vlcfg_config *cfg, int rank);
 
 /* Index of the host called name, or -1. */
-int vl_config_host(const vl_config *cfg, const char *name);
+int vlcfg_host_index(const vlcfg_config *cfg, const char *name);
 
 /* Print cfg in canonical INI form (every value in base units: ns, B, ps/KiB),
  * used by `vlconfig --dump` and by the golden tests. */
-void vl_config_dump(const vl_config *cfg, FILE *out);
+void vlcfg_dump(const vlcfg_config *cfg, FILE *out);
 
 /* Unit parsers, exposed for tests.  Each returns 0 and stores the value, or -1
  * if text is not a number followed by an allowed unit (surrounding blanks ok).
  *  time:  ns us ms s  (a bare number is an error: the unit is required)
  *  size:  B KiB MiB GiB KB MB GB (bare number = bytes)
  *  rate:  B/s KB/s MB/s GB/s KiB/s MiB/s GiB/s bit/s kbit/s Mbit/s Gbit/s -> bytes/s (double) */
-int vl_parse_time(const char *text, int64_t *ns);
-int vl_parse_size(const char *text, int64_t *bytes);
-int vl_parse_rate(const char *text, double *bytes_per_s);
+int vlcfg_parse_time(const char *text, int64_t *ns);
+int vlcfg_parse_size(const char *text, int64_t *bytes);
+int vlcfg_parse_rate(const char *text, double *bytes_per_s);
 
 #endif

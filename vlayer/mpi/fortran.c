@@ -9,7 +9,7 @@
 /* the addresses Open MPI gives MPI_BOTTOM and MPI_IN_PLACE in Fortran */
 extern int mpi_fortran_bottom_, mpi_fortran_in_place_;
 
-void *vlf_buf(void *buf)
+void *vlmpi_f_buf(void *buf)
 {
 	if (buf == (void *)&mpi_fortran_bottom_)
 		return MPI_BOTTOM;
@@ -18,24 +18,24 @@ void *vlf_buf(void *buf)
 	return buf;
 }
 
-int vlf_status_ignored(const MPI_Fint *st)
+int vlmpi_f_status_ignored(const MPI_Fint *st)
 {
 	return st == MPI_F_STATUS_IGNORE || st == MPI_F_STATUSES_IGNORE;
 }
 
-MPI_Request *vlf_reqs_in(const MPI_Fint *f, int n)
+MPI_Request *vlmpi_f_reqs_in(const MPI_Fint *f, int n)
 {
 	MPI_Request *c = malloc(sizeof(*c) * (size_t)(n > 0 ? n : 1));
 	int i;
 
 	if (!c)
-		vl_error(1, "out of memory");
+		vli_error(1, "out of memory");
 	for (i = 0; i < n; i++)
 		c[i] = PMPI_Request_f2c(f[i]);
 	return c;
 }
 
-void vlf_reqs_out(MPI_Request *c, MPI_Fint *f, int n)
+void vlmpi_f_reqs_out(MPI_Request *c, MPI_Fint *f, int n)
 {
 	int i;
 
@@ -44,19 +44,19 @@ void vlf_reqs_out(MPI_Request *c, MPI_Fint *f, int n)
 	free(c);
 }
 
-MPI_Status *vlf_statuses_in(MPI_Fint *f, int n)
+MPI_Status *vlmpi_f_statuses_in(MPI_Fint *f, int n)
 {
 	MPI_Status *c;
 
-	if (vlf_status_ignored(f))
+	if (vlmpi_f_status_ignored(f))
 		return MPI_STATUSES_IGNORE;
 	c = malloc(sizeof(*c) * (size_t)(n > 0 ? n : 1));
 	if (!c)
-		vl_error(1, "out of memory");
+		vli_error(1, "out of memory");
 	return c;
 }
 
-void vlf_statuses_out(MPI_Status *c, MPI_Fint *f, int n, int rc)
+void vlmpi_f_statuses_out(MPI_Status *c, MPI_Fint *f, int n, int rc)
 {
 	int i;
 

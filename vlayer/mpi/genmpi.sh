@@ -38,7 +38,7 @@ if [ "$1" = "-c" ]; then
 		kind = $1; name = $3; args = $4; short = substr(name, 5);
 		cargs = args; gsub(/\[[a-z_]+\]/, "[]", cargs);
 		an = names(args);
-		split($6, cr, ","); ck = "VLI_COLL_" cr[1]; root = (cr[2] == "-") ? "-1" : cr[2];
+		split($6, cr, ","); ck = "VL_KIND_" cr[1]; root = (cr[2] == "-") ? "-1" : cr[2];
 		bytes = $7;
 		nb = "PMPI_I" tolower(substr(short, 1, 1)) substr(short, 2);
 		print "";
@@ -61,7 +61,7 @@ if [ "$1" = "-c" ]; then
 		} else if (bytes ~ /^row:/) {
 			print "\tint64_t *row = malloc(sizeof(int64_t) * (size_t)v->size);";
 			print "\tif (!row)";
-			print "\t\tvl_error(1, \"out of memory\");";
+			print "\t\tvli_error(1, \"out of memory\");";
 			print "\tfor (int i = 0; i < v->size; i++)";
 			print "\t\trow[i] = " substr(bytes, 5) ";";
 			print "\trc = " fn "(v, " ck ", " root ", t0, row, v->size" tail ";";
@@ -140,7 +140,7 @@ BEGIN {
 		h = handle(t);
 		sep = (i > 1 ? ", " : "");
 		if (t == "void *" && !arr) {
-			fp = fp sep "void *" nm; call = call sep "vlf_buf(" nm ")";
+			fp = fp sep "void *" nm; call = call sep "vlmpi_f_buf(" nm ")";
 		} else if (t == "int" && !arr) {
 			fp = fp sep "MPI_Fint *" nm; call = call sep "(int)*" nm;
 		} else if (t == "int" && arr) {
@@ -154,16 +154,16 @@ BEGIN {
 		} else if (h != "" && !arr && t !~ /\*/) {
 			fp = fp sep "MPI_Fint *" nm; call = call sep "PMPI_" h "_f2c(*" nm ")";
 		} else if (t == "MPI_Status *" && !arr) {
-			fp = fp sep "MPI_Fint *" nm; call = call sep "(vlf_status_ignored(" nm ") ? MPI_STATUS_IGNORE : &c_" nm ")";
+			fp = fp sep "MPI_Fint *" nm; call = call sep "(vlmpi_f_status_ignored(" nm ") ? MPI_STATUS_IGNORE : &c_" nm ")";
 			pre = pre "\tMPI_Status c_" nm ";\n";
-			post = post "\tif (r == MPI_SUCCESS && !vlf_status_ignored(" nm "))\n\t\tPMPI_Status_c2f(&c_" nm ", " nm ");\n";
+			post = post "\tif (r == MPI_SUCCESS && !vlmpi_f_status_ignored(" nm "))\n\t\tPMPI_Status_c2f(&c_" nm ", " nm ");\n";
 		} else if (t == "MPI_Request" && arr) {
 			fp = fp sep "MPI_Fint *" nm; call = call sep "c_" nm;
-			pre = pre "\tMPI_Request *c_" nm " = vlf_reqs_in(" nm ", *" cnt ");\n";
-			post = post "\tvlf_reqs_out(c_" nm ", " nm ", *" cnt ");\n";
+			pre = pre "\tMPI_Request *c_" nm " = vlmpi_f_reqs_in(" nm ", *" cnt ");\n";
+			post = post "\tvlmpi_f_reqs_out(c_" nm ", " nm ", *" cnt ");\n";
 		} else if (t == "MPI_Status" && arr) {
 			fp = fp sep "MPI_Fint *" nm; call = call sep "c_" nm;
-			pre = pre "\tMPI_Status *c_" nm " = vlf_statuses_in(" nm ", *" cnt ");\n";
+			pre = pre "\tMPI_Status *c_" nm " = vlmpi_f_statuses_in(" nm ", *" cnt ");\n";
 			# only the statuses MPI set: the first *outcount (Waitsome,
 			# Testsome), none when *flag is false (Testall)
 			nset = "*" cnt;
@@ -171,7 +171,7 @@ BEGIN {
 				nset = "(*outcount == MPI_UNDEFINED ? 0 : *outcount)";
 			else if (args ~ /int \*flag/)
 				nset = "(*flag ? *" cnt " : 0)";
-			post = post "\tvlf_statuses_out(c_" nm ", " nm ", " nset ", r);\n";
+			post = post "\tvlmpi_f_statuses_out(c_" nm ", " nm ", " nset ", r);\n";
 		} else if (t ~ /\*$/ && handle(trim(substr(t, 1, length(t) - 1))) != "") {
 			hh = handle(trim(substr(t, 1, length(t) - 1)));
 			fp = fp sep "MPI_Fint *" nm; call = call sep "&c_" nm;
@@ -182,7 +182,7 @@ BEGIN {
 			exit 1;
 		}
 	}
-	fn = "vlf_" short;
+	fn = "vlmpi_f_" short;
 	if (ret == "double") {
 		print "static double " fn "(void)";
 		print "{";

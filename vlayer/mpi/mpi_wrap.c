@@ -83,7 +83,7 @@ static void comm_add(MPI_Comm c, vcomm *parent)
 		return; /* not timed: see README */
 	v = calloc(1, sizeof(*v));
 	if (!v)
-		vl_error(1, "out of memory");
+		vli_error(1, "out of memory");
 	v->comm = c;
 	PMPI_Comm_size(c, &v->size);
 	PMPI_Comm_rank(c, &v->rank);
@@ -91,7 +91,7 @@ static void comm_add(MPI_Comm c, vcomm *parent)
 	v->host = malloc(sizeof(int) * (size_t)v->size);
 	idx = malloc(sizeof(int) * (size_t)v->size);
 	if (!v->world || !v->host || !idx)
-		vl_error(1, "out of memory");
+		vli_error(1, "out of memory");
 	for (i = 0; i < v->size; i++)
 		idx[i] = i;
 	PMPI_Comm_group(c, &g);
@@ -102,7 +102,7 @@ static void comm_add(MPI_Comm c, vcomm *parent)
 	free(idx);
 	minw = world_size;
 	for (i = 0; i < v->size; i++) {
-		v->host[i] = vl_config_rank_host(&vli_t.cfg, v->world[i]);
+		v->host[i] = vlcfg_rank_host(&vli_t.cfg, v->world[i]);
 		if (v->world[i] < minw)
 			minw = v->world[i];
 	}
@@ -114,7 +114,7 @@ static void comm_add(MPI_Comm c, vcomm *parent)
 		acomms = acomms ? 2 * acomms : 8;
 		comms = realloc(comms, sizeof(*comms) * (size_t)acomms);
 		if (!comms)
-			vl_error(1, "out of memory");
+			vli_error(1, "out of memory");
 	}
 	comms[ncomms++] = v;
 }
@@ -142,7 +142,7 @@ static vcomm *comm_timed(MPI_Comm c)
 
 	if (!v && !warned) {
 		warned = 1;
-		vl_warn("rank %d: a communicator the layer does not know (an intercommunicator?): "
+		vli_warn("rank %d: a communicator the layer does not know (an intercommunicator?): "
 			"its messages are not timed", world_rank);
 	}
 	return v;
@@ -191,7 +191,7 @@ static void stash_push(int src, const vhdr *h)
 		s->cap = s->cap ? 2 * s->cap : 8;
 		s->h = realloc(s->h, sizeof(vhdr) * (size_t)s->cap);
 		if (!s->h)
-			vl_error(1, "out of memory");
+			vli_error(1, "out of memory");
 	}
 	s->h[s->n++] = *h;
 }
@@ -344,7 +344,7 @@ static void rq_grow(void)
 	rq_cap = rq_cap ? 2 * rq_cap : 256;
 	rq = calloc(rq_cap, sizeof(*rq));
 	if (!rq)
-		vl_error(1, "out of memory");
+		vli_error(1, "out of memory");
 	rq_n = 0;
 	for (i = 0; i < n; i++)
 		if (old[i])
@@ -390,7 +390,7 @@ static vreq *vreq_new(MPI_Request r, int kind, vcomm *vc, int peer, int tag)
 	vreq *v = calloc(1, sizeof(*v));
 
 	if (!v)
-		vl_error(1, "out of memory");
+		vli_error(1, "out of memory");
 	v->req = r;
 	v->kind = kind;
 	v->vc = vc;
@@ -481,7 +481,7 @@ static void ack_wait(MPI_Request *r, int dest_world, int tag, int64_t bytes)
 		sched_yield();
 		if (!warned && vli_mono_ns() - t0 > 10000000000LL) {
 			warned = 1;
-			vl_warn("rank %d has waited 10 s for rank %d to post the receive of its "
+			vli_warn("rank %d has waited 10 s for rank %d to post the receive of its "
 				"%lld-byte message (tag %d): at or above [mpi] eager_limit a send "
 				"completes only when its receive is posted; a program that relies on "
 				"buffering deadlocks on such a machine",
@@ -1233,7 +1233,7 @@ int vlmpi_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int 
 	PMPI_Pack_size(count, dt, comm, &size);
 	tmp = malloc(size > 0 ? (size_t)size : 1);
 	if (!tmp)
-		vl_error(1, "out of memory");
+		vli_error(1, "out of memory");
 	PMPI_Pack(buf, count, dt, tmp, size, &pos, comm);
 	/* the receive must see the user's datatype: so receive into buf and send the
 	 * packed copy as MPI_PACKED (its type signature is the user's) */
@@ -1338,7 +1338,7 @@ typedef struct vcoll {
 	int64_t *mine, *all;
 	MPI_Request xreq;       /* nonblocking collectives: the exchange */
 	int done;               /* exit computed */
-	vli_coll_out o;         /* this rank's result */
+	vlcoll_out o;         /* this rank's result */
 } vcoll;
 
 static vcoll *coll_new(vcomm *v, int kind, int root, int64_t t0, const int64_t *row, int n)
@@ -1347,7 +1347,7 @@ static vcoll *coll_new(vcomm *v, int kind, int root, int64_t t0, const int64_t *
 	int i;
 
 	if (!c)
-		vl_error(1, "out of memory");
+		vli_error(1, "out of memory");
 	c->kind = kind;
 	c->root = root;
 	c->n = n;
@@ -1356,7 +1356,7 @@ static vcoll *coll_new(vcomm *v, int kind, int root, int64_t t0, const int64_t *
 	c->mine = malloc(sizeof(int64_t) * (size_t)(n + 1));
 	c->all = malloc(sizeof(int64_t) * (size_t)(n + 1) * (size_t)v->size);
 	if (!c->mine || !c->all)
-		vl_error(1, "out of memory");
+		vli_error(1, "out of memory");
 	c->mine[0] = t0;
 	for (i = 0; i < n; i++)
 		c->mine[i + 1] = row[i];
@@ -1375,13 +1375,13 @@ static int coll_sim(vcomm *v, vcoll *c)
 {
 	int p = v->size, i, n = c->n, rc = 0;
 	int64_t *entry = malloc(sizeof(int64_t) * (size_t)p), *bytes = NULL;
-	vli_coll_out *out = malloc(sizeof(*out) * (size_t)p);
-	vli_coll_in in;
+	vlcoll_out *out = malloc(sizeof(*out) * (size_t)p);
+	vlcoll_in in;
 
 	if (n > 0)
 		bytes = malloc(sizeof(int64_t) * (size_t)n * (size_t)p);
 	if (!entry || !out || (n > 0 && !bytes))
-		vl_error(1, "out of memory");
+		vli_error(1, "out of memory");
 	for (i = 0; i < p; i++) {
 		entry[i] = c->all[(size_t)i * (size_t)(n + 1)];
 		if (n > 0)
@@ -1395,11 +1395,11 @@ static int coll_sim(vcomm *v, vcoll *c)
 	in.host = v->host;
 	in.entry = entry;
 	in.bytes = bytes;
-	if (vli_coll_sim(&vli_t.cfg, &in, out) == 0) {
+	if (vlcoll_sim(&vli_t.cfg, &in, out) == 0) {
 		c->o = out[v->rank];
 	} else {
-		vl_warn("rank %d: collective %s with algorithm %s could not be timed", world_rank,
-			vli_coll_kind_name(c->kind), vli_coll_alg_name(in.alg));
+		vli_warn("rank %d: collective %s with algorithm %s could not be timed", world_rank,
+			vl_coll_kind_name(c->kind), vlcoll_alg_name(in.alg));
 		memset(&c->o, 0, sizeof c->o);
 		c->o.exit = c->t0;
 		rc = -1;
@@ -1603,11 +1603,11 @@ static void layer_init(void)
 	PMPI_Comm_dup(MPI_COMM_WORLD, &ack_comm);
 	stashes = calloc((size_t)world_size, sizeof(*stashes));
 	if (!stashes)
-		vl_error(1, "out of memory");
+		vli_error(1, "out of memory");
 	comm_add(MPI_COMM_WORLD, NULL);
 	comm_add(MPI_COMM_SELF, comms[0]);
 	comms[0]->ncreated++;
-	host = vl_config_rank_host(&vli_t.cfg, world_rank);
+	host = vlcfg_rank_host(&vli_t.cfg, world_rank);
 	vli_init(world_rank, -1, host, 0, program_invocation_name);
 	/* computation before MPI_Init counts, the time inside it does not */
 	vli_t.now = vli_t.comp = 0;
@@ -1670,17 +1670,17 @@ double vlmpi_Wtick(void)
 }
 
 /* Fortran: MPI_INIT, MPI_INIT_THREAD and MPI_FINALIZE start and end the layer too. */
-static void vlf_init(MPI_Fint *ierr)
+static void vlmpi_f_init(MPI_Fint *ierr)
 {
 	*ierr = vlmpi_Init(NULL, NULL);
 }
-static void vlf_init_thread(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
+static void vlmpi_f_init_thread(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
 {
 	int p = 0;
 	*ierr = vlmpi_Init_thread(NULL, NULL, (int)*required, &p);
 	*provided = p;
 }
-static void vlf_finalize(MPI_Fint *ierr)
+static void vlmpi_f_finalize(MPI_Fint *ierr)
 {
 	*ierr = MPI_Finalize();
 }
@@ -1690,7 +1690,7 @@ static void vlf_finalize(MPI_Fint *ierr)
 	void lc##__ proto __attribute__((alias(#target)));                              \
 	void uc proto __attribute__((alias(#target)));                                  \
 	void ompi proto __attribute__((alias(#target)));
-VLF_ALIAS((MPI_Fint * ierr), vlf_init, mpi_init, MPI_INIT, ompi_init_f)
-VLF_ALIAS((MPI_Fint * r, MPI_Fint *p, MPI_Fint *ierr), vlf_init_thread, mpi_init_thread,
+VLF_ALIAS((MPI_Fint * ierr), vlmpi_f_init, mpi_init, MPI_INIT, ompi_init_f)
+VLF_ALIAS((MPI_Fint * r, MPI_Fint *p, MPI_Fint *ierr), vlmpi_f_init_thread, mpi_init_thread,
 	  MPI_INIT_THREAD, ompi_init_thread_f)
-VLF_ALIAS((MPI_Fint * ierr), vlf_finalize, mpi_finalize, MPI_FINALIZE, ompi_finalize_f)
+VLF_ALIAS((MPI_Fint * ierr), vlmpi_f_finalize, mpi_finalize, MPI_FINALIZE, ompi_finalize_f)

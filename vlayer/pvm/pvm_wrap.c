@@ -31,13 +31,13 @@
 #define MAX_MCAST 4096
 
 int vl_pvm_layer_present = 1;
-static vli_recvf_fn user_match;
+static vlpvm_recvf_fn user_match;
 static uint32_t spawn_count;
 
 /* The real function: the next definition after this library (libpvm3 or
  * libgpvm3 linked to the program), else from the PVM libraries themselves
  * (a program run with LD_PRELOAD need not be linked to libgpvm3). */
-void *vli_pvm_sym(const char *name)
+void *vlpvm_sym(const char *name)
 {
 	static void *lib[2];
 	static const char *const libname[2] = { "libpvm3.so.3", "libgpvm3.so.3" };
@@ -51,20 +51,20 @@ void *vli_pvm_sym(const char *name)
 			p = dlsym(lib[i], name);
 	}
 	if (!p)
-		vl_error(3, "cannot find %s in the PVM libraries (link -lgpvm3 -lpvm3 after -lvlayer-pvm)",
+		vli_error(3, "cannot find %s in the PVM libraries (link -lgpvm3 -lpvm3 after -lvlayer-pvm)",
 			 name);
 	return p;
 }
 
 /* At program start, before main: find the PVM functions and load the
  * VMConfig, so that a bad file stops the program before it does anything. */
-__attribute__((constructor)) static void vli_pvm_ctor(void)
+__attribute__((constructor)) static void vlpvm_ctor(void)
 {
 	char exe[4096];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	const char *base;
 
-	vli_pvm_resolve();
+	vlpvm_resolve();
 	exe[n > 0 ? n : 0] = 0;
 	base = strrchr(exe, '/');
 	base = base ? base + 1 : exe;
@@ -106,7 +106,7 @@ static void make_absolute(const char *var)
 /* Remove the traces of an earlier run (vl-*.trc) from the trace directory. */
 static void clean_trace_dir(const char *dir)
 {
-	char path[VL_PATH_MAX + 300];
+	char path[VLCFG_PATH_MAX + 300];
 	DIR *d = opendir(dir);
 	struct dirent *e;
 
@@ -130,7 +130,7 @@ static int spawn_slot(int me, int *host, int64_t *start)
 
 	if (!s || !*s)
 		return -1;
-	n = vli_real_pvm_siblings(&sib);
+	n = vlpvm_real_pvm_siblings(&sib);
 	for (i = 0; i < n; i++)
 		if (sib[i] == me)
 			idx = i;
@@ -161,28 +161,28 @@ static int spawn_slot(int me, int *host, int64_t *start)
 static void publish_host(int me, int host)
 {
 	char name[32];
-	int b = vli_real_pvm_mkbuf(PvmDataDefault), old = vli_real_pvm_setsbuf(b);
+	int b = vlpvm_real_pvm_mkbuf(PvmDataDefault), old = vlpvm_real_pvm_setsbuf(b);
 
 	snprintf(name, sizeof name, "vlayer.%x", (unsigned)me);
-	vli_real_pvm_pkint(&host, 1, 1);
-	vli_real_pvm_setsbuf(old);
-	vli_real_pvm_putinfo(name, b, PvmMboxDefault);
-	vli_real_pvm_freebuf(b);
+	vlpvm_real_pvm_pkint(&host, 1, 1);
+	vlpvm_real_pvm_setsbuf(old);
+	vlpvm_real_pvm_putinfo(name, b, PvmMboxDefault);
+	vlpvm_real_pvm_freebuf(b);
 }
 
 static int lookup_host(int tid)
 {
 	char name[32];
-	int old = vli_real_pvm_setrbuf(0), b, h = -1;
+	int old = vlpvm_real_pvm_setrbuf(0), b, h = -1;
 
 	snprintf(name, sizeof name, "vlayer.%x", (unsigned)tid);
-	b = vli_real_pvm_recvinfo(name, 0, PvmMboxDefault);
+	b = vlpvm_real_pvm_recvinfo(name, 0, PvmMboxDefault);
 	if (b > 0) {
-		if (vli_real_pvm_upkint(&h, 1, 1) < 0)
+		if (vlpvm_real_pvm_upkint(&h, 1, 1) < 0)
 			h = -1;
-		vli_real_pvm_freebuf(b);
+		vlpvm_real_pvm_freebuf(b);
 	}
-	vli_real_pvm_setrbuf(old);
+	vlpvm_real_pvm_setrbuf(old);
 	return h;
 }
 
@@ -204,10 +204,10 @@ static void init_task(void)
 	int64_t start = 0;
 	const char *dir, *ph;
 
-	me = vli_real_pvm_mytid();
+	me = vlpvm_real_pvm_mytid();
 	if (me < 0)
 		return;
-	ptid = vli_real_pvm_parent();
+	ptid = vlpvm_real_pvm_parent();
 	read_progname();
 	if (ptid < 0 || spawn_slot(me, &host, &start) < 0) {
 		/* the first task of a run: place it on the first host, start at 0 */
@@ -256,7 +256,7 @@ static void init_task(void)
 		export_var("LD_PRELOAD");
 }
 
-void vli_pvm_enter(void)
+void vlpvm_enter(void)
 {
 	if (!vli_t.ready && !vli_t.ended) {
 		vli_depth++;
@@ -266,7 +266,7 @@ void vli_pvm_enter(void)
 	vli_enter();
 }
 
-void vli_pvm_leave(void)
+void vlpvm_leave(void)
 {
 	vli_leave();
 }
@@ -318,7 +318,7 @@ static int host_of(int tid)
 
 	if (h != -4)
 		return h;
-	if (vli_real_pvm_tasks(tid, &n, &ti) >= 0 && n == 1)
+	if (vlpvm_real_pvm_tasks(tid, &n, &ti) >= 0 && n == 1)
 		return host_from_taskinfo(tid, ti[0].ti_a_out);
 	vli_reg_set(tid, HOST_UNKNOWN);
 	return -1;
@@ -335,13 +335,13 @@ struct dest {
 static void pk64(int64_t v)
 {
 	int w[2] = { (int)(uint32_t)((uint64_t)v >> 32), (int)(uint32_t)v };
-	vli_real_pvm_pkint(w, 2, 1);
+	vlpvm_real_pvm_pkint(w, 2, 1);
 }
 
 static int64_t upk64(void)
 {
 	int w[2] = { 0, 0 };
-	vli_real_pvm_upkint(w, 2, 1);
+	vlpvm_real_pvm_upkint(w, 2, 1);
 	return (int64_t)(((uint64_t)(uint32_t)w[0] << 32) | (uint32_t)w[1]);
 }
 
@@ -349,25 +349,25 @@ static int64_t upk64(void)
  * send buffer.  Returns the wrapper's id, the user's buffer stays intact. */
 static int wrap(int ubuf, const struct dest *d, int n, int flags)
 {
-	int w = vli_real_pvm_mkbuf(PvmDataDefault), hdr[4], i;
+	int w = vlpvm_real_pvm_mkbuf(PvmDataDefault), hdr[4], i;
 	struct pvmminfo mi;
 
-	vli_real_pvm_setsbuf(w);
+	vlpvm_real_pvm_setsbuf(w);
 	hdr[0] = VL_MAGIC;
 	hdr[1] = flags;
 	hdr[2] = vli_t.host;
 	hdr[3] = n;
-	vli_real_pvm_pkint(hdr, 4, 1);
+	vlpvm_real_pvm_pkint(hdr, 4, 1);
 	for (i = 0; i < n; i++) {
 		int v[2] = { d[i].tid, (int)d[i].seq };
-		vli_real_pvm_pkint(v, 2, 1);
+		vlpvm_real_pvm_pkint(v, 2, 1);
 		pk64(d[i].arrival);
 	}
 	if (ubuf > 0)
-		vli_real_pvm_pkmesg(ubuf);
-	vli_real_pvm_getminfo(w, &mi);
+		vlpvm_real_pvm_pkmesg(ubuf);
+	vlpvm_real_pvm_getminfo(w, &mi);
 	mi.wid = VL_WID;
-	vli_real_pvm_setminfo(w, &mi);
+	vlpvm_real_pvm_setminfo(w, &mi);
 	return w;
 }
 
@@ -375,7 +375,7 @@ static int64_t sbuf_bytes(int ubuf)
 {
 	int len = 0;
 	if (ubuf > 0)
-		vli_real_pvm_bufinfo(ubuf, &len, NULL, NULL);
+		vlpvm_real_pvm_bufinfo(ubuf, &len, NULL, NULL);
 	return len;
 }
 
@@ -409,12 +409,12 @@ static void time_sends(const int *tids, int n, int tag, int64_t bytes, struct de
 static int vsend(const int *tids, int n, int tag, int flags)
 {
 	struct dest dst[64], *d = dst;
-	int ubuf = vli_real_pvm_getsbuf(), w, cc, i, nv = 0;
+	int ubuf = vlpvm_real_pvm_getsbuf(), w, cc, i, nv = 0;
 	int64_t bytes = sbuf_bytes(ubuf);
 	int *vt = NULL, *rt = NULL, nr = 0;
 
 	if (ubuf <= 0)
-		return n == 1 ? vli_real_pvm_send(tids[0], tag) : vli_real_pvm_mcast((int *)tids, n, tag);
+		return n == 1 ? vlpvm_real_pvm_send(tids[0], tag) : vlpvm_real_pvm_mcast((int *)tids, n, tag);
 	if (n > 64 && !(d = malloc((size_t)n * sizeof *d)))
 		return PvmNoMem;
 	vt = malloc((size_t)n * 2 * sizeof *vt);
@@ -432,13 +432,13 @@ static int vsend(const int *tids, int n, int tag, int flags)
 	}
 	cc = 0;
 	if (nr > 0)
-		cc = nr == 1 ? vli_real_pvm_send(rt[0], tag) : vli_real_pvm_mcast(rt, nr, tag);
+		cc = nr == 1 ? vlpvm_real_pvm_send(rt[0], tag) : vlpvm_real_pvm_mcast(rt, nr, tag);
 	if (nv > 0 && cc >= 0) {
 		time_sends(vt, nv, tag, bytes, d);
 		w = wrap(ubuf, d, nv, flags);
-		cc = nv == 1 ? vli_real_pvm_send(vt[0], tag) : vli_real_pvm_mcast(vt, nv, tag);
-		vli_real_pvm_setsbuf(ubuf);
-		vli_real_pvm_freebuf(w);
+		cc = nv == 1 ? vlpvm_real_pvm_send(vt[0], tag) : vlpvm_real_pvm_mcast(vt, nv, tag);
+		vlpvm_real_pvm_setsbuf(ubuf);
+		vlpvm_real_pvm_freebuf(w);
 	}
 	free(vt);
 	if (d != dst)
@@ -456,7 +456,7 @@ static void take(int b)
 	int hdr[4] = { 0, 0, 0, 0 }, i, len = 0;
 
 	memset(&m, 0, sizeof m);
-	vli_real_pvm_getminfo(b, &mi);
+	vlpvm_real_pvm_getminfo(b, &mi);
 	m.src = mi.src;
 	m.tag = mi.tag;
 	m.ctx = mi.ctx;
@@ -464,11 +464,11 @@ static void take(int b)
 	m.arrival = INT64_MIN;
 	m.synthetic = 1;
 	m.buf = b;
-	if (mi.wid == VL_WID && vli_real_pvm_upkint(hdr, 4, 1) >= 0 && hdr[0] == VL_MAGIC) {
+	if (mi.wid == VL_WID && vlpvm_real_pvm_upkint(hdr, 4, 1) >= 0 && hdr[0] == VL_MAGIC) {
 		for (i = 0; i < hdr[3]; i++) {
 			int v[2];
 			int64_t arr;
-			vli_real_pvm_upkint(v, 2, 1);
+			vlpvm_real_pvm_upkint(v, 2, 1);
 			arr = upk64();
 			if (v[0] == vli_t.id) {
 				m.seq = (uint32_t)v[1];
@@ -479,24 +479,24 @@ static void take(int b)
 		m.internal = hdr[1] & VL_HDR_INTERNAL;
 		m.src_host = hdr[2];
 		vli_reg_set(m.src, hdr[2]);
-		m.buf = vli_real_pvm_upkmesg();
+		m.buf = vlpvm_real_pvm_upkmesg();
 		if (m.buf > 0) {
 			struct pvmminfo im;
-			vli_real_pvm_getminfo(m.buf, &im);
+			vlpvm_real_pvm_getminfo(m.buf, &im);
 			im.tag = mi.tag;
 			im.src = mi.src;
 			im.ctx = mi.ctx;
 			im.wid = 0;
-			vli_real_pvm_setminfo(m.buf, &im);
+			vlpvm_real_pvm_setminfo(m.buf, &im);
 		} else {
-			m.buf = vli_real_pvm_mkbuf(PvmDataDefault); /* empty user message */
+			m.buf = vlpvm_real_pvm_mkbuf(PvmDataDefault); /* empty user message */
 		}
-		vli_real_pvm_setrbuf(0);
-		vli_real_pvm_freebuf(b);
+		vlpvm_real_pvm_setrbuf(0);
+		vlpvm_real_pvm_freebuf(b);
 	} else {
-		vli_real_pvm_setrbuf(0);
+		vlpvm_real_pvm_setrbuf(0);
 	}
-	vli_real_pvm_bufinfo(m.buf, &len, NULL, NULL);
+	vlpvm_real_pvm_bufinfo(m.buf, &len, NULL, NULL);
 	m.bytes = len;
 	vli_mbox_add(&m);
 }
@@ -505,14 +505,14 @@ static void take(int b)
 static void pull_all(void)
 {
 	int b;
-	while ((b = vli_real_pvm_nrecv(-1, -1)) > 0)
+	while ((b = vlpvm_real_pvm_nrecv(-1, -1)) > 0)
 		take(b);
 }
 
 /* Block (up to tmo, or forever if NULL) for one more message. 1 = got one. */
 static int pull_one(struct timeval *tmo)
 {
-	int b = tmo ? vli_real_pvm_trecv(-1, -1, tmo) : vli_real_pvm_recv(-1, -1);
+	int b = tmo ? vlpvm_real_pvm_trecv(-1, -1, tmo) : vlpvm_real_pvm_recv(-1, -1);
 	if (b > 0) {
 		take(b);
 		return 1;
@@ -540,7 +540,7 @@ static void set_pattern(struct pattern *p, int tid, int tag, int internal)
 {
 	p->tid = tid;
 	p->tag = tag;
-	p->ctx = vli_real_pvm_getcontext();
+	p->ctx = vlpvm_real_pvm_getcontext();
 	p->internal = internal;
 }
 
@@ -565,8 +565,8 @@ static int deliver(int i, int64_t t0, int old_rbuf)
 		vli_msg_received(m.src, m.src_host, m.tag, m.seq, m.bytes, t0, m.arrival,
 				 m.synthetic ? VL_TF_SYNTH : 0, 0);
 	if (old_rbuf > 0 && old_rbuf != m.buf)
-		vli_real_pvm_freebuf(old_rbuf);
-	vli_real_pvm_setrbuf(m.buf);
+		vlpvm_real_pvm_freebuf(old_rbuf);
+	vlpvm_real_pvm_setrbuf(m.buf);
 	return m.buf;
 }
 
@@ -574,13 +574,13 @@ static int vrecv(int tid, int tag, int internal)
 {
 	struct pattern p;
 	int64_t t0 = vli_t.now;
-	int old = vli_real_pvm_setrbuf(0), i, cc;
+	int old = vlpvm_real_pvm_setrbuf(0), i, cc;
 
 	set_pattern(&p, tid, tag, internal);
 	while ((i = vli_mbox_find(match, &p, INT64_MAX)) < 0) {
 		cc = pull_one(NULL);
 		if (cc < 0) {
-			vli_real_pvm_setrbuf(old);
+			vlpvm_real_pvm_setrbuf(old);
 			return cc;
 		}
 	}
@@ -604,14 +604,14 @@ int vlpvm_nrecv(int tid, int tag)
 {
 	struct pattern p;
 	int64_t t0 = vli_t.now;
-	int old = vli_real_pvm_setrbuf(0), i;
+	int old = vlpvm_real_pvm_setrbuf(0), i;
 
 	pull_all();
 	set_pattern(&p, tid, tag, 0);
 	i = vli_mbox_find(match, &p, vli_t.now);
 	if (i >= 0)
 		return deliver(i, t0, old);
-	vli_real_pvm_setrbuf(old);
+	vlpvm_real_pvm_setrbuf(old);
 	no_message(tid, tag, t0, t0);
 	return 0;
 }
@@ -620,11 +620,11 @@ int vlpvm_probe(int tid, int tag)
 {
 	struct pattern p;
 	int64_t t0 = vli_t.now;
-	int old = vli_real_pvm_setrbuf(0), i;
+	int old = vlpvm_real_pvm_setrbuf(0), i;
 	vli_msg *m;
 
 	pull_all();
-	vli_real_pvm_setrbuf(old);
+	vlpvm_real_pvm_setrbuf(old);
 	set_pattern(&p, tid, tag, 0);
 	i = vli_mbox_find(match, &p, vli_t.now);
 	vli_comm(recv_cost(tid == -1 ? -1 : host_of(tid)));
@@ -651,7 +651,7 @@ int vlpvm_trecv(int tid, int tag, struct timeval *tmout)
 	if (left < 100000000)
 		left = 100000000;
 	real_end = vli_mono_ns() + left;
-	old = vli_real_pvm_setrbuf(0);
+	old = vlpvm_real_pvm_setrbuf(0);
 	set_pattern(&p, tid, tag, 0);
 	pull_all();
 	while ((i = vli_mbox_find(match, &p, deadline)) < 0) {
@@ -662,22 +662,22 @@ int vlpvm_trecv(int tid, int tag, struct timeval *tmout)
 		tv.tv_usec = (left % 1000000000) / 1000;
 		cc = pull_one(&tv);
 		if (cc < 0) {
-			vli_real_pvm_setrbuf(old);
+			vlpvm_real_pvm_setrbuf(old);
 			return cc;
 		}
 	}
 	if (i >= 0)
 		return deliver(i, t0, old);
-	vli_real_pvm_setrbuf(old);
+	vlpvm_real_pvm_setrbuf(old);
 	no_message(tid, tag, t0, deadline);
 	return 0;
 }
 
-vli_recvf_ret vlpvm_recvf(vli_recvf_fn fn)
+vlpvm_recvf_ret vlpvm_recvf(vlpvm_recvf_fn fn)
 {
-	vli_recvf_fn old = user_match;
+	vlpvm_recvf_fn old = user_match;
 	user_match = fn;
-	return (vli_recvf_ret)(void *)old;
+	return (vlpvm_recvf_ret)(void *)old;
 }
 
 int vlpvm_send(int tid, int tag)
@@ -689,7 +689,7 @@ int vlpvm_mcast(int *tids, int ntask, int tag)
 {
 	int v[MAX_MCAST], n = 0, i;
 	if (ntask > MAX_MCAST)
-		return vli_real_pvm_mcast(tids, ntask, tag);
+		return vlpvm_real_pvm_mcast(tids, ntask, tag);
 	for (i = 0; i < ntask; i++)
 		if (tids[i] != vli_t.id)
 			v[n++] = tids[i]; /* PVM's mcast never sends to the caller */
@@ -704,24 +704,24 @@ static int pk_typed(void *buf, int len, int type, int unpack)
 	switch (type) {
 	case PVM_STR:
 	case PVM_BYTE:
-		return unpack ? vli_real_pvm_upkbyte(buf, len, 1) : vli_real_pvm_pkbyte(buf, len, 1);
+		return unpack ? vlpvm_real_pvm_upkbyte(buf, len, 1) : vlpvm_real_pvm_pkbyte(buf, len, 1);
 	case PVM_SHORT:
 	case PVM_USHORT:
-		return unpack ? vli_real_pvm_upkshort(buf, len, 1) : vli_real_pvm_pkshort(buf, len, 1);
+		return unpack ? vlpvm_real_pvm_upkshort(buf, len, 1) : vlpvm_real_pvm_pkshort(buf, len, 1);
 	case PVM_INT:
 	case PVM_UINT:
-		return unpack ? vli_real_pvm_upkint(buf, len, 1) : vli_real_pvm_pkint(buf, len, 1);
+		return unpack ? vlpvm_real_pvm_upkint(buf, len, 1) : vlpvm_real_pvm_pkint(buf, len, 1);
 	case PVM_LONG:
 	case PVM_ULONG:
-		return unpack ? vli_real_pvm_upklong(buf, len, 1) : vli_real_pvm_pklong(buf, len, 1);
+		return unpack ? vlpvm_real_pvm_upklong(buf, len, 1) : vlpvm_real_pvm_pklong(buf, len, 1);
 	case PVM_FLOAT:
-		return unpack ? vli_real_pvm_upkfloat(buf, len, 1) : vli_real_pvm_pkfloat(buf, len, 1);
+		return unpack ? vlpvm_real_pvm_upkfloat(buf, len, 1) : vlpvm_real_pvm_pkfloat(buf, len, 1);
 	case PVM_CPLX:
-		return unpack ? vli_real_pvm_upkcplx(buf, len, 1) : vli_real_pvm_pkcplx(buf, len, 1);
+		return unpack ? vlpvm_real_pvm_upkcplx(buf, len, 1) : vlpvm_real_pvm_pkcplx(buf, len, 1);
 	case PVM_DOUBLE:
-		return unpack ? vli_real_pvm_upkdouble(buf, len, 1) : vli_real_pvm_pkdouble(buf, len, 1);
+		return unpack ? vlpvm_real_pvm_upkdouble(buf, len, 1) : vlpvm_real_pvm_pkdouble(buf, len, 1);
 	case PVM_DCPLX:
-		return unpack ? vli_real_pvm_upkdcplx(buf, len, 1) : vli_real_pvm_pkdcplx(buf, len, 1);
+		return unpack ? vlpvm_real_pvm_upkdcplx(buf, len, 1) : vlpvm_real_pvm_pkdcplx(buf, len, 1);
 	default:
 		return PvmBadParam;
 	}
@@ -735,13 +735,13 @@ static int type_size(int type)
 
 int vlpvm_psend(int tid, int tag, void *buf, int len, int datatype)
 {
-	int b = vli_real_pvm_mkbuf(PvmDataRaw), old = vli_real_pvm_setsbuf(b), cc;
+	int b = vlpvm_real_pvm_mkbuf(PvmDataRaw), old = vlpvm_real_pvm_setsbuf(b), cc;
 
 	cc = pk_typed(buf, len, datatype, 0);
 	if (cc >= 0)
 		cc = vsend(&tid, 1, tag, 0);
-	vli_real_pvm_setsbuf(old);
-	vli_real_pvm_freebuf(b);
+	vlpvm_real_pvm_setsbuf(old);
+	vlpvm_real_pvm_freebuf(b);
 	return cc;
 }
 
@@ -751,7 +751,7 @@ int vlpvm_precv(int tid, int tag, void *buf, int len, int datatype, int *rtid, i
 
 	if (b < 0)
 		return b;
-	vli_real_pvm_bufinfo(b, &bytes, &stag, &src);
+	vlpvm_real_pvm_bufinfo(b, &bytes, &stag, &src);
 	n = bytes / type_size(datatype);
 	if (n > len)
 		n = len;
@@ -769,10 +769,10 @@ int vlpvm_precv(int tid, int tag, void *buf, int len, int datatype, int *rtid, i
 
 static int pick_host(int k)
 {
-	const vl_config *c = &vli_t.cfg;
+	const vlcfg_config *c = &vli_t.cfg;
 	int total = 0, h, slot;
 
-	if (c->placement == VL_PLACE_ROUNDROBIN)
+	if (c->placement == VLCFG_PLACE_ROUNDROBIN)
 		return (vli_t.host + k) % c->nhosts;
 	for (h = 0; h < c->nhosts; h++)
 		total += c->hosts[h].procs;
@@ -795,13 +795,13 @@ int vlpvm_spawn(char *task, char **argv, int flag, char *where, int ntask, int *
 
 	base = base ? base + 1 : task;
 	if (!task || ntask < 1 || !strcmp(base, "pvmgs")) {
-		cc = vli_real_pvm_spawn(task, argv, flag, where, ntask, tids);
+		cc = vlpvm_real_pvm_spawn(task, argv, flag, where, ntask, tids);
 		for (i = 0; i < cc; i++)
 			vli_reg_set(tids[i], HOST_RAW);
 		return cc;
 	}
 	if ((flag & PvmTaskHost) && where)
-		vh = vl_config_host(&vli_t.cfg, where);
+		vh = vlcfg_host_index(&vli_t.cfg, where);
 	if (vh >= 0) {
 		rwhere = vli_t.cfg.hosts[vh].real[0] ? vli_t.cfg.hosts[vh].real : NULL;
 		if (!rwhere)
@@ -826,7 +826,7 @@ int vlpvm_spawn(char *task, char **argv, int flag, char *where, int ntask, int *
 	setenv("VLAYER_SPAWN", env, 1);
 	snprintf(num, sizeof num, "%d", vli_t.host);
 	setenv("VLAYER_PHOST", num, 1);
-	cc = vli_real_pvm_spawn(task, argv, flag, rwhere, ntask, tids);
+	cc = vlpvm_real_pvm_spawn(task, argv, flag, rwhere, ntask, tids);
 	vli_comm(delay);
 	for (i = 0; i < ntask && i < (cc > 0 ? ntask : 0); i++) {
 		if (tids[i] < 0)
@@ -844,19 +844,19 @@ int vlpvm_spawn(char *task, char **argv, int flag, char *where, int ntask, int *
 
 int vlpvm_mytid(void)
 {
-	return vli_real_pvm_mytid();
+	return vlpvm_real_pvm_mytid();
 }
 
 int vlpvm_exit(void)
 {
 	vli_finish();
-	return vli_real_pvm_exit();
+	return vlpvm_real_pvm_exit();
 }
 
 int vlpvm_kill(int tid)
 {
 	vli_comm(vli_send_time(&vli_t.cfg, vli_t.host, host_of(tid), 0));
-	return vli_real_pvm_kill(tid);
+	return vlpvm_real_pvm_kill(tid);
 }
 
 /* Virtual hosts appear with made-up pvmd ids: host field = index + 1. */
@@ -872,7 +872,7 @@ int vlpvm_config(int *nhost, int *narch, struct pvmhostinfo **hostp)
 	struct pvmhostinfo *real;
 	int rn = 0, ra = 0, cc, h;
 
-	cc = vli_real_pvm_config(&rn, &ra, &real);
+	cc = vlpvm_real_pvm_config(&rn, &ra, &real);
 	if (cc < 0)
 		return cc;
 	if (nhi != vli_t.cfg.nhosts) {
@@ -881,7 +881,7 @@ int vlpvm_config(int *nhost, int *narch, struct pvmhostinfo **hostp)
 		nhi = hi ? vli_t.cfg.nhosts : 0;
 	}
 	for (h = 0; h < nhi; h++) {
-		const vl_host *vh = &vli_t.cfg.hosts[h];
+		const vlcfg_host *vh = &vli_t.cfg.hosts[h];
 		hi[h].hi_tid = vhost_tid(h);
 		hi[h].hi_name = (char *)vh->name;
 		hi[h].hi_arch = rn > 0 ? real[0].hi_arch : (char *)"VIRTUAL";
@@ -900,7 +900,7 @@ int vlpvm_config(int *nhost, int *narch, struct pvmhostinfo **hostp)
 int vlpvm_tidtohost(int tid)
 {
 	int h = host_of(tid);
-	return h >= 0 ? vhost_tid(h) : vli_real_pvm_tidtohost(tid);
+	return h >= 0 ? vhost_tid(h) : vlpvm_real_pvm_tidtohost(tid);
 }
 
 int vlpvm_tasks(int where, int *ntask, struct pvmtaskinfo **taskp)
@@ -911,7 +911,7 @@ int vlpvm_tasks(int where, int *ntask, struct pvmtaskinfo **taskp)
 	if (where & 0x80000000 && ((where >> 18) & 0xfff) >= 1 &&
 	    ((where >> 18) & 0xfff) <= (unsigned)vli_t.cfg.nhosts && (where & 0x3ffff) == 0)
 		where = 0; /* a virtual host: list all, filtered below */
-	cc = vli_real_pvm_tasks(where, &n, &ti);
+	cc = vlpvm_real_pvm_tasks(where, &n, &ti);
 	if (cc < 0)
 		return cc;
 	for (i = 0; i < n; i++) {
@@ -936,7 +936,7 @@ static int group_tids(const char *group, int count, int *tids, int max)
 	int n = 0, inst, t, misses = 0;
 
 	for (inst = 0; n < count && n < max && misses < 64; inst++) {
-		t = vli_real_pvm_gettid((char *)group, inst);
+		t = vlpvm_real_pvm_gettid((char *)group, inst);
 		if (t > 0) {
 			tids[n++] = t;
 			misses = 0;
@@ -950,18 +950,18 @@ static int group_tids(const char *group, int count, int *tids, int max)
 /* The layer's own message carrying times t[0..nt) to tids[0..n). */
 static void send_times_internal(const int *tids, int n, const int64_t *t, int nt)
 {
-	int b = vli_real_pvm_mkbuf(PvmDataDefault), w, i;
+	int b = vlpvm_real_pvm_mkbuf(PvmDataDefault), w, i;
 
-	vli_real_pvm_setsbuf(b);
+	vlpvm_real_pvm_setsbuf(b);
 	for (i = 0; i < nt; i++)
 		pk64(t[i]);
 	w = wrap(b, NULL, 0, VL_HDR_INTERNAL);
 	if (n == 1)
-		vli_real_pvm_send(tids[0], VL_TAG_BARRIER);
+		vlpvm_real_pvm_send(tids[0], VL_TAG_BARRIER);
 	else
-		vli_real_pvm_mcast((int *)tids, n, VL_TAG_BARRIER);
-	vli_real_pvm_freebuf(w);
-	vli_real_pvm_freebuf(b);
+		vlpvm_real_pvm_mcast((int *)tids, n, VL_TAG_BARRIER);
+	vlpvm_real_pvm_freebuf(w);
+	vlpvm_real_pvm_freebuf(b);
 }
 
 /* Receive the layer's message of nt times from tid into t. */
@@ -971,7 +971,7 @@ static void recv_times_internal(int from, int64_t *t, int nt)
 
 	for (i = 0; i < nt; i++)
 		t[i] = upk64();
-	vli_real_pvm_freebuf(b);
+	vlpvm_real_pvm_freebuf(b);
 }
 
 /* barrier: the real one synchronises; then the member with the lowest
@@ -983,14 +983,14 @@ int vlpvm_barrier(char *group, int count)
 {
 	int tids[MAX_MCAST], host[MAX_MCAST], n, i, me = 0, cc, sbuf, rbuf;
 	int64_t t0 = vli_t.now, entry[MAX_MCAST];
-	vli_coll_out out[MAX_MCAST];
-	vli_coll_in in;
+	vlcoll_out out[MAX_MCAST];
+	vlcoll_in in;
 
-	cc = vli_real_pvm_barrier(group, count);
+	cc = vlpvm_real_pvm_barrier(group, count);
 	if (cc < 0)
 		return cc;
 	if (count < 0)
-		count = vli_real_pvm_gsize(group);
+		count = vlpvm_real_pvm_gsize(group);
 	n = group_tids(group, count, tids, MAX_MCAST);
 	for (i = 0; i < n; i++) {
 		host[i] = host_of(tids[i]);
@@ -998,8 +998,8 @@ int vlpvm_barrier(char *group, int count)
 			me = i;
 	}
 	entry[me] = t0;
-	sbuf = vli_real_pvm_setsbuf(0);
-	rbuf = vli_real_pvm_setrbuf(0);
+	sbuf = vlpvm_real_pvm_setsbuf(0);
+	rbuf = vlpvm_real_pvm_setrbuf(0);
 	if (n > 1 && me == 0) {
 		for (i = 1; i < n; i++)
 			recv_times_internal(tids[i], &entry[i], 1);
@@ -1008,16 +1008,16 @@ int vlpvm_barrier(char *group, int count)
 		send_times_internal(tids, 1, &t0, 1);
 		recv_times_internal(tids[0], entry, n);
 	}
-	vli_real_pvm_setsbuf(sbuf);
-	vli_real_pvm_setrbuf(rbuf);
-	in.kind = VLI_COLL_BARRIER;
-	in.alg = vli_t.cfg.mpi.coll_alg[VLI_COLL_BARRIER];
+	vlpvm_real_pvm_setsbuf(sbuf);
+	vlpvm_real_pvm_setrbuf(rbuf);
+	in.kind = VL_KIND_BARRIER;
+	in.alg = vli_t.cfg.mpi.coll_alg[VL_KIND_BARRIER];
 	in.p = n;
 	in.root = 0;
 	in.host = host;
 	in.entry = entry;
 	in.bytes = NULL;
-	if (n > 1 && vli_coll_sim(&vli_t.cfg, &in, out) == 0) {
+	if (n > 1 && vlcoll_sim(&vli_t.cfg, &in, out) == 0) {
 		vli_wait_until(vli_t.now + out[me].wait);
 		vli_comm(out[me].comm);
 	}
@@ -1035,22 +1035,22 @@ int vlpvm_barrier(char *group, int count)
 	}
 
 int vlpvm_bcast(char *group, int tag)
-GROUP_OP(bcast, VL_COLL_BCAST, vli_real_pvm_bcast(group, tag))
+GROUP_OP(bcast, VL_COLL_BCAST, vlpvm_real_pvm_bcast(group, tag))
 
-int vlpvm_reduce(vli_reduce_fn func, void *data, int count, int datatype, int msgtag, char *group,
+int vlpvm_reduce(vlpvm_reduce_fn func, void *data, int count, int datatype, int msgtag, char *group,
 		 int root)
-GROUP_OP(reduce, VL_COLL_REDUCE, vli_real_pvm_reduce(func, data, count, datatype, msgtag, group, root))
+GROUP_OP(reduce, VL_COLL_REDUCE, vlpvm_real_pvm_reduce(func, data, count, datatype, msgtag, group, root))
 
 int vlpvm_gather(void *result, void *data, int count, int datatype, int msgtag, char *group,
 		 int root)
-GROUP_OP(gather, VL_COLL_GATHER, vli_real_pvm_gather(result, data, count, datatype, msgtag, group, root))
+GROUP_OP(gather, VL_COLL_GATHER, vlpvm_real_pvm_gather(result, data, count, datatype, msgtag, group, root))
 
 int vlpvm_scatter(void *result, void *data, int count, int datatype, int msgtag, char *group,
 		  int root)
-GROUP_OP(scatter, VL_COLL_SCATTER, vli_real_pvm_scatter(result, data, count, datatype, msgtag, group, root))
+GROUP_OP(scatter, VL_COLL_SCATTER, vlpvm_real_pvm_scatter(result, data, count, datatype, msgtag, group, root))
 
 int vlpvm_joingroup(char *group)
-GROUP_OP(joingroup, VL_COLL_JOIN, vli_real_pvm_joingroup(group))
+GROUP_OP(joingroup, VL_COLL_JOIN, vlpvm_real_pvm_joingroup(group))
 
 int vlpvm_lvgroup(char *group)
-GROUP_OP(lvgroup, VL_COLL_LEAVE, vli_real_pvm_lvgroup(group))
+GROUP_OP(lvgroup, VL_COLL_LEAVE, vlpvm_real_pvm_lvgroup(group))

@@ -4,14 +4,14 @@
 #include <sys/time.h>
 #include <pvm3.h>
 
-typedef int (*vli_recvf_fn)(int, int, int);
-typedef int (*vli_recvf_ret)(int (*)(int, int, int)); /* as pvm3.h declares it */
-typedef void (*vli_reduce_fn)(int *, void *, void *, int *, int *);
+typedef int (*vlpvm_recvf_fn)(int, int, int);
+typedef int (*vlpvm_recvf_ret)(int (*)(int, int, int)); /* as pvm3.h declares it */
+typedef void (*vlpvm_reduce_fn)(int *, void *, void *, int *, int *);
 
 #include "pvm_wrap_gen.h"
 
-void vli_pvm_enter(void);
-void vli_pvm_leave(void);
-void *vli_pvm_sym(const char *name);
-void vli_pvm_resolve(void);
+void vlpvm_enter(void);
+void vlpvm_leave(void);
+void *vlpvm_sym(const char *name);
+void vlpvm_resolve(void);
 #endif

@@ -48,25 +48,25 @@ static int64_t te(int64_t k)
 }
 
 /* A config with nhosts hosts and the constants above, all overrides unset. */
-static void cfg_make(vl_config *c, int nhosts)
+static void cfg_make(vlcfg_config *c, int nhosts)
 {
 	int i;
 
-	vl_config_default(c);
+	vlcfg_default(c);
 	ck_assert_ptr_nonnull(c->hosts);
 	free(c->hosts);
 	c->hosts = calloc((size_t)nhosts, sizeof *c->hosts);
 	ck_assert_ptr_nonnull(c->hosts);
 	c->nhosts = nhosts;
 	for (i = 0; i < nhosts; i++) {
-		vl_host *h = &c->hosts[i];
+		vlcfg_host *h = &c->hosts[i];
 
 		snprintf(h->name, sizeof h->name, "h%d", i);
 		h->procs = 1;
-		h->send_delay = VL_UNSET;
-		h->recv_delay = VL_UNSET;
-		h->trans_delay = VL_UNSET;
-		h->trans_per_kib_ps = VL_UNSET;
+		h->send_delay = VLCFG_UNSET;
+		h->recv_delay = VLCFG_UNSET;
+		h->trans_delay = VLCFG_UNSET;
+		h->trans_per_kib_ps = VLCFG_UNSET;
 	}
 	c->intra.send_delay = SA;
 	c->intra.trans_delay = TA;
@@ -109,12 +109,12 @@ static int64_t *filled(size_t n, int64_t v)
 
 /* Run one collective (host, entry NULL: all 0), expect success and check what
  * must hold for any result: exit = entry + comm + wait, no negative part. */
-static void sim(const vl_config *c, int kind, int alg, int p, int root, const int *host,
-		const int64_t *entry, const int64_t *bytes, vli_coll_out *out)
+static void sim(const vlcfg_config *c, int kind, int alg, int p, int root, const int *host,
+		const int64_t *entry, const int64_t *bytes, vlcoll_out *out)
 {
 	int *h0 = calloc((size_t)p, sizeof *h0);
 	int64_t *e0 = calloc((size_t)p, sizeof *e0);
-	vli_coll_in in;
+	vlcoll_in in;
 	int r;
 
 	ck_assert_ptr_nonnull(h0);
@@ -127,8 +127,8 @@ static void sim(const vl_config *c, int kind, int alg, int p, int root, const in
 	in.entry = entry ? entry : e0;
 	in.bytes = bytes;
 	memset(out, 0x5a, (size_t)p * sizeof *out);
-	ck_assert_msg(vli_coll_sim(c, &in, out) == 0, "%s/%s p=%d failed", vli_coll_kind_name(kind),
-		      vli_coll_alg_name(alg), p);
+	ck_assert_msg(vlcoll_sim(c, &in, out) == 0, "%s/%s p=%d failed", vl_coll_kind_name(kind),
+		      vlcoll_alg_name(alg), p);
 	for (r = 0; r < p; r++) {
 		ck_assert_int_ge(out[r].comm, 0);
 		ck_assert_int_ge(out[r].wait, 0);
@@ -139,10 +139,10 @@ static void sim(const vl_config *c, int kind, int alg, int p, int root, const in
 }
 
 /* The same with one size n for every rank (p entries, or p * p for alltoall). */
-static void simn(const vl_config *c, int kind, int alg, int p, int root, const int *host,
-		 const int64_t *entry, int64_t n, vli_coll_out *out)
+static void simn(const vlcfg_config *c, int kind, int alg, int p, int root, const int *host,
+		 const int64_t *entry, int64_t n, vlcoll_out *out)
 {
-	size_t cnt = kind == VLI_COLL_ALLTOALL ? (size_t)p * p : (size_t)p;
+	size_t cnt = kind == VL_KIND_ALLTOALL ? (size_t)p * p : (size_t)p;
 	int64_t *b = filled(cnt, n);
 
 	sim(c, kind, alg, p, root, host, entry, b, out);
@@ -162,40 +162,40 @@ START_TEST(kind_and_alg_names)
 					    "pairwise", "reduce_bcast", "chain" };
 	int i;
 
-	ck_assert_int_eq(VLI_COLL_NKINDS, 11);
-	ck_assert_int_eq(VLI_ALG_NALGS, 9);
-	for (i = 0; i < VLI_COLL_NKINDS; i++)
-		ck_assert_str_eq(vli_coll_kind_name(i), kinds[i]);
-	for (i = 0; i < VLI_ALG_NALGS; i++)
-		ck_assert_str_eq(vli_coll_alg_name(i), algs[i]);
-	ck_assert_str_eq(vli_coll_kind_name(-1), "unknown");
-	ck_assert_str_eq(vli_coll_kind_name(VLI_COLL_NKINDS), "unknown");
-	ck_assert_str_eq(vli_coll_alg_name(-1), "unknown");
-	ck_assert_str_eq(vli_coll_alg_name(VLI_ALG_NALGS), "unknown");
+	ck_assert_int_eq(VL_KIND_N, 11);
+	ck_assert_int_eq(VLCOLL_ALG_NALGS, 9);
+	for (i = 0; i < VL_KIND_N; i++)
+		ck_assert_str_eq(vl_coll_kind_name(i), kinds[i]);
+	for (i = 0; i < VLCOLL_ALG_NALGS; i++)
+		ck_assert_str_eq(vlcoll_alg_name(i), algs[i]);
+	ck_assert_str_eq(vl_coll_kind_name(-1), "unknown");
+	ck_assert_str_eq(vl_coll_kind_name(VL_KIND_N), "unknown");
+	ck_assert_str_eq(vlcoll_alg_name(-1), "unknown");
+	ck_assert_str_eq(vlcoll_alg_name(VLCOLL_ALG_NALGS), "unknown");
 }
 END_TEST
 
 START_TEST(alg_defaults)
 {
-	ck_assert_int_eq(vli_coll_alg_default(VLI_COLL_BARRIER), VLI_ALG_DISSEMINATION);
-	ck_assert_int_eq(vli_coll_alg_default(VLI_COLL_BCAST), VLI_ALG_BINOMIAL);
-	ck_assert_int_eq(vli_coll_alg_default(VLI_COLL_REDUCE), VLI_ALG_BINOMIAL);
-	ck_assert_int_eq(vli_coll_alg_default(VLI_COLL_ALLREDUCE), VLI_ALG_RECURSIVE_DOUBLING);
-	ck_assert_int_eq(vli_coll_alg_default(VLI_COLL_GATHER), VLI_ALG_LINEAR);
-	ck_assert_int_eq(vli_coll_alg_default(VLI_COLL_SCATTER), VLI_ALG_LINEAR);
-	ck_assert_int_eq(vli_coll_alg_default(VLI_COLL_ALLGATHER), VLI_ALG_RING);
-	ck_assert_int_eq(vli_coll_alg_default(VLI_COLL_ALLTOALL), VLI_ALG_PAIRWISE);
-	ck_assert_int_eq(vli_coll_alg_default(VLI_COLL_REDUCE_SCATTER), VLI_ALG_LINEAR);
-	ck_assert_int_eq(vli_coll_alg_default(VLI_COLL_SCAN), VLI_ALG_CHAIN);
-	ck_assert_int_eq(vli_coll_alg_default(VLI_COLL_EXSCAN), VLI_ALG_CHAIN);
-	ck_assert_int_eq(vli_coll_alg_default(-1), -1);
-	ck_assert_int_eq(vli_coll_alg_default(VLI_COLL_NKINDS), -1);
+	ck_assert_int_eq(vlcoll_alg_default(VL_KIND_BARRIER), VLCOLL_ALG_DISSEMINATION);
+	ck_assert_int_eq(vlcoll_alg_default(VL_KIND_BCAST), VLCOLL_ALG_BINOMIAL);
+	ck_assert_int_eq(vlcoll_alg_default(VL_KIND_REDUCE), VLCOLL_ALG_BINOMIAL);
+	ck_assert_int_eq(vlcoll_alg_default(VL_KIND_ALLREDUCE), VLCOLL_ALG_RECURSIVE_DOUBLING);
+	ck_assert_int_eq(vlcoll_alg_default(VL_KIND_GATHER), VLCOLL_ALG_LINEAR);
+	ck_assert_int_eq(vlcoll_alg_default(VL_KIND_SCATTER), VLCOLL_ALG_LINEAR);
+	ck_assert_int_eq(vlcoll_alg_default(VL_KIND_ALLGATHER), VLCOLL_ALG_RING);
+	ck_assert_int_eq(vlcoll_alg_default(VL_KIND_ALLTOALL), VLCOLL_ALG_PAIRWISE);
+	ck_assert_int_eq(vlcoll_alg_default(VL_KIND_REDUCE_SCATTER), VLCOLL_ALG_LINEAR);
+	ck_assert_int_eq(vlcoll_alg_default(VL_KIND_SCAN), VLCOLL_ALG_CHAIN);
+	ck_assert_int_eq(vlcoll_alg_default(VL_KIND_EXSCAN), VLCOLL_ALG_CHAIN);
+	ck_assert_int_eq(vlcoll_alg_default(-1), -1);
+	ck_assert_int_eq(vlcoll_alg_default(VL_KIND_N), -1);
 }
 END_TEST
 
 START_TEST(alg_parse_lists)
 {
-	static const char *const lists[VLI_COLL_NKINDS] = {
+	static const char *const lists[VL_KIND_N] = {
 		"default, dissemination, linear, binomial",
 		"default, binomial, linear",
 		"default, binomial, linear",
@@ -211,23 +211,23 @@ START_TEST(alg_parse_lists)
 	char valid[256];
 	int k, a, n;
 
-	for (k = 0; k < VLI_COLL_NKINDS; k++) {
+	for (k = 0; k < VL_KIND_N; k++) {
 		memset(valid, 'x', sizeof valid);
-		ck_assert_int_eq(vli_coll_alg_parse(k, "default", valid, sizeof valid),
-				 VLI_ALG_DEFAULT);
+		ck_assert_int_eq(vlcoll_alg_parse(k, "default", valid, sizeof valid),
+				 VLCOLL_ALG_DEFAULT);
 		ck_assert_str_eq(valid, lists[k]);
 		/* every algorithm name: itself if it is in the list, else -1 */
-		for (a = 1, n = 0; a < VLI_ALG_NALGS; a++) {
-			int got = vli_coll_alg_parse(k, vli_coll_alg_name(a), NULL, 0);
+		for (a = 1, n = 0; a < VLCOLL_ALG_NALGS; a++) {
+			int got = vlcoll_alg_parse(k, vlcoll_alg_name(a), NULL, 0);
 			char word[64];
 
-			snprintf(word, sizeof word, ", %s", vli_coll_alg_name(a));
+			snprintf(word, sizeof word, ", %s", vlcoll_alg_name(a));
 			if (strstr(lists[k], word)) {
 				ck_assert_int_eq(got, a);
 				n++;
 			} else {
-				ck_assert_msg(got == -1, "%s accepts %s", vli_coll_kind_name(k),
-					      vli_coll_alg_name(a));
+				ck_assert_msg(got == -1, "%s accepts %s", vl_coll_kind_name(k),
+					      vlcoll_alg_name(a));
 			}
 		}
 		ck_assert_int_ge(n, 2);
@@ -239,36 +239,36 @@ START_TEST(alg_parse_invalid)
 {
 	char valid[256], small[12];
 
-	ck_assert_int_eq(vli_coll_alg_parse(VLI_COLL_BCAST, "ring", valid, sizeof valid), -1);
+	ck_assert_int_eq(vlcoll_alg_parse(VL_KIND_BCAST, "ring", valid, sizeof valid), -1);
 	ck_assert_str_eq(valid, "default, binomial, linear");
-	ck_assert_int_eq(vli_coll_alg_parse(VLI_COLL_REDUCE_SCATTER, "reduce_bcast", NULL, 0), -1);
-	ck_assert_int_eq(vli_coll_alg_parse(VLI_COLL_ALLREDUCE, "reduce_bcast", NULL, 0),
-			 VLI_ALG_REDUCE_BCAST);
-	ck_assert_int_eq(vli_coll_alg_parse(VLI_COLL_BARRIER, "Binomial", NULL, 0), -1);
-	ck_assert_int_eq(vli_coll_alg_parse(VLI_COLL_BARRIER, "binomial ", NULL, 0), -1);
-	ck_assert_int_eq(vli_coll_alg_parse(VLI_COLL_BARRIER, "", NULL, 0), -1);
-	ck_assert_int_eq(vli_coll_alg_parse(VLI_COLL_BARRIER, "unknown", NULL, 0), -1);
-	ck_assert_int_eq(vli_coll_alg_parse(VLI_COLL_SCAN, "pairwise", NULL, 0), -1);
+	ck_assert_int_eq(vlcoll_alg_parse(VL_KIND_REDUCE_SCATTER, "reduce_bcast", NULL, 0), -1);
+	ck_assert_int_eq(vlcoll_alg_parse(VL_KIND_ALLREDUCE, "reduce_bcast", NULL, 0),
+			 VLCOLL_ALG_REDUCE_BCAST);
+	ck_assert_int_eq(vlcoll_alg_parse(VL_KIND_BARRIER, "Binomial", NULL, 0), -1);
+	ck_assert_int_eq(vlcoll_alg_parse(VL_KIND_BARRIER, "binomial ", NULL, 0), -1);
+	ck_assert_int_eq(vlcoll_alg_parse(VL_KIND_BARRIER, "", NULL, 0), -1);
+	ck_assert_int_eq(vlcoll_alg_parse(VL_KIND_BARRIER, "unknown", NULL, 0), -1);
+	ck_assert_int_eq(vlcoll_alg_parse(VL_KIND_SCAN, "pairwise", NULL, 0), -1);
 	/* NULL name: -1, but the list is still given */
-	ck_assert_int_eq(vli_coll_alg_parse(VLI_COLL_ALLTOALL, NULL, valid, sizeof valid), -1);
+	ck_assert_int_eq(vlcoll_alg_parse(VL_KIND_ALLTOALL, NULL, valid, sizeof valid), -1);
 	ck_assert_str_eq(valid, "default, pairwise, linear");
 	/* unknown kind: -1 and an empty list */
 	strcpy(valid, "junk");
-	ck_assert_int_eq(vli_coll_alg_parse(-1, "default", valid, sizeof valid), -1);
+	ck_assert_int_eq(vlcoll_alg_parse(-1, "default", valid, sizeof valid), -1);
 	ck_assert_str_eq(valid, "");
 	strcpy(valid, "junk");
-	ck_assert_int_eq(vli_coll_alg_parse(VLI_COLL_NKINDS, "linear", valid, sizeof valid), -1);
+	ck_assert_int_eq(vlcoll_alg_parse(VL_KIND_N, "linear", valid, sizeof valid), -1);
 	ck_assert_str_eq(valid, "");
 	/* a short buffer is cut and terminated */
 	memset(small, 'x', sizeof small);
-	ck_assert_int_eq(vli_coll_alg_parse(VLI_COLL_BARRIER, "linear", small, sizeof small),
-			 VLI_ALG_LINEAR);
+	ck_assert_int_eq(vlcoll_alg_parse(VL_KIND_BARRIER, "linear", small, sizeof small),
+			 VLCOLL_ALG_LINEAR);
 	ck_assert_str_eq(small, "default, di");
 	memset(small, 'x', sizeof small);
-	ck_assert_int_eq(vli_coll_alg_parse(VLI_COLL_BARRIER, "linear", small, 1), VLI_ALG_LINEAR);
+	ck_assert_int_eq(vlcoll_alg_parse(VL_KIND_BARRIER, "linear", small, 1), VLCOLL_ALG_LINEAR);
 	ck_assert_int_eq(small[0], 0);
 	ck_assert_int_eq(small[1], 'x');
-	ck_assert_int_eq(vli_coll_alg_parse(VLI_COLL_BARRIER, "linear", small, 0), VLI_ALG_LINEAR);
+	ck_assert_int_eq(vlcoll_alg_parse(VL_KIND_BARRIER, "linear", small, 0), VLCOLL_ALG_LINEAR);
 }
 END_TEST
 
@@ -276,33 +276,33 @@ END_TEST
 
 START_TEST(sim_invalid_inputs)
 {
-	vl_config c;
-	vli_coll_out out[4];
+	vlcfg_config c;
+	vlcoll_out out[4];
 	int host[4] = { 0 };
 	int64_t entry[4] = { 0 }, b[16], neg[16], bad[4] = { 8, 8, -1, 8 };
-	vli_coll_in in = { VLI_COLL_BCAST, VLI_ALG_DEFAULT, 4, 1, host, entry, b };
-	vli_coll_in t;
+	vlcoll_in in = { VL_KIND_BCAST, VLCOLL_ALG_DEFAULT, 4, 1, host, entry, b };
+	vlcoll_in t;
 	int i;
 
 	for (i = 0; i < 16; i++)
 		b[i] = 8;
 	cfg_make(&c, 1);
-	ck_assert_int_eq(vli_coll_sim(&c, &in, out), 0);
-	ck_assert_int_eq(vli_coll_sim(NULL, &in, out), -1);
-	ck_assert_int_eq(vli_coll_sim(&c, NULL, out), -1);
-	ck_assert_int_eq(vli_coll_sim(&c, &in, NULL), -1);
+	ck_assert_int_eq(vlcoll_sim(&c, &in, out), 0);
+	ck_assert_int_eq(vlcoll_sim(NULL, &in, out), -1);
+	ck_assert_int_eq(vlcoll_sim(&c, NULL, out), -1);
+	ck_assert_int_eq(vlcoll_sim(&c, &in, NULL), -1);
 #define BAD(field, value)                                   \
 	do {                                                \
 		t = in;                                     \
 		t.field = value;                            \
-		ck_assert_int_eq(vli_coll_sim(&c, &t, out), -1); \
+		ck_assert_int_eq(vlcoll_sim(&c, &t, out), -1); \
 	} while (0)
 	BAD(kind, -1);
-	BAD(kind, VLI_COLL_NKINDS);
+	BAD(kind, VL_KIND_N);
 	BAD(alg, -1);
-	BAD(alg, VLI_ALG_NALGS);
-	BAD(alg, VLI_ALG_RING);          /* not a bcast algorithm */
-	BAD(alg, VLI_ALG_DISSEMINATION);
+	BAD(alg, VLCOLL_ALG_NALGS);
+	BAD(alg, VLCOLL_ALG_RING);          /* not a bcast algorithm */
+	BAD(alg, VLCOLL_ALG_DISSEMINATION);
 	BAD(p, 0);
 	BAD(p, -3);
 	BAD(root, -1);
@@ -313,46 +313,46 @@ START_TEST(sim_invalid_inputs)
 	/* every rooted kind checks root */
 	t = in;
 	t.root = 4;
-	for (t.kind = VLI_COLL_REDUCE; t.kind <= VLI_COLL_SCATTER; t.kind++) {
-		if (t.kind == VLI_COLL_ALLREDUCE)
+	for (t.kind = VL_KIND_REDUCE; t.kind <= VL_KIND_SCATTER; t.kind++) {
+		if (t.kind == VL_KIND_ALLREDUCE)
 			continue;
-		ck_assert_int_eq(vli_coll_sim(&c, &t, out), -1);
+		ck_assert_int_eq(vlcoll_sim(&c, &t, out), -1);
 	}
 	/* reduce_bcast is not a reduce_scatter algorithm */
 	t = in;
-	t.kind = VLI_COLL_REDUCE_SCATTER;
-	t.alg = VLI_ALG_REDUCE_BCAST;
-	ck_assert_int_eq(vli_coll_sim(&c, &t, out), -1);
+	t.kind = VL_KIND_REDUCE_SCATTER;
+	t.alg = VLCOLL_ALG_REDUCE_BCAST;
+	ck_assert_int_eq(vlcoll_sim(&c, &t, out), -1);
 	/* negative sizes */
 	t = in;
-	t.kind = VLI_COLL_GATHER;
+	t.kind = VL_KIND_GATHER;
 	t.bytes = bad;
-	ck_assert_int_eq(vli_coll_sim(&c, &t, out), -1);
-	t.kind = VLI_COLL_ALLTOALL;
+	ck_assert_int_eq(vlcoll_sim(&c, &t, out), -1);
+	t.kind = VL_KIND_ALLTOALL;
 	t.bytes = b;
-	ck_assert_int_eq(vli_coll_sim(&c, &t, out), 0);
+	ck_assert_int_eq(vlcoll_sim(&c, &t, out), 0);
 	memcpy(neg, b, sizeof neg);
 	neg[13] = -5; /* the last row: all p * p entries are checked */
 	t.bytes = neg;
-	ck_assert_int_eq(vli_coll_sim(&c, &t, out), -1);
+	ck_assert_int_eq(vlcoll_sim(&c, &t, out), -1);
 	/* bcast: only the root's size counts */
 	t = in;
 	t.bytes = bad;
-	ck_assert_int_eq(vli_coll_sim(&c, &t, out), 0);
+	ck_assert_int_eq(vlcoll_sim(&c, &t, out), 0);
 	t.root = 2;
-	ck_assert_int_eq(vli_coll_sim(&c, &t, out), -1);
+	ck_assert_int_eq(vlcoll_sim(&c, &t, out), -1);
 	/* barrier: no sizes, no root; non-rooted kinds ignore root */
 	t = in;
-	t.kind = VLI_COLL_BARRIER;
+	t.kind = VL_KIND_BARRIER;
 	t.bytes = NULL;
 	t.root = 99;
-	ck_assert_int_eq(vli_coll_sim(&c, &t, out), 0);
+	ck_assert_int_eq(vlcoll_sim(&c, &t, out), 0);
 	t = in;
-	t.kind = VLI_COLL_ALLREDUCE;
+	t.kind = VL_KIND_ALLREDUCE;
 	t.root = -7;
-	ck_assert_int_eq(vli_coll_sim(&c, &t, out), 0);
+	ck_assert_int_eq(vlcoll_sim(&c, &t, out), 0);
 #undef BAD
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
@@ -360,15 +360,15 @@ END_TEST
 
 START_TEST(barrier_dissemination_closed_form)
 {
-	vl_config c;
-	vli_coll_out out[MAXP];
+	vlcfg_config c;
+	vlcoll_out out[MAXP];
 	int p, r;
 
 	cfg_make(&c, 1);
 	for (p = 1; p <= 9; p++) {
 		int k = clog2(p);
 
-		sim(&c, VLI_COLL_BARRIER, VLI_ALG_DISSEMINATION, p, 0, NULL, NULL, NULL, out);
+		sim(&c, VL_KIND_BARRIER, VLCOLL_ALG_DISSEMINATION, p, 0, NULL, NULL, NULL, out);
 		for (r = 0; r < p; r++) {
 			/* every round: send, the partner's message is on the wire T, receive */
 			ck_assert_int_eq(out[r].exit, k * (SA + TA + RA));
@@ -378,17 +378,17 @@ START_TEST(barrier_dissemination_closed_form)
 		}
 	}
 	/* the default is dissemination */
-	sim(&c, VLI_COLL_BARRIER, VLI_ALG_DEFAULT, 8, 0, NULL, NULL, NULL, out);
+	sim(&c, VL_KIND_BARRIER, VLCOLL_ALG_DEFAULT, 8, 0, NULL, NULL, NULL, out);
 	for (r = 0; r < 8; r++)
 		ck_assert_int_eq(out[r].exit, 3 * (SA + TA + RA));
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
 START_TEST(barrier_dissemination_late_rank)
 {
-	vl_config c;
-	vli_coll_out out[4];
+	vlcfg_config c;
+	vlcoll_out out[4];
 	int64_t entry[4] = { 0, 0, L, 0 };
 
 	/* p = 4, rank 2 enters at L.  Round 1 (d = 1), round 2 (d = 2):
@@ -398,22 +398,22 @@ START_TEST(barrier_dissemination_late_rank)
 	 * r0: round 2 waits for 2's message sent at L + S + R: L + 2S + T + 2R
 	 * r1: round 2 waits for 3's message sent at L + S + T + R: L + 2S + 2T + 2R */
 	cfg_make(&c, 1);
-	sim(&c, VLI_COLL_BARRIER, VLI_ALG_DISSEMINATION, 4, 0, NULL, entry, NULL, out);
+	sim(&c, VL_KIND_BARRIER, VLCOLL_ALG_DISSEMINATION, 4, 0, NULL, entry, NULL, out);
 	ck_assert_int_eq(out[0].exit, L + 2 * SA + TA + 2 * RA);
 	ck_assert_int_eq(out[1].exit, L + 2 * SA + 2 * TA + 2 * RA);
 	ck_assert_int_eq(out[2].exit, L + 2 * SA + 2 * RA);
 	ck_assert_int_eq(out[2].wait, 0);
 	ck_assert_int_eq(out[3].exit, L + 2 * SA + TA + 2 * RA);
 	ck_assert_int_eq(out[0].wait, L + TA);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
 START_TEST(barrier_linear_closed_form)
 {
 	static const int ps[] = { 1, 2, 3, 4, 8 };
-	vl_config c;
-	vli_coll_out out[MAXP];
+	vlcfg_config c;
+	vlcoll_out out[MAXP];
 	size_t i;
 	int r;
 
@@ -424,7 +424,7 @@ START_TEST(barrier_linear_closed_form)
 	for (i = 0; i < sizeof ps / sizeof ps[0]; i++) {
 		int p = ps[i];
 
-		sim(&c, VLI_COLL_BARRIER, VLI_ALG_LINEAR, p, 0, NULL, NULL, NULL, out);
+		sim(&c, VL_KIND_BARRIER, VLCOLL_ALG_LINEAR, p, 0, NULL, NULL, NULL, out);
 		ck_assert_int_eq(out[0].exit, p == 1 ? 0 : p * SA + TA + (p - 1) * RA);
 		ck_assert_int_eq(out[0].nmsgs, p - 1);
 		for (r = 1; r < p; r++) {
@@ -432,14 +432,14 @@ START_TEST(barrier_linear_closed_form)
 			ck_assert_int_eq(out[r].nmsgs, 1);
 		}
 	}
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
 START_TEST(barrier_binomial_closed_form)
 {
-	vl_config c;
-	vli_coll_out out[4];
+	vlcfg_config c;
+	vlcoll_out out[4];
 	const int64_t X = TA + RA;
 
 	/* p = 4.  Fan-in: 1 -> 0 and 3 -> 2 at 0; 2 gets 3 at S + X, sends to 0;
@@ -447,7 +447,7 @@ START_TEST(barrier_binomial_closed_form)
 	 * 2 gets it at 3S + 3X and sends to 3 (4S + 3X); 1 gets it at 4S + 3X;
 	 * 3 at 4S + 4X. */
 	cfg_make(&c, 1);
-	sim(&c, VLI_COLL_BARRIER, VLI_ALG_BINOMIAL, 4, 0, NULL, NULL, NULL, out);
+	sim(&c, VL_KIND_BARRIER, VLCOLL_ALG_BINOMIAL, 4, 0, NULL, NULL, NULL, out);
 	ck_assert_int_eq(out[0].exit, 4 * SA + 2 * X);
 	ck_assert_int_eq(out[1].exit, 4 * SA + 3 * X);
 	ck_assert_int_eq(out[2].exit, 4 * SA + 3 * X);
@@ -456,7 +456,7 @@ START_TEST(barrier_binomial_closed_form)
 	ck_assert_int_eq(out[1].nmsgs, 1);
 	ck_assert_int_eq(out[2].nmsgs, 2);
 	ck_assert_int_eq(out[3].nmsgs, 1);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
@@ -465,8 +465,8 @@ END_TEST
 START_TEST(bcast_binomial_closed_form)
 {
 	static const int ps[] = { 1, 2, 4, 8 };
-	vl_config c;
-	vli_coll_out out[MAXP];
+	vlcfg_config c;
+	vlcoll_out out[MAXP];
 	const int64_t X = ta(4) + RA; /* 4 KiB */
 	size_t i;
 	int p, r, root;
@@ -478,7 +478,7 @@ START_TEST(bcast_binomial_closed_form)
 	for (i = 0; i < sizeof ps / sizeof ps[0]; i++)
 		for (root = 0; root < ps[i]; root++) {
 			p = ps[i];
-			simn(&c, VLI_COLL_BCAST, VLI_ALG_BINOMIAL, p, root, NULL, NULL, 4 * KIB,
+			simn(&c, VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL, p, root, NULL, NULL, 4 * KIB,
 			     out);
 			for (r = 0; r < p; r++) {
 				int v = (r - root + p) % p;
@@ -487,7 +487,7 @@ START_TEST(bcast_binomial_closed_form)
 			}
 		}
 	/* p = 6, root 0: 0 sends to 4, 2, 1; 4 to 5; 2 to 3 */
-	simn(&c, VLI_COLL_BCAST, VLI_ALG_DEFAULT, 6, 0, NULL, NULL, 4 * KIB, out);
+	simn(&c, VL_KIND_BCAST, VLCOLL_ALG_DEFAULT, 6, 0, NULL, NULL, 4 * KIB, out);
 	ck_assert_int_eq(out[0].exit, 3 * SA);
 	ck_assert_int_eq(out[1].exit, 3 * SA + X);
 	ck_assert_int_eq(out[2].exit, 3 * SA + X);
@@ -497,14 +497,14 @@ START_TEST(bcast_binomial_closed_form)
 	ck_assert_int_eq(out[0].nmsgs, 3);
 	ck_assert_int_eq(out[4].nmsgs, 1);
 	ck_assert_int_eq(out[5].nmsgs, 0);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
 START_TEST(bcast_binomial_late_ranks)
 {
-	vl_config c;
-	vli_coll_out out[8];
+	vlcfg_config c;
+	vlcoll_out out[8];
 	int64_t entry[8];
 	const int64_t T4 = ta(4), X = T4 + RA;
 	int r, late;
@@ -514,7 +514,7 @@ START_TEST(bcast_binomial_late_ranks)
 	for (late = 1; late <= 7; late += 6) {
 		memset(entry, 0, sizeof entry);
 		entry[late] = L;
-		simn(&c, VLI_COLL_BCAST, VLI_ALG_BINOMIAL, 8, 0, NULL, entry, 4 * KIB, out);
+		simn(&c, VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL, 8, 0, NULL, entry, 4 * KIB, out);
 		for (r = 0; r < 8; r++)
 			if (r != late)
 				ck_assert_int_eq(out[r].exit, 3 * SA + popcount(r) * X);
@@ -528,7 +528,7 @@ START_TEST(bcast_binomial_late_ranks)
 	 * 7: L + 2S + 2T + 3R */
 	memset(entry, 0, sizeof entry);
 	entry[4] = L;
-	simn(&c, VLI_COLL_BCAST, VLI_ALG_BINOMIAL, 8, 0, NULL, entry, 4 * KIB, out);
+	simn(&c, VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL, 8, 0, NULL, entry, 4 * KIB, out);
 	for (r = 0; r < 4; r++)
 		ck_assert_int_eq(out[r].exit, 3 * SA + popcount(r) * X);
 	ck_assert_int_eq(out[4].exit, L + 2 * SA + RA);
@@ -538,26 +538,26 @@ START_TEST(bcast_binomial_late_ranks)
 	/* a late root delays everyone by exactly its lateness */
 	memset(entry, 0, sizeof entry);
 	entry[0] = L;
-	simn(&c, VLI_COLL_BCAST, VLI_ALG_BINOMIAL, 8, 0, NULL, entry, 4 * KIB, out);
+	simn(&c, VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL, 8, 0, NULL, entry, 4 * KIB, out);
 	for (r = 0; r < 8; r++)
 		ck_assert_int_eq(out[r].exit, L + 3 * SA + popcount(r) * X);
 	for (r = 1; r < 8; r++)
 		ck_assert_int_ge(out[r].wait, L);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
 START_TEST(bcast_linear_closed_form)
 {
-	vl_config c;
-	vli_coll_out out[MAXP];
+	vlcfg_config c;
+	vlcoll_out out[MAXP];
 	int p, r, root;
 
 	/* the root sends in relative order: v leaves at vS + T + R */
 	cfg_make(&c, 1);
 	for (p = 1; p <= 9; p++)
 		for (root = 0; root < p; root++) {
-			simn(&c, VLI_COLL_BCAST, VLI_ALG_LINEAR, p, root, NULL, NULL, 2 * KIB, out);
+			simn(&c, VL_KIND_BCAST, VLCOLL_ALG_LINEAR, p, root, NULL, NULL, 2 * KIB, out);
 			for (r = 0; r < p; r++) {
 				int v = (r - root + p) % p;
 
@@ -566,17 +566,17 @@ START_TEST(bcast_linear_closed_form)
 			}
 		}
 	/* 100 bytes: 100 * 1e6 / 1024000 = 97.66 -> 97 ns on the wire */
-	simn(&c, VLI_COLL_BCAST, VLI_ALG_LINEAR, 3, 0, NULL, NULL, 100, out);
+	simn(&c, VL_KIND_BCAST, VLCOLL_ALG_LINEAR, 3, 0, NULL, NULL, 100, out);
 	ck_assert_int_eq(out[2].exit, 2 * SA + TA + 97 + RA);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
 START_TEST(reduce_closed_form)
 {
 	static const int ps[] = { 2, 4, 8 };
-	vl_config c;
-	vli_coll_out out[MAXP];
+	vlcfg_config c;
+	vlcoll_out out[MAXP];
 	const int64_t X = ta(1) + RA;
 	size_t i;
 	int p, r, root;
@@ -586,13 +586,13 @@ START_TEST(reduce_closed_form)
 	for (i = 0; i < sizeof ps / sizeof ps[0]; i++) {
 		p = ps[i];
 		for (root = 0; root < p; root++) {
-			simn(&c, VLI_COLL_REDUCE, VLI_ALG_BINOMIAL, p, root, NULL, NULL, KIB, out);
+			simn(&c, VL_KIND_REDUCE, VLCOLL_ALG_BINOMIAL, p, root, NULL, NULL, KIB, out);
 			ck_assert_int_eq(out[root].exit, clog2(p) * (SA + X));
 			ck_assert_int_eq(out[root].nmsgs, 0);
 		}
 	}
 	/* p = 8, root 0: 7 -> 6 -> 4 -> 0, 5 -> 4, 3 -> 2 -> 0, 1 -> 0 */
-	simn(&c, VLI_COLL_REDUCE, VLI_ALG_DEFAULT, 8, 0, NULL, NULL, KIB, out);
+	simn(&c, VL_KIND_REDUCE, VLCOLL_ALG_DEFAULT, 8, 0, NULL, NULL, KIB, out);
 	ck_assert_int_eq(out[0].exit, 3 * SA + 3 * X);
 	ck_assert_int_eq(out[1].exit, SA);
 	ck_assert_int_eq(out[2].exit, 2 * SA + X);
@@ -604,12 +604,12 @@ START_TEST(reduce_closed_form)
 	/* linear: all arrive at S + T; the root receives p - 1 times */
 	for (p = 1; p <= 9; p++) {
 		root = p / 2;
-		simn(&c, VLI_COLL_REDUCE, VLI_ALG_LINEAR, p, root, NULL, NULL, KIB, out);
+		simn(&c, VL_KIND_REDUCE, VLCOLL_ALG_LINEAR, p, root, NULL, NULL, KIB, out);
 		for (r = 0; r < p; r++)
 			ck_assert_int_eq(out[r].exit,
 					 r != root ? SA : p == 1 ? 0 : SA + ta(1) + (p - 1) * RA);
 	}
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
@@ -618,8 +618,8 @@ END_TEST
 START_TEST(allreduce_closed_form)
 {
 	static const int ps[] = { 1, 2, 4, 8 };
-	vl_config c;
-	vli_coll_out out[MAXP];
+	vlcfg_config c;
+	vlcoll_out out[MAXP];
 	const int64_t T2 = ta(2), X = T2 + RA;
 	size_t i;
 	int p, r;
@@ -628,7 +628,7 @@ START_TEST(allreduce_closed_form)
 	/* recursive doubling, p a power of two: log2(p) exchanges */
 	for (i = 0; i < sizeof ps / sizeof ps[0]; i++) {
 		p = ps[i];
-		simn(&c, VLI_COLL_ALLREDUCE, VLI_ALG_DEFAULT, p, 0, NULL, NULL, 2 * KIB, out);
+		simn(&c, VL_KIND_ALLREDUCE, VLCOLL_ALG_DEFAULT, p, 0, NULL, NULL, 2 * KIB, out);
 		for (r = 0; r < p; r++) {
 			ck_assert_int_eq(out[r].exit, clog2(p) * (SA + X));
 			ck_assert_int_eq(out[r].nmsgs, clog2(p));
@@ -637,7 +637,7 @@ START_TEST(allreduce_closed_form)
 	/* p = 3: 0 folds into 1 (1 has it at S + X); 1 and 2 exchange (2 sent at
 	 * 0, 1 sends at S + X): 1 at 2S + T + 2R, 2 at 2S + 2T + 2R; 1 sends the
 	 * result back: 1 leaves at 3S + T + 2R, 0 at 3S + 2T + 3R */
-	simn(&c, VLI_COLL_ALLREDUCE, VLI_ALG_RECURSIVE_DOUBLING, 3, 0, NULL, NULL, 2 * KIB, out);
+	simn(&c, VL_KIND_ALLREDUCE, VLCOLL_ALG_RECURSIVE_DOUBLING, 3, 0, NULL, NULL, 2 * KIB, out);
 	ck_assert_int_eq(out[0].exit, 3 * SA + 2 * T2 + 3 * RA);
 	ck_assert_int_eq(out[1].exit, 3 * SA + T2 + 2 * RA);
 	ck_assert_int_eq(out[2].exit, 2 * SA + 2 * T2 + 2 * RA);
@@ -645,27 +645,27 @@ START_TEST(allreduce_closed_form)
 	ck_assert_int_eq(out[1].nmsgs, 2);
 	ck_assert_int_eq(out[2].nmsgs, 1);
 	/* reduce_bcast, p = 4: the binomial barrier with T(2 KiB) */
-	simn(&c, VLI_COLL_ALLREDUCE, VLI_ALG_REDUCE_BCAST, 4, 0, NULL, NULL, 2 * KIB, out);
+	simn(&c, VL_KIND_ALLREDUCE, VLCOLL_ALG_REDUCE_BCAST, 4, 0, NULL, NULL, 2 * KIB, out);
 	ck_assert_int_eq(out[0].exit, 4 * SA + 2 * X);
 	ck_assert_int_eq(out[1].exit, 4 * SA + 3 * X);
 	ck_assert_int_eq(out[2].exit, 4 * SA + 3 * X);
 	ck_assert_int_eq(out[3].exit, 4 * SA + 4 * X);
 	/* ring: 2(p - 1) steps of one chunk (n / p = 1 KiB) */
 	for (p = 1; p <= 8; p *= 2) {
-		simn(&c, VLI_COLL_ALLREDUCE, VLI_ALG_RING, p, 0, NULL, NULL, p * KIB, out);
+		simn(&c, VL_KIND_ALLREDUCE, VLCOLL_ALG_RING, p, 0, NULL, NULL, p * KIB, out);
 		for (r = 0; r < p; r++) {
 			ck_assert_int_eq(out[r].exit, 2 * (p - 1) * (SA + ta(1) + RA));
 			ck_assert_int_eq(out[r].nmsgs, 2 * (p - 1));
 		}
 	}
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
 START_TEST(allreduce_ring_remainder)
 {
-	vl_config c;
-	vli_coll_out out[2];
+	vlcfg_config c;
+	vlcoll_out out[2];
 	const int64_t S = 10, T = 100, R = 1;
 
 	/* 1000 ns per byte; n = 3 bytes on p = 2: chunks 2 and 1 (the remainder
@@ -679,10 +679,10 @@ START_TEST(allreduce_ring_remainder)
 	c.intra.trans_delay = T;
 	c.intra.recv_delay = R;
 	c.intra.trans_per_kib_ps = INT64_C(1024000000);
-	simn(&c, VLI_COLL_ALLREDUCE, VLI_ALG_RING, 2, 0, NULL, NULL, 3, out);
+	simn(&c, VL_KIND_ALLREDUCE, VLCOLL_ALG_RING, 2, 0, NULL, NULL, 3, out);
 	ck_assert_int_eq(out[0].exit, 2 * S + 2 * T + 2000 + 2 * R);
 	ck_assert_int_eq(out[1].exit, 2 * S + 2 * T + 4000 + 2 * R);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
@@ -690,8 +690,8 @@ END_TEST
 
 START_TEST(gather_linear_closed_form)
 {
-	vl_config c;
-	vli_coll_out out[MAXP];
+	vlcfg_config c;
+	vlcoll_out out[MAXP];
 	int64_t b[MAXP];
 	int p, r, root;
 
@@ -699,7 +699,7 @@ START_TEST(gather_linear_closed_form)
 	/* equal blocks: everything arrives at S + T; the root receives p - 1 times */
 	for (p = 1; p <= 9; p++)
 		for (root = 0; root < p; root++) {
-			simn(&c, VLI_COLL_GATHER, VLI_ALG_LINEAR, p, root, NULL, NULL, 3 * KIB,
+			simn(&c, VL_KIND_GATHER, VLCOLL_ALG_LINEAR, p, root, NULL, NULL, 3 * KIB,
 			     out);
 			for (r = 0; r < p; r++)
 				ck_assert_int_eq(out[r].exit,
@@ -714,18 +714,18 @@ START_TEST(gather_linear_closed_form)
 	root = 2;
 	for (r = 0; r < p; r++)
 		b[r] = ((r - root + p) % p) * KIB;
-	sim(&c, VLI_COLL_GATHER, VLI_ALG_LINEAR, p, root, NULL, NULL, b, out);
+	sim(&c, VL_KIND_GATHER, VLCOLL_ALG_LINEAR, p, root, NULL, NULL, b, out);
 	ck_assert_int_eq(out[root].exit, SA + TA + 3 * KA + RA);
 	ck_assert_int_eq(out[root].wait, SA + TA + 3 * KA - 2 * RA);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
 START_TEST(gather_binomial_closed_form)
 {
 	static const int ps[] = { 2, 4, 8 };
-	vl_config c;
-	vli_coll_out out[MAXP];
+	vlcfg_config c;
+	vlcoll_out out[MAXP];
 	int64_t b[MAXP];
 	size_t i;
 	int r, root;
@@ -738,14 +738,14 @@ START_TEST(gather_binomial_closed_form)
 		int p = ps[i];
 
 		for (root = 0; root < p; root++) {
-			simn(&c, VLI_COLL_GATHER, VLI_ALG_BINOMIAL, p, root, NULL, NULL, KIB, out);
+			simn(&c, VL_KIND_GATHER, VLCOLL_ALG_BINOMIAL, p, root, NULL, NULL, KIB, out);
 			ck_assert_int_eq(out[root].exit,
 					 clog2(p) * (SA + TA + RA) + (p - 1) * KA);
 		}
 	}
 	/* p = 4, root 1: 2 (rel 1) sends 1 KiB; 3 (rel 2) gets 0's block then
 	 * sends 2 KiB at 2S + T(1) + R */
-	simn(&c, VLI_COLL_GATHER, VLI_ALG_BINOMIAL, 4, 1, NULL, NULL, KIB, out);
+	simn(&c, VL_KIND_GATHER, VLCOLL_ALG_BINOMIAL, 4, 1, NULL, NULL, KIB, out);
 	ck_assert_int_eq(out[2].exit, SA);
 	ck_assert_int_eq(out[0].exit, SA);
 	ck_assert_int_eq(out[3].exit, 2 * SA + ta(1) + RA);
@@ -755,17 +755,17 @@ START_TEST(gather_binomial_closed_form)
 	 * then 2: 2S + T(8) + T(12) + 2R */
 	for (r = 0; r < 4; r++)
 		b[r] = (INT64_C(1) << r) * KIB;
-	sim(&c, VLI_COLL_GATHER, VLI_ALG_BINOMIAL, 4, 0, NULL, NULL, b, out);
+	sim(&c, VL_KIND_GATHER, VLCOLL_ALG_BINOMIAL, 4, 0, NULL, NULL, b, out);
 	ck_assert_int_eq(out[0].exit, 2 * SA + ta(8) + ta(12) + 2 * RA);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
 START_TEST(scatter_closed_form)
 {
 	static const int ps[] = { 1, 2, 4, 8 };
-	vl_config c;
-	vli_coll_out out[MAXP];
+	vlcfg_config c;
+	vlcoll_out out[MAXP];
 	size_t i;
 	int p, r, root;
 
@@ -773,7 +773,7 @@ START_TEST(scatter_closed_form)
 	/* linear: v leaves at vS + T + R */
 	for (p = 1; p <= 9; p++)
 		for (root = 0; root < p; root++) {
-			simn(&c, VLI_COLL_SCATTER, VLI_ALG_LINEAR, p, root, NULL, NULL, KIB, out);
+			simn(&c, VL_KIND_SCATTER, VLCOLL_ALG_LINEAR, p, root, NULL, NULL, KIB, out);
 			for (r = 0; r < p; r++) {
 				int v = (r - root + p) % p;
 
@@ -787,7 +787,7 @@ START_TEST(scatter_closed_form)
 	for (i = 0; i < sizeof ps / sizeof ps[0]; i++) {
 		p = ps[i];
 		for (root = 0; root < p; root++) {
-			simn(&c, VLI_COLL_SCATTER, VLI_ALG_BINOMIAL, p, root, NULL, NULL, KIB, out);
+			simn(&c, VL_KIND_SCATTER, VLCOLL_ALG_BINOMIAL, p, root, NULL, NULL, KIB, out);
 			for (r = 0; r < p; r++) {
 				int v = (r - root + p) % p;
 
@@ -797,7 +797,7 @@ START_TEST(scatter_closed_form)
 			}
 		}
 	}
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
@@ -805,14 +805,14 @@ END_TEST
 
 START_TEST(allgather_closed_form)
 {
-	vl_config c;
-	vli_coll_out out[MAXP];
+	vlcfg_config c;
+	vlcoll_out out[MAXP];
 	int p, r;
 
 	cfg_make(&c, 1);
 	/* ring: p - 1 steps of one block */
 	for (p = 1; p <= 9; p++) {
-		simn(&c, VLI_COLL_ALLGATHER, VLI_ALG_DEFAULT, p, 0, NULL, NULL, 2 * KIB, out);
+		simn(&c, VL_KIND_ALLGATHER, VLCOLL_ALG_DEFAULT, p, 0, NULL, NULL, 2 * KIB, out);
 		for (r = 0; r < p; r++) {
 			ck_assert_int_eq(out[r].exit, (p - 1) * (SA + ta(2) + RA));
 			ck_assert_int_eq(out[r].nmsgs, p - 1);
@@ -821,7 +821,7 @@ START_TEST(allgather_closed_form)
 	/* recursive doubling, p a power of two: step k carries 2^k blocks;
 	 * otherwise the ring */
 	for (p = 1; p <= 9; p++) {
-		simn(&c, VLI_COLL_ALLGATHER, VLI_ALG_RECURSIVE_DOUBLING, p, 0, NULL, NULL, KIB,
+		simn(&c, VL_KIND_ALLGATHER, VLCOLL_ALG_RECURSIVE_DOUBLING, p, 0, NULL, NULL, KIB,
 		     out);
 		for (r = 0; r < p; r++) {
 			if (p & (p - 1)) {
@@ -837,48 +837,48 @@ START_TEST(allgather_closed_form)
 	/* linear, p = 4: gather to 0 (0 has all at S + T(1) + 3R), binomial bcast
 	 * of 4 KiB: 0 leaves at 3S + T(1) + 3R; 2 and 1 at 3S + T(1) + T(4) + 4R;
 	 * 3 at 3S + T(1) + 2T(4) + 5R */
-	simn(&c, VLI_COLL_ALLGATHER, VLI_ALG_LINEAR, 4, 0, NULL, NULL, KIB, out);
+	simn(&c, VL_KIND_ALLGATHER, VLCOLL_ALG_LINEAR, 4, 0, NULL, NULL, KIB, out);
 	ck_assert_int_eq(out[0].exit, 3 * SA + ta(1) + 3 * RA);
 	ck_assert_int_eq(out[1].exit, 3 * SA + ta(1) + ta(4) + 4 * RA);
 	ck_assert_int_eq(out[2].exit, 3 * SA + ta(1) + ta(4) + 4 * RA);
 	ck_assert_int_eq(out[3].exit, 3 * SA + ta(1) + 2 * ta(4) + 5 * RA);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
 START_TEST(alltoall_closed_form)
 {
-	vl_config c;
-	vli_coll_out out[MAXP];
+	vlcfg_config c;
+	vlcoll_out out[MAXP];
 	int64_t m[4] = { 0, KIB, 3 * KIB, 0 };
 	int p, r;
 
 	cfg_make(&c, 1);
 	for (p = 1; p <= 9; p++) {
 		/* pairwise: p - 1 symmetric steps */
-		simn(&c, VLI_COLL_ALLTOALL, VLI_ALG_DEFAULT, p, 0, NULL, NULL, 2 * KIB, out);
+		simn(&c, VL_KIND_ALLTOALL, VLCOLL_ALG_DEFAULT, p, 0, NULL, NULL, 2 * KIB, out);
 		for (r = 0; r < p; r++) {
 			ck_assert_int_eq(out[r].exit, (p - 1) * (SA + ta(2) + RA));
 			ck_assert_int_eq(out[r].nmsgs, p - 1);
 		}
 		/* linear: r's first receive is from r + 1, whose message to r is its
 		 * last send (arrival (p - 1)S + T); the others are there already */
-		simn(&c, VLI_COLL_ALLTOALL, VLI_ALG_LINEAR, p, 0, NULL, NULL, 2 * KIB, out);
+		simn(&c, VL_KIND_ALLTOALL, VLCOLL_ALG_LINEAR, p, 0, NULL, NULL, 2 * KIB, out);
 		for (r = 0; r < p; r++)
 			ck_assert_int_eq(out[r].exit, p == 1 ? 0 : (p - 1) * (SA + RA) + ta(2));
 	}
 	/* the matrix is bytes[from * p + to]: 0 sends 1 KiB, 1 sends 3 KiB */
-	sim(&c, VLI_COLL_ALLTOALL, VLI_ALG_PAIRWISE, 2, 0, NULL, NULL, m, out);
+	sim(&c, VL_KIND_ALLTOALL, VLCOLL_ALG_PAIRWISE, 2, 0, NULL, NULL, m, out);
 	ck_assert_int_eq(out[0].exit, SA + ta(3) + RA);
 	ck_assert_int_eq(out[1].exit, SA + ta(1) + RA);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
 START_TEST(reduce_scatter_closed_form)
 {
-	vl_config c;
-	vli_coll_out out[MAXP];
+	vlcfg_config c;
+	vlcoll_out out[MAXP];
 	int64_t b[2] = { KIB, 3 * KIB };
 	const int64_t X4 = ta(4) + RA;
 	int p, r;
@@ -886,22 +886,22 @@ START_TEST(reduce_scatter_closed_form)
 	cfg_make(&c, 1);
 	/* linear, p = 4, 1 KiB blocks: binomial reduce of 4 KiB to 0 (0 at
 	 * 2S + 2X, 2 at 2S + X, 1 and 3 at S), then 0 sends 1 KiB to 1, 2, 3 */
-	simn(&c, VLI_COLL_REDUCE_SCATTER, VLI_ALG_DEFAULT, 4, 0, NULL, NULL, KIB, out);
+	simn(&c, VL_KIND_REDUCE_SCATTER, VLCOLL_ALG_DEFAULT, 4, 0, NULL, NULL, KIB, out);
 	ck_assert_int_eq(out[0].exit, 5 * SA + 2 * X4);
 	ck_assert_int_eq(out[1].exit, 3 * SA + 2 * X4 + ta(1) + RA);
 	ck_assert_int_eq(out[2].exit, 4 * SA + 2 * X4 + ta(1) + RA);
 	ck_assert_int_eq(out[3].exit, 5 * SA + 2 * X4 + ta(1) + RA);
 	/* ring: p - 1 steps of one block */
 	for (p = 1; p <= 9; p++) {
-		simn(&c, VLI_COLL_REDUCE_SCATTER, VLI_ALG_RING, p, 0, NULL, NULL, 2 * KIB, out);
+		simn(&c, VL_KIND_REDUCE_SCATTER, VLCOLL_ALG_RING, p, 0, NULL, NULL, 2 * KIB, out);
 		for (r = 0; r < p; r++)
 			ck_assert_int_eq(out[r].exit, (p - 1) * (SA + ta(2) + RA));
 	}
 	/* ring, p = 2: each rank receives its own block last */
-	sim(&c, VLI_COLL_REDUCE_SCATTER, VLI_ALG_RING, 2, 0, NULL, NULL, b, out);
+	sim(&c, VL_KIND_REDUCE_SCATTER, VLCOLL_ALG_RING, 2, 0, NULL, NULL, b, out);
 	ck_assert_int_eq(out[0].exit, SA + ta(1) + RA);
 	ck_assert_int_eq(out[1].exit, SA + ta(3) + RA);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
@@ -909,23 +909,23 @@ END_TEST
 
 START_TEST(scan_closed_form)
 {
-	vl_config c;
-	vli_coll_out out[MAXP];
+	vlcfg_config c;
+	vlcoll_out out[MAXP];
 	int64_t entry[5] = { 0, 0, L, 0, 0 };
 	const int64_t T = ta(1), X = T + RA;
 	int kind, p, r;
 
 	cfg_make(&c, 1);
-	for (kind = VLI_COLL_SCAN; kind <= VLI_COLL_EXSCAN; kind++) {
+	for (kind = VL_KIND_SCAN; kind <= VL_KIND_EXSCAN; kind++) {
 		/* chain: r < p - 1 leaves at (r + 1)S + rX, the last at (p - 1)(S + X) */
 		for (p = 1; p <= 9; p++) {
-			simn(&c, kind, VLI_ALG_DEFAULT, p, 0, NULL, NULL, KIB, out);
+			simn(&c, kind, VLCOLL_ALG_DEFAULT, p, 0, NULL, NULL, KIB, out);
 			for (r = 0; r < p - 1; r++)
 				ck_assert_int_eq(out[r].exit, (r + 1) * SA + r * X);
 			ck_assert_int_eq(out[p - 1].exit, (p - 1) * (SA + X));
 		}
 		/* a late rank 2 delays 3 and 4, not 0 and 1 */
-		simn(&c, kind, VLI_ALG_CHAIN, 5, 0, NULL, entry, KIB, out);
+		simn(&c, kind, VLCOLL_ALG_CHAIN, 5, 0, NULL, entry, KIB, out);
 		ck_assert_int_eq(out[0].exit, SA);
 		ck_assert_int_eq(out[1].exit, 2 * SA + X);
 		ck_assert_int_eq(out[2].exit, L + RA + SA);
@@ -933,17 +933,17 @@ START_TEST(scan_closed_form)
 		ck_assert_int_eq(out[4].exit, L + 2 * SA + 2 * T + 3 * RA);
 		/* recursive doubling: p a power of two, log2(p) exchanges */
 		for (p = 1; p <= 8; p *= 2) {
-			simn(&c, kind, VLI_ALG_RECURSIVE_DOUBLING, p, 0, NULL, NULL, KIB, out);
+			simn(&c, kind, VLCOLL_ALG_RECURSIVE_DOUBLING, p, 0, NULL, NULL, KIB, out);
 			for (r = 0; r < p; r++)
 				ck_assert_int_eq(out[r].exit, clog2(p) * (SA + X));
 		}
 		/* p = 3: 0-1 exchange, then 0-2 (2 sent at 0, 0 at S + X) */
-		simn(&c, kind, VLI_ALG_RECURSIVE_DOUBLING, 3, 0, NULL, NULL, KIB, out);
+		simn(&c, kind, VLCOLL_ALG_RECURSIVE_DOUBLING, 3, 0, NULL, NULL, KIB, out);
 		ck_assert_int_eq(out[0].exit, 2 * SA + T + 2 * RA);
 		ck_assert_int_eq(out[1].exit, SA + X);
 		ck_assert_int_eq(out[2].exit, 2 * SA + 2 * T + 2 * RA);
 	}
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
@@ -951,41 +951,41 @@ END_TEST
 
 START_TEST(inter_and_intra_hosts)
 {
-	vl_config c;
-	vli_coll_out out[4];
+	vlcfg_config c;
+	vlcoll_out out[4];
 	int host[4] = { 0, 0, 1, 1 }, h2[2] = { 0, 1 };
 	int r;
 
 	cfg_make(&c, 2);
 	/* linear bcast from 0: one intra send, then two inter sends */
-	simn(&c, VLI_COLL_BCAST, VLI_ALG_LINEAR, 4, 0, host, NULL, KIB, out);
+	simn(&c, VL_KIND_BCAST, VLCOLL_ALG_LINEAR, 4, 0, host, NULL, KIB, out);
 	ck_assert_int_eq(out[0].exit, SA + 2 * SE);
 	ck_assert_int_eq(out[1].exit, SA + ta(1) + RA);
 	ck_assert_int_eq(out[2].exit, SA + SE + te(1) + RE);
 	ck_assert_int_eq(out[3].exit, SA + 2 * SE + te(1) + RE);
 	/* the same from root 2: intra to 3, inter to 0 and 1 */
-	simn(&c, VLI_COLL_BCAST, VLI_ALG_LINEAR, 4, 2, host, NULL, KIB, out);
+	simn(&c, VL_KIND_BCAST, VLCOLL_ALG_LINEAR, 4, 2, host, NULL, KIB, out);
 	ck_assert_int_eq(out[2].exit, SA + 2 * SE);
 	ck_assert_int_eq(out[3].exit, SA + ta(1) + RA);
 	ck_assert_int_eq(out[0].exit, SA + SE + te(1) + RE);
 	ck_assert_int_eq(out[1].exit, SA + 2 * SE + te(1) + RE);
 	/* dissemination barrier across two hosts */
-	sim(&c, VLI_COLL_BARRIER, VLI_ALG_DISSEMINATION, 2, 0, h2, NULL, NULL, out);
+	sim(&c, VL_KIND_BARRIER, VLCOLL_ALG_DISSEMINATION, 2, 0, h2, NULL, NULL, out);
 	for (r = 0; r < 2; r++)
 		ck_assert_int_eq(out[r].exit, SE + TE + RE);
 	/* per-host overrides are the model's: host 1 receives in 50 ns and sends
 	 * in 60 ns (on every link) */
 	c.hosts[1].recv_delay = 50;
 	c.hosts[1].send_delay = 60;
-	simn(&c, VLI_COLL_BCAST, VLI_ALG_LINEAR, 4, 0, host, NULL, KIB, out);
+	simn(&c, VL_KIND_BCAST, VLCOLL_ALG_LINEAR, 4, 0, host, NULL, KIB, out);
 	ck_assert_int_eq(out[2].exit, SA + SE + te(1) + 50);
 	ck_assert_int_eq(out[3].exit, SA + 2 * SE + te(1) + 50);
-	simn(&c, VLI_COLL_GATHER, VLI_ALG_LINEAR, 4, 0, host, NULL, KIB, out);
+	simn(&c, VL_KIND_GATHER, VLCOLL_ALG_LINEAR, 4, 0, host, NULL, KIB, out);
 	ck_assert_int_eq(out[2].exit, 60);
 	ck_assert_int_eq(out[1].exit, SA);
 	/* 0 gets 1 at S + T(1) (intra), 2 and 3 at 60 + T'(1) (inter) */
 	ck_assert_int_eq(out[0].exit, 60 + te(1) + 2 * RE);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
@@ -1009,33 +1009,33 @@ static int expected_msgs(int kind, int alg, int p)
 	while (2 * pof2 <= p)
 		pof2 *= 2;
 	switch (alg) {
-	case VLI_ALG_DISSEMINATION:
+	case VLCOLL_ALG_DISSEMINATION:
 		return p * clog2(p);
-	case VLI_ALG_LINEAR:
-		if (kind == VLI_COLL_ALLTOALL)
+	case VLCOLL_ALG_LINEAR:
+		if (kind == VL_KIND_ALLTOALL)
 			return p * (p - 1);
-		return (kind == VLI_COLL_BARRIER || kind == VLI_COLL_ALLGATHER ||
-			kind == VLI_COLL_REDUCE_SCATTER)
+		return (kind == VL_KIND_BARRIER || kind == VL_KIND_ALLGATHER ||
+			kind == VL_KIND_REDUCE_SCATTER)
 			       ? 2 * (p - 1)
 			       : p - 1;
-	case VLI_ALG_BINOMIAL:
-		return kind == VLI_COLL_BARRIER ? 2 * (p - 1) : p - 1;
-	case VLI_ALG_RECURSIVE_DOUBLING:
-		if (kind == VLI_COLL_ALLREDUCE)
+	case VLCOLL_ALG_BINOMIAL:
+		return kind == VL_KIND_BARRIER ? 2 * (p - 1) : p - 1;
+	case VLCOLL_ALG_RECURSIVE_DOUBLING:
+		if (kind == VL_KIND_ALLREDUCE)
 			return pof2 * clog2(pof2) + 2 * (p - pof2);
-		if (kind == VLI_COLL_ALLGATHER)
+		if (kind == VL_KIND_ALLGATHER)
 			return pof2 == p ? p * clog2(p) : p * (p - 1);
 		for (m = 1; m < p; m *= 2) /* scan: pairs that exist */
 			for (r = 0; r < p; r++)
 				n += (r ^ m) < p;
 		return n;
-	case VLI_ALG_RING:
-		return kind == VLI_COLL_ALLREDUCE ? 2 * p * (p - 1) : p * (p - 1);
-	case VLI_ALG_PAIRWISE:
+	case VLCOLL_ALG_RING:
+		return kind == VL_KIND_ALLREDUCE ? 2 * p * (p - 1) : p * (p - 1);
+	case VLCOLL_ALG_PAIRWISE:
 		return p * (p - 1);
-	case VLI_ALG_REDUCE_BCAST:
+	case VLCOLL_ALG_REDUCE_BCAST:
 		return 2 * (p - 1);
-	case VLI_ALG_CHAIN:
+	case VLCOLL_ALG_CHAIN:
 		return p - 1;
 	}
 	return -1;
@@ -1044,23 +1044,23 @@ static int expected_msgs(int kind, int alg, int p)
 /* Every rank depends on every other rank's entry. */
 static int all_to_all(int kind)
 {
-	return kind == VLI_COLL_BARRIER || kind == VLI_COLL_ALLREDUCE ||
-	       kind == VLI_COLL_ALLGATHER || kind == VLI_COLL_ALLTOALL ||
-	       kind == VLI_COLL_REDUCE_SCATTER;
+	return kind == VL_KIND_BARRIER || kind == VL_KIND_ALLREDUCE ||
+	       kind == VL_KIND_ALLGATHER || kind == VL_KIND_ALLTOALL ||
+	       kind == VL_KIND_REDUCE_SCATTER;
 }
 
 /* Sizes of each rank: its own block, or one vector size for all. */
 static int per_rank_blocks(int kind)
 {
-	return kind == VLI_COLL_GATHER || kind == VLI_COLL_SCATTER || kind == VLI_COLL_ALLGATHER ||
-	       kind == VLI_COLL_ALLTOALL || kind == VLI_COLL_REDUCE_SCATTER;
+	return kind == VL_KIND_GATHER || kind == VL_KIND_SCATTER || kind == VL_KIND_ALLGATHER ||
+	       kind == VL_KIND_ALLTOALL || kind == VL_KIND_REDUCE_SCATTER;
 }
 
 /* One random call of kind/alg on p ranks (trial 0: all enter at 0; trial 1:
  * empty messages) and the properties every result must have. */
-static void check_random(const vl_config *c, int kind, int alg, int p, int trial)
+static void check_random(const vlcfg_config *c, int kind, int alg, int p, int trial)
 {
-	vli_coll_out out[MAXP], again[MAXP], later[MAXP];
+	vlcoll_out out[MAXP], again[MAXP], later[MAXP];
 	int host[MAXP], root = (int)rnd((uint64_t)p), late = (int)rnd((uint64_t)p);
 	int64_t entry[MAXP], entry2[MAXP], bytes[MAXP * MAXP], maxentry = 0;
 	int r, total = 0;
@@ -1082,13 +1082,13 @@ static void check_random(const vl_config *c, int kind, int alg, int p, int trial
 			ck_assert_int_ge(out[r].exit, maxentry);
 	}
 	ck_assert_msg(total == expected_msgs(kind, alg, p), "%s/%s p=%d: %d messages",
-		      vli_coll_kind_name(kind), vli_coll_alg_name(alg), p, total);
+		      vl_coll_kind_name(kind), vlcoll_alg_name(alg), p, total);
 	/* deterministic */
 	sim(c, kind, alg, p, root, host, entry, bytes, again);
 	ck_assert_mem_eq(out, again, (size_t)p * sizeof *out);
 	/* the default is the first algorithm */
-	if (alg == vli_coll_alg_default(kind)) {
-		sim(c, kind, VLI_ALG_DEFAULT, p, root, host, entry, bytes, again);
+	if (alg == vlcoll_alg_default(kind)) {
+		sim(c, kind, VLCOLL_ALG_DEFAULT, p, root, host, entry, bytes, again);
 		ck_assert_mem_eq(out, again, (size_t)p * sizeof *out);
 	}
 	/* entering later never makes anyone leave earlier */
@@ -1101,15 +1101,15 @@ static void check_random(const vl_config *c, int kind, int alg, int p, int trial
 
 START_TEST(invariants_all_kinds_algs_sizes)
 {
-	vl_config c;
+	vlcfg_config c;
 	int kind, alg, p, trial, pairs = 0;
 
 	cfg_make(&c, 3);
 	c.hosts[2].send_delay = 77; /* some overrides too */
 	c.hosts[1].recv_delay = 5;
-	for (kind = 0; kind < VLI_COLL_NKINDS; kind++)
-		for (alg = 1; alg < VLI_ALG_NALGS; alg++) {
-			if (vli_coll_alg_parse(kind, vli_coll_alg_name(alg), NULL, 0) != alg)
+	for (kind = 0; kind < VL_KIND_N; kind++)
+		for (alg = 1; alg < VLCOLL_ALG_NALGS; alg++) {
+			if (vlcoll_alg_parse(kind, vlcoll_alg_name(alg), NULL, 0) != alg)
 				continue;
 			pairs++;
 			for (p = 1; p <= 9; p++)
@@ -1117,113 +1117,113 @@ START_TEST(invariants_all_kinds_algs_sizes)
 					check_random(&c, kind, alg, p, trial);
 		}
 	ck_assert_int_eq(pairs, 25);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
 START_TEST(large_p)
 {
-	vl_config c;
+	vlcfg_config c;
 	int p = 4096, r;
-	vli_coll_out *out = calloc((size_t)p, sizeof *out);
+	vlcoll_out *out = calloc((size_t)p, sizeof *out);
 	const int64_t X = ta(1) + RA;
 
 	ck_assert_ptr_nonnull(out);
 	cfg_make(&c, 1);
-	simn(&c, VLI_COLL_BCAST, VLI_ALG_BINOMIAL, p, 17, NULL, NULL, KIB, out);
+	simn(&c, VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL, p, 17, NULL, NULL, KIB, out);
 	for (r = 0; r < p; r++)
 		ck_assert_int_eq(out[r].exit, 12 * SA + popcount((r - 17 + p) % p) * X);
-	simn(&c, VLI_COLL_BARRIER, VLI_ALG_DISSEMINATION, p, 0, NULL, NULL, 0, out);
+	simn(&c, VL_KIND_BARRIER, VLCOLL_ALG_DISSEMINATION, p, 0, NULL, NULL, 0, out);
 	for (r = 0; r < p; r++)
 		ck_assert_int_eq(out[r].exit, 12 * (SA + TA + RA));
-	simn(&c, VLI_COLL_ALLREDUCE, VLI_ALG_RECURSIVE_DOUBLING, p, 0, NULL, NULL, KIB, out);
+	simn(&c, VL_KIND_ALLREDUCE, VLCOLL_ALG_RECURSIVE_DOUBLING, p, 0, NULL, NULL, KIB, out);
 	for (r = 0; r < p; r++)
 		ck_assert_int_eq(out[r].exit, 12 * (SA + X));
 	p = 300;
-	simn(&c, VLI_COLL_ALLTOALL, VLI_ALG_PAIRWISE, p, 0, NULL, NULL, KIB, out);
+	simn(&c, VL_KIND_ALLTOALL, VLCOLL_ALG_PAIRWISE, p, 0, NULL, NULL, KIB, out);
 	for (r = 0; r < p; r++)
 		ck_assert_int_eq(out[r].exit, (p - 1) * (SA + X));
-	simn(&c, VLI_COLL_ALLTOALL, VLI_ALG_LINEAR, p, 0, NULL, NULL, KIB, out);
+	simn(&c, VL_KIND_ALLTOALL, VLCOLL_ALG_LINEAR, p, 0, NULL, NULL, KIB, out);
 	for (r = 0; r < p; r++)
 		ck_assert_int_eq(out[r].exit, (p - 1) * (SA + RA) + ta(1));
 	free(out);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
 /* ---- broken schedules (the internal interface) ---- */
 
-static int run_sched(vli_coll_sched *s, vli_coll_out *out)
+static int run_sched(vlcoll_sched *s, vlcoll_out *out)
 {
 	static const int host[4] = { 0, 0, 0, 0 };
 	static const int64_t entry[4] = { 0, 0, 0, 0 };
-	vl_config c;
+	vlcfg_config c;
 	int rc;
 
 	cfg_make(&c, 1);
-	rc = vli_coll_run(&c, s, host, entry, out);
-	vli_coll_sched_free(s);
-	vl_config_free(&c);
+	rc = vlcoll_run(&c, s, host, entry, out);
+	vlcoll_sched_free(s);
+	vlcfg_free(&c);
 	return rc;
 }
 
 START_TEST(broken_schedules)
 {
-	vli_coll_sched s;
-	vli_coll_out out[4];
+	vlcoll_sched s;
+	vlcoll_out out[4];
 
 	/* FIFO per pair: 1 KiB then 3 KiB from 0 to 1 */
-	vli_coll_sched_init(&s, 2);
-	vli_coll_send(&s, 0, 1, KIB);
-	vli_coll_send(&s, 0, 1, 3 * KIB);
-	vli_coll_recv(&s, 1, 0, KIB);
-	vli_coll_recv(&s, 1, 0, 3 * KIB);
+	vlcoll_sched_init(&s, 2);
+	vlcoll_send(&s, 0, 1, KIB);
+	vlcoll_send(&s, 0, 1, 3 * KIB);
+	vlcoll_recv(&s, 1, 0, KIB);
+	vlcoll_recv(&s, 1, 0, 3 * KIB);
 	ck_assert_int_eq(run_sched(&s, out), 0);
 	/* 1: first at S + T(1) + R, the second arrived at 2S + T(3) */
 	ck_assert_int_eq(out[0].exit, 2 * SA);
 	ck_assert_int_eq(out[1].exit, 2 * SA + ta(3) + RA);
 	ck_assert_int_eq(out[0].nmsgs, 2);
 	/* receiving them in the other order does not match */
-	vli_coll_sched_init(&s, 2);
-	vli_coll_send(&s, 0, 1, KIB);
-	vli_coll_send(&s, 0, 1, 3 * KIB);
-	vli_coll_recv(&s, 1, 0, 3 * KIB);
-	vli_coll_recv(&s, 1, 0, KIB);
+	vlcoll_sched_init(&s, 2);
+	vlcoll_send(&s, 0, 1, KIB);
+	vlcoll_send(&s, 0, 1, 3 * KIB);
+	vlcoll_recv(&s, 1, 0, 3 * KIB);
+	vlcoll_recv(&s, 1, 0, KIB);
 	ck_assert_int_eq(run_sched(&s, out), -1);
 	/* a receive without a send */
-	vli_coll_sched_init(&s, 3);
-	vli_coll_send(&s, 0, 1, 0);
-	vli_coll_recv(&s, 1, 0, 0);
-	vli_coll_recv(&s, 2, 0, 0);
+	vlcoll_sched_init(&s, 3);
+	vlcoll_send(&s, 0, 1, 0);
+	vlcoll_recv(&s, 1, 0, 0);
+	vlcoll_recv(&s, 2, 0, 0);
 	ck_assert_int_eq(run_sched(&s, out), -1);
 	/* a send without a receive */
-	vli_coll_sched_init(&s, 3);
-	vli_coll_send(&s, 0, 1, 0);
-	vli_coll_send(&s, 2, 1, 0);
-	vli_coll_recv(&s, 1, 0, 0);
+	vlcoll_sched_init(&s, 3);
+	vlcoll_send(&s, 0, 1, 0);
+	vlcoll_send(&s, 2, 1, 0);
+	vlcoll_recv(&s, 1, 0, 0);
 	ck_assert_int_eq(run_sched(&s, out), -1);
 	/* two receives, one send */
-	vli_coll_sched_init(&s, 2);
-	vli_coll_send(&s, 0, 1, 0);
-	vli_coll_recv(&s, 1, 0, 0);
-	vli_coll_recv(&s, 1, 0, 0);
+	vlcoll_sched_init(&s, 2);
+	vlcoll_send(&s, 0, 1, 0);
+	vlcoll_recv(&s, 1, 0, 0);
+	vlcoll_recv(&s, 1, 0, 0);
 	ck_assert_int_eq(run_sched(&s, out), -1);
 	/* a cycle: both receive before sending, no progress */
-	vli_coll_sched_init(&s, 2);
-	vli_coll_recv(&s, 0, 1, 0);
-	vli_coll_send(&s, 0, 1, 0);
-	vli_coll_recv(&s, 1, 0, 0);
-	vli_coll_send(&s, 1, 0, 0);
+	vlcoll_sched_init(&s, 2);
+	vlcoll_recv(&s, 0, 1, 0);
+	vlcoll_send(&s, 0, 1, 0);
+	vlcoll_recv(&s, 1, 0, 0);
+	vlcoll_send(&s, 1, 0, 0);
 	ck_assert_int_eq(run_sched(&s, out), -1);
 	/* ranks out of range */
-	vli_coll_sched_init(&s, 2);
-	vli_coll_send(&s, 0, 2, 0);
+	vlcoll_sched_init(&s, 2);
+	vlcoll_send(&s, 0, 2, 0);
 	ck_assert_int_eq(run_sched(&s, out), -1);
-	vli_coll_sched_init(&s, 2);
-	vli_coll_recv(&s, -1, 0, 0);
+	vlcoll_sched_init(&s, 2);
+	vlcoll_recv(&s, -1, 0, 0);
 	ck_assert_int_eq(run_sched(&s, out), -1);
 	/* an empty schedule: everyone leaves at entry */
-	vli_coll_sched_init(&s, 4);
+	vlcoll_sched_init(&s, 4);
 	ck_assert_int_eq(run_sched(&s, out), 0);
 	ck_assert_int_eq(out[3].exit, 0);
 	ck_assert_int_eq(out[3].nmsgs, 0);

@@ -41,7 +41,7 @@ static void reset_task(void)
 {
 	if (vli_t.ready && !vli_t.ended)
 		vli_finish();
-	vl_config_free(&vli_t.cfg);
+	vlcfg_free(&vli_t.cfg);
 	memset(&vli_t, 0, sizeof vli_t);
 }
 
@@ -65,7 +65,7 @@ static void setup_cfg(int nhosts)
 	int i;
 
 	reset_task();
-	vl_config_default(&vli_t.cfg);
+	vlcfg_default(&vli_t.cfg);
 	ck_assert_ptr_nonnull(vli_t.cfg.hosts);
 	vli_t.cfg.compute_ignore = 1;
 	if (nhosts > 1) {
@@ -74,12 +74,12 @@ static void setup_cfg(int nhosts)
 		ck_assert_ptr_nonnull(vli_t.cfg.hosts);
 		vli_t.cfg.nhosts = nhosts;
 		for (i = 0; i < nhosts; i++) {
-			vl_host *h = &vli_t.cfg.hosts[i];
+			vlcfg_host *h = &vli_t.cfg.hosts[i];
 
 			snprintf(h->name, sizeof h->name, "n%d", i);
 			h->procs = 1;
-			h->send_delay = h->recv_delay = h->trans_delay = VL_UNSET;
-			h->trans_per_kib_ps = VL_UNSET;
+			h->send_delay = h->recv_delay = h->trans_delay = VLCFG_UNSET;
+			h->trans_per_kib_ps = VLCFG_UNSET;
 		}
 	}
 }
@@ -599,7 +599,7 @@ END_TEST
  * record for record, and finds complete (END last, nothing after it). */
 START_TEST(round_trip_through_the_reader)
 {
-	vl_tfile f;
+	vlpost_tfile f;
 	vl_trec r;
 	trace t;
 	char path[1200];
@@ -619,13 +619,13 @@ START_TEST(round_trip_through_the_reader)
 	read_trace(0x40001, &t);
 	trace_path(path, sizeof path, 0x40001);
 	memset(&f, 0, sizeof f);
-	ck_assert_int_eq(vl_tfile_open(&f, path, 0, 1), 0);
+	ck_assert_int_eq(vlpost_tfile_open(&f, path, 0, 1), 0);
 	ck_assert_int_eq(f.hdr.tid, 0x40001);
 	ck_assert_int_eq(f.hdr.host, 1);
 	ck_assert_int_eq(f.hdr.start_ns, 5000);
 	ck_assert_str_eq(f.hdr.host_name, "n1");
 	ck_assert_str_eq(f.hdr.program, "roundtrip");
-	for (i = 0; (got = vl_tfile_next(&f, &r)) == 1; i++) {
+	for (i = 0; (got = vlpost_tfile_next(&f, &r)) == 1; i++) {
 		ck_assert_int_lt(i, t.n);
 		ck_assert_int_eq(r.type, t.r[i].type);
 		ck_assert_int_eq(r.peer, t.r[i].peer);
@@ -637,7 +637,7 @@ START_TEST(round_trip_through_the_reader)
 	ck_assert_int_eq(i, t.n);
 	ck_assert_int_eq(i, 6); /* START SEND RECV MARK COMPUTE END */
 	ck_assert_int_eq(t.r[5].type, VL_EV_END);
-	vl_tfile_close(&f);
+	vlpost_tfile_close(&f);
 	cleanup(0x40001, &t);
 }
 END_TEST

@@ -19,9 +19,9 @@
 
 /* ---- helpers ---- */
 
-static vl_pwl pwl(int n, const int64_t *bytes, const int64_t *ns)
+static vlcfg_pwl pwl(int n, const int64_t *bytes, const int64_t *ns)
 {
-	vl_pwl m;
+	vlcfg_pwl m;
 	int i;
 
 	memset(&m, 0, sizeof m);
@@ -36,11 +36,11 @@ static vl_pwl pwl(int n, const int64_t *bytes, const int64_t *ns)
 #define PWL(b, t) pwl((int)(sizeof(b) / sizeof((b)[0])), (b), (t))
 
 /* A config with nhosts hosts "h0".."h<n-1>", all overrides unset. */
-static void cfg_hosts(vl_config *c, int nhosts)
+static void cfg_hosts(vlcfg_config *c, int nhosts)
 {
 	int i;
 
-	vl_config_default(c);
+	vlcfg_default(c);
 	ck_assert_ptr_nonnull(c->hosts);
 	ck_assert_int_eq(c->nhosts, 1);
 	free(c->hosts);
@@ -48,14 +48,14 @@ static void cfg_hosts(vl_config *c, int nhosts)
 	ck_assert_ptr_nonnull(c->hosts);
 	c->nhosts = nhosts;
 	for (i = 0; i < nhosts; i++) {
-		vl_host *h = &c->hosts[i];
+		vlcfg_host *h = &c->hosts[i];
 
 		snprintf(h->name, sizeof h->name, "h%d", i);
 		h->procs = 1;
-		h->send_delay = VL_UNSET;
-		h->recv_delay = VL_UNSET;
-		h->trans_delay = VL_UNSET;
-		h->trans_per_kib_ps = VL_UNSET;
+		h->send_delay = VLCFG_UNSET;
+		h->recv_delay = VLCFG_UNSET;
+		h->trans_delay = VLCFG_UNSET;
+		h->trans_per_kib_ps = VLCFG_UNSET;
 	}
 }
 
@@ -84,7 +84,7 @@ static void remove_ini(const char *path, const char *dir)
 
 START_TEST(pwl_empty_is_zero)
 {
-	vl_pwl m;
+	vlcfg_pwl m;
 
 	memset(&m, 0, sizeof m);
 	m.bytes[0] = 10; /* ignored: n == 0 */
@@ -101,7 +101,7 @@ END_TEST
 START_TEST(pwl_single_point_is_constant)
 {
 	static const int64_t b[] = { 100 }, t[] = { 777 };
-	vl_pwl m = PWL(b, t);
+	vlcfg_pwl m = PWL(b, t);
 
 	ck_assert_int_eq(vli_pwl_eval(&m, 0), 777);
 	ck_assert_int_eq(vli_pwl_eval(&m, 99), 777);
@@ -115,7 +115,7 @@ END_TEST
 START_TEST(pwl_below_first_point_holds_first_value)
 {
 	static const int64_t b[] = { 100, 200 }, t[] = { 1000, 3000 };
-	vl_pwl m = PWL(b, t);
+	vlcfg_pwl m = PWL(b, t);
 
 	ck_assert_int_eq(vli_pwl_eval(&m, 0), 1000);
 	ck_assert_int_eq(vli_pwl_eval(&m, 1), 1000);
@@ -130,7 +130,7 @@ START_TEST(pwl_exact_on_every_breakpoint)
 {
 	static const int64_t b[] = { 0, 1024, 4096, 65536, 1048576 };
 	static const int64_t t[] = { 10000, 20000, 25000, 125000, 90000000 };
-	vl_pwl m = PWL(b, t);
+	vlcfg_pwl m = PWL(b, t);
 	int i;
 
 	for (i = 0; i < m.n; i++)
@@ -138,15 +138,15 @@ START_TEST(pwl_exact_on_every_breakpoint)
 
 	/* the full number of breakpoints, with awkward slopes */
 	{
-		vl_pwl big;
-		int64_t bb[VL_MAX_BP], tt[VL_MAX_BP];
+		vlcfg_pwl big;
+		int64_t bb[VLCFG_MAX_BP], tt[VLCFG_MAX_BP];
 
-		for (i = 0; i < VL_MAX_BP; i++) {
+		for (i = 0; i < VLCFG_MAX_BP; i++) {
 			bb[i] = (int64_t)i * i * 37 + i;       /* strictly increasing */
 			tt[i] = (int64_t)(i % 5) * 1234567 + 17; /* up and down */
 		}
-		big = pwl(VL_MAX_BP, bb, tt);
-		for (i = 0; i < VL_MAX_BP; i++)
+		big = pwl(VLCFG_MAX_BP, bb, tt);
+		for (i = 0; i < VLCFG_MAX_BP; i++)
 			ck_assert_int_eq(vli_pwl_eval(&big, bb[i]), tt[i]);
 	}
 }
@@ -157,7 +157,7 @@ START_TEST(pwl_between_points_truncates)
 	/* increasing, one segment: 10/3 per byte */
 	{
 		static const int64_t b[] = { 0, 3 }, t[] = { 0, 10 };
-		vl_pwl m = PWL(b, t);
+		vlcfg_pwl m = PWL(b, t);
 
 		ck_assert_int_eq(vli_pwl_eval(&m, 1), 3); /* 10/3 = 3.33 */
 		ck_assert_int_eq(vli_pwl_eval(&m, 2), 6); /* 20/3 = 6.67 */
@@ -165,7 +165,7 @@ START_TEST(pwl_between_points_truncates)
 	/* 1000 ns over 1024 bytes */
 	{
 		static const int64_t b[] = { 0, 1024 }, t[] = { 1000, 2000 };
-		vl_pwl m = PWL(b, t);
+		vlcfg_pwl m = PWL(b, t);
 
 		ck_assert_int_eq(vli_pwl_eval(&m, 1), 1000);    /* 1000/1024 = 0.98 */
 		ck_assert_int_eq(vli_pwl_eval(&m, 2), 1001);    /* 2000/1024 = 1.95 */
@@ -175,7 +175,7 @@ START_TEST(pwl_between_points_truncates)
 	/* decreasing: the quotient is truncated toward zero, not floored */
 	{
 		static const int64_t b[] = { 0, 3 }, t[] = { 1000, 0 };
-		vl_pwl m = PWL(b, t);
+		vlcfg_pwl m = PWL(b, t);
 
 		ck_assert_int_eq(vli_pwl_eval(&m, 1), 667); /* 1000 + (-1000/3 = -333) */
 		ck_assert_int_eq(vli_pwl_eval(&m, 2), 334); /* 1000 + (-2000/3 = -666) */
@@ -184,7 +184,7 @@ START_TEST(pwl_between_points_truncates)
 	{
 		static const int64_t b[] = { 0, 1024, 4096, 65536 };
 		static const int64_t t[] = { 10000, 20000, 25000, 125000 };
-		vl_pwl m = PWL(b, t);
+		vlcfg_pwl m = PWL(b, t);
 
 		/* seg 0: 10000 + 10000*100/1024 = 10000 + 976 (976.56) */
 		ck_assert_int_eq(vli_pwl_eval(&m, 100), 10976);
@@ -200,7 +200,7 @@ START_TEST(pwl_between_points_truncates)
 	/* flat segment then rising one */
 	{
 		static const int64_t b[] = { 0, 100, 200 }, t[] = { 50, 50, 150 };
-		vl_pwl m = PWL(b, t);
+		vlcfg_pwl m = PWL(b, t);
 
 		ck_assert_int_eq(vli_pwl_eval(&m, 77), 50);
 		ck_assert_int_eq(vli_pwl_eval(&m, 150), 100);
@@ -211,7 +211,7 @@ END_TEST
 START_TEST(pwl_beyond_last_extends_last_segment)
 {
 	static const int64_t b[] = { 0, 1000, 2000 }, t[] = { 100, 1100, 1600 };
-	vl_pwl m = PWL(b, t);
+	vlcfg_pwl m = PWL(b, t);
 
 	/* last segment slope 500/1000, from (1000, 1100) */
 	ck_assert_int_eq(vli_pwl_eval(&m, 2001), 1600);  /* 500*1001/1000 = 500.5 */
@@ -222,7 +222,7 @@ START_TEST(pwl_beyond_last_extends_last_segment)
 	/* two points */
 	{
 		static const int64_t b2[] = { 10, 20 }, t2[] = { 0, 7 };
-		vl_pwl m2 = PWL(b2, t2);
+		vlcfg_pwl m2 = PWL(b2, t2);
 
 		ck_assert_int_eq(vli_pwl_eval(&m2, 30), 14);
 		ck_assert_int_eq(vli_pwl_eval(&m2, 31), 14); /* 7*21/10 = 14.7 */
@@ -231,7 +231,7 @@ START_TEST(pwl_beyond_last_extends_last_segment)
 	/* a flat last segment stays flat */
 	{
 		static const int64_t b3[] = { 0, 100, 200 }, t3[] = { 0, 500, 500 };
-		vl_pwl m3 = PWL(b3, t3);
+		vlcfg_pwl m3 = PWL(b3, t3);
 
 		ck_assert_int_eq(vli_pwl_eval(&m3, 1000000), 500);
 	}
@@ -241,7 +241,7 @@ END_TEST
 START_TEST(pwl_never_negative)
 {
 	static const int64_t b[] = { 0, 100 }, t[] = { 1000, 500 };
-	vl_pwl m = PWL(b, t);
+	vlcfg_pwl m = PWL(b, t);
 
 	ck_assert_int_eq(vli_pwl_eval(&m, 100), 500);
 	ck_assert_int_eq(vli_pwl_eval(&m, 199), 5);  /* 1000 - 995 */
@@ -253,7 +253,7 @@ START_TEST(pwl_never_negative)
 	/* decreasing middle segment */
 	{
 		static const int64_t b2[] = { 0, 10, 20 }, t2[] = { 0, 100, 0 };
-		vl_pwl m2 = PWL(b2, t2);
+		vlcfg_pwl m2 = PWL(b2, t2);
 
 		ck_assert_int_eq(vli_pwl_eval(&m2, 15), 50);
 		ck_assert_int_eq(vli_pwl_eval(&m2, 21), 0); /* 100 - 110 */
@@ -263,16 +263,16 @@ END_TEST
 
 START_TEST(costs_saturate_instead_of_wrapping)
 {
-	vl_pwl m = { .n = 2, .bytes = { 0, 1 }, .ns = { 0, 1000000000 } };
-	vl_config c;
+	vlcfg_pwl m = { .n = 2, .bytes = { 0, 1 }, .ns = { 0, 1000000000 } };
+	vlcfg_config c;
 
 	/* 1 s per byte for 10^10 bytes is past int64: saturate at INT64_MAX / 4 */
 	ck_assert_int_eq(vli_pwl_eval(&m, 10000000000LL), INT64_MAX / 4);
-	vl_config_default(&c);
+	vlcfg_default(&c);
 	c.inter.trans_delay = INT64_MAX / 2;
 	c.inter.trans_per_kib_ps = INT64_MAX;
 	ck_assert_int_eq(vli_trans_time(&c, 0, 1, INT64_MAX), INT64_MAX / 4);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
@@ -283,21 +283,21 @@ START_TEST(pwl_huge_sizes_do_not_overflow)
 	/* 1 s per KiB: 1e9 * 2^40 overflows int64 in the product, not in the result */
 	{
 		static const int64_t b[] = { 0, 1024 }, t[] = { 0, 1000000000 };
-		vl_pwl m = PWL(b, t);
+		vlcfg_pwl m = PWL(b, t);
 
 		ck_assert_int_eq(vli_pwl_eval(&m, g40), INT64_C(1073741824000000000));
 	}
 	/* 80 ns per byte (100 Mbit/s) from 40 us */
 	{
 		static const int64_t b[] = { 0, 1500 }, t[] = { 40000, 160000 };
-		vl_pwl m = PWL(b, t);
+		vlcfg_pwl m = PWL(b, t);
 
 		ck_assert_int_eq(vli_pwl_eval(&m, g40), 40000 + 80 * g40);
 	}
 	/* slope 1/1024 over the whole int64 range */
 	{
 		static const int64_t b[] = { 0, 1024 }, t[] = { 0, 1 };
-		vl_pwl m = PWL(b, t);
+		vlcfg_pwl m = PWL(b, t);
 
 		ck_assert_int_eq(vli_pwl_eval(&m, INT64_MAX), INT64_C(9007199254740991));
 	}
@@ -305,7 +305,7 @@ START_TEST(pwl_huge_sizes_do_not_overflow)
 	{
 		static const int64_t b[] = { INT64_C(1) << 50, INT64_C(1) << 51 };
 		static const int64_t t[] = { INT64_C(1) << 40, INT64_C(1) << 41 };
-		vl_pwl m = PWL(b, t);
+		vlcfg_pwl m = PWL(b, t);
 
 		/* (2^40 * 2^50) / 2^50 = 2^40 above the first point */
 		ck_assert_int_eq(vli_pwl_eval(&m, INT64_C(3) << 50), INT64_C(3) << 40);
@@ -318,7 +318,7 @@ END_TEST
 
 START_TEST(contention_table)
 {
-	vl_link l;
+	vlcfg_link l;
 
 	memset(&l, 0, sizeof l);
 	ck_assert_double_eq(vli_contention(&l, 0), 1.0);
@@ -359,7 +359,7 @@ END_TEST
 
 START_TEST(link_choice)
 {
-	vl_config c;
+	vlcfg_config c;
 
 	cfg_hosts(&c, 3);
 	ck_assert_ptr_eq(vli_link(&c, 0, 0), &c.intra);
@@ -371,7 +371,7 @@ START_TEST(link_choice)
 	ck_assert_ptr_eq(vli_link(&c, -2, -2), &c.inter);
 	ck_assert_ptr_eq(vli_link(&c, -1, 0), &c.inter);
 	ck_assert_ptr_eq(vli_link(&c, 0, -1), &c.inter);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
@@ -380,7 +380,7 @@ END_TEST
 START_TEST(send_time_precedence)
 {
 	static const int64_t b[] = { 0, 1000 }, t[] = { 1000, 2000 };
-	vl_config c;
+	vlcfg_config c;
 
 	cfg_hosts(&c, 3);
 	c.intra.send_delay = 100;
@@ -418,13 +418,13 @@ START_TEST(send_time_precedence)
 	/* a host index out of range has no overrides */
 	ck_assert_int_eq(vli_send_time(&c, 3, 0, 500), 200);
 	ck_assert_int_eq(vli_send_time(&c, 99, 1, 500), 200);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
 START_TEST(trans_time_constants_exact)
 {
-	vl_config c;
+	vlcfg_config c;
 
 	cfg_hosts(&c, 2);
 	/* 100 Mbit/s = 1024 * 1e12 / 12.5e6 = 81920000 ps per KiB = 80 ns per byte */
@@ -456,14 +456,14 @@ START_TEST(trans_time_constants_exact)
 	c.intra.trans_per_kib_ps = 8192000;
 	ck_assert_int_eq(vli_trans_time(&c, 0, 0, 1500), 12000);
 	ck_assert_int_eq(vli_trans_time(&c, 0, 0, 1499), 11992);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
 START_TEST(trans_time_precedence)
 {
 	static const int64_t b[] = { 0, 1000 }, t[] = { 10, 1010 };
-	vl_config c;
+	vlcfg_config c;
 
 	cfg_hosts(&c, 3);
 	c.inter.trans_delay = 5000;
@@ -503,13 +503,13 @@ START_TEST(trans_time_precedence)
 
 	/* out-of-range sender: no overrides, the inter model */
 	ck_assert_int_eq(vli_trans_time(&c, 3, 1, 500), 510);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
 START_TEST(recv_time_precedence)
 {
-	vl_config c;
+	vlcfg_config c;
 
 	cfg_hosts(&c, 3);
 	c.intra.recv_delay = 11;
@@ -531,7 +531,7 @@ START_TEST(recv_time_precedence)
 	ck_assert_int_eq(vli_recv_time(&c, 2, 2), 0);
 	ck_assert_int_eq(vli_recv_time(&c, 0, 2), 0);
 	ck_assert_int_eq(vli_recv_time(&c, 0, 3), 22); /* out of range */
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
@@ -556,15 +556,15 @@ START_TEST(model_from_ini_file)
 		"trans_per_kib = 500ps\n"
 		"factor = 0.5\n";
 	char path[600], dir[512], err[1200];
-	vl_config c;
+	vlcfg_config c;
 	int a, b;
 
 	write_ini(ini, path, sizeof path, dir, sizeof dir);
 	err[0] = 0;
-	ck_assert_msg(vl_config_load(path, &c, err, sizeof err) == 0, "load: %s", err);
+	ck_assert_msg(vlcfg_load(path, &c, err, sizeof err) == 0, "load: %s", err);
 	remove_ini(path, dir);
-	a = vl_config_host(&c, "a");
-	b = vl_config_host(&c, "b");
+	a = vlcfg_host_index(&c, "a");
+	b = vlcfg_host_index(&c, "b");
 	ck_assert_int_eq(a, 0);
 	ck_assert_int_eq(b, 1);
 
@@ -592,7 +592,7 @@ START_TEST(model_from_ini_file)
 	ck_assert_int_eq(vli_init_delay(&c, b), 0);
 	ck_assert_int_eq(vli_scale_cpu(&c, b, 1001), 501); /* 500.5 rounds away from 0 */
 	ck_assert_int_eq(vli_scale_cpu(&c, a, 1001), 1001);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
@@ -600,7 +600,7 @@ END_TEST
 
 START_TEST(init_delay)
 {
-	vl_config c;
+	vlcfg_config c;
 
 	cfg_hosts(&c, 3);
 	ck_assert_int_eq(vli_init_delay(&c, 0), 0);
@@ -612,13 +612,13 @@ START_TEST(init_delay)
 	ck_assert_int_eq(vli_init_delay(&c, -1), 0);
 	ck_assert_int_eq(vli_init_delay(&c, -2), 0);
 	ck_assert_int_eq(vli_init_delay(&c, 3), 0);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
 START_TEST(scale_cpu)
 {
-	vl_config c;
+	vlcfg_config c;
 
 	cfg_hosts(&c, 4);
 	/* factor 0: unchanged */
@@ -647,13 +647,13 @@ START_TEST(scale_cpu)
 	ck_assert_int_eq(vli_scale_cpu(&c, 1, 123456789), 0);
 	ck_assert_int_eq(vli_scale_cpu(&c, 3, 1000), 0);
 	ck_assert_int_eq(vli_scale_cpu(&c, -1, 777), 0);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
 /* ---- vli_set_param ---- */
 
-static int setp(vl_config *c, const char *s, const char *k, const char *v, char *err)
+static int setp(vlcfg_config *c, const char *s, const char *k, const char *v, char *err)
 {
 	err[0] = 0;
 	return vli_set_param(c, s, k, v, err, 512);
@@ -661,7 +661,7 @@ static int setp(vl_config *c, const char *s, const char *k, const char *v, char 
 
 START_TEST(set_param_network_both_links)
 {
-	vl_config c;
+	vlcfg_config c;
 	char err[512];
 
 	cfg_hosts(&c, 2);
@@ -698,17 +698,17 @@ START_TEST(set_param_network_both_links)
 	ck_assert_int_eq(c.intra.send_model.n, 0);
 	ck_assert_int_eq(c.inter.ncont, 0);
 	ck_assert_int_eq(c.compute_ignore, 0);
-	ck_assert_int_eq(c.hosts[0].send_delay, VL_UNSET);
+	ck_assert_int_eq(c.hosts[0].send_delay, VLCFG_UNSET);
 	/* and the model uses the new values */
 	ck_assert_int_eq(vli_trans_time(&c, 0, 1, 1500), 2000000000 + 1396); /* 1500*953674/1024000 = 1396.98 */
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
 START_TEST(set_param_one_link)
 {
-	vl_config c;
-	vl_link inter0, intra1;
+	vlcfg_config c;
+	vlcfg_link inter0, intra1;
 	char err[512];
 
 	cfg_hosts(&c, 2);
@@ -736,14 +736,14 @@ START_TEST(set_param_one_link)
 	ck_assert_int_eq(setp(&c, "network inter", "trans_per_kib", "1us", err), 0);
 	ck_assert_int_eq(c.inter.trans_per_kib_ps, 1000000);
 	ck_assert_mem_eq(&c.intra, &intra1, sizeof intra1);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
 START_TEST(set_param_simulation_and_host)
 {
-	vl_config c;
-	vl_host h0;
+	vlcfg_config c;
+	vlcfg_host h0;
 	char err[512];
 
 	cfg_hosts(&c, 3);
@@ -769,7 +769,7 @@ START_TEST(set_param_simulation_and_host)
 	ck_assert_int_eq(c.hosts[1].recv_delay, 6000);
 	ck_assert_int_eq(setp(&c, "host h1", "trans_delay", "7us", err), 0);
 	ck_assert_int_eq(c.hosts[1].trans_delay, 7000);
-	ck_assert_int_eq(c.hosts[1].trans_per_kib_ps, VL_UNSET);
+	ck_assert_int_eq(c.hosts[1].trans_per_kib_ps, VLCFG_UNSET);
 	ck_assert_int_eq(setp(&c, "host h2", "factor", "2", err), 0);
 	ck_assert_double_eq(c.hosts[2].factor, 2.0);
 	ck_assert_mem_eq(&c.hosts[0], &h0, sizeof h0);
@@ -779,15 +779,15 @@ START_TEST(set_param_simulation_and_host)
 	ck_assert_int_eq(vli_trans_time(&c, 1, 0, 100), 7000);
 	ck_assert_int_eq(vli_init_delay(&c, 1), 100000000);
 	ck_assert_int_eq(vli_scale_cpu(&c, 2, 21), 42);
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
 START_TEST(set_param_errors)
 {
-	vl_config c;
-	vl_link intra0, inter0;
-	vl_host hosts0[2];
+	vlcfg_config c;
+	vlcfg_link intra0, inter0;
+	vlcfg_host hosts0[2];
 	int ignore0;
 	char err[512];
 	size_t i;
@@ -919,20 +919,20 @@ START_TEST(set_param_errors)
 	ck_assert_int_eq(c.intra.send_delay, 111);
 	ck_assert_int_eq(c.inter.send_delay, 333);
 #undef UNCHANGED
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 
 START_TEST(set_param_small_err_buffer)
 {
-	vl_config c;
+	vlcfg_config c;
 	char err[8];
 
 	cfg_hosts(&c, 1);
 	memset(err, 'x', sizeof err);
 	ck_assert_int_eq(vli_set_param(&c, "nope", "k", "v", err, sizeof err), -1);
 	ck_assert_int_eq((int)strlen(err), 7); /* cut, NUL-terminated */
-	vl_config_free(&c);
+	vlcfg_free(&c);
 }
 END_TEST
 

@@ -47,14 +47,14 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-static char *dump_str(const vl_config *cfg)
+static char *dump_str(const vlcfg_config *cfg)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
 
 	ck_assert_ptr_nonnull(m);
-	vl_config_dump(cfg, m);
+	vlcfg_dump(cfg, m);
 	fclose(m);
 	return buf;
 }
@@ -73,14 +73,14 @@ static void write_temp(const char *data, size_t len, char *path, size_t size)
 }
 
 /* Load len bytes as a VMConfig; err gets the message with the file name as "T". */
-static int load_bytes(const char *data, size_t len, vl_config *cfg, char *err, size_t errlen)
+static int load_bytes(const char *data, size_t len, vlcfg_config *cfg, char *err, size_t errlen)
 {
 	char path[512], msg[2048];
 	size_t plen;
 	int rc;
 
 	write_temp(data, len, path, sizeof(path));
-	rc = vl_config_load(path, cfg, msg, sizeof(msg));
+	rc = vlcfg_load(path, cfg, msg, sizeof(msg));
 	unlink(path);
 	plen = strlen(path);
 	if (!strncmp(msg, path, plen))
@@ -90,7 +90,7 @@ static int load_bytes(const char *data, size_t len, vl_config *cfg, char *err, s
 	return rc;
 }
 
-static int load_text(const char *text, vl_config *cfg, char *err, size_t errlen)
+static int load_text(const char *text, vlcfg_config *cfg, char *err, size_t errlen)
 {
 	return load_bytes(text, strlen(text), cfg, err, errlen);
 }
@@ -98,7 +98,7 @@ static int load_text(const char *text, vl_config *cfg, char *err, size_t errlen)
 /* The text must fail with exactly this message (file name "T"). */
 static void expect_error(const char *text, const char *want)
 {
-	vl_config cfg;
+	vlcfg_config cfg;
 	char err[2048];
 
 	ck_assert_int_eq(load_text(text, &cfg, err, sizeof(err)), -1);
@@ -108,7 +108,7 @@ static void expect_error(const char *text, const char *want)
 }
 
 /* The text must load. */
-static void expect_ok(const char *text, vl_config *cfg)
+static void expect_ok(const char *text, vlcfg_config *cfg)
 {
 	char err[2048];
 	int rc = load_text(text, cfg, err, sizeof(err));
@@ -141,7 +141,7 @@ START_TEST(test_time_ok)
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		int64_t ns = -42;
 
-		ck_assert_msg(vl_parse_time(c[i].text, &ns) == 0, "\"%s\" rejected", c[i].text);
+		ck_assert_msg(vlcfg_parse_time(c[i].text, &ns) == 0, "\"%s\" rejected", c[i].text);
 		ck_assert_msg(ns == c[i].ns, "\"%s\" -> %" PRId64 ", want %" PRId64, c[i].text, ns,
 			      c[i].ns);
 	}
@@ -161,11 +161,11 @@ START_TEST(test_time_bad)
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		int64_t ns = -42;
 
-		ck_assert_msg(vl_parse_time(c[i], &ns) == -1, "\"%s\" accepted", c[i]);
+		ck_assert_msg(vlcfg_parse_time(c[i], &ns) == -1, "\"%s\" accepted", c[i]);
 		ck_assert_msg(ns == -42, "\"%s\" changed the result", c[i]);
 	}
-	ck_assert_int_eq(vl_parse_time(NULL, &(int64_t){0}), -1);
-	ck_assert_int_eq(vl_parse_time("1s", NULL), -1);
+	ck_assert_int_eq(vlcfg_parse_time(NULL, &(int64_t){0}), -1);
+	ck_assert_int_eq(vlcfg_parse_time("1s", NULL), -1);
 }
 END_TEST
 
@@ -184,7 +184,7 @@ START_TEST(test_size_ok)
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		int64_t b = -42;
 
-		ck_assert_msg(vl_parse_size(c[i].text, &b) == 0, "\"%s\" rejected", c[i].text);
+		ck_assert_msg(vlcfg_parse_size(c[i].text, &b) == 0, "\"%s\" rejected", c[i].text);
 		ck_assert_msg(b == c[i].ns, "\"%s\" -> %" PRId64 ", want %" PRId64, c[i].text, b,
 			      c[i].ns);
 	}
@@ -203,7 +203,7 @@ START_TEST(test_size_bad)
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		int64_t b = -42;
 
-		ck_assert_msg(vl_parse_size(c[i], &b) == -1, "\"%s\" accepted (%" PRId64 ")", c[i],
+		ck_assert_msg(vlcfg_parse_size(c[i], &b) == -1, "\"%s\" accepted (%" PRId64 ")", c[i],
 			      b);
 	}
 }
@@ -225,7 +225,7 @@ START_TEST(test_rate_ok)
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		double v = -1;
 
-		ck_assert_msg(vl_parse_rate(c[i].text, &v) == 0, "\"%s\" rejected", c[i].text);
+		ck_assert_msg(vlcfg_parse_rate(c[i].text, &v) == 0, "\"%s\" rejected", c[i].text);
 		ck_assert_msg(v == c[i].bps, "\"%s\" -> %.17g", c[i].text, v);
 	}
 }
@@ -242,7 +242,7 @@ START_TEST(test_rate_bad)
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		double v = -1;
 
-		ck_assert_msg(vl_parse_rate(c[i], &v) == -1, "\"%s\" accepted", c[i]);
+		ck_assert_msg(vlcfg_parse_rate(c[i], &v) == -1, "\"%s\" accepted", c[i]);
 	}
 }
 END_TEST
@@ -274,24 +274,24 @@ static int each_ini(const char *dir, void (*fn)(const char *, const char *))
 /* The dump must load back to the same dump. */
 static void check_roundtrip(const char *dump)
 {
-	vl_config cfg;
+	vlcfg_config cfg;
 	char err[2048], *again;
 
 	ck_assert_msg(load_text(dump, &cfg, err, sizeof(err)) == 0, "dump does not load: %s", err);
 	again = dump_str(&cfg);
 	ck_assert_str_eq(again, dump);
 	free(again);
-	vl_config_free(&cfg);
+	vlcfg_free(&cfg);
 }
 
 static void check_good(const char *dir, const char *name)
 {
 	char ini[1024], want_path[1024], err[2048], *want, *got;
-	vl_config cfg;
+	vlcfg_config cfg;
 
 	snprintf(ini, sizeof(ini), "%s/%s.ini", dir, name);
 	snprintf(want_path, sizeof(want_path), "%s/%s.dump", dir, name);
-	ck_assert_msg(vl_config_load(ini, &cfg, err, sizeof(err)) == 0, "%s: %s", name, err);
+	ck_assert_msg(vlcfg_load(ini, &cfg, err, sizeof(err)) == 0, "%s: %s", name, err);
 	ck_assert_str_eq(cfg.path, ini);
 	want = slurp(want_path);
 	ck_assert_msg(want != NULL, "missing %s", want_path);
@@ -300,13 +300,13 @@ static void check_good(const char *dir, const char *name)
 	check_roundtrip(got);
 	free(got);
 	free(want);
-	vl_config_free(&cfg);
+	vlcfg_free(&cfg);
 }
 
 static void check_bad(const char *dir, const char *name)
 {
 	char ini[1024], err_path[1024], err[2048], want[2048], *line;
-	vl_config cfg;
+	vlcfg_config cfg;
 
 	snprintf(ini, sizeof(ini), "%s/%s.ini", dir, name);
 	snprintf(err_path, sizeof(err_path), "%s/%s.err", dir, name);
@@ -315,7 +315,7 @@ static void check_bad(const char *dir, const char *name)
 	line[strcspn(line, "\n")] = '\0';
 	snprintf(want, sizeof(want), "%s/%s", dir, line);
 	free(line);
-	ck_assert_msg(vl_config_load(ini, &cfg, err, sizeof(err)) == -1, "%s loaded", name);
+	ck_assert_msg(vlcfg_load(ini, &cfg, err, sizeof(err)) == -1, "%s loaded", name);
 	ck_assert_str_eq(err, want);
 	ck_assert_int_eq(cfg.nhosts, 0);
 	ck_assert_ptr_null(cfg.hosts);
@@ -337,17 +337,17 @@ END_TEST
 
 START_TEST(test_defaults)
 {
-	vl_config cfg;
-	const vl_host *h;
+	vlcfg_config cfg;
+	const vlcfg_host *h;
 	int i;
 
 	expect_ok("[host a]\n", &cfg);
 	ck_assert_int_eq(cfg.nhosts, 1);
 	ck_assert_int_eq(cfg.compute_ignore, 0);
-	ck_assert_int_eq(cfg.placement, VL_PLACE_FILL);
+	ck_assert_int_eq(cfg.placement, VLCFG_PLACE_FILL);
 	ck_assert_str_eq(cfg.trace_dir, "");
 	for (i = 0; i < 2; i++) {
-		const vl_link *l = i ? &cfg.inter : &cfg.intra;
+		const vlcfg_link *l = i ? &cfg.inter : &cfg.intra;
 
 		ck_assert(l->send_delay == 0 && l->recv_delay == 0 && l->trans_delay == 0);
 		ck_assert(l->trans_per_kib_ps == 0);
@@ -358,15 +358,15 @@ START_TEST(test_defaults)
 	ck_assert_str_eq(h->real, "");
 	ck_assert_int_eq(h->procs, 1);
 	ck_assert(h->factor == 0 && h->flops == 0 && h->init_delay == 0);
-	ck_assert(h->send_delay == VL_UNSET && h->recv_delay == VL_UNSET);
-	ck_assert(h->trans_delay == VL_UNSET && h->trans_per_kib_ps == VL_UNSET);
-	vl_config_free(&cfg);
+	ck_assert(h->send_delay == VLCFG_UNSET && h->recv_delay == VLCFG_UNSET);
+	ck_assert(h->trans_delay == VLCFG_UNSET && h->trans_per_kib_ps == VLCFG_UNSET);
+	vlcfg_free(&cfg);
 }
 END_TEST
 
 START_TEST(test_network_order)
 {
-	vl_config cfg;
+	vlcfg_config cfg;
 
 	expect_ok("[network intra]\nsend_delay = 1us\n[network]\nsend_delay = 2us\n"
 		  "recv_delay = 3us\n[network inter]\nrecv_delay = 4us\n[host a]\n", &cfg);
@@ -374,14 +374,14 @@ START_TEST(test_network_order)
 	ck_assert_int_eq(cfg.inter.send_delay, 2000);
 	ck_assert_int_eq(cfg.intra.recv_delay, 3000);
 	ck_assert_int_eq(cfg.inter.recv_delay, 4000);
-	vl_config_free(&cfg);
+	vlcfg_free(&cfg);
 }
 END_TEST
 
 START_TEST(test_models)
 {
-	vl_config cfg;
-	const vl_pwl *p;
+	vlcfg_config cfg;
+	const vlcfg_pwl *p;
 
 	expect_ok("[network]\nsend_model = 0B:10us, 1KiB:20us, 64KiB:700us\n"
 		  "contention = 1:1.0, 2:1.3, 4:2.0\n"
@@ -397,7 +397,7 @@ START_TEST(test_models)
 	ck_assert(p->bytes[1] == 1500 && p->bytes[2] == 1048576 && p->ns[2] == 90000000);
 	ck_assert_int_eq(cfg.inter.ncont, 3);
 	ck_assert(cfg.inter.cont_k[2] == 4 && cfg.inter.cont_f[1] == 1.3);
-	vl_config_free(&cfg);
+	vlcfg_free(&cfg);
 }
 END_TEST
 
@@ -406,18 +406,18 @@ START_TEST(test_model_limits)
 	char text[4096];
 	size_t n;
 	int i;
-	vl_config cfg;
+	vlcfg_config cfg;
 
 	n = (size_t)snprintf(text, sizeof(text), "[network]\nsend_model =");
-	for (i = 0; i < VL_MAX_BP; i++)
+	for (i = 0; i < VLCFG_MAX_BP; i++)
 		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%d:0s", i ? "," : "", i);
 	snprintf(text + n, sizeof(text) - n, "\ncontention=1:1,2:1,3:1,4:1,5:1,6:1,7:1,8:1,"
 		 "9:1,10:1,11:1,12:1,13:1,14:1,15:1,16:1,17:1,18:1,19:1,20:1,21:1,22:1,23:1,"
 		 "24:1,25:1,26:1,27:1,28:1,29:1,30:1,31:1,32:1\n[host a]\n");
 	expect_ok(text, &cfg);
-	ck_assert_int_eq(cfg.intra.send_model.n, VL_MAX_BP);
-	ck_assert_int_eq(cfg.inter.ncont, VL_MAX_CONT);
-	vl_config_free(&cfg);
+	ck_assert_int_eq(cfg.intra.send_model.n, VLCFG_MAX_BP);
+	ck_assert_int_eq(cfg.inter.ncont, VLCFG_MAX_CONT);
+	vlcfg_free(&cfg);
 	expect_error("[network]\ncontention=1:1,2:1,3:1,4:1,5:1,6:1,7:1,8:1,9:1,10:1,11:1,12:1,"
 		     "13:1,14:1,15:1,16:1,17:1,18:1,19:1,20:1,21:1,22:1,23:1,24:1,25:1,26:1,27:1,"
 		     "28:1,29:1,30:1,31:1,32:1,33:1\n",
@@ -445,7 +445,7 @@ END_TEST
 
 START_TEST(test_bandwidth)
 {
-	vl_config cfg;
+	vlcfg_config cfg;
 
 	expect_ok("[network]\nbandwidth = 100Mbit/s\n[network intra]\ntrans_per_kib = 1us\n"
 		  "[host a]\nbandwidth = 1Gbit/s\n[host b]\ntrans_per_kib = 2ns\n", &cfg);
@@ -453,7 +453,7 @@ START_TEST(test_bandwidth)
 	ck_assert_int_eq(cfg.intra.trans_per_kib_ps, 1000000);
 	ck_assert_int_eq(cfg.hosts[0].trans_per_kib_ps, 8192000);
 	ck_assert_int_eq(cfg.hosts[1].trans_per_kib_ps, 2000);
-	vl_config_free(&cfg);
+	vlcfg_free(&cfg);
 	expect_error("[host a]\nbandwidth = 1Gbit/s\ntrans_per_kib = 1us\n",
 		     "T:3: [host a] trans_per_kib: bandwidth is also given in this section "
 		     "(give trans_per_kib or bandwidth, not both)");
@@ -472,7 +472,7 @@ END_TEST
 
 START_TEST(test_templates)
 {
-	vl_config cfg;
+	vlcfg_config cfg;
 
 	expect_ok("[host head]\n[hosts n]\ncount = 12\nprocessors = 4\nreal = r\n[host tail]\n",
 		  &cfg);
@@ -484,9 +484,9 @@ START_TEST(test_templates)
 	ck_assert_str_eq(cfg.hosts[12].real, "r");
 	ck_assert_str_eq(cfg.hosts[13].name, "tail");
 	ck_assert_int_eq(cfg.hosts[13].procs, 1);
-	ck_assert_int_eq(vl_config_host(&cfg, "n7"), 7);
-	ck_assert_int_eq(vl_config_host(&cfg, "n13"), -1);
-	vl_config_free(&cfg);
+	ck_assert_int_eq(vlcfg_host_index(&cfg, "n7"), 7);
+	ck_assert_int_eq(vlcfg_host_index(&cfg, "n13"), -1);
+	vlcfg_free(&cfg);
 	expect_error("[hosts n]\ncount = 11\n[hosts n1]\ncount = 1\n",
 		     "T:3: [hosts n1]: host \"n11\" is already defined at line 1 "
 		     "(host names must be unique)");
@@ -505,13 +505,13 @@ END_TEST
 
 START_TEST(test_many_hosts)
 {
-	vl_config cfg;
+	vlcfg_config cfg;
 
 	expect_ok("[hosts n]\ncount = 100000\n", &cfg);
 	ck_assert_int_eq(cfg.nhosts, 100000);
 	ck_assert_str_eq(cfg.hosts[99999].name, "n100000");
-	ck_assert_int_eq(vl_config_host(&cfg, "n100000"), 99999);
-	vl_config_free(&cfg);
+	ck_assert_int_eq(vlcfg_host_index(&cfg, "n100000"), 99999);
+	vlcfg_free(&cfg);
 	expect_error("[hosts n]\ncount = 100000\n[host x]\n",
 		     "T:3: [host x]: too many hosts (at most 100000 in one file)");
 	expect_error("[hosts n]\ncount = 100000\n[hosts m]\ncount = 1\n",
@@ -524,7 +524,7 @@ START_TEST(test_host_hash)
 {
 	char *text = malloc(64 * 1024), name[32];
 	size_t n = 0;
-	vl_config cfg;
+	vlcfg_config cfg;
 	int i;
 
 	ck_assert_ptr_nonnull(text);
@@ -535,11 +535,11 @@ START_TEST(test_host_hash)
 	ck_assert_int_eq(cfg.nhosts, 1500);
 	for (i = 0; i < 1000; i++) {
 		sprintf(name, "h%d", i);
-		ck_assert_int_eq(vl_config_host(&cfg, name), i);
+		ck_assert_int_eq(vlcfg_host_index(&cfg, name), i);
 		ck_assert_int_eq(cfg.hosts[i].procs, i % 7 + 1);
 	}
-	ck_assert_int_eq(vl_config_host(&cfg, "x500"), 1499);
-	vl_config_free(&cfg);
+	ck_assert_int_eq(vlcfg_host_index(&cfg, "x500"), 1499);
+	vlcfg_free(&cfg);
 	sprintf(text + n, "[hosts x]\ncount = 500\n[host h999]\n");
 	expect_error(text, "T:2003: [host h999]: host \"h999\" is already defined at line 1999 "
 		     "(host names must be unique)");
@@ -549,7 +549,7 @@ END_TEST
 
 START_TEST(test_dump_numbers)
 {
-	vl_config cfg;
+	vlcfg_config cfg;
 	char *d;
 
 	expect_ok("[host a]\nfactor = 0.30000000000000004\nflops = 1.7976931348623157e308\n"
@@ -561,7 +561,7 @@ START_TEST(test_dump_numbers)
 	ck_assert_ptr_nonnull(strstr(d, "\ncontention = 1:0.1, 2:1e-300, 3:4.94065645841247e-324\n"));
 	check_roundtrip(d);
 	free(d);
-	vl_config_free(&cfg);
+	vlcfg_free(&cfg);
 	expect_error("[host a]\nflops = 1.8e308\n", "T:2: [host a] flops: \"1.8e308\" is out of "
 		     "range (use a number >= 0, e.g. 3.5e8)");
 }
@@ -570,7 +570,7 @@ END_TEST
 START_TEST(test_names)
 {
 	char text[256];
-	vl_config cfg;
+	vlcfg_config cfg;
 	static const char *const n63 =
 		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
 
@@ -578,11 +578,11 @@ START_TEST(test_names)
 	expect_ok(text, &cfg);
 	ck_assert_str_eq(cfg.hosts[0].name, n63);
 	ck_assert_str_eq(cfg.hosts[1].real, "fe80::1");
-	vl_config_free(&cfg);
+	vlcfg_free(&cfg);
 	snprintf(text, sizeof(text), "[hosts %.62s]\ncount = 9\n", n63);
 	expect_ok(text, &cfg);
 	ck_assert_int_eq(cfg.nhosts, 9);
-	vl_config_free(&cfg);
+	vlcfg_free(&cfg);
 	snprintf(text, sizeof(text), "[hosts %.62s]\ncount = 10\n", n63);
 	ck_assert_int_eq(load_text(text, &cfg, text, sizeof(text)), -1);
 	ck_assert_ptr_nonnull(strstr(text, "would be longer than 63 characters"));
@@ -599,15 +599,15 @@ END_TEST
 
 START_TEST(test_syntax)
 {
-	vl_config cfg;
+	vlcfg_config cfg;
 
 	expect_ok("[host a]\r\nprocessors = 2\r\n[network  inter]\r\nsend_delay=1us\r\n", &cfg);
 	ck_assert_int_eq(cfg.hosts[0].procs, 2);
 	ck_assert_int_eq(cfg.inter.send_delay, 1000);
-	vl_config_free(&cfg);
+	vlcfg_free(&cfg);
 	expect_ok("[simulation]\ntrace_dir = /a dir/with blanks ; comment\n[host a]", &cfg);
 	ck_assert_str_eq(cfg.trace_dir, "/a dir/with blanks");
-	vl_config_free(&cfg);
+	vlcfg_free(&cfg);
 	expect_error("[host a]\nprocessors = 2\n  3\n", "T:3: [host a]: \"3\" is not a key = value "
 		     "line (use key = value, [section] or a ; comment)");
 	expect_error("[host a]\nfactor = 1 # no inline # comments\n",
@@ -641,20 +641,20 @@ END_TEST
 START_TEST(test_line_limit)
 {
 	char text[1024];
-	vl_config cfg;
+	vlcfg_config cfg;
 
 	/* 199 characters: ok, also with CRLF; 200: too long */
 	snprintf(text, sizeof(text), "[host a]\n;%0198d\nfactor = 2\n", 0);
 	expect_ok(text, &cfg);
 	ck_assert(cfg.hosts[0].factor == 2);
-	vl_config_free(&cfg);
+	vlcfg_free(&cfg);
 	snprintf(text, sizeof(text), "[host a]\r\n;%0198d\r\nfactor = 2\r\n", 0);
 	expect_ok(text, &cfg);
 	ck_assert(cfg.hosts[0].factor == 2);
-	vl_config_free(&cfg);
+	vlcfg_free(&cfg);
 	snprintf(text, sizeof(text), "[host a]\n;%0198d", 0);
 	expect_ok(text, &cfg);
-	vl_config_free(&cfg);
+	vlcfg_free(&cfg);
 	snprintf(text, sizeof(text), "[host a]\n;%0199d\nfactor = 2\n", 0);
 	expect_error(text, "T:2: [host a]: line too long (at most 199 characters)");
 	snprintf(text, sizeof(text), "[host a]\n;%0198d\rx\n", 0);
@@ -666,14 +666,14 @@ START_TEST(test_binary)
 {
 	static const char nul[] = "[host a]\nfactor = 1\0junk\n";
 	static const char bom[] = "\xEF\xBB\xBF[host a]\n";
-	vl_config cfg;
+	vlcfg_config cfg;
 	char err[512];
 
 	ck_assert_int_eq(load_bytes(nul, sizeof(nul) - 1, &cfg, err, sizeof(err)), -1);
 	ck_assert_str_eq(err, "T:2: [host a]: the line contains a NUL byte (not a text file?)");
 	expect_ok(bom, &cfg);
 	ck_assert_str_eq(cfg.hosts[0].name, "a");
-	vl_config_free(&cfg);
+	vlcfg_free(&cfg);
 	expect_error("[host a]\n\xEF\xBB\xBF[host b]\n", "T:2: [host a]: \"\xEF\xBB\xBF[host b]\" "
 		     "is not a key = value line (use key = value, [section] or a ; comment)");
 }
@@ -681,71 +681,71 @@ END_TEST
 
 START_TEST(test_files)
 {
-	vl_config cfg;
+	vlcfg_config cfg;
 	char err[512], small[8];
 
-	ck_assert_int_eq(vl_config_load("/nonexistent/x.ini", &cfg, err, sizeof(err)), -1);
+	ck_assert_int_eq(vlcfg_load("/nonexistent/x.ini", &cfg, err, sizeof(err)), -1);
 	ck_assert_str_eq(err, "/nonexistent/x.ini: cannot open: No such file or directory");
-	ck_assert_int_eq(vl_config_load("/", &cfg, err, sizeof(err)), -1);
+	ck_assert_int_eq(vlcfg_load("/", &cfg, err, sizeof(err)), -1);
 	ck_assert_str_eq(err, "/: read error: Is a directory");
-	ck_assert_int_eq(vl_config_load("/nonexistent/x.ini", &cfg, small, sizeof(small)), -1);
+	ck_assert_int_eq(vlcfg_load("/nonexistent/x.ini", &cfg, small, sizeof(small)), -1);
 	ck_assert_str_eq(small, "/nonexi");
-	ck_assert_int_eq(vl_config_load("/nonexistent/x.ini", &cfg, NULL, 0), -1);
-	ck_assert_int_eq(vl_config_load(NULL, &cfg, err, sizeof(err)), -1);
-	ck_assert_int_eq(vl_config_load("/", NULL, err, sizeof(err)), -1);
+	ck_assert_int_eq(vlcfg_load("/nonexistent/x.ini", &cfg, NULL, 0), -1);
+	ck_assert_int_eq(vlcfg_load(NULL, &cfg, err, sizeof(err)), -1);
+	ck_assert_int_eq(vlcfg_load("/", NULL, err, sizeof(err)), -1);
 	ck_assert_ptr_null(cfg.hosts);
 }
 END_TEST
 
 START_TEST(test_api)
 {
-	vl_config cfg;
+	vlcfg_config cfg;
 	char *d;
 
 	memset(&cfg, 0, sizeof(cfg));
-	vl_config_free(&cfg);
-	vl_config_free(NULL);
-	vl_config_default(&cfg);
+	vlcfg_free(&cfg);
+	vlcfg_free(NULL);
+	vlcfg_default(&cfg);
 	ck_assert_str_eq(cfg.path, "(built-in)");
 	ck_assert_int_eq(cfg.nhosts, 1);
 	ck_assert_str_eq(cfg.hosts[0].name, "localhost");
 	ck_assert_int_eq(cfg.hosts[0].procs, 1);
 	ck_assert(cfg.hosts[0].factor == 0);
-	ck_assert(cfg.hosts[0].send_delay == VL_UNSET);
+	ck_assert(cfg.hosts[0].send_delay == VLCFG_UNSET);
 	ck_assert(cfg.intra.send_delay == 0 && cfg.inter.trans_per_kib_ps == 0);
-	ck_assert_int_eq(vl_config_host(&cfg, "localhost"), 0);
-	ck_assert_int_eq(vl_config_host(&cfg, "other"), -1);
-	ck_assert_int_eq(vl_config_host(NULL, "localhost"), -1);
-	ck_assert_int_eq(vl_config_host(&cfg, NULL), -1);
+	ck_assert_int_eq(vlcfg_host_index(&cfg, "localhost"), 0);
+	ck_assert_int_eq(vlcfg_host_index(&cfg, "other"), -1);
+	ck_assert_int_eq(vlcfg_host_index(NULL, "localhost"), -1);
+	ck_assert_int_eq(vlcfg_host_index(&cfg, NULL), -1);
 	d = dump_str(&cfg);
 	ck_assert_ptr_nonnull(strstr(d, "\n[host localhost]\nprocessors = 1\nfactor = 0\n"));
 	check_roundtrip(d);
 	free(d);
-	vl_config_free(&cfg);
-	vl_config_free(&cfg);
+	vlcfg_free(&cfg);
+	vlcfg_free(&cfg);
 	ck_assert_ptr_null(cfg.hosts);
-	vl_config_dump(NULL, stdout);
+	vlcfg_dump(NULL, stdout);
 }
 END_TEST
 
 /* ---- [mpi] and [collectives] ---- */
 
-static void check_mpi_defaults(const vl_config *cfg)
+static void check_mpi_defaults(const vlcfg_config *cfg)
 {
 	int k;
 
 	ck_assert_int_eq(cfg->mpi.eager_limit, 65536);
-	ck_assert_int_eq(cfg->mpi.placement, VL_PLACE_FILL);
+	ck_assert_int_eq(cfg->mpi.placement, VLCFG_PLACE_FILL);
 	ck_assert_int_eq(cfg->mpi.ranks_per_node, 0);
 	ck_assert_int_eq(cfg->mpi.nrank_hosts, 0);
 	ck_assert_ptr_null(cfg->mpi.rank_hosts);
-	for (k = 0; k < VL_COLL_KINDS; k++)
-		ck_assert_int_eq(cfg->mpi.coll_alg[k], VLI_ALG_DEFAULT);
+	for (k = 0; k < VL_KIND_N; k++)
+		ck_assert_int_eq(cfg->mpi.coll_alg[k], VLCOLL_ALG_DEFAULT);
 }
 
 START_TEST(test_mpi_defaults)
 {
-	vl_config cfg;
+	vlcfg_config cfg;
 	char *d;
 
 	expect_ok("[host a]\n", &cfg);
@@ -755,37 +755,37 @@ START_TEST(test_mpi_defaults)
 				     "; ranks_per_node = (not set)\n; rank_hosts = (not set)\n\n"
 				     "[collectives]\nbarrier = "));
 	free(d);
-	vl_config_free(&cfg);
-	vl_config_default(&cfg);
+	vlcfg_free(&cfg);
+	vlcfg_default(&cfg);
 	check_mpi_defaults(&cfg);
-	vl_config_free(&cfg);
+	vlcfg_free(&cfg);
 	/* an empty [mpi] and [collectives] change nothing */
 	expect_ok("[mpi]\n[collectives]\n[host a]\n", &cfg);
 	check_mpi_defaults(&cfg);
-	vl_config_free(&cfg);
+	vlcfg_free(&cfg);
 }
 END_TEST
 
 START_TEST(test_mpi_keys)
 {
-	vl_config cfg;
+	vlcfg_config cfg;
 
 	expect_ok("[simulation]\nplacement = roundrobin\n[mpi]\neager_limit = 1.5KiB\n"
 		  "ranks_per_node = 3\n[host a]\n[mpi]\neager_limit = 0\n", &cfg);
 	ck_assert_int_eq(cfg.mpi.eager_limit, 0);
 	ck_assert_int_eq(cfg.mpi.ranks_per_node, 3);
 	/* [simulation] placement is for pvm_spawn, [mpi] placement for ranks */
-	ck_assert_int_eq(cfg.placement, VL_PLACE_ROUNDROBIN);
-	ck_assert_int_eq(cfg.mpi.placement, VL_PLACE_FILL);
-	vl_config_free(&cfg);
+	ck_assert_int_eq(cfg.placement, VLCFG_PLACE_ROUNDROBIN);
+	ck_assert_int_eq(cfg.mpi.placement, VLCFG_PLACE_FILL);
+	vlcfg_free(&cfg);
 	expect_ok("[mpi]\neager_limit = 1.5KiB\nplacement = roundrobin\n[host a]\n", &cfg);
 	ck_assert_int_eq(cfg.mpi.eager_limit, 1536);
-	ck_assert_int_eq(cfg.placement, VL_PLACE_FILL);
-	ck_assert_int_eq(cfg.mpi.placement, VL_PLACE_ROUNDROBIN);
-	vl_config_free(&cfg);
+	ck_assert_int_eq(cfg.placement, VLCFG_PLACE_FILL);
+	ck_assert_int_eq(cfg.mpi.placement, VLCFG_PLACE_ROUNDROBIN);
+	vlcfg_free(&cfg);
 	expect_ok("[mpi]\neager_limit = 9223372036854775807\n[host a]\n", &cfg);
 	ck_assert(cfg.mpi.eager_limit == INT64_MAX);
-	vl_config_free(&cfg);
+	vlcfg_free(&cfg);
 	expect_error("[host a]\n[mpi]\neager_limit = 64\n[mpi]\neager_limit = 0.5KB\n"
 		     "eager_limit = 1.1\n",
 		     "T:6: [mpi] eager_limit: \"1.1\" is not a whole number of bytes "
@@ -812,7 +812,7 @@ START_TEST(test_mpi_keys)
 END_TEST
 
 /* Hosts a (2 processors), b (1), c (3), then the lines of extra. */
-static void load_abc(const char *extra, vl_config *cfg)
+static void load_abc(const char *extra, vlcfg_config *cfg)
 {
 	char text[1024];
 
@@ -824,62 +824,62 @@ static void load_abc(const char *extra, vl_config *cfg)
 START_TEST(test_rank_host_fill)
 {
 	static const int want[] = {0, 0, 1, 2, 2, 2, 0, 0, 1, 2, 2, 2, 0};
-	vl_config cfg;
+	vlcfg_config cfg;
 	int r;
 
 	load_abc("", &cfg);
 	for (r = 0; r < (int)(sizeof(want) / sizeof(want[0])); r++)
-		ck_assert_msg(vl_config_rank_host(&cfg, r) == want[r], "rank %d", r);
-	ck_assert_int_eq(vl_config_rank_host(&cfg, 6000), 0);
-	ck_assert_int_eq(vl_config_rank_host(&cfg, 6005), 2);
-	ck_assert_int_eq(vl_config_rank_host(&cfg, 2147483647), 0); /* INT_MAX % 6 == 1 */
-	ck_assert_int_eq(vl_config_rank_host(&cfg, -1), 0);
-	ck_assert_int_eq(vl_config_rank_host(&cfg, -2147483647 - 1), 0);
-	vl_config_free(&cfg);
+		ck_assert_msg(vlcfg_rank_host(&cfg, r) == want[r], "rank %d", r);
+	ck_assert_int_eq(vlcfg_rank_host(&cfg, 6000), 0);
+	ck_assert_int_eq(vlcfg_rank_host(&cfg, 6005), 2);
+	ck_assert_int_eq(vlcfg_rank_host(&cfg, 2147483647), 0); /* INT_MAX % 6 == 1 */
+	ck_assert_int_eq(vlcfg_rank_host(&cfg, -1), 0);
+	ck_assert_int_eq(vlcfg_rank_host(&cfg, -2147483647 - 1), 0);
+	vlcfg_free(&cfg);
 
 	/* ranks_per_node replaces the processors */
 	load_abc("[mpi]\nranks_per_node = 2\n", &cfg);
 	for (r = 0; r < 14; r++)
-		ck_assert_msg(vl_config_rank_host(&cfg, r) == r % 6 / 2, "rank %d", r);
-	vl_config_free(&cfg);
+		ck_assert_msg(vlcfg_rank_host(&cfg, r) == r % 6 / 2, "rank %d", r);
+	vlcfg_free(&cfg);
 	load_abc("[mpi]\nranks_per_node = 1000000\n", &cfg);
-	ck_assert_int_eq(vl_config_rank_host(&cfg, 999999), 0);
-	ck_assert_int_eq(vl_config_rank_host(&cfg, 1000000), 1);
-	ck_assert_int_eq(vl_config_rank_host(&cfg, 2999999), 2);
-	ck_assert_int_eq(vl_config_rank_host(&cfg, 3000000), 0);
-	vl_config_free(&cfg);
+	ck_assert_int_eq(vlcfg_rank_host(&cfg, 999999), 0);
+	ck_assert_int_eq(vlcfg_rank_host(&cfg, 1000000), 1);
+	ck_assert_int_eq(vlcfg_rank_host(&cfg, 2999999), 2);
+	ck_assert_int_eq(vlcfg_rank_host(&cfg, 3000000), 0);
+	vlcfg_free(&cfg);
 
 	/* the built-in machine and a zeroed config: always host 0 */
-	vl_config_default(&cfg);
+	vlcfg_default(&cfg);
 	for (r = 0; r < 5; r++)
-		ck_assert_int_eq(vl_config_rank_host(&cfg, r), 0);
-	vl_config_free(&cfg);
-	ck_assert_int_eq(vl_config_rank_host(&cfg, 3), 0);
-	ck_assert_int_eq(vl_config_rank_host(NULL, 3), 0);
+		ck_assert_int_eq(vlcfg_rank_host(&cfg, r), 0);
+	vlcfg_free(&cfg);
+	ck_assert_int_eq(vlcfg_rank_host(&cfg, 3), 0);
+	ck_assert_int_eq(vlcfg_rank_host(NULL, 3), 0);
 }
 END_TEST
 
 START_TEST(test_rank_host_roundrobin)
 {
-	vl_config cfg;
+	vlcfg_config cfg;
 	int r;
 
 	load_abc("[mpi]\nplacement = roundrobin\nranks_per_node = 2\n", &cfg);
 	for (r = 0; r < 10; r++)
-		ck_assert_int_eq(vl_config_rank_host(&cfg, r), r % 3);
-	ck_assert_int_eq(vl_config_rank_host(&cfg, 2147483647), 2147483647 % 3);
-	ck_assert_int_eq(vl_config_rank_host(&cfg, -5), 0);
-	vl_config_free(&cfg);
+		ck_assert_int_eq(vlcfg_rank_host(&cfg, r), r % 3);
+	ck_assert_int_eq(vlcfg_rank_host(&cfg, 2147483647), 2147483647 % 3);
+	ck_assert_int_eq(vlcfg_rank_host(&cfg, -5), 0);
+	vlcfg_free(&cfg);
 	/* [simulation] placement is not the ranks' */
 	load_abc("[simulation]\nplacement = roundrobin\n", &cfg);
-	ck_assert_int_eq(vl_config_rank_host(&cfg, 1), 0);
-	vl_config_free(&cfg);
+	ck_assert_int_eq(vlcfg_rank_host(&cfg, 1), 0);
+	vlcfg_free(&cfg);
 }
 END_TEST
 
 START_TEST(test_rank_hosts)
 {
-	vl_config cfg;
+	vlcfg_config cfg;
 	char *d;
 	int r;
 
@@ -894,30 +894,30 @@ START_TEST(test_rank_hosts)
 	for (r = 0; r < 12; r++) {
 		static const int want[] = {3, 0, 3, 2};
 
-		ck_assert_int_eq(vl_config_rank_host(&cfg, r), want[r % 4]);
+		ck_assert_int_eq(vlcfg_rank_host(&cfg, r), want[r % 4]);
 	}
-	ck_assert_int_eq(vl_config_rank_host(&cfg, -1), 0);
+	ck_assert_int_eq(vlcfg_rank_host(&cfg, -1), 0);
 	d = dump_str(&cfg);
 	ck_assert_ptr_nonnull(strstr(d, "\n[mpi]\neager_limit = 65536B\nplacement = roundrobin\n"
 				     "ranks_per_node = 4\nrank_hosts = c, a, c, b\n\n"));
 	check_roundtrip(d);
 	free(d);
-	vl_config_free(&cfg);
+	vlcfg_free(&cfg);
 
 	/* a later rank_hosts replaces the earlier one; one name */
 	expect_ok("[host a]\n[host b]\n[mpi]\nrank_hosts = nosuch\nrank_hosts = b\n", &cfg);
 	ck_assert_int_eq(cfg.mpi.nrank_hosts, 1);
 	for (r = 0; r < 4; r++)
-		ck_assert_int_eq(vl_config_rank_host(&cfg, r), 1);
-	vl_config_free(&cfg);
+		ck_assert_int_eq(vlcfg_rank_host(&cfg, r), 1);
+	vlcfg_free(&cfg);
 
 	/* an index that does not fit the hosts (a config changed by hand) gives host 0 */
 	load_abc("[mpi]\nrank_hosts = c, b\n", &cfg);
 	cfg.mpi.rank_hosts[1] = 7;
-	ck_assert_int_eq(vl_config_rank_host(&cfg, 0), 2);
-	ck_assert_int_eq(vl_config_rank_host(&cfg, 1), 0);
+	ck_assert_int_eq(vlcfg_rank_host(&cfg, 0), 2);
+	ck_assert_int_eq(vlcfg_rank_host(&cfg, 1), 0);
 	cfg.mpi.rank_hosts[1] = 1;
-	vl_config_free(&cfg);
+	vlcfg_free(&cfg);
 
 	/* errors: the line is the key's, also when the file ends in another section */
 	expect_error("[mpi]\nrank_hosts = a, d\n[host a]\n[host b]\n[simulation]\n",
@@ -940,65 +940,65 @@ END_TEST
 
 START_TEST(test_rank_host_many)
 {
-	vl_config cfg;
+	vlcfg_config cfg;
 
 	expect_ok("[hosts n]\ncount = 100000\nprocessors = 3\n[mpi]\nrank_hosts = n100000, n1\n",
 		  &cfg);
-	ck_assert_int_eq(vl_config_rank_host(&cfg, 0), 99999);
-	ck_assert_int_eq(vl_config_rank_host(&cfg, 1), 0);
+	ck_assert_int_eq(vlcfg_rank_host(&cfg, 0), 99999);
+	ck_assert_int_eq(vlcfg_rank_host(&cfg, 1), 0);
 	free(cfg.mpi.rank_hosts);
 	cfg.mpi.rank_hosts = NULL;
 	cfg.mpi.nrank_hosts = 0;
-	ck_assert_int_eq(vl_config_rank_host(&cfg, 299999), 99999);
-	ck_assert_int_eq(vl_config_rank_host(&cfg, 300000), 0);
-	ck_assert_int_eq(vl_config_rank_host(&cfg, 300004), 1);
-	vl_config_free(&cfg);
+	ck_assert_int_eq(vlcfg_rank_host(&cfg, 299999), 99999);
+	ck_assert_int_eq(vlcfg_rank_host(&cfg, 300000), 0);
+	ck_assert_int_eq(vlcfg_rank_host(&cfg, 300004), 1);
+	vlcfg_free(&cfg);
 }
 END_TEST
 
 START_TEST(test_collectives)
 {
 	char valid[256], text[512];
-	vl_config cfg;
+	vlcfg_config cfg;
 	char *d;
 	int k;
 
 	/* every kind accepts "default" and its default algorithm by name */
-	for (k = 0; k < VLI_COLL_NKINDS; k++) {
-		int def = vli_coll_alg_default(k);
+	for (k = 0; k < VL_KIND_N; k++) {
+		int def = vlcoll_alg_default(k);
 
-		ck_assert_int_gt(def, VLI_ALG_DEFAULT);
+		ck_assert_int_gt(def, VLCOLL_ALG_DEFAULT);
 		snprintf(text, sizeof(text), "[collectives]\n%s = %s\n[host a]\n",
-			 vli_coll_kind_name(k), vli_coll_alg_name(def));
+			 vl_coll_kind_name(k), vlcoll_alg_name(def));
 		expect_ok(text, &cfg);
 		ck_assert_int_eq(cfg.mpi.coll_alg[k], def);
-		vl_config_free(&cfg);
+		vlcfg_free(&cfg);
 		snprintf(text, sizeof(text), "[collectives]\n%s = %s\n%s = default\n[host a]\n",
-			 vli_coll_kind_name(k), vli_coll_alg_name(def), vli_coll_kind_name(k));
+			 vl_coll_kind_name(k), vlcoll_alg_name(def), vl_coll_kind_name(k));
 		expect_ok(text, &cfg);
-		ck_assert_int_eq(cfg.mpi.coll_alg[k], VLI_ALG_DEFAULT);
+		ck_assert_int_eq(cfg.mpi.coll_alg[k], VLCOLL_ALG_DEFAULT);
 		/* the dump shows the algorithm that will be used */
 		d = dump_str(&cfg);
-		snprintf(text, sizeof(text), "\n%s = %s\n", vli_coll_kind_name(k),
-			 vli_coll_alg_name(def));
+		snprintf(text, sizeof(text), "\n%s = %s\n", vl_coll_kind_name(k),
+			 vlcoll_alg_name(def));
 		ck_assert_ptr_nonnull(strstr(d, text));
 		check_roundtrip(d);
 		free(d);
-		vl_config_free(&cfg);
+		vlcfg_free(&cfg);
 	}
 	expect_ok("[collectives]\nbarrier = dissemination\nbcast = linear\n"
 		  "alltoall = pairwise\n[host a]\n", &cfg);
-	ck_assert_int_eq(cfg.mpi.coll_alg[VLI_COLL_BARRIER], VLI_ALG_DISSEMINATION);
-	ck_assert_int_eq(cfg.mpi.coll_alg[VLI_COLL_BCAST], VLI_ALG_LINEAR);
-	ck_assert_int_eq(cfg.mpi.coll_alg[VLI_COLL_ALLTOALL], VLI_ALG_PAIRWISE);
-	ck_assert_int_eq(cfg.mpi.coll_alg[VLI_COLL_SCAN], VLI_ALG_DEFAULT);
+	ck_assert_int_eq(cfg.mpi.coll_alg[VL_KIND_BARRIER], VLCOLL_ALG_DISSEMINATION);
+	ck_assert_int_eq(cfg.mpi.coll_alg[VL_KIND_BCAST], VLCOLL_ALG_LINEAR);
+	ck_assert_int_eq(cfg.mpi.coll_alg[VL_KIND_ALLTOALL], VLCOLL_ALG_PAIRWISE);
+	ck_assert_int_eq(cfg.mpi.coll_alg[VL_KIND_SCAN], VLCOLL_ALG_DEFAULT);
 	d = dump_str(&cfg);
 	ck_assert_ptr_nonnull(strstr(d, "\n[collectives]\nbarrier = dissemination\n"
 				     "bcast = linear\n"));
 	free(d);
-	vl_config_free(&cfg);
+	vlcfg_free(&cfg);
 
-	ck_assert_int_lt(vli_coll_alg_parse(VLI_COLL_BARRIER, "ring", valid, sizeof(valid)), 0);
+	ck_assert_int_lt(vlcoll_alg_parse(VL_KIND_BARRIER, "ring", valid, sizeof(valid)), 0);
 	snprintf(text, sizeof(text), "T:3: [collectives] barrier: \"ring\" is not an algorithm "
 		 "for barrier (valid: %s)", valid);
 	expect_error("[host a]\n[collectives]\nbarrier = ring\n", text);
@@ -1019,68 +1019,68 @@ END_TEST
 
 START_TEST(test_set_mpi)
 {
-	vl_config cfg, before;
+	vlcfg_config cfg, before;
 	char err[512];
 
-	vl_config_default(&cfg);
-	ck_assert_int_eq(vl_config_set(&cfg, "mpi", "eager_limit", "1KiB", err, sizeof(err)), 0);
+	vlcfg_default(&cfg);
+	ck_assert_int_eq(vlcfg_set(&cfg, "mpi", "eager_limit", "1KiB", err, sizeof(err)), 0);
 	ck_assert_int_eq(cfg.mpi.eager_limit, 1024);
-	ck_assert_int_eq(vl_config_set(&cfg, "mpi", "eager_limit", "0", err, sizeof(err)), 0);
+	ck_assert_int_eq(vlcfg_set(&cfg, "mpi", "eager_limit", "0", err, sizeof(err)), 0);
 	ck_assert_int_eq(cfg.mpi.eager_limit, 0);
-	ck_assert_int_eq(vl_config_set(&cfg, "collectives", "bcast", "linear", err,
+	ck_assert_int_eq(vlcfg_set(&cfg, "collectives", "bcast", "linear", err,
 				       sizeof(err)), 0);
-	ck_assert_int_eq(cfg.mpi.coll_alg[VLI_COLL_BCAST], VLI_ALG_LINEAR);
-	ck_assert_int_eq(vl_config_set(&cfg, "collectives", "bcast", "default", err,
+	ck_assert_int_eq(cfg.mpi.coll_alg[VL_KIND_BCAST], VLCOLL_ALG_LINEAR);
+	ck_assert_int_eq(vlcfg_set(&cfg, "collectives", "bcast", "default", err,
 				       sizeof(err)), 0);
-	ck_assert_int_eq(cfg.mpi.coll_alg[VLI_COLL_BCAST], VLI_ALG_DEFAULT);
-	ck_assert_int_eq(vl_config_set(&cfg, "collectives", "alltoall", "pairwise", err,
+	ck_assert_int_eq(cfg.mpi.coll_alg[VL_KIND_BCAST], VLCOLL_ALG_DEFAULT);
+	ck_assert_int_eq(vlcfg_set(&cfg, "collectives", "alltoall", "pairwise", err,
 				       sizeof(err)), 0);
-	ck_assert_int_eq(cfg.mpi.coll_alg[VLI_COLL_ALLTOALL], VLI_ALG_PAIRWISE);
-	ck_assert_int_eq(vl_config_set(&cfg, "mpi", "eager_limit", "4KiB", err, sizeof(err)), 0);
+	ck_assert_int_eq(cfg.mpi.coll_alg[VL_KIND_ALLTOALL], VLCOLL_ALG_PAIRWISE);
+	ck_assert_int_eq(vlcfg_set(&cfg, "mpi", "eager_limit", "4KiB", err, sizeof(err)), 0);
 
 	/* errors leave cfg unchanged */
 	before = cfg;
-	ck_assert_int_eq(vl_config_set(&cfg, "mpi", "placement", "roundrobin", err,
+	ck_assert_int_eq(vlcfg_set(&cfg, "mpi", "placement", "roundrobin", err,
 				       sizeof(err)), -1);
 	ck_assert_str_eq(err, "vl_set_param: [mpi] placement: cannot be changed while the "
 			 "program runs (valid: eager_limit)");
-	ck_assert_int_eq(vl_config_set(&cfg, "mpi", "ranks_per_node", "2", err, sizeof(err)), -1);
+	ck_assert_int_eq(vlcfg_set(&cfg, "mpi", "ranks_per_node", "2", err, sizeof(err)), -1);
 	ck_assert_str_eq(err, "vl_set_param: [mpi] ranks_per_node: cannot be changed while the "
 			 "program runs (valid: eager_limit)");
-	ck_assert_int_eq(vl_config_set(&cfg, "mpi", "rank_hosts", "localhost", err,
+	ck_assert_int_eq(vlcfg_set(&cfg, "mpi", "rank_hosts", "localhost", err,
 				       sizeof(err)), -1);
 	ck_assert_str_eq(err, "vl_set_param: [mpi] rank_hosts: cannot be changed while the "
 			 "program runs (valid: eager_limit)");
-	ck_assert_int_eq(vl_config_set(&cfg, "mpi", "eager_limit", "-1", err, sizeof(err)), -1);
+	ck_assert_int_eq(vlcfg_set(&cfg, "mpi", "eager_limit", "-1", err, sizeof(err)), -1);
 	ck_assert_str_eq(err, "vl_set_param: eager_limit: \"-1\" is negative (must be >= 0)");
-	ck_assert_int_eq(vl_config_set(&cfg, "mpi", "eager_limit", "1 kB", err, sizeof(err)), -1);
-	ck_assert_int_eq(vl_config_set(&cfg, "mpi", "eager", "1KiB", err, sizeof(err)), -1);
+	ck_assert_int_eq(vlcfg_set(&cfg, "mpi", "eager_limit", "1 kB", err, sizeof(err)), -1);
+	ck_assert_int_eq(vlcfg_set(&cfg, "mpi", "eager", "1KiB", err, sizeof(err)), -1);
 	ck_assert_str_eq(err, "vl_set_param: eager: unknown key (valid: eager_limit, placement, "
 			 "ranks_per_node, rank_hosts)");
-	ck_assert_int_eq(vl_config_set(&cfg, "collectives", "barrier", "ring", err,
+	ck_assert_int_eq(vlcfg_set(&cfg, "collectives", "barrier", "ring", err,
 				       sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "vl_set_param: barrier: \"ring\" is not an algorithm "
 				     "for barrier (valid: "));
-	ck_assert_int_eq(vl_config_set(&cfg, "collectives", "broadcast", "linear", err,
+	ck_assert_int_eq(vlcfg_set(&cfg, "collectives", "broadcast", "linear", err,
 				       sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "broadcast: unknown key (valid: barrier, bcast, "));
-	ck_assert_int_eq(vl_config_set(&cfg, "collectives", "", "linear", err, sizeof(err)), -1);
-	ck_assert_int_eq(vl_config_set(&cfg, "mpi ", "eager_limit", "1", err, sizeof(err)), -1);
+	ck_assert_int_eq(vlcfg_set(&cfg, "collectives", "", "linear", err, sizeof(err)), -1);
+	ck_assert_int_eq(vlcfg_set(&cfg, "mpi ", "eager_limit", "1", err, sizeof(err)), -1);
 	ck_assert_str_eq(err, "vl_set_param: [mpi ]: unknown section (valid: simulation, network, "
 			 "network intra, network inter, mpi, collectives, host NAME)");
 	ck_assert_mem_eq(&cfg.mpi, &before.mpi, sizeof(cfg.mpi));
-	ck_assert_int_eq(cfg.placement, VL_PLACE_FILL);
-	vl_config_free(&cfg);
+	ck_assert_int_eq(cfg.placement, VLCFG_PLACE_FILL);
+	vlcfg_free(&cfg);
 }
 END_TEST
 
 /* The machine files shipped in vmconfig/. */
 START_TEST(test_shipped)
 {
-	vl_config cfg;
+	vlcfg_config cfg;
 	char err[2048];
 
-	ck_assert_msg(vl_config_load(SRCDIR "/vmconfig/vienna.ini", &cfg, err, sizeof(err)) == 0,
+	ck_assert_msg(vlcfg_load(SRCDIR "/vmconfig/vienna.ini", &cfg, err, sizeof(err)) == 0,
 		      "%s", err);
 	ck_assert_int_eq(cfg.nhosts, 5);
 	ck_assert_str_eq(cfg.hosts[0].name, "node1");
@@ -1088,19 +1088,19 @@ START_TEST(test_shipped)
 	ck_assert_int_eq(cfg.hosts[0].procs, 2);
 	ck_assert(cfg.hosts[0].factor == 1.0);
 	ck_assert_int_gt(cfg.intra.ncont + cfg.inter.ncont, 0);
-	vl_config_free(&cfg);
-	ck_assert_msg(vl_config_load(SRCDIR "/vmconfig/aachen.ini", &cfg, err, sizeof(err)) == 0,
+	vlcfg_free(&cfg);
+	ck_assert_msg(vlcfg_load(SRCDIR "/vmconfig/aachen.ini", &cfg, err, sizeof(err)) == 0,
 		      "%s", err);
 	ck_assert_int_eq(cfg.nhosts, 16);
 	ck_assert(cfg.hosts[15].factor == 0.91 && cfg.hosts[15].procs == 2);
 	ck_assert(!memcmp(&cfg.intra, &cfg.inter, sizeof(cfg.intra)));
 	ck_assert_int_eq(cfg.inter.ncont, 0);
-	vl_config_free(&cfg);
-	ck_assert_msg(vl_config_load(SRCDIR "/vmconfig/modern-100g.ini", &cfg, err,
+	vlcfg_free(&cfg);
+	ck_assert_msg(vlcfg_load(SRCDIR "/vmconfig/modern-100g.ini", &cfg, err,
 				     sizeof(err)) == 0, "%s", err);
 	ck_assert_int_eq(cfg.nhosts, 8);
 	ck_assert_int_eq(cfg.hosts[0].procs, 64);
-	vl_config_free(&cfg);
+	vlcfg_free(&cfg);
 }
 END_TEST
 

@@ -14,8 +14,8 @@
 
 /* ---- building a trace set in memory ---- */
 typedef struct tb {
-	vlp_tstats st[8];
-	vlp_report rep;
+	vlpost_tstats st[8];
+	vlpost_report rep;
 	int n;
 } tb;
 
@@ -34,13 +34,13 @@ static void tb_task(tb *b, int32_t tid, int32_t ptid, int64_t start)
 	h.tid = tid;
 	h.ptid = ptid;
 	h.start_ns = start;
-	vlp_stats_init(&b->st[b->n], b->n, &h);
+	vlpost_stats_init(&b->st[b->n], b->n, &h);
 	b->n++;
 }
 
 static void tb_begin(tb *b)
 {
-	ck_assert_int_eq(vlp_report_init(&b->rep, b->st, b->n), 0);
+	ck_assert_int_eq(vlpost_report_init(&b->rep, b->st, b->n), 0);
 }
 
 static void tb_rec(tb *b, int proc, int type, unsigned flags, int32_t peer, uint32_t seq,
@@ -57,8 +57,8 @@ static void tb_rec(tb *b, int proc, int type, unsigned flags, int32_t peer, uint
 	r.u.v.t1 = t1;
 	r.u.v.t2 = t2;
 	r.u.v.t3 = t3;
-	vlp_stats_add(&b->st[proc], &r);
-	ck_assert_int_eq(vlp_report_add(&b->rep, proc, &r), 0);
+	vlpost_stats_add(&b->st[proc], &r);
+	ck_assert_int_eq(vlpost_report_add(&b->rep, proc, &r), 0);
 }
 
 static void tb_end(tb *b, int proc, int64_t t)
@@ -66,21 +66,21 @@ static void tb_end(tb *b, int proc, int64_t t)
 	tb_rec(b, proc, VL_EV_END, 0, 0, 0, 0, t, t, 0, 0);
 }
 
-static const vlp_critpath *tb_finish(tb *b)
+static const vlpost_critpath *tb_finish(tb *b)
 {
 	for (int i = 0; i < b->n; i++)
-		vlp_stats_done(&b->st[i]);
-	ck_assert_int_eq(vlp_report_finish(&b->rep, b->st), 0);
+		vlpost_stats_done(&b->st[i]);
+	ck_assert_int_eq(vlpost_report_finish(&b->rep, b->st), 0);
 	return &b->rep.cp;
 }
 
 static void tb_free(tb *b)
 {
-	vlp_report_free(&b->rep);
+	vlpost_report_free(&b->rep);
 	free(b);
 }
 
-static void ck_path(const vlp_critpath *cp, int64_t start, int64_t end, int64_t comp,
+static void ck_path(const vlpost_critpath *cp, int64_t start, int64_t end, int64_t comp,
 		    int64_t comm, int64_t wait, const int *procs, int nprocs)
 {
 	ck_assert_int_eq(cp->start, start);
@@ -98,28 +98,28 @@ static void ck_path(const vlp_critpath *cp, int64_t start, int64_t end, int64_t 
 /* ---- histogram ---- */
 START_TEST(test_hist_bucket)
 {
-	ck_assert_int_eq(vlp_hist_bucket(0), 0);
-	ck_assert_int_eq(vlp_hist_bucket(1), 1);
-	ck_assert_int_eq(vlp_hist_bucket(2), 2);
-	ck_assert_int_eq(vlp_hist_bucket(3), 2);
-	ck_assert_int_eq(vlp_hist_bucket(4), 3);
-	ck_assert_int_eq(vlp_hist_bucket(7), 3);
-	ck_assert_int_eq(vlp_hist_bucket(8), 4);
-	ck_assert_int_eq(vlp_hist_bucket(1023), 10);
-	ck_assert_int_eq(vlp_hist_bucket(1024), 11);
-	ck_assert_int_eq(vlp_hist_bucket((uint64_t)1 << 62), 63);
-	ck_assert_int_eq(vlp_hist_bucket(UINT64_MAX), VLP_HIST_N - 1);
-	ck_assert_uint_eq(vlp_hist_lo(0), 0);
-	ck_assert_uint_eq(vlp_hist_hi(0), 0);
-	ck_assert_uint_eq(vlp_hist_lo(3), 4);
-	ck_assert_uint_eq(vlp_hist_hi(3), 7);
-	ck_assert_uint_eq(vlp_hist_hi(VLP_HIST_N - 1), UINT64_MAX);
+	ck_assert_int_eq(vlpost_hist_bucket(0), 0);
+	ck_assert_int_eq(vlpost_hist_bucket(1), 1);
+	ck_assert_int_eq(vlpost_hist_bucket(2), 2);
+	ck_assert_int_eq(vlpost_hist_bucket(3), 2);
+	ck_assert_int_eq(vlpost_hist_bucket(4), 3);
+	ck_assert_int_eq(vlpost_hist_bucket(7), 3);
+	ck_assert_int_eq(vlpost_hist_bucket(8), 4);
+	ck_assert_int_eq(vlpost_hist_bucket(1023), 10);
+	ck_assert_int_eq(vlpost_hist_bucket(1024), 11);
+	ck_assert_int_eq(vlpost_hist_bucket((uint64_t)1 << 62), 63);
+	ck_assert_int_eq(vlpost_hist_bucket(UINT64_MAX), VLP_HIST_N - 1);
+	ck_assert_uint_eq(vlpost_hist_lo(0), 0);
+	ck_assert_uint_eq(vlpost_hist_hi(0), 0);
+	ck_assert_uint_eq(vlpost_hist_lo(3), 4);
+	ck_assert_uint_eq(vlpost_hist_hi(3), 7);
+	ck_assert_uint_eq(vlpost_hist_hi(VLP_HIST_N - 1), UINT64_MAX);
 	/* the buckets tile 0..UINT64_MAX */
 	for (int k = 0; k < VLP_HIST_N; k++) {
-		ck_assert_int_eq(vlp_hist_bucket(vlp_hist_lo(k)), k);
-		ck_assert_int_eq(vlp_hist_bucket(vlp_hist_hi(k)), k);
+		ck_assert_int_eq(vlpost_hist_bucket(vlpost_hist_lo(k)), k);
+		ck_assert_int_eq(vlpost_hist_bucket(vlpost_hist_hi(k)), k);
 		if (k + 1 < VLP_HIST_N)
-			ck_assert_uint_eq(vlp_hist_hi(k) + 1, vlp_hist_lo(k + 1));
+			ck_assert_uint_eq(vlpost_hist_hi(k) + 1, vlpost_hist_lo(k + 1));
 	}
 }
 END_TEST
@@ -165,7 +165,7 @@ START_TEST(test_cp_pingpong)
 {
 	static const int procs[] = { 0, 1, 0 };
 	tb *b = tb_new();
-	const vlp_critpath *cp;
+	const vlpost_critpath *cp;
 	tb_task(b, 1, -1, 0);
 	tb_task(b, 2, -1, 0);
 	tb_begin(b);
@@ -193,7 +193,7 @@ START_TEST(test_cp_spawn)
 {
 	static const int procs[] = { 0, 1 };
 	tb *b = tb_new();
-	const vlp_critpath *cp;
+	const vlpost_critpath *cp;
 	tb_task(b, 1, -1, 0);
 	tb_task(b, 2, 1, 5 * US);
 	tb_begin(b);
@@ -218,7 +218,7 @@ START_TEST(test_cp_mcast)
 {
 	static const int procs[] = { 0, 2 };
 	tb *b = tb_new();
-	const vlp_critpath *cp;
+	const vlpost_critpath *cp;
 	tb_task(b, 1, -1, 0);
 	tb_task(b, 2, -1, 0);
 	tb_task(b, 3, -1, 0);
@@ -254,7 +254,7 @@ END_TEST
 START_TEST(test_cp_wait)
 {
 	tb *b = tb_new();
-	const vlp_critpath *cp;
+	const vlpost_critpath *cp;
 	tb_task(b, 1, -1, 0);
 	tb_task(b, 2, -1, 0);
 	tb_begin(b);
@@ -275,7 +275,7 @@ END_TEST
 START_TEST(test_cp_cycle)
 {
 	tb *b = tb_new();
-	const vlp_critpath *cp;
+	const vlpost_critpath *cp;
 	tb_task(b, 1, -1, 0);
 	tb_task(b, 2, -1, 0);
 	tb_begin(b);
@@ -321,13 +321,13 @@ static tb *tb_print_set(void)
 }
 
 /* The report of b printed in fmt with flags (rep NULL with VLP_REP_BRIEF). */
-static char *tb_print(tb *b, enum vlp_fmt fmt, unsigned flags)
+static char *tb_print(tb *b, enum vlpost_fmt fmt, unsigned flags)
 {
 	char *out = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&out, &len);
 	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(vlp_report_print(f, b->st, b->n, flags & VLP_REP_BRIEF ? NULL : &b->rep,
+	ck_assert_int_eq(vlpost_report_print(f, b->st, b->n, flags & VLP_REP_BRIEF ? NULL : &b->rep,
 					  fmt, flags), 0);
 	fclose(f);
 	return out;

@@ -115,14 +115,14 @@ static void write_simple(int32_t tid, int n)
 }
 
 /* Read a whole file: records returned, final return code. */
-static int read_all(vl_tfile *f, const char *path, size_t bufsize, int keep_open, int *nrec)
+static int read_all(vlpost_tfile *f, const char *path, size_t bufsize, int keep_open, int *nrec)
 {
 	vl_trec r;
 	int rc;
 	*nrec = 0;
-	if (vl_tfile_open(f, path, bufsize, keep_open) < 0)
+	if (vlpost_tfile_open(f, path, bufsize, keep_open) < 0)
 		return -2;
-	while ((rc = vl_tfile_next(f, &r)) == 1)
+	while ((rc = vlpost_tfile_next(f, &r)) == 1)
 		(*nrec)++;
 	return rc;
 }
@@ -130,7 +130,7 @@ static int read_all(vl_tfile *f, const char *path, size_t bufsize, int keep_open
 /* ---- reader ---- */
 START_TEST(test_read_good)
 {
-	vl_tfile f;
+	vlpost_tfile f;
 	int n;
 	write_simple(0x40001, 1000);
 	ck_assert_int_eq(read_all(&f, path_of(0x40001), 0, 1, &n), 0);
@@ -138,14 +138,14 @@ START_TEST(test_read_good)
 	ck_assert_int_eq(f.hdr.tid, 0x40001);
 	ck_assert_str_eq(f.hdr.host_name, "node1");
 	ck_assert_int_eq(f.err, VL_TR_ENONE);
-	vl_tfile_close(&f);
+	vlpost_tfile_close(&f);
 }
 END_TEST
 
 /* small buffers and reopening for every refill give the same records */
 START_TEST(test_read_small_buffer)
 {
-	vl_tfile f;
+	vlpost_tfile f;
 	vl_trec r;
 	int n, i = 0;
 	write_simple(0x40001, 300);
@@ -153,38 +153,38 @@ START_TEST(test_read_small_buffer)
 	ck_assert_int_eq(n, 302);
 	ck_assert_int_eq(f.cap, 128);
 	ck_assert_int_eq(f.fd, -1);
-	ck_assert_int_eq(vl_tfile_rewind(&f), 0);
-	while (vl_tfile_next(&f, &r) == 1) {
+	ck_assert_int_eq(vlpost_tfile_rewind(&f), 0);
+	while (vlpost_tfile_next(&f, &r) == 1) {
 		if (i > 0 && r.type == VL_EV_COMPUTE)
 			ck_assert_int_eq(r.u.v.t0, (i - 1) * 1000);
 		i++;
 	}
 	ck_assert_int_eq(i, 302);
-	vl_tfile_close(&f);
+	vlpost_tfile_close(&f);
 }
 END_TEST
 
 START_TEST(test_read_peek)
 {
-	vl_tfile f;
+	vlpost_tfile f;
 	vl_trec r, p;
 	write_simple(0x40001, 3);
-	ck_assert_int_eq(vl_tfile_open(&f, path_of(0x40001), 64, 1), 0);
-	ck_assert_int_eq(vl_tfile_peek(&f, &p), 1);
+	ck_assert_int_eq(vlpost_tfile_open(&f, path_of(0x40001), 64, 1), 0);
+	ck_assert_int_eq(vlpost_tfile_peek(&f, &p), 1);
 	ck_assert_int_eq(p.type, VL_EV_START);
-	ck_assert_int_eq(vl_tfile_next(&f, &r), 1);
+	ck_assert_int_eq(vlpost_tfile_next(&f, &r), 1);
 	ck_assert_int_eq(r.type, VL_EV_START);
-	ck_assert_int_eq(vl_tfile_peek(&f, &p), 1);
+	ck_assert_int_eq(vlpost_tfile_peek(&f, &p), 1);
 	ck_assert_int_eq(p.type, VL_EV_COMPUTE);
-	ck_assert_int_eq(vl_tfile_next(&f, &r), 1);
+	ck_assert_int_eq(vlpost_tfile_next(&f, &r), 1);
 	ck_assert_int_eq(r.type, VL_EV_COMPUTE);
-	vl_tfile_close(&f);
+	vlpost_tfile_close(&f);
 }
 END_TEST
 
 START_TEST(test_read_truncated)
 {
-	vl_tfile f;
+	vlpost_tfile f;
 	int n;
 	char want[PATH_MAX + 100];
 	FILE *w = tw_open(0x40001, 0);
@@ -196,30 +196,30 @@ START_TEST(test_read_truncated)
 	ck_assert_int_eq(read_all(&f, path_of(0x40001), 256, 1, &n), -1);
 	ck_assert_int_eq(n, 42);
 	ck_assert_int_eq(f.err, VL_TR_ETRUNC);
-	ck_assert(vl_tfile_err_is_partial(&f));
+	ck_assert(vlpost_tfile_err_is_partial(&f));
 	snprintf(want, sizeof want, "%s: truncated after record 41 (12 stray bytes)",
 		 path_of(0x40001));
 	ck_assert_str_eq(f.errmsg, want);
-	vl_tfile_close(&f);
+	vlpost_tfile_close(&f);
 }
 END_TEST
 
 START_TEST(test_read_truncated_header_only)
 {
-	vl_tfile f;
+	vlpost_tfile f;
 	int n;
 	FILE *w = tw_open(0x40001, 0);
 	fwrite("abc", 1, 3, w);
 	fclose(w);
 	ck_assert_int_eq(read_all(&f, path_of(0x40001), 0, 1, &n), -1);
 	ck_assert_ptr_nonnull(strstr(f.errmsg, "truncated after the header (3 stray bytes)"));
-	vl_tfile_close(&f);
+	vlpost_tfile_close(&f);
 }
 END_TEST
 
 START_TEST(test_read_no_end)
 {
-	vl_tfile f;
+	vlpost_tfile f;
 	int n;
 	FILE *w = tw_open(0x40001, 0);
 	tw_start(w, 0);
@@ -229,13 +229,13 @@ START_TEST(test_read_no_end)
 	ck_assert_int_eq(n, 2);
 	ck_assert_int_eq(f.err, VL_TR_ENOEND);
 	ck_assert_ptr_nonnull(strstr(f.errmsg, "vl-00040001.trc: no END record (the task did not finish)"));
-	vl_tfile_close(&f);
+	vlpost_tfile_close(&f);
 }
 END_TEST
 
 START_TEST(test_read_unknown_type)
 {
-	vl_tfile f;
+	vlpost_tfile f;
 	int n;
 	FILE *w = tw_open(0x40001, 0);
 	tw_start(w, 0);
@@ -249,15 +249,15 @@ START_TEST(test_read_unknown_type)
 	ck_assert_int_eq(f.err, VL_TR_ECORRUPT);
 	ck_assert_ptr_nonnull(strstr(f.errmsg, "vl-00040001.trc: record 17: unknown type 99"));
 	/* sticky */
-	ck_assert_int_eq(vl_tfile_next(&f, &(vl_trec){ 0 }), -1);
-	vl_tfile_close(&f);
+	ck_assert_int_eq(vlpost_tfile_next(&f, &(vl_trec){ 0 }), -1);
+	vlpost_tfile_close(&f);
 }
 END_TEST
 
 /* one corrupt record after START; its message must contain `want` */
 static void corrupt_case(void (*wr)(FILE *), const char *want)
 {
-	vl_tfile f;
+	vlpost_tfile f;
 	int n;
 	FILE *w = tw_open(0x40001, 100);
 	tw_start(w, 100);
@@ -268,7 +268,7 @@ static void corrupt_case(void (*wr)(FILE *), const char *want)
 	ck_assert_int_eq(f.err, VL_TR_ECORRUPT);
 	if (!strstr(f.errmsg, want))
 		ck_abort_msg("message '%s' lacks '%s'", f.errmsg, want);
-	vl_tfile_close(&f);
+	vlpost_tfile_close(&f);
 }
 
 static void wr_backwards(FILE *w)
@@ -335,7 +335,7 @@ END_TEST
 /* a multicast whose records share one interval is not out of order */
 START_TEST(test_read_mcast_shared)
 {
-	vl_tfile f;
+	vlpost_tfile f;
 	int n;
 	FILE *w = tw_open(0x40001, 0);
 	tw_start(w, 0);
@@ -345,13 +345,13 @@ START_TEST(test_read_mcast_shared)
 	fclose(w);
 	ck_assert_int_eq(read_all(&f, path_of(0x40001), 0, 1, &n), 0);
 	ck_assert_int_eq(n, 5);
-	vl_tfile_close(&f);
+	vlpost_tfile_close(&f);
 }
 END_TEST
 
 static void bad_header(size_t off, const void *val, size_t len, const char *want)
 {
-	vl_tfile f;
+	vlpost_tfile f;
 	int n;
 	FILE *w = tw_open(0x40001, 0);
 	tw_start(w, 0);
@@ -363,8 +363,8 @@ static void bad_header(size_t off, const void *val, size_t len, const char *want
 	ck_assert_int_eq(f.err, VL_TR_EHDR);
 	if (!strstr(f.errmsg, want))
 		ck_abort_msg("message '%s' lacks '%s'", f.errmsg, want);
-	ck_assert_int_eq(vl_tfile_rewind(&f), -1);
-	vl_tfile_close(&f);
+	ck_assert_int_eq(vlpost_tfile_rewind(&f), -1);
+	vlpost_tfile_close(&f);
 }
 
 START_TEST(test_read_bad_headers)
@@ -381,25 +381,25 @@ END_TEST
 
 START_TEST(test_read_short_header)
 {
-	vl_tfile f;
+	vlpost_tfile f;
 	char p[PATH_MAX + 32];
 	FILE *w;
 	snprintf(p, sizeof p, "%s/vl-00000001.trc", tdir);
 	w = fopen(p, "wb");
 	fwrite(VL_TRACE_MAGIC, 1, 8, w);
 	fclose(w);
-	ck_assert_int_eq(vl_tfile_open(&f, p, 0, 1), -1);
+	ck_assert_int_eq(vlpost_tfile_open(&f, p, 0, 1), -1);
 	ck_assert_ptr_nonnull(strstr(f.errmsg, "truncated header (8 of 256 bytes)"));
-	vl_tfile_close(&f);
-	ck_assert_int_eq(vl_tfile_open(&f, "/nonexistent/vl-00000001.trc", 0, 1), -1);
+	vlpost_tfile_close(&f);
+	ck_assert_int_eq(vlpost_tfile_open(&f, "/nonexistent/vl-00000001.trc", 0, 1), -1);
 	ck_assert_int_eq(f.err, VL_TR_EIO);
-	vl_tfile_close(&f);
+	vlpost_tfile_close(&f);
 }
 END_TEST
 
 START_TEST(test_read_printable_names)
 {
-	vl_tfile f;
+	vlpost_tfile f;
 	FILE *w = tw_open(0x40001, 0);
 	int n;
 	tw_start(w, 0);
@@ -411,14 +411,14 @@ START_TEST(test_read_printable_names)
 	ck_assert_int_eq(strlen(f.hdr.host_name), 63);
 	ck_assert_int_eq(f.hdr.host_name[1], '?');
 	ck_assert_int_eq(f.hdr.host_name[3], '?');
-	vl_tfile_close(&f);
+	vlpost_tfile_close(&f);
 }
 END_TEST
 
 /* ---- trace sets ---- */
 START_TEST(test_tset_order)
 {
-	vl_tset s;
+	vlpost_tset s;
 	char err[512];
 	FILE *w;
 	int32_t tids[4] = { 0x40003, 0x40001, 0x40004, 0x40002 };
@@ -434,54 +434,54 @@ START_TEST(test_tset_order)
 	fclose(w);
 	w = tw_open_name("notes.txt", 0x40009, 0); /* ignored: not a trace name */
 	fclose(w);
-	ck_assert_int_eq(vl_tset_open(&s, tdir, 0, NULL, err, sizeof err), -1);
+	ck_assert_int_eq(vlpost_tset_open(&s, tdir, 0, NULL, err, sizeof err), -1);
 	ck_assert_ptr_nonnull(strstr(err, "vl-00040005.trc: truncated header"));
-	vl_tset_close(&s);
-	ck_assert_int_eq(vl_tset_open(&s, tdir, VL_TSET_SKIPBAD, NULL, err, sizeof err), 0);
+	vlpost_tset_close(&s);
+	ck_assert_int_eq(vlpost_tset_open(&s, tdir, VL_TSET_SKIPBAD, NULL, err, sizeof err), 0);
 	ck_assert_int_eq(s.n, 4);
 	ck_assert_int_eq(s.f[0].hdr.tid, 0x40002);
 	ck_assert_int_eq(s.f[1].hdr.tid, 0x40003);
 	ck_assert_int_eq(s.f[2].hdr.tid, 0x40004);
 	ck_assert_int_eq(s.f[3].hdr.tid, 0x40001);
-	ck_assert_int_eq(vl_tset_find(&s, 0x40001), 3);
-	ck_assert_int_eq(vl_tset_find(&s, 0x40004), 2);
-	ck_assert_int_eq(vl_tset_find(&s, 0x40005), -1);
-	vl_tset_close(&s);
+	ck_assert_int_eq(vlpost_tset_find(&s, 0x40001), 3);
+	ck_assert_int_eq(vlpost_tset_find(&s, 0x40004), 2);
+	ck_assert_int_eq(vlpost_tset_find(&s, 0x40005), -1);
+	vlpost_tset_close(&s);
 }
 END_TEST
 
 START_TEST(test_tset_errors)
 {
-	vl_tset s;
+	vlpost_tset s;
 	char err[512];
 	FILE *w;
-	ck_assert_int_eq(vl_tset_open(&s, tdir, 0, NULL, err, sizeof err), -1);
+	ck_assert_int_eq(vlpost_tset_open(&s, tdir, 0, NULL, err, sizeof err), -1);
 	ck_assert_ptr_nonnull(strstr(err, "no trace files"));
-	vl_tset_close(&s);
-	ck_assert_int_eq(vl_tset_open(&s, "/nonexistent-dir", 0, NULL, err, sizeof err), -1);
-	vl_tset_close(&s);
+	vlpost_tset_close(&s);
+	ck_assert_int_eq(vlpost_tset_open(&s, "/nonexistent-dir", 0, NULL, err, sizeof err), -1);
+	vlpost_tset_close(&s);
 	write_simple(0x40001, 1);
 	w = tw_open_name("vl-00000099.trc", 0x40001, 0);
 	fclose(w);
-	ck_assert_int_eq(vl_tset_open(&s, tdir, 0, NULL, err, sizeof err), -1);
+	ck_assert_int_eq(vlpost_tset_open(&s, tdir, 0, NULL, err, sizeof err), -1);
 	ck_assert_ptr_nonnull(strstr(err, "same task id 0x40001"));
-	vl_tset_close(&s);
+	vlpost_tset_close(&s);
 }
 END_TEST
 
 /* ---- conversion ---- */
-/* Convert tdir; returns vlp_trf_write's result, output in *out (free it). */
-static int convert(int partial, char **out, char *err, size_t errlen, vlp_tstats **pst, int *n)
+/* Convert tdir; returns vlpost_trf_write's result, output in *out (free it). */
+static int convert(int partial, char **out, char *err, size_t errlen, vlpost_tstats **pst, int *n)
 {
-	vl_tset s;
-	vlp_trf_opt opt = { partial, NULL };
+	vlpost_tset s;
+	vlpost_trf_opt opt = { partial, NULL };
 	size_t len;
 	FILE *f = open_memstream(out, &len);
-	vlp_tstats *st;
+	vlpost_tstats *st;
 	int rc;
-	ck_assert_int_eq(vl_tset_open(&s, tdir, partial ? VL_TSET_SKIPBAD : 0, NULL, err, errlen), 0);
+	ck_assert_int_eq(vlpost_tset_open(&s, tdir, partial ? VL_TSET_SKIPBAD : 0, NULL, err, errlen), 0);
 	st = calloc((size_t)s.n, sizeof *st);
-	rc = vlp_trf_write(&s, f, &opt, st, err, errlen);
+	rc = vlpost_trf_write(&s, f, &opt, st, err, errlen);
 	fclose(f);
 	if (n)
 		*n = s.n;
@@ -489,14 +489,14 @@ static int convert(int partial, char **out, char *err, size_t errlen, vlp_tstats
 		*pst = st;
 	else
 		free(st);
-	vl_tset_close(&s);
+	vlpost_tset_close(&s);
 	return rc;
 }
 
-static int check_text(const char *text, vlp_check_res *res, char *err, size_t errlen)
+static int check_text(const char *text, vlpost_check_res *res, char *err, size_t errlen)
 {
 	FILE *f = fmemopen((void *)text, strlen(text), "r");
-	int rc = vlp_trf_check(f, res, err, errlen);
+	int rc = vlpost_trf_check(f, res, err, errlen);
 	fclose(f);
 	return rc;
 }
@@ -514,7 +514,7 @@ static const char pingpong_trf[] =
 START_TEST(test_trf_pingpong)
 {
 	char *out, err[512];
-	vlp_tstats *st;
+	vlpost_tstats *st;
 	FILE *a = tw_open(0x40001, 0), *b = tw_open(0x40002, 0);
 	tw_start(a, 0);
 	tw_rec(a, VL_EV_SEND, 0, 7, 0x40002, 1, 1024, 10000, 12000, 15000, 0);
@@ -529,7 +529,7 @@ START_TEST(test_trf_pingpong)
 	ck_assert_int_eq(st[0].comp, 18000);
 	ck_assert_int_eq(st[0].nsent, 1);
 	ck_assert_int_eq(st[1].brecv, 1024);
-	ck_assert_int_eq(vlp_stats_elapsed(st, 2), 20000);
+	ck_assert_int_eq(vlpost_stats_elapsed(st, 2), 20000);
 	free(out);
 	free(st);
 }
@@ -574,7 +574,7 @@ END_TEST
 START_TEST(test_trf_same_time_send)
 {
 	char *out, err[512];
-	vlp_check_res res;
+	vlpost_check_res res;
 	FILE *a = tw_open(0x40001, 0), *b = tw_open(0x40002, 0);
 	tw_start(a, 0);
 	tw_rec(a, VL_EV_RECV, 0, 1, 0x40002, 1, 4, 1000, 5000, 4000, 5000);
@@ -640,8 +640,8 @@ END_TEST
 START_TEST(test_trf_partial)
 {
 	char *out, err[512];
-	vlp_tstats *st;
-	vlp_check_res res;
+	vlpost_tstats *st;
+	vlpost_check_res res;
 	FILE *a = tw_open(0x40001, 0), *b = tw_open(0x40002, 0);
 	tw_start(a, 0);
 	tw_rec(a, VL_EV_SEND, 0, 1, 0x40002, 1, 4, 100, 200, 300, 0);
@@ -752,7 +752,7 @@ static void random_run(unsigned seed, int ntask, int rounds)
 START_TEST(test_trf_random_sorted)
 {
 	char *out, err[512], *line, *save = NULL;
-	vlp_check_res res;
+	vlpost_check_res res;
 	int n;
 	long long pt = -1, pp = -1, lines = 0;
 	random_run(1234u + (unsigned)_i, 7, 60);
@@ -778,8 +778,8 @@ END_TEST
 /* ---- stats ---- */
 START_TEST(test_stats_collect_print)
 {
-	vl_tset s;
-	vlp_tstats st[2];
+	vlpost_tset s;
+	vlpost_tstats st[2];
 	char err[512], *out;
 	size_t len;
 	FILE *f, *a = tw_open(0x40001, 0), *b = tw_open(0x40002, 1000);
@@ -790,40 +790,40 @@ START_TEST(test_stats_collect_print)
 	tw_rec(b, VL_EV_RECV, 0, 1, 0x40001, 1, 100, 2000, 4500, 2000, 4000);
 	fclose(a);
 	fclose(b);
-	ck_assert_int_eq(vl_tset_open(&s, tdir, 0, NULL, err, sizeof err), 0);
-	ck_assert_int_eq(vlp_stats_collect(&s, st, NULL, err, sizeof err), 0);
+	ck_assert_int_eq(vlpost_tset_open(&s, tdir, 0, NULL, err, sizeof err), 0);
+	ck_assert_int_eq(vlpost_stats_collect(&s, st, NULL, err, sizeof err), 0);
 	ck_assert_int_eq(st[1].has_end, 0);
 	ck_assert_int_eq(st[1].end, 4500);
 	ck_assert_int_eq(st[1].wait, 2000);
 	ck_assert_int_eq(st[1].comm, 500);
 	ck_assert_int_eq(st[1].comp, 1000);
 	f = open_memstream(&out, &len);
-	ck_assert_int_eq(vlp_stats_print(f, st, 2, 0), 0);
+	ck_assert_int_eq(vlpost_stats_print(f, st, 2, 0), 0);
 	fclose(f);
 	ck_assert_ptr_nonnull(strstr(out, "predicted elapsed time: 0.000010 s\n"));
 	ck_assert_ptr_nonnull(strstr(out, "  2.000*"));
 	ck_assert_ptr_nonnull(strstr(out, "* no END record"));
 	free(out);
 	f = open_memstream(&out, &len);
-	ck_assert_int_eq(vlp_stats_print(f, st, 2, 1), 0);
+	ck_assert_int_eq(vlpost_stats_print(f, st, 2, 1), 0);
 	fclose(f);
 	ck_assert_ptr_nonnull(strstr(out, "\n0,0x40001,0,node1,prog,7.000,2.000,1.000,10.000,1,100,0,0,0\n"));
 	ck_assert_ptr_nonnull(strstr(out, "\n1,0x40002,0,node2,prog,1.000,0.500,2.000,3.500,0,0,1,100,1\n"));
 	free(out);
-	vl_tset_close(&s);
+	vlpost_tset_close(&s);
 }
 END_TEST
 
 START_TEST(test_fmt_sec)
 {
 	char b[32];
-	vlp_fmt_sec(b, 0);
+	vlpost_fmt_sec(b, 0);
 	ck_assert_str_eq(b, "0.000000");
-	vlp_fmt_sec(b, 499);
+	vlpost_fmt_sec(b, 499);
 	ck_assert_str_eq(b, "0.000000");
-	vlp_fmt_sec(b, 500);
+	vlpost_fmt_sec(b, 500);
 	ck_assert_str_eq(b, "0.000001");
-	vlp_fmt_sec(b, 1234567890123);
+	vlpost_fmt_sec(b, 1234567890123);
 	ck_assert_str_eq(b, "1234.567890");
 }
 END_TEST
@@ -831,7 +831,7 @@ END_TEST
 /* ---- checker ---- */
 static void check_bad(const char *text, uint64_t line, const char *want)
 {
-	vlp_check_res res;
+	vlpost_check_res res;
 	char err[512];
 	ck_assert_int_eq(check_text(text, &res, err, sizeof err), 1);
 	if (!strstr(err, want) || res.line != line)
@@ -841,7 +841,7 @@ static void check_bad(const char *text, uint64_t line, const char *want)
 
 START_TEST(test_check_good)
 {
-	vlp_check_res res;
+	vlpost_check_res res;
 	char err[512];
 	ck_assert_int_eq(check_text(pingpong_trf, &res, err, sizeof err), 0);
 	ck_assert_int_eq(res.records, 8);
@@ -892,7 +892,7 @@ END_TEST
 /* the send begin may follow the receive end in the file at the same time */
 START_TEST(test_check_same_time)
 {
-	vlp_check_res res;
+	vlpost_check_res res;
 	char err[512];
 	ck_assert_int_eq(check_text("-3 -901 0.0 0 0 0\n-3 -901 0.0 1 0 0\n"
 				    "-3 -52 0.1 0 0 2 2 7 1\n-4 -52 0.2 0 0 3 2 8 7 1\n"

@@ -9,7 +9,7 @@
 START_TEST(default_sizes)
 {
 	size_t s[VL_CALIB_MAX_LIST];
-	int n = vl_calib_default_sizes(0, 4 << 20, s, VL_CALIB_MAX_LIST), i;
+	int n = vlcal_default_sizes(0, 4 << 20, s, VL_CALIB_MAX_LIST), i;
 	static const size_t first[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 
 	/* 0, 23 powers of two 1 .. 4 MiB, 21 midpoints 3 .. 3 MiB */
@@ -26,14 +26,14 @@ END_TEST
 START_TEST(default_sizes_range)
 {
 	size_t s[VL_CALIB_MAX_LIST];
-	int n = vl_calib_default_sizes(1000, 5000, s, VL_CALIB_MAX_LIST);
+	int n = vlcal_default_sizes(1000, 5000, s, VL_CALIB_MAX_LIST);
 
 	ck_assert_int_eq(n, 5);
 	ck_assert_uint_eq(s[0], 1024);
 	ck_assert_uint_eq(s[1], 1536);
 	ck_assert_uint_eq(s[4], 4096);
-	ck_assert_int_eq(vl_calib_default_sizes(5, 5, s, VL_CALIB_MAX_LIST), 0);
-	ck_assert_int_eq(vl_calib_default_sizes(6, 6, s, VL_CALIB_MAX_LIST), 1);
+	ck_assert_int_eq(vlcal_default_sizes(5, 5, s, VL_CALIB_MAX_LIST), 0);
+	ck_assert_int_eq(vlcal_default_sizes(6, 6, s, VL_CALIB_MAX_LIST), 1);
 }
 END_TEST
 
@@ -42,69 +42,69 @@ START_TEST(sizes_and_times)
 	size_t v;
 	int64_t ns;
 
-	ck_assert_int_eq(vl_calib_parse_size("4KiB", &v), 0);
+	ck_assert_int_eq(vlcal_parse_size("4KiB", &v), 0);
 	ck_assert_uint_eq(v, 4096);
-	ck_assert_int_eq(vl_calib_parse_size("1M", &v), 0);
+	ck_assert_int_eq(vlcal_parse_size("1M", &v), 0);
 	ck_assert_uint_eq(v, 1048576);
-	ck_assert_int_eq(vl_calib_parse_size("1.5K", &v), 0);
+	ck_assert_int_eq(vlcal_parse_size("1.5K", &v), 0);
 	ck_assert_uint_eq(v, 1536);
-	ck_assert_int_eq(vl_calib_parse_size("2KB", &v), 0);
+	ck_assert_int_eq(vlcal_parse_size("2KB", &v), 0);
 	ck_assert_uint_eq(v, 2000);
-	ck_assert_int_eq(vl_calib_parse_size("0", &v), 0);
+	ck_assert_int_eq(vlcal_parse_size("0", &v), 0);
 	ck_assert_uint_eq(v, 0);
-	ck_assert_int_eq(vl_calib_parse_size("1.5", &v), -1);
-	ck_assert_int_eq(vl_calib_parse_size("-1", &v), -1);
-	ck_assert_int_eq(vl_calib_parse_size("4 KiB", &v), 0); /* the VMConfig's syntax */
+	ck_assert_int_eq(vlcal_parse_size("1.5", &v), -1);
+	ck_assert_int_eq(vlcal_parse_size("-1", &v), -1);
+	ck_assert_int_eq(vlcal_parse_size("4 KiB", &v), 0); /* the VMConfig's syntax */
 	ck_assert_uint_eq(v, 4096);
-	ck_assert_int_eq(vl_calib_parse_size("4KiBx", &v), -1);
-	ck_assert_int_eq(vl_calib_parse_size("x", &v), -1);
-	ck_assert_int_eq(vl_calib_parse_time("20ms", &ns), 0);
+	ck_assert_int_eq(vlcal_parse_size("4KiBx", &v), -1);
+	ck_assert_int_eq(vlcal_parse_size("x", &v), -1);
+	ck_assert_int_eq(vlcal_parse_time("20ms", &ns), 0);
 	ck_assert_int_eq(ns, 20000000);
-	ck_assert_int_eq(vl_calib_parse_time("20", &ns), 0);
+	ck_assert_int_eq(vlcal_parse_time("20", &ns), 0);
 	ck_assert_int_eq(ns, 20000000);
-	ck_assert_int_eq(vl_calib_parse_time("1.5s", &ns), 0);
+	ck_assert_int_eq(vlcal_parse_time("1.5s", &ns), 0);
 	ck_assert_int_eq(ns, 1500000000);
-	ck_assert_int_eq(vl_calib_parse_time("800us", &ns), 0);
+	ck_assert_int_eq(vlcal_parse_time("800us", &ns), 0);
 	ck_assert_int_eq(ns, 800000);
-	ck_assert_int_eq(vl_calib_parse_time("7ns", &ns), 0);
+	ck_assert_int_eq(vlcal_parse_time("7ns", &ns), 0);
 	ck_assert_int_eq(ns, 7);
-	ck_assert_int_eq(vl_calib_parse_time("1h", &ns), -1);
-	ck_assert_int_eq(vl_calib_parse_time("", &ns), -1);
+	ck_assert_int_eq(vlcal_parse_time("1h", &ns), -1);
+	ck_assert_int_eq(vlcal_parse_time("", &ns), -1);
 }
 END_TEST
 
 START_TEST(stats)
 {
 	int64_t s[] = {5, 1, 3, 2, 4}, t[] = {10, 40, 20, 30}, one[] = {7};
-	vl_calib_stats st;
+	vlcal_stats st;
 
-	vl_calib_stats_of(s, 5, 1.0, &st);
+	vlcal_stats_of(s, 5, 1.0, &st);
 	ck_assert_double_eq(st.min, 1);
 	ck_assert_double_eq(st.median, 3);
 	ck_assert_double_eq(st.mean, 3);
 	ck_assert_double_eq(st.max, 5);
 	ck_assert_double_eq_tol(st.stddev, sqrt(2.5), 1e-12);
 	/* even count: the mean of the middle two; scale (the gap's 1/count) */
-	vl_calib_stats_of(t, 4, 0.5, &st);
+	vlcal_stats_of(t, 4, 0.5, &st);
 	ck_assert_double_eq(st.min, 5);
 	ck_assert_double_eq(st.median, 12.5);
 	ck_assert_double_eq(st.mean, 12.5);
 	ck_assert_double_eq(st.max, 20);
 	ck_assert_double_eq_tol(st.stddev, 0.5 * sqrt(500.0 / 3), 1e-12);
-	vl_calib_stats_of(one, 1, 1.0, &st);
+	vlcal_stats_of(one, 1, 1.0, &st);
 	ck_assert_double_eq(st.median, 7);
 	ck_assert_double_eq(st.stddev, 0);
 }
 END_TEST
 
-static int parse(vl_calib_opts *o, int argc, char **argv)
+static int parse(vlcal_opts *o, int argc, char **argv)
 {
-	return vl_calib_parse(o, argc, argv, "test", "usage\n", NULL, NULL);
+	return vlcal_parse(o, argc, argv, "test", "usage\n", NULL, NULL);
 }
 
 START_TEST(options_default)
 {
-	vl_calib_opts o;
+	vlcal_opts o;
 	char *argv[] = {"prog", "-o", "x.csv"};
 
 	ck_assert_int_eq(parse(&o, 3, argv), 0);
@@ -123,7 +123,7 @@ END_TEST
 
 START_TEST(options_quick)
 {
-	vl_calib_opts o;
+	vlcal_opts o;
 	char *argv[] = {"prog",   "--quick", "--sizes",    "1:64KiB",
 	                "--only", "rtt,bsp", "--max-reps", "3"};
 
@@ -145,7 +145,7 @@ END_TEST
 
 START_TEST(options_bad)
 {
-	vl_calib_opts o;
+	vlcal_opts o;
 	char *a1[] = {"prog", "--frobnicate"}, *a2[] = {"prog", "--sizes", "8:1"},
 	     *a3[] = {"prog", "--only", "rtt,nope"}, *a4[] = {"prog", "--max-reps"},
 	     *a5[] = {"prog", "--bsp-procs", "1"}, *a6[] = {"prog", "--min-time", "fast"},
@@ -163,10 +163,10 @@ END_TEST
 
 START_TEST(exp_names)
 {
-	ck_assert_str_eq(vl_calib_exp_name(VL_CALIB_RTT), "rtt");
-	ck_assert_str_eq(vl_calib_exp_name(VL_CALIB_CONTENTION), "contention");
-	ck_assert_str_eq(vl_calib_exp_name(VL_CALIB_BSP_BARRIER), "bsp_barrier");
-	ck_assert_str_eq(vl_calib_exp_name(VL_CALIB_NEXP), "?");
+	ck_assert_str_eq(vlcal_exp_name(VL_CALIB_RTT), "rtt");
+	ck_assert_str_eq(vlcal_exp_name(VL_CALIB_CONTENTION), "contention");
+	ck_assert_str_eq(vlcal_exp_name(VL_CALIB_BSP_BARRIER), "bsp_barrier");
+	ck_assert_str_eq(vlcal_exp_name(VL_CALIB_NEXP), "?");
 }
 END_TEST
 

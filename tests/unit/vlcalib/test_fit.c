@@ -68,14 +68,14 @@ static double nrand(void)
 /* The piecewise-linear function through (KX, KY) (N points) at X. */
 static double truth(const double *kx, const double *ky, int n, double x)
 {
-	vlm_pwl f = {0};
+	vlcal_pwl f = {0};
 
 	f.n = n;
 	for (int i = 0; i < n; i++) {
 		f.x[i] = kx[i];
 		f.y[i] = ky[i];
 	}
-	return vlm_pwl_eval(&f, x);
+	return vlcal_pwl_eval(&f, x);
 }
 
 /* Fits the noise-free data of the model (KX, KY) on the grid and checks the
@@ -84,11 +84,11 @@ static void exact_case(const double *kx, const double *ky, int n)
 {
 	double x[64], y[64];
 	int m = grid(x);
-	vlm_pwl f;
+	vlcal_pwl f;
 
 	for (int i = 0; i < m; i++)
 		y[i] = truth(kx, ky, n, x[i]);
-	ck_assert_int_eq(vlm_segfit(x, y, NULL, m, VLM_PENALTY_DEFAULT, VLM_PWL_MAX, &f), 0);
+	ck_assert_int_eq(vlcal_segfit(x, y, NULL, m, VLM_PENALTY_DEFAULT, VLM_PWL_MAX, &f), 0);
 	ck_assert_int_eq(f.n, n);
 	ck_assert_int_eq(f.segments, n - 1);
 	for (int i = 0; i < n; i++) {
@@ -150,11 +150,11 @@ START_TEST(seg_jump)
 	 * grid sizes is two points, one at each side */
 	double x[64], y[64];
 	int m = grid(x);
-	vlm_pwl f;
+	vlcal_pwl f;
 
 	for (int i = 0; i < m; i++)
 		y[i] = x[i] <= 49152 ? 1000 + 0.1 * x[i] : 21000 + 0.1 * x[i];
-	ck_assert_int_eq(vlm_segfit(x, y, NULL, m, VLM_PENALTY_DEFAULT, VLM_PWL_MAX, &f), 0);
+	ck_assert_int_eq(vlcal_segfit(x, y, NULL, m, VLM_PENALTY_DEFAULT, VLM_PWL_MAX, &f), 0);
 	ck_assert_int_eq(f.segments, 2);
 	ck_assert_int_eq(f.n, 4);
 	ck_assert(f.x[0] == 0 && f.x[1] == 49152 && f.x[2] == 65536 && f.x[3] == 4194304);
@@ -163,7 +163,7 @@ START_TEST(seg_jump)
 	ck_rel(f.y[2], 21000 + 0.1 * 65536, EXACT);
 	ck_rel(f.y[3], 21000 + 0.1 * 4194304, EXACT);
 	for (int i = 0; i < m; i++)
-		ck_rel(vlm_pwl_eval(&f, x[i]), y[i], EXACT);
+		ck_rel(vlcal_pwl_eval(&f, x[i]), y[i], EXACT);
 }
 END_TEST
 
@@ -181,13 +181,13 @@ START_TEST(seg_noise)
 	for (int i = 0; i < 4; i++)
 		ky[i + 1] = ky[i] + sl[i] * (kx[i + 1] - kx[i]);
 	for (int seed = 1; seed <= 20; seed++) {
-		vlm_pwl f;
+		vlcal_pwl f;
 		double s2 = 0, mx = 0;
 
 		rng_state = 0x9e3779b97f4a7c15ULL * (uint64_t)seed;
 		for (int i = 0; i < m; i++)
 			y[i] = truth(kx, ky, 5, x[i]) * (1 + 0.02 * nrand());
-		ck_assert_int_eq(vlm_segfit(x, y, NULL, m, VLM_PENALTY_DEFAULT, VLM_PWL_MAX, &f),
+		ck_assert_int_eq(vlcal_segfit(x, y, NULL, m, VLM_PENALTY_DEFAULT, VLM_PWL_MAX, &f),
 		                 0);
 		ck_assert_msg(f.n == 5, "seed %d: %d points", seed, f.n);
 		for (int i = 1; i < 4; i++)
@@ -195,7 +195,7 @@ START_TEST(seg_noise)
 			              "seed %d: breakpoint %d at %g, true %g", seed, i, f.x[i],
 			              kx[i]);
 		for (int i = 0; i < m; i++) {
-			double t = truth(kx, ky, 5, x[i]), r = fabs(vlm_pwl_eval(&f, x[i]) - t) / t;
+			double t = truth(kx, ky, 5, x[i]), r = fabs(vlcal_pwl_eval(&f, x[i]) - t) / t;
 
 			s2 += r * r;
 			if (r > mx)
@@ -215,12 +215,12 @@ START_TEST(seg_noise_no_false_breaks)
 	int m = grid(x);
 
 	for (int seed = 1; seed <= 50; seed++) {
-		vlm_pwl f;
+		vlcal_pwl f;
 
 		rng_state = 0x2545f4914f6cdd1dULL * (uint64_t)seed;
 		for (int i = 0; i < m; i++)
 			y[i] = (3000 + 0.7 * x[i]) * (1 + 0.02 * nrand());
-		ck_assert_int_eq(vlm_segfit(x, y, NULL, m, VLM_PENALTY_DEFAULT, VLM_PWL_MAX, &f),
+		ck_assert_int_eq(vlcal_segfit(x, y, NULL, m, VLM_PENALTY_DEFAULT, VLM_PWL_MAX, &f),
 		                 0);
 		ck_assert_msg(f.n == 2, "seed %d: %d points", seed, f.n);
 	}
@@ -240,14 +240,14 @@ START_TEST(penalty_auto)
 		ky[i + 1] = ky[i] + sl[i] * (kx[i + 1] - kx[i]);
 	for (int i = 0; i < m; i++)
 		y[i] = truth(kx, ky, 5, x[i]);
-	ck_assert(vlm_penalty_auto(x, y, NULL, m, &sig) == VLM_PENALTY_DEFAULT);
+	ck_assert(vlcal_penalty_auto(x, y, NULL, m, &sig) == VLM_PENALTY_DEFAULT);
 	ck_assert(sig < 1e-12);
 	rng_state = 7;
 	for (int i = 0; i < m; i++)
 		y[i] = (3000 + 0.7 * x[i]) * (1 + 0.03 * nrand());
-	ck_rel(vlm_penalty_auto(x, y, NULL, m, &sig), 6 * log(m) * sig * sig, EXACT);
+	ck_rel(vlcal_penalty_auto(x, y, NULL, m, &sig), 6 * log(m) * sig * sig, EXACT);
 	ck_assert_msg(sig > 0.02 && sig < 0.04, "sigma %g for 3 %% noise", sig);
-	ck_assert(vlm_penalty_auto(x, y, NULL, 2, &sig) == VLM_PENALTY_DEFAULT && sig == 0);
+	ck_assert(vlcal_penalty_auto(x, y, NULL, 2, &sig) == VLM_PENALTY_DEFAULT && sig == 0);
 }
 END_TEST
 
@@ -264,13 +264,13 @@ START_TEST(seg_noise_auto)
 	for (int i = 0; i < 4; i++)
 		ky[i + 1] = ky[i] + sl[i] * (kx[i + 1] - kx[i]);
 	for (int seed = 1; seed <= 20; seed++) {
-		vlm_pwl f;
+		vlcal_pwl f;
 		double s2 = 0;
 
 		rng_state = 0x51ed270b27ULL * (uint64_t)seed;
 		for (int i = 0; i < m; i++)
 			y[i] = truth(kx, ky, 5, x[i]) * (1 + 0.04 * nrand());
-		ck_assert_int_eq(vlm_segfit(x, y, NULL, m, vlm_penalty_auto(x, y, NULL, m, NULL),
+		ck_assert_int_eq(vlcal_segfit(x, y, NULL, m, vlcal_penalty_auto(x, y, NULL, m, NULL),
 		                            VLM_PWL_MAX, &f),
 		                 0);
 		ck_assert_msg(f.n == 5, "seed %d: %d points", seed, f.n);
@@ -279,7 +279,7 @@ START_TEST(seg_noise_auto)
 			              "seed %d: breakpoint %d at %g, true %g", seed, i, f.x[i],
 			              kx[i]);
 		for (int i = 0; i < m; i++) {
-			double t = truth(kx, ky, 5, x[i]), r = (vlm_pwl_eval(&f, x[i]) - t) / t;
+			double t = truth(kx, ky, 5, x[i]), r = (vlcal_pwl_eval(&f, x[i]) - t) / t;
 
 			s2 += r * r;
 		}
@@ -298,9 +298,9 @@ START_TEST(seg_max_points)
 	for (int i = 0; i < m; i++)
 		y[i] = (3000 + 0.7 * x[i]) * (1 + 0.05 * nrand());
 	for (int mp = 2; mp <= VLM_PWL_MAX; mp += 5) {
-		vlm_pwl f;
+		vlcal_pwl f;
 
-		ck_assert_int_eq(vlm_segfit(x, y, NULL, m, 0, mp, &f), 0);
+		ck_assert_int_eq(vlcal_segfit(x, y, NULL, m, 0, mp, &f), 0);
 		ck_assert_int_le(f.n, mp);
 		ck_assert_int_ge(f.n, 2);
 		for (int i = 1; i < f.n; i++)
@@ -315,11 +315,11 @@ START_TEST(seg_weights)
 {
 	const double x[] = {0, 10, 20, 30, 40, 50, 60}, w[] = {1, 1, 1, 1, 1, 1, 1};
 	double y[7];
-	vlm_pwl f;
+	vlcal_pwl f;
 
 	for (int i = 0; i < 7; i++)
 		y[i] = x[i] <= 30 ? 100 + 2 * x[i] : 160 + 10 * (x[i] - 30);
-	ck_assert_int_eq(vlm_segfit(x, y, w, 7, 1e-6, VLM_PWL_MAX, &f), 0);
+	ck_assert_int_eq(vlcal_segfit(x, y, w, 7, 1e-6, VLM_PWL_MAX, &f), 0);
 	ck_assert_int_eq(f.n, 3);
 	ck_assert(f.x[1] == 30);
 	ck_rel(f.y[1], 160, EXACT);
@@ -331,31 +331,31 @@ START_TEST(seg_errors)
 {
 	const double x[] = {0, 1, 2, 3}, y[] = {1, 2, 3, 4}, xd[] = {0, 1, 1, 3};
 	const double yn[] = {1, NAN, 3, 4}, w0[] = {0, 0, 0, 0}, wneg[] = {1, -1, 1, 1};
-	vlm_pwl f;
+	vlcal_pwl f;
 
-	ck_assert_int_eq(vlm_segfit(x, y, NULL, 1, 0.01, 32, &f), VLM_FIT_FEW);
-	ck_assert_int_eq(vlm_segfit(x, y, NULL, 0, 0.01, 32, &f), VLM_FIT_FEW);
-	ck_assert_int_eq(vlm_segfit(xd, y, NULL, 4, 0.01, 32, &f), VLM_FIT_BADARG);
-	ck_assert_int_eq(vlm_segfit(x, yn, NULL, 4, 0.01, 32, &f), VLM_FIT_BADARG);
-	ck_assert_int_eq(vlm_segfit(x, y, NULL, 4, -1, 32, &f), VLM_FIT_BADARG);
-	ck_assert_int_eq(vlm_segfit(x, y, NULL, 4, 0.01, 1, &f), VLM_FIT_BADARG);
-	ck_assert_int_eq(vlm_segfit(x, y, wneg, 4, 0.01, 32, &f), VLM_FIT_BADARG);
-	ck_assert_int_eq(vlm_segfit(x, y, w0, 4, 0.01, 32, &f), VLM_FIT_SINGULAR);
+	ck_assert_int_eq(vlcal_segfit(x, y, NULL, 1, 0.01, 32, &f), VLM_FIT_FEW);
+	ck_assert_int_eq(vlcal_segfit(x, y, NULL, 0, 0.01, 32, &f), VLM_FIT_FEW);
+	ck_assert_int_eq(vlcal_segfit(xd, y, NULL, 4, 0.01, 32, &f), VLM_FIT_BADARG);
+	ck_assert_int_eq(vlcal_segfit(x, yn, NULL, 4, 0.01, 32, &f), VLM_FIT_BADARG);
+	ck_assert_int_eq(vlcal_segfit(x, y, NULL, 4, -1, 32, &f), VLM_FIT_BADARG);
+	ck_assert_int_eq(vlcal_segfit(x, y, NULL, 4, 0.01, 1, &f), VLM_FIT_BADARG);
+	ck_assert_int_eq(vlcal_segfit(x, y, wneg, 4, 0.01, 32, &f), VLM_FIT_BADARG);
+	ck_assert_int_eq(vlcal_segfit(x, y, w0, 4, 0.01, 32, &f), VLM_FIT_SINGULAR);
 	{
 		static double bx[VLM_SEG_MAXM + 1], by[VLM_SEG_MAXM + 1];
 
 		for (int i = 0; i <= VLM_SEG_MAXM; i++)
 			bx[i] = i, by[i] = 1 + i;
-		ck_assert_int_eq(vlm_segfit(bx, by, NULL, VLM_SEG_MAXM + 1, 0.01, 32, &f),
+		ck_assert_int_eq(vlcal_segfit(bx, by, NULL, VLM_SEG_MAXM + 1, 0.01, 32, &f),
 		                 VLM_FIT_BADARG);
 	}
 	/* two sizes: the line through them */
-	ck_assert_int_eq(vlm_segfit(x, y, NULL, 2, 0.01, 32, &f), 0);
+	ck_assert_int_eq(vlcal_segfit(x, y, NULL, 2, 0.01, 32, &f), 0);
 	ck_assert_int_eq(f.n, 2);
 	ck_rel(f.y[0], 1, EXACT);
 	ck_rel(f.y[1], 2, EXACT);
-	ck_assert_str_eq(vlm_fit_strerror(VLM_FIT_FEW), "too few sizes for a fit");
-	ck_assert_str_eq(vlm_fit_strerror(VLM_FIT_SINGULAR), "singular fit");
+	ck_assert_str_eq(vlcal_fit_strerror(VLM_FIT_FEW), "too few sizes for a fit");
+	ck_assert_str_eq(vlcal_fit_strerror(VLM_FIT_SINGULAR), "singular fit");
 }
 END_TEST
 
@@ -363,18 +363,18 @@ END_TEST
  * segment extended right of the last. */
 START_TEST(pwl_eval_outside)
 {
-	vlm_pwl f = {0};
+	vlcal_pwl f = {0};
 
 	f.n = 3;
 	f.x[0] = 10, f.y[0] = 100;
 	f.x[1] = 20, f.y[1] = 200;
 	f.x[2] = 40, f.y[2] = 260;
-	ck_rel(vlm_pwl_eval(&f, 0), 100, EXACT);
-	ck_rel(vlm_pwl_eval(&f, 15), 150, EXACT);
-	ck_rel(vlm_pwl_eval(&f, 30), 230, EXACT);
-	ck_rel(vlm_pwl_eval(&f, 60), 320, EXACT);
+	ck_rel(vlcal_pwl_eval(&f, 0), 100, EXACT);
+	ck_rel(vlcal_pwl_eval(&f, 15), 150, EXACT);
+	ck_rel(vlcal_pwl_eval(&f, 30), 230, EXACT);
+	ck_rel(vlcal_pwl_eval(&f, 60), 320, EXACT);
 	f.n = 1;
-	ck_rel(vlm_pwl_eval(&f, 60), 100, EXACT);
+	ck_rel(vlcal_pwl_eval(&f, 60), 100, EXACT);
 }
 END_TEST
 
@@ -384,12 +384,12 @@ START_TEST(hockney_exact)
 {
 	double x[64], t[64];
 	int m = grid(x);
-	vlm_hockney h;
+	vlcal_hockney h;
 
 	/* t0 = 25 us, r_inf = 0.117 B/ns (117 MB/s) */
 	for (int i = 0; i < m; i++)
 		t[i] = 25000 + x[i] / 0.117;
-	ck_assert_int_eq(vlm_hockney_fit(x, t, m, &h), 0);
+	ck_assert_int_eq(vlcal_hockney_fit(x, t, m, &h), 0);
 	ck_rel(h.t0, 25000, EXACT);
 	ck_rel(h.r_inf, 0.117, EXACT);
 	ck_rel(h.n_half, 25000 * 0.117, EXACT);
@@ -404,12 +404,12 @@ START_TEST(hockney_noise)
 	int m = grid(x);
 
 	for (int seed = 1; seed <= 20; seed++) {
-		vlm_hockney h;
+		vlcal_hockney h;
 
 		rng_state = 0xabcdef12345ULL * (uint64_t)seed;
 		for (int i = 0; i < m; i++)
 			t[i] = (25000 + x[i] / 0.117) * (1 + 0.02 * nrand());
-		ck_assert_int_eq(vlm_hockney_fit(x, t, m, &h), 0);
+		ck_assert_int_eq(vlcal_hockney_fit(x, t, m, &h), 0);
 		ck_rel(h.t0, 25000, 0.02);
 		ck_assert_msg(fabs(h.r_inf - 0.117) <= 0.02 * 0.117, "seed %d r_inf %g", seed,
 		              h.r_inf);
@@ -421,12 +421,12 @@ START_TEST(hockney_errors)
 {
 	const double n[] = {0, 100, 200}, flat[] = {5, 5, 5}, same[] = {64, 64, 64};
 	const double falling[] = {9, 8, 7};
-	vlm_hockney h;
+	vlcal_hockney h;
 
-	ck_assert_int_eq(vlm_hockney_fit(n, flat, 1, &h), VLM_FIT_FEW);
-	ck_assert_int_eq(vlm_hockney_fit(same, flat, 3, &h), VLM_FIT_SINGULAR);
-	ck_assert_int_eq(vlm_hockney_fit(n, flat, 3, &h), VLM_FIT_DEGENERATE);
-	ck_assert_int_eq(vlm_hockney_fit(n, falling, 3, &h), VLM_FIT_DEGENERATE);
+	ck_assert_int_eq(vlcal_hockney_fit(n, flat, 1, &h), VLM_FIT_FEW);
+	ck_assert_int_eq(vlcal_hockney_fit(same, flat, 3, &h), VLM_FIT_SINGULAR);
+	ck_assert_int_eq(vlcal_hockney_fit(n, flat, 3, &h), VLM_FIT_DEGENERATE);
+	ck_assert_int_eq(vlcal_hockney_fit(n, falling, 3, &h), VLM_FIT_DEGENERATE);
 }
 END_TEST
 
@@ -436,14 +436,14 @@ START_TEST(loggp_exact)
 {
 	double x[64], gap[64];
 	int m = grid(x);
-	vlm_loggp p;
+	vlcal_loggp p;
 
 	/* o_s 1.5 us, o_r 1.2 us, L 4 us; gap g = 2 us up to 1 KiB, then G =
 	 * 0.25 ns/B */
 	for (int i = 0; i < m; i++)
 		gap[i] = x[i] <= 1024 ? 2000 : 2000 + 0.25 * (x[i] - 1024);
 	ck_assert_int_eq(
-	    vlm_loggp_fit(1500, 1200, 1500 + 1200 + 4000, x, gap, NULL, m, VLM_PENALTY_DEFAULT, &p),
+	    vlcal_loggp_fit(1500, 1200, 1500 + 1200 + 4000, x, gap, NULL, m, VLM_PENALTY_DEFAULT, &p),
 	    0);
 	ck_rel(p.o_s, 1500, EXACT);
 	ck_rel(p.o_r, 1200, EXACT);
@@ -459,14 +459,14 @@ START_TEST(loggp_noise)
 	int m = grid(x);
 
 	for (int seed = 1; seed <= 20; seed++) {
-		vlm_loggp p;
+		vlcal_loggp p;
 
 		rng_state = 0x1234567ULL * (uint64_t)seed;
 		for (int i = 0; i < m; i++)
 			gap[i] = (x[i] <= 1024 ? 2000 : 2000 + 0.25 * (x[i] - 1024)) *
 			         (1 + 0.02 * nrand());
 		ck_assert_int_eq(
-		    vlm_loggp_fit(1500, 1200, 6700, x, gap, NULL, m, VLM_PENALTY_DEFAULT, &p), 0);
+		    vlcal_loggp_fit(1500, 1200, 6700, x, gap, NULL, m, VLM_PENALTY_DEFAULT, &p), 0);
 		ck_rel(p.g, 2000, 0.03);
 		ck_assert_msg(fabs(p.G - 0.25) <= 0.03 * 0.25, "seed %d G %g", seed, p.G);
 	}
@@ -476,10 +476,10 @@ END_TEST
 START_TEST(loggp_errors)
 {
 	const double n[] = {0, 8}, g[] = {100, 101};
-	vlm_loggp p;
+	vlcal_loggp p;
 
-	ck_assert_int_eq(vlm_loggp_fit(1, 1, 5, n, g, NULL, 1, 0.01, &p), VLM_FIT_FEW);
-	ck_assert_int_eq(vlm_loggp_fit(NAN, 1, 5, n, g, NULL, 2, 0.01, &p), VLM_FIT_BADARG);
+	ck_assert_int_eq(vlcal_loggp_fit(1, 1, 5, n, g, NULL, 1, 0.01, &p), VLM_FIT_FEW);
+	ck_assert_int_eq(vlcal_loggp_fit(NAN, 1, 5, n, g, NULL, 2, 0.01, &p), VLM_FIT_BADARG);
 }
 END_TEST
 
@@ -495,10 +495,10 @@ START_TEST(msgsetup_exact)
 
 	for (int i = 0; i < m; i++)
 		t[i] = ms + x[i] / bw;
-	ck_assert_int_eq(vlm_msgsetup(200, ms + 200 / bw, 640000, ms + 640000 / bw, &m1, &a1), 0);
+	ck_assert_int_eq(vlcal_msgsetup(200, ms + 200 / bw, 640000, ms + 640000 / bw, &m1, &a1), 0);
 	ck_rel(m1, ms, EXACT);
 	ck_rel(a1, bw, EXACT);
-	ck_assert_int_eq(vlm_msgsetup_series(x, t, m, &m1, &a1, &nsu, &nlu), 0);
+	ck_assert_int_eq(vlcal_msgsetup_series(x, t, m, &m1, &a1, &nsu, &nlu), 0);
 	ck_rel(m1, ms, EXACT);
 	ck_rel(a1, bw, EXACT);
 	ck_assert(nsu == 96); /* nearest to 100 B on a log scale among 64, 96, 128 */
@@ -513,13 +513,13 @@ START_TEST(msgsetup_errors)
 	const double n[] = {0, 100}, t[] = {5, 10}, tf[] = {10, 10};
 	double m1, a1;
 
-	ck_assert_int_eq(vlm_msgsetup(100, 5, 100, 9, &m1, &a1), VLM_FIT_FEW);
-	ck_assert_int_eq(vlm_msgsetup(100, 9, 1000, 9, &m1, &a1), VLM_FIT_DEGENERATE);
-	ck_assert_int_eq(vlm_msgsetup(-1, 9, 1000, 19, &m1, &a1), VLM_FIT_BADARG);
+	ck_assert_int_eq(vlcal_msgsetup(100, 5, 100, 9, &m1, &a1), VLM_FIT_FEW);
+	ck_assert_int_eq(vlcal_msgsetup(100, 9, 1000, 9, &m1, &a1), VLM_FIT_DEGENERATE);
+	ck_assert_int_eq(vlcal_msgsetup(-1, 9, 1000, 19, &m1, &a1), VLM_FIT_BADARG);
 	/* only 0 besides the largest: no small size > 0 */
-	ck_assert_int_eq(vlm_msgsetup_series(n, t, 2, &m1, &a1, NULL, NULL), VLM_FIT_FEW);
-	ck_assert_int_eq(vlm_msgsetup_series(n, t, 1, &m1, &a1, NULL, NULL), VLM_FIT_FEW);
-	ck_assert_int_eq(vlm_msgsetup_series(n, tf, 2, &m1, &a1, NULL, NULL), VLM_FIT_FEW);
+	ck_assert_int_eq(vlcal_msgsetup_series(n, t, 2, &m1, &a1, NULL, NULL), VLM_FIT_FEW);
+	ck_assert_int_eq(vlcal_msgsetup_series(n, t, 1, &m1, &a1, NULL, NULL), VLM_FIT_FEW);
+	ck_assert_int_eq(vlcal_msgsetup_series(n, tf, 2, &m1, &a1, NULL, NULL), VLM_FIT_FEW);
 }
 END_TEST
 
@@ -532,7 +532,7 @@ START_TEST(bsp_exact)
 	const double hs[] = {1024, 4096, 16384, 65536, 262144};
 	int pat[200], m = 0;
 	double h[200], t[200], gsum = 0, lsum = 0;
-	vlm_bsp b;
+	vlcal_bsp b;
 
 	for (int r = 0; r < 5; r++) {
 		int p0 = r < 2 ? 2 : 4;
@@ -552,7 +552,7 @@ START_TEST(bsp_exact)
 				hh[i] = hs[i];
 				tt[i] = L + g * hs[i];
 			}
-			ck_assert_int_eq(vlm_bsp_fit(hh, tt, 5, &b), 0);
+			ck_assert_int_eq(vlcal_bsp_fit(hh, tt, 5, &b), 0);
 			ck_rel(b.g, g, EXACT);
 			ck_rel(b.L, L, EXACT);
 			ck_assert_int_eq(b.npts, 5);
@@ -561,7 +561,7 @@ START_TEST(bsp_exact)
 		lsum += lp / np;
 	}
 	/* eq. 11: the average over p and patterns of linear functions */
-	ck_assert_int_eq(vlm_bsp_overall(pat, h, t, m, &b), 0);
+	ck_assert_int_eq(vlcal_bsp_overall(pat, h, t, m, &b), 0);
 	ck_rel(b.g, gsum / 5, EXACT);
 	ck_rel(b.L, lsum / 5, EXACT);
 	ck_assert_int_eq(b.npts, 5);
@@ -576,14 +576,14 @@ START_TEST(bsp_noise)
 	double h[40], t[40];
 
 	for (int seed = 1; seed <= 20; seed++) {
-		vlm_bsp b;
+		vlcal_bsp b;
 
 		rng_state = 0x77ULL * (uint64_t)seed;
 		for (int i = 0; i < 40; i++) {
 			h[i] = 4096.0 * (i + 1);
 			t[i] = (50000 + 0.8 * h[i]) * (1 + 0.02 * nrand());
 		}
-		ck_assert_int_eq(vlm_bsp_fit(h, t, 40, &b), 0);
+		ck_assert_int_eq(vlcal_bsp_fit(h, t, 40, &b), 0);
 		ck_assert_msg(fabs(b.g - 0.8) < 0.04 * 0.8, "seed %d g %g", seed, b.g);
 		ck_assert_msg(fabs(b.L - 50000) < 0.25 * 50000, "seed %d L %g", seed, b.L);
 	}
@@ -594,11 +594,11 @@ START_TEST(bsp_errors)
 {
 	const int pat[] = {0, 1, 0};
 	const double h[] = {64, 64, 64}, t[] = {5, 6, 7};
-	vlm_bsp b;
+	vlcal_bsp b;
 
-	ck_assert_int_eq(vlm_bsp_fit(h, t, 1, &b), VLM_FIT_FEW);
-	ck_assert_int_eq(vlm_bsp_fit(h, t, 3, &b), VLM_FIT_SINGULAR);
-	ck_assert_int_eq(vlm_bsp_overall(pat, h, t, 3, &b), VLM_FIT_FEW);
+	ck_assert_int_eq(vlcal_bsp_fit(h, t, 1, &b), VLM_FIT_FEW);
+	ck_assert_int_eq(vlcal_bsp_fit(h, t, 3, &b), VLM_FIT_SINGULAR);
+	ck_assert_int_eq(vlcal_bsp_overall(pat, h, t, 3, &b), VLM_FIT_FEW);
 }
 END_TEST
 
@@ -613,7 +613,7 @@ START_TEST(contention_exact)
 		s[i] = 1000 + 0.3 * x[i];
 		c[i] = 4 * s[i] * 1.7; /* k = 4, factor 1.7 */
 	}
-	ck_assert_int_eq(vlm_contention_fit(4, s, c, m, &f), 0);
+	ck_assert_int_eq(vlcal_contention_fit(4, s, c, m, &f), 0);
 	ck_rel(f, 1.7, EXACT);
 }
 END_TEST
@@ -629,7 +629,7 @@ START_TEST(contention_noise)
 			s[i] = 1000 + 0.3 * x[i];
 			c[i] = 3 * s[i] * 1.25 * (1 + 0.02 * nrand());
 		}
-		ck_assert_int_eq(vlm_contention_fit(3, s, c, m, &f), 0);
+		ck_assert_int_eq(vlcal_contention_fit(3, s, c, m, &f), 0);
 		ck_assert_msg(fabs(f - 1.25) < 0.01 * 1.25, "seed %d f %g", seed, f);
 	}
 }
@@ -640,10 +640,10 @@ START_TEST(contention_errors)
 	const double s[] = {10, 20}, z[] = {0, 0}, c[] = {30, 50}, c0[] = {30, 0};
 	double f;
 
-	ck_assert_int_eq(vlm_contention_fit(2, s, c, 0, &f), VLM_FIT_FEW);
-	ck_assert_int_eq(vlm_contention_fit(0, s, c, 2, &f), VLM_FIT_BADARG);
-	ck_assert_int_eq(vlm_contention_fit(2, s, c0, 2, &f), VLM_FIT_BADARG);
-	ck_assert_int_eq(vlm_contention_fit(2, z, c, 2, &f), VLM_FIT_SINGULAR);
+	ck_assert_int_eq(vlcal_contention_fit(2, s, c, 0, &f), VLM_FIT_FEW);
+	ck_assert_int_eq(vlcal_contention_fit(0, s, c, 2, &f), VLM_FIT_BADARG);
+	ck_assert_int_eq(vlcal_contention_fit(2, s, c0, 2, &f), VLM_FIT_BADARG);
+	ck_assert_int_eq(vlcal_contention_fit(2, z, c, 2, &f), VLM_FIT_SINGULAR);
 }
 END_TEST
 

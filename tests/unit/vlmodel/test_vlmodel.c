@@ -20,10 +20,10 @@
 
 /* ---- alphabeta ---- */
 
-static const vlm_net ge = {43e-6, 112e6}, hf = {22e-6, 216e6};
+static const vlmod_net ge = {43e-6, 112e6}, hf = {22e-6, 216e6};
 
 /* Jobs made with ALPHA, BETA on a and b: M, s and computation vary. */
-static void ab_make(vlm_abjob *j, int n, double alpha, double beta, double noise)
+static void ab_make(vlmod_abjob *j, int n, double alpha, double beta, double noise)
 {
 	unsigned x = 12345;
 	for (int i = 0; i < n; i++) {
@@ -34,22 +34,22 @@ static void ab_make(vlm_abjob *j, int n, double alpha, double beta, double noise
 			x = x * 1103515245u + 12345u;
 			e[k] = noise * (((x >> 8) & 0xffff) / 32767.5 - 1);
 		}
-		j[i].ta = (comp + vlm_ab_comm(alpha, beta, ge, j[i].m, j[i].s)) * (1 + e[0]);
-		j[i].tb = (comp + vlm_ab_comm(alpha, beta, hf, j[i].m, j[i].s)) * (1 + e[1]);
+		j[i].ta = (comp + vlmod_ab_comm(alpha, beta, ge, j[i].m, j[i].s)) * (1 + e[0]);
+		j[i].tb = (comp + vlmod_ab_comm(alpha, beta, hf, j[i].m, j[i].s)) * (1 + e[1]);
 	}
 }
 
 START_TEST(ab_exact)
 {
-	vlm_abjob j[8];
+	vlmod_abjob j[8];
 	double a, b, rms;
 	ab_make(j, 8, 3.6, 1.6, 0);
-	ck_assert_int_eq(vlm_ab_fit(j, 8, ge, hf, &a, &b, &rms), VLM_AB_OK);
+	ck_assert_int_eq(vlmod_ab_fit(j, 8, ge, hf, &a, &b, &rms), VLM_AB_OK);
 	REL(a, 3.6, 1e-9);
 	REL(b, 1.6, 1e-9);
 	ck_assert(rms < 1e-9);
 	/* two jobs determine both */
-	ck_assert_int_eq(vlm_ab_fit(j, 2, ge, hf, &a, &b, NULL), VLM_AB_OK);
+	ck_assert_int_eq(vlmod_ab_fit(j, 2, ge, hf, &a, &b, NULL), VLM_AB_OK);
 	REL(a, 3.6, 1e-9);
 	REL(b, 1.6, 1e-9);
 }
@@ -59,10 +59,10 @@ END_TEST
  * difference of a and b a few %): alpha and beta within 5 %. */
 START_TEST(ab_noise)
 {
-	vlm_abjob j[40];
+	vlmod_abjob j[40];
 	double a, b, rms;
 	ab_make(j, 40, 3.6, 1.6, 1e-3);
-	ck_assert_int_eq(vlm_ab_fit(j, 40, ge, hf, &a, &b, &rms), VLM_AB_OK);
+	ck_assert_int_eq(vlmod_ab_fit(j, 40, ge, hf, &a, &b, &rms), VLM_AB_OK);
 	REL(a, 3.6, 0.05);
 	REL(b, 1.6, 0.05);
 	ck_assert(rms > 0);
@@ -77,11 +77,11 @@ START_TEST(ab_paper)
 	    {2094, 1799, 3684285, 445},  {11827, 11703, 1231635, 3360}, {6215, 6024, 1760515, 2042},
 	    {3582, 3332, 2419646, 1368}, {2441, 2119, 3683544, 866},
 	};
-	vlm_abjob j[8];
+	vlmod_abjob j[8];
 	double a, b;
 	for (int i = 0; i < 8; i++)
-		j[i] = (vlm_abjob){t[i][0], t[i][1], t[i][2], t[i][3]};
-	ck_assert_int_eq(vlm_ab_fit(j, 8, ge, hf, &a, &b, NULL), VLM_AB_OK);
+		j[i] = (vlmod_abjob){t[i][0], t[i][1], t[i][2], t[i][3]};
+	ck_assert_int_eq(vlmod_ab_fit(j, 8, ge, hf, &a, &b, NULL), VLM_AB_OK);
 	ck_assert_double_eq_tol(a, 3.6, 0.05);
 	ck_assert_double_eq_tol(b, 1.6, 0.05);
 	REL(a, 3.5781159628, 1e-8);
@@ -91,40 +91,40 @@ END_TEST
 
 START_TEST(ab_singular)
 {
-	vlm_abjob j[4];
+	vlmod_abjob j[4];
 	double a, b;
-	vlm_net same_bw = {10e-6, 112e6};
+	vlmod_net same_bw = {10e-6, 112e6};
 	ab_make(j, 4, 3.6, 1.6, 0);
-	ck_assert_int_eq(vlm_ab_fit(j, 1, ge, hf, &a, &b, NULL), VLM_AB_FEW);
-	ck_assert_int_eq(vlm_ab_fit(j, 4, ge, ge, &a, &b, NULL), VLM_AB_SAMELAT);
-	ck_assert_int_eq(vlm_ab_fit(j, 4, ge, same_bw, &a, &b, NULL), VLM_AB_SAMEBW);
+	ck_assert_int_eq(vlmod_ab_fit(j, 1, ge, hf, &a, &b, NULL), VLM_AB_FEW);
+	ck_assert_int_eq(vlmod_ab_fit(j, 4, ge, ge, &a, &b, NULL), VLM_AB_SAMELAT);
+	ck_assert_int_eq(vlmod_ab_fit(j, 4, ge, same_bw, &a, &b, NULL), VLM_AB_SAMEBW);
 	for (int i = 0; i < 4; i++)
 		j[i].s = 1000; /* the same ratio of the two terms in every job */
-	ck_assert_int_eq(vlm_ab_fit(j, 4, ge, hf, &a, &b, NULL), VLM_AB_SINGULAR);
+	ck_assert_int_eq(vlmod_ab_fit(j, 4, ge, hf, &a, &b, NULL), VLM_AB_SINGULAR);
 	for (int i = 0; i < 4; i++)
 		j[i].m = 0;
-	ck_assert_int_eq(vlm_ab_fit(j, 4, ge, hf, &a, &b, NULL), VLM_AB_SINGULAR);
+	ck_assert_int_eq(vlmod_ab_fit(j, 4, ge, hf, &a, &b, NULL), VLM_AB_SINGULAR);
 }
 END_TEST
 
 START_TEST(ab_units)
 {
-	vlm_net n;
+	vlmod_net n;
 	char err[256];
-	ck_assert_int_eq(vlm_parse_net("43us,112MB/s", 0, &n, err, sizeof err), 0);
+	ck_assert_int_eq(vlmod_parse_net("43us,112MB/s", 0, &n, err, sizeof err), 0);
 	REL(n.lat, 43e-6, 1e-15);
 	REL(n.bw, 112e6, 1e-15);
-	ck_assert_int_eq(vlm_parse_net("0,inf", 1, &n, err, sizeof err), 0);
+	ck_assert_int_eq(vlmod_parse_net("0,inf", 1, &n, err, sizeof err), 0);
 	ck_assert(n.lat == 0 && isinf(n.bw));
-	ck_assert_double_eq(vlm_ab_comm(3.6, 1.6, n, 1e6, 1000), 0);
-	ck_assert_int_eq(vlm_parse_net("0,inf", 0, &n, err, sizeof err), -1);
-	ck_assert_int_eq(vlm_parse_net("43,112MB/s", 0, &n, err, sizeof err), -1);
+	ck_assert_double_eq(vlmod_ab_comm(3.6, 1.6, n, 1e6, 1000), 0);
+	ck_assert_int_eq(vlmod_parse_net("0,inf", 0, &n, err, sizeof err), -1);
+	ck_assert_int_eq(vlmod_parse_net("43,112MB/s", 0, &n, err, sizeof err), -1);
 	ck_assert_str_eq(err, "'43,112MB/s': bad latency '43' (a time >= 0 with a unit: ns, us, "
 	                      "ms, s)");
-	ck_assert_int_eq(vlm_parse_net("43us,112MB", 0, &n, err, sizeof err), -1);
-	ck_assert_int_eq(vlm_parse_net("43us", 0, &n, err, sizeof err), -1);
-	ck_assert_int_eq(vlm_parse_net("-1us,1MB/s", 0, &n, err, sizeof err), -1);
-	ck_assert_int_eq(vlm_parse_net("1ms,1Gbit/s", 0, &n, err, sizeof err), 0);
+	ck_assert_int_eq(vlmod_parse_net("43us,112MB", 0, &n, err, sizeof err), -1);
+	ck_assert_int_eq(vlmod_parse_net("43us", 0, &n, err, sizeof err), -1);
+	ck_assert_int_eq(vlmod_parse_net("-1us,1MB/s", 0, &n, err, sizeof err), -1);
+	ck_assert_int_eq(vlmod_parse_net("1ms,1Gbit/s", 0, &n, err, sizeof err), 0);
 	REL(n.bw, 125e6, 1e-15);
 }
 END_TEST
@@ -133,23 +133,23 @@ END_TEST
 START_TEST(units_seconds)
 {
 	double s;
-	ck_assert_int_eq(vlm_parse_seconds("43us", 0, &s), 0);
+	ck_assert_int_eq(vlmod_parse_seconds("43us", 0, &s), 0);
 	ck_assert_double_eq(s, 43e-6);
-	ck_assert_int_eq(vlm_parse_seconds(" 2.124593769 us ", 0, &s), 0);
+	ck_assert_int_eq(vlmod_parse_seconds(" 2.124593769 us ", 0, &s), 0);
 	ck_assert_double_eq(s, 2.124593769e-6);
-	ck_assert_int_eq(vlm_parse_seconds("-39.3ms", 0, &s), 0);
+	ck_assert_int_eq(vlmod_parse_seconds("-39.3ms", 0, &s), 0);
 	ck_assert_double_eq(s, -39.3e-3);
-	ck_assert_int_eq(vlm_parse_seconds("0.5ns", 0, &s), 0);
+	ck_assert_int_eq(vlmod_parse_seconds("0.5ns", 0, &s), 0);
 	ck_assert_double_eq(s, 0.5e-9);
-	ck_assert_int_eq(vlm_parse_seconds("0", 0, &s), 0);
+	ck_assert_int_eq(vlmod_parse_seconds("0", 0, &s), 0);
 	ck_assert_double_eq(s, 0);
-	ck_assert_int_eq(vlm_parse_seconds("1.5", 1, &s), 0);
+	ck_assert_int_eq(vlmod_parse_seconds("1.5", 1, &s), 0);
 	ck_assert_double_eq(s, 1.5);
-	ck_assert_int_eq(vlm_parse_seconds("1.5", 0, &s), -1);
-	ck_assert_int_eq(vlm_parse_seconds("1.5 min", 1, &s), -1);
-	ck_assert_int_eq(vlm_parse_seconds("inf", 1, &s), -1);
-	ck_assert_int_eq(vlm_parse_seconds("1us 2us", 1, &s), -1);
-	ck_assert_int_eq(vlm_parse_seconds("us", 1, &s), -1);
+	ck_assert_int_eq(vlmod_parse_seconds("1.5", 0, &s), -1);
+	ck_assert_int_eq(vlmod_parse_seconds("1.5 min", 1, &s), -1);
+	ck_assert_int_eq(vlmod_parse_seconds("inf", 1, &s), -1);
+	ck_assert_int_eq(vlmod_parse_seconds("1us 2us", 1, &s), -1);
+	ck_assert_int_eq(vlmod_parse_seconds("us", 1, &s), -1);
 }
 END_TEST
 
@@ -159,18 +159,18 @@ static double ev(const char *text)
 {
 	char err[128];
 	double v[VLM_NVARS] = {10, 4, 8, 0.5};
-	vlm_expr *e = vlm_expr_parse(text, err, sizeof err);
+	vlmod_expr *e = vlmod_expr_parse(text, err, sizeof err);
 	double r;
 	ck_assert_msg(e != NULL, "%s: %s", text, err);
-	r = vlm_expr_eval(e, v);
-	vlm_expr_free(e);
+	r = vlmod_expr_eval(e, v);
+	vlmod_expr_free(e);
 	return r;
 }
 
 static const char *ev_err(const char *text)
 {
 	static char err[128];
-	vlm_expr *e = vlm_expr_parse(text, err, sizeof err);
+	vlmod_expr *e = vlmod_expr_parse(text, err, sizeof err);
 	ck_assert_ptr_null(e);
 	return err;
 }
@@ -195,27 +195,27 @@ START_TEST(su_expr)
 END_TEST
 
 typedef struct su_fix {
-	vlm_expr *e[3];
-	vlm_speedup m;
+	vlmod_expr *e[3];
+	vlmod_speedup m;
 } su_fix;
 
 /* Kernel NAME of size N on the paper's bwGRiD (8 GFlop/s, 1.5 GB/s). */
 static void su_kernel(su_fix *f, const char *name, double n)
 {
-	const vlm_kernel *k = vlm_kernel_find(name);
+	const vlmod_kernel *k = vlmod_kernel_find(name);
 	char err[128];
 	ck_assert_ptr_nonnull(k);
-	f->e[0] = vlm_expr_parse(k->op, err, sizeof err);
-	f->e[1] = vlm_expr_parse(k->b, err, sizeof err);
-	f->e[2] = vlm_expr_parse(k->x, err, sizeof err);
+	f->e[0] = vlmod_expr_parse(k->op, err, sizeof err);
+	f->e[1] = vlmod_expr_parse(k->b, err, sizeof err);
+	f->e[2] = vlmod_expr_parse(k->x, err, sizeof err);
 	ck_assert(f->e[0] && f->e[1] && f->e[2]);
-	f->m = (vlm_speedup){f->e[0], f->e[1], f->e[2], {n, 1, 8, 1.0 / 3}, 8e9, 1.5e9};
+	f->m = (vlmod_speedup){f->e[0], f->e[1], f->e[2], {n, 1, 8, 1.0 / 3}, 8e9, 1.5e9};
 }
 
 static void su_free(su_fix *f)
 {
 	for (int k = 0; k < 3; k++)
-		vlm_expr_free(f->e[k]);
+		vlmod_expr_free(f->e[k]);
 }
 
 /* Slide 15: x = (3/64) n/p; S = (1+x)/(1+x/p); l = l_peak/(1/p + 1/x) has its
@@ -225,16 +225,16 @@ START_TEST(su_scalar)
 	su_fix f;
 	double p, l, x;
 	su_kernel(&f, "scalar", 1e7);
-	x = vlm_su_x(&f.m, 100);
+	x = vlmod_su_x(&f.m, 100);
 	ck_assert_double_eq(x, 4687.5);
-	REL(vlm_su_s(x, 100), 4688.5 / 47.875, 1e-14);
-	REL(vlm_su_l(&f.m, 100), 8e9 * 4687.5 / 47.875, 1e-14);
-	ck_assert_int_eq(vlm_su_phalf(&f.m, &p), 0);
+	REL(vlmod_su_s(x, 100), 4688.5 / 47.875, 1e-14);
+	REL(vlmod_su_l(&f.m, 100), 8e9 * 4687.5 / 47.875, 1e-14);
+	ck_assert_int_eq(vlmod_su_phalf(&f.m, &p), 0);
 	REL(p, sqrt(468750), 1e-9);
-	ck_assert_int_eq(vlm_su_pmax(&f.m, &p, &l), 0);
+	ck_assert_int_eq(vlmod_su_pmax(&f.m, &p, &l), 0);
 	REL(p, sqrt(468750), 1e-6);
 	REL(l, 8e9 * sqrt(468750) / 2, 1e-9);
-	ck_assert_double_eq(vlm_su_s(x, 1), 1);
+	ck_assert_double_eq(vlmod_su_s(x, 1), 1);
 	su_free(&f);
 }
 END_TEST
@@ -247,14 +247,14 @@ START_TEST(su_linpack)
 	su_fix f;
 	double p, l, y = 78.125, pm = 24 * log(2) * 78.125;
 	su_kernel(&f, "linpack", 1e4);
-	ck_assert_double_eq_tol(vlm_su_x(&f.m, 1), y, 1e-12);
-	REL(vlm_su_x(&f.m, 256), y / (1 + 8.0 / 24), 1e-14);
-	ck_assert_int_eq(vlm_su_pmax(&f.m, &p, &l), 0);
+	ck_assert_double_eq_tol(vlmod_su_x(&f.m, 1), y, 1e-12);
+	REL(vlmod_su_x(&f.m, 256), y / (1 + 8.0 / 24), 1e-14);
+	ck_assert_int_eq(vlmod_su_pmax(&f.m, &p, &l), 0);
 	REL(p, pm, 1e-6);
 	ck_assert_double_eq_tol(p, 1300, 1);
 	REL(l, 8e9 * y / (1 + log2(pm) / 24 + 1 / (24 * log(2))), 1e-9);
-	ck_assert_int_eq(vlm_su_phalf(&f.m, &p), 0);
-	REL(vlm_su_x(&f.m, p), p, 1e-9);
+	ck_assert_int_eq(vlmod_su_phalf(&f.m, &p), 0);
+	REL(vlmod_su_x(&f.m, p), p, 1e-9);
 	ck_assert_double_eq_tol(p, 62.568, 0.001);
 	su_free(&f);
 }
@@ -267,10 +267,10 @@ START_TEST(su_matmul)
 	su_fix f;
 	double p, l, y = 3 * 4e4 / 128;
 	su_kernel(&f, "matmul", 4e4);
-	ck_assert(isinf(vlm_su_x(&f.m, 1)));
-	ck_assert_double_eq(vlm_su_s(vlm_su_x(&f.m, 1), 1), 1);
-	ck_assert_double_eq_tol(vlm_su_x(&f.m, 16), y / 3, 1e-9);
-	ck_assert_int_eq(vlm_su_pmax(&f.m, &p, &l), 0);
+	ck_assert(isinf(vlmod_su_x(&f.m, 1)));
+	ck_assert_double_eq(vlmod_su_s(vlmod_su_x(&f.m, 1), 1), 1);
+	ck_assert_double_eq_tol(vlmod_su_x(&f.m, 16), y / 3, 1e-9);
+	ck_assert_int_eq(vlmod_su_pmax(&f.m, &p, &l), 0);
 	REL(p, pow(2 * y, 2.0 / 3), 1e-6);
 	su_free(&f);
 }
@@ -281,20 +281,20 @@ START_TEST(su_plist)
 	double *p;
 	int n;
 	char err[256];
-	ck_assert_int_eq(vlm_parse_plist("1-1024:*2", &p, &n, err, sizeof err), 0);
+	ck_assert_int_eq(vlmod_parse_plist("1-1024:*2", &p, &n, err, sizeof err), 0);
 	ck_assert_int_eq(n, 11);
 	ck_assert_double_eq(p[10], 1024);
 	free(p);
-	ck_assert_int_eq(vlm_parse_plist("8-64:8,100,3-5", &p, &n, err, sizeof err), 0);
+	ck_assert_int_eq(vlmod_parse_plist("8-64:8,100,3-5", &p, &n, err, sizeof err), 0);
 	ck_assert_int_eq(n, 12);
 	ck_assert_double_eq(p[7], 64);
 	ck_assert_double_eq(p[8], 100);
 	ck_assert_double_eq(p[11], 5);
 	free(p);
-	ck_assert_int_eq(vlm_parse_plist("0", &p, &n, err, sizeof err), -1);
-	ck_assert_int_eq(vlm_parse_plist("5-2", &p, &n, err, sizeof err), -1);
-	ck_assert_int_eq(vlm_parse_plist("1-4:*1", &p, &n, err, sizeof err), -1);
-	ck_assert_int_eq(vlm_parse_plist("1,x", &p, &n, err, sizeof err), -1);
+	ck_assert_int_eq(vlmod_parse_plist("0", &p, &n, err, sizeof err), -1);
+	ck_assert_int_eq(vlmod_parse_plist("5-2", &p, &n, err, sizeof err), -1);
+	ck_assert_int_eq(vlmod_parse_plist("1-4:*1", &p, &n, err, sizeof err), -1);
+	ck_assert_int_eq(vlmod_parse_plist("1,x", &p, &n, err, sizeof err), -1);
 	ck_assert_str_eq(err, "'1,x': bad item 'x' (N, A-B, A-B:STEP or A-B:*FACTOR, numbers "
 	                      ">= 1, at most 1000000 values)");
 }
@@ -306,39 +306,39 @@ END_TEST
  * 3 light (2 s), exchanges 0<->1, 2<->3; step 2 inverted, exchanges 0<->2, 1<->3.
  * g h + L = 0.5 * 2 + 1 = 2 s per step.  BSPWB: (4 + 2) + (4 + 2) = 12 s;
  * MPM: Phi_1 = (6, 6, 4, 4), Phi_2,0 = max(6 + 2, 4 + 4) + 2 = 10 s. */
-static void fig1(vlm_prog *m)
+static void fig1(vlmod_prog *m)
 {
 	static const double w[2][4] = {{4, 4, 2, 2}, {2, 2, 4, 4}};
 	static const int peer[2][4] = {{1, 0, 3, 2}, {2, 3, 0, 1}};
-	ck_assert_int_eq(vlm_prog_init(m, 4, 2), 0);
+	ck_assert_int_eq(vlmod_prog_init(m, 4, 2), 0);
 	for (int s = 0; s < 2; s++)
 		for (int i = 0; i < 4; i++) {
 			m->w[s * 4 + i] = w[s][i];
-			ck_assert_int_eq(vlm_prog_msg(m, s, i, peer[s][i], 1, s), 0);
+			ck_assert_int_eq(vlmod_prog_msg(m, s, i, peer[s][i], 1, s), 0);
 		}
-	ck_assert_int_eq(vlm_prog_finish(m), 0);
+	ck_assert_int_eq(vlmod_prog_finish(m), 0);
 }
 
 START_TEST(bsp_fig1)
 {
-	vlm_prog m;
+	vlmod_prog m;
 	double t[2], phi[8], smax[2];
 	fig1(&m);
-	ck_assert_double_eq(vlm_prog_h(&m, 0, 0, 0), 2);
-	ck_assert_double_eq(vlm_prog_h(&m, 0, 0, 1), 1);
-	vlm_bspwb(&m, 0.5, 1, 0, t);
+	ck_assert_double_eq(vlmod_prog_h(&m, 0, 0, 0), 2);
+	ck_assert_double_eq(vlmod_prog_h(&m, 0, 0, 1), 1);
+	vlmod_bspwb(&m, 0.5, 1, 0, t);
 	ck_assert_double_eq(t[0], 6);
 	ck_assert_double_eq(t[1], 12);
-	ck_assert_double_eq(vlm_mpm(&m, 0.5, 1, 0, phi, smax), 10);
+	ck_assert_double_eq(vlmod_mpm(&m, 0.5, 1, 0, phi, smax), 10);
 	ck_assert_double_eq(phi[0], 6);
 	ck_assert_double_eq(phi[2], 4);
 	ck_assert_double_eq(phi[4], 10);
 	ck_assert_double_eq(smax[0], 6);
 	/* with @ = max, h = 1: one second less per step */
-	vlm_bspwb(&m, 0.5, 1, 1, t);
+	vlmod_bspwb(&m, 0.5, 1, 1, t);
 	ck_assert_double_eq(t[1], 11);
-	ck_assert_double_eq(vlm_mpm(&m, 0.5, 1, 1, phi, NULL), 9);
-	vlm_prog_free(&m);
+	ck_assert_double_eq(vlmod_mpm(&m, 0.5, 1, 1, phi, NULL), 9);
+	vlmod_prog_free(&m);
 }
 END_TEST
 
@@ -350,24 +350,24 @@ END_TEST
 START_TEST(bsp_psrs)
 {
 	const double g = 1e-8, L = 2e-5, N = 4096;
-	vlm_prog m;
+	vlmod_prog m;
 	double t[2], phi[8], t1 = g * 3 * N / 4 * 4 + L;
-	ck_assert_int_eq(vlm_prog_init(&m, 4, 2), 0);
+	ck_assert_int_eq(vlmod_prog_init(&m, 4, 2), 0);
 	for (int i = 1; i < 4; i++) {
-		ck_assert_int_eq(vlm_prog_msg(&m, 0, 0, i, N / 4 * 4, 0), 0);
-		ck_assert_int_eq(vlm_prog_msg(&m, 1, i, 0, 4 * 4, 1), 0);
+		ck_assert_int_eq(vlmod_prog_msg(&m, 0, 0, i, N / 4 * 4, 0), 0);
+		ck_assert_int_eq(vlmod_prog_msg(&m, 1, i, 0, 4 * 4, 1), 0);
 		m.w[4 + i] = 3e-3;
 	}
 	m.w[4] = 3.5e-3;
-	ck_assert_int_eq(vlm_prog_finish(&m), 0);
-	vlm_bspwb(&m, g, L, 0, t);
+	ck_assert_int_eq(vlmod_prog_finish(&m), 0);
+	vlmod_bspwb(&m, g, L, 0, t);
 	REL(t[0], t1, 1e-14);
 	REL(t[1], t1 + 3.5e-3 + g * 4 * 3 * 4 + L, 1e-14);
-	REL(vlm_mpm(&m, g, L, 0, phi, NULL), t[1], 1e-14);
+	REL(vlmod_mpm(&m, g, L, 0, phi, NULL), t[1], 1e-14);
 	/* processor 1, step 1: partners {0, 1}, h = max(h0 = 12288, h1 = 4096) */
 	REL(phi[1], t1, 1e-14);
 	REL(phi[5], t1 + 3e-3 + g * 16 + L, 1e-14);
-	vlm_prog_free(&m);
+	vlmod_prog_free(&m);
 }
 END_TEST
 
@@ -375,31 +375,31 @@ END_TEST
  * in @ out; a message to all counts p - 1 times out and once in each other. */
 START_TEST(bsp_rules)
 {
-	vlm_prog m;
+	vlmod_prog m;
 	double t[3], phi[9];
-	ck_assert_int_eq(vlm_prog_init(&m, 3, 3), 0);
+	ck_assert_int_eq(vlmod_prog_init(&m, 3, 3), 0);
 	m.w[0] = 1;
 	m.w[3 + 1] = 2;
 	m.hx[3 + 2] = 100;
-	ck_assert_int_eq(vlm_prog_msg(&m, 2, 1, VLM_TO_ALL, 10, 2), 0);
-	ck_assert_int_eq(vlm_prog_finish(&m), 0);
+	ck_assert_int_eq(vlmod_prog_msg(&m, 2, 1, VLM_TO_ALL, 10, 2), 0);
+	ck_assert_int_eq(vlmod_prog_finish(&m), 0);
 	ck_assert_int_eq(m.comm[0], 0);
 	ck_assert_int_eq(m.comm[1], 1);
 	ck_assert_double_eq(m.out[6 + 1], 20);
 	ck_assert_double_eq(m.in[6 + 0], 10);
 	ck_assert_double_eq(m.in[6 + 1], 0);
-	vlm_bspwb(&m, 0.01, 0.5, 0, t);
+	vlmod_bspwb(&m, 0.01, 0.5, 0, t);
 	ck_assert_double_eq(t[0], 1);
 	ck_assert_double_eq(t[1], 1 + 2 + 1 + 0.5);
 	ck_assert_double_eq_tol(t[2], 4.5 + 0.2 + 0.5, 1e-12);
 	/* MPM: step 2 has no messages, so each task is alone: Phi_2 = Phi_1 + w + g h + L */
-	vlm_mpm(&m, 0.01, 0.5, 0, phi, NULL);
+	vlmod_mpm(&m, 0.01, 0.5, 0, phi, NULL);
 	ck_assert_double_eq(phi[3 + 0], 1 + 0.5);
 	ck_assert_double_eq(phi[3 + 1], 2 + 0.5);
 	ck_assert_double_eq(phi[3 + 2], 1 + 0.5);
 	/* step 3: every task has task 1 as partner: max(Phi) + g max(h) + L */
 	ck_assert_double_eq_tol(phi[6 + 0], 2.5 + 0.2 + 0.5, 1e-12);
-	vlm_prog_free(&m);
+	vlmod_prog_free(&m);
 }
 END_TEST
 
@@ -421,9 +421,9 @@ static const char *write_file(const char *text)
 static const char *read_err(const char *text, int ntasks)
 {
 	static char err[512], msg[512];
-	vlm_prog m;
+	vlmod_prog m;
 	const char *path = write_file(text);
-	int rc = vlm_prog_read(path, ntasks, &m, err, sizeof err);
+	int rc = vlmod_prog_read(path, ntasks, &m, err, sizeof err);
 	unlink(path);
 	ck_assert_int_eq(rc, -1);
 	/* the path is random: keep what follows it */
@@ -433,12 +433,12 @@ static const char *read_err(const char *text, int ntasks)
 
 START_TEST(bsp_read)
 {
-	vlm_prog m;
+	vlmod_prog m;
 	char err[512];
 	const char *path = write_file("# a comment\nwork,task,step,send,h\n"
 	                              "2ms,0,1,1:1KiB *:10,\n1e-3,1,1,0:100;0:24,\n"
 	                              "0.5,0,2,,64\n");
-	int rc = vlm_prog_read(path, 0, &m, err, sizeof err);
+	int rc = vlmod_prog_read(path, 0, &m, err, sizeof err);
 	unlink(path);
 	ck_assert_msg(rc == 0, "%s", err);
 	ck_assert_int_eq(m.p, 2);
@@ -449,9 +449,9 @@ START_TEST(bsp_read)
 	ck_assert_double_eq(m.out[0], 1034);
 	ck_assert_double_eq(m.in[0], 124);
 	ck_assert_double_eq(m.in[1], 1034);
-	ck_assert_double_eq(vlm_prog_h(&m, 1, 0, 0), 64);
+	ck_assert_double_eq(vlmod_prog_h(&m, 1, 0, 0), 64);
 	ck_assert_int_eq(m.comm[1], 1);
-	vlm_prog_free(&m);
+	vlmod_prog_free(&m);
 }
 END_TEST
 
@@ -489,21 +489,21 @@ START_TEST(bsp_params)
 	double g = 0, L = 0;
 	char err[512];
 	const char *path;
-	ck_assert_int_eq(vlm_parse_g("5e-9", &g), 0);
+	ck_assert_int_eq(vlmod_parse_g("5e-9", &g), 0);
 	ck_assert_double_eq(g, 5e-9);
-	ck_assert_int_eq(vlm_parse_g("5ns/B", &g), 0);
+	ck_assert_int_eq(vlmod_parse_g("5ns/B", &g), 0);
 	REL(g, 5e-9, 1e-15);
-	ck_assert_int_eq(vlm_parse_g("200MB/s", &g), 0);
+	ck_assert_int_eq(vlmod_parse_g("200MB/s", &g), 0);
 	REL(g, 5e-9, 1e-15);
-	ck_assert_int_eq(vlm_parse_g("fast", &g), -1);
+	ck_assert_int_eq(vlmod_parse_g("fast", &g), -1);
 	path = write_file("model,parameter,value,unit\nhockney,L,99,s\nbsp,g,4,ns/B\n"
 	                  "bsp,L,-15,us\n");
-	ck_assert_int_eq(vlm_read_gl(path, NULL, &g, &L, err, sizeof err), 0);
+	ck_assert_int_eq(vlmod_read_gl(path, NULL, &g, &L, err, sizeof err), 0);
 	unlink(path);
 	REL(g, 4e-9, 1e-15);
 	REL(L, -15e-6, 1e-15);
 	path = write_file("pattern,g,L\nexchange,1e-9,1e-5\naverage,2e-9,3e-5\n");
-	ck_assert_int_eq(vlm_read_gl(path, NULL, &g, &L, err, sizeof err), 0);
+	ck_assert_int_eq(vlmod_read_gl(path, NULL, &g, &L, err, sizeof err), 0);
 	unlink(path);
 	ck_assert_double_eq(g, 2e-9);
 	ck_assert_double_eq(L, 3e-5);
@@ -514,18 +514,18 @@ START_TEST(bsp_params)
 	                  "intra,bsp(eq.11),g,1.25,ns/B\nintra,bsp(eq.11),L,20,us\n"
 	                  "intra,bsp(mean),g,1.75,ns/B\nintra,bsp(mean),L,25,us\n"
 	                  "inter,bsp(eq.11),g,8.5,ns/B\ninter,bsp(eq.11),L,-40,us\n");
-	ck_assert_int_eq(vlm_read_gl(path, "inter", &g, &L, err, sizeof err), 0);
+	ck_assert_int_eq(vlmod_read_gl(path, "inter", &g, &L, err, sizeof err), 0);
 	REL(g, 8.5e-9, 1e-15);
 	REL(L, -40e-6, 1e-15);
-	ck_assert_int_eq(vlm_read_gl(path, "intra", &g, &L, err, sizeof err), 0);
+	ck_assert_int_eq(vlmod_read_gl(path, "intra", &g, &L, err, sizeof err), 0);
 	REL(g, 1.25e-9, 1e-15);
 	REL(L, 20e-6, 1e-15);
-	ck_assert_int_eq(vlm_read_gl(path, NULL, &g, &L, err, sizeof err), -1);
+	ck_assert_int_eq(vlmod_read_gl(path, NULL, &g, &L, err, sizeof err), -1);
 	ck_assert_str_eq(err + strlen(path), ":10: g and L of links intra and inter: choose one "
 	                                     "with --link");
 	unlink(path);
 	path = write_file("parameter,value\ng,1e-9\n");
-	ck_assert_int_eq(vlm_read_gl(path, NULL, &g, &L, err, sizeof err), -1);
+	ck_assert_int_eq(vlmod_read_gl(path, NULL, &g, &L, err, sizeof err), -1);
 	unlink(path);
 	ck_assert_str_eq(err + strlen(path), ":1: no BSP L found (expected rows 'g' and 'L' in "
 	                                     "columns parameter,value[,unit], or columns g and L)");

@@ -3,8 +3,8 @@
  */
 #include "vlayer/coll/sched.h"
 
-void vli_coll_allgather_linear(vli_coll_sched *s, const int64_t *blk)
+void vlcoll_allgather_linear(vlcoll_sched *s, const int64_t *blk)
 {
-	vli_coll_gather_linear(s, 0, blk);
-	vli_coll_bcast_binomial(s, 0, vli_coll_sum(blk, 0, s->p, 0, s->p));
+	vlcoll_gather_linear(s, 0, blk);
+	vlcoll_bcast_binomial(s, 0, vlcoll_sum(blk, 0, s->p, 0, s->p));
 }

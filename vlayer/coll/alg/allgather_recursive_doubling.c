@@ -6,20 +6,20 @@
  */
 #include "vlayer/coll/sched.h"
 
-void vli_coll_allgather_recursive_doubling(vli_coll_sched *s, const int64_t *blk)
+void vlcoll_allgather_recursive_doubling(vlcoll_sched *s, const int64_t *blk)
 {
 	int p = s->p, m, r;
 
 	if (p & (p - 1)) {
-		vli_coll_allgather_ring(s, blk);
+		vlcoll_allgather_ring(s, blk);
 		return;
 	}
 	for (m = 1; m < p; m <<= 1)
 		for (r = 0; r < p; r++) {
 			int peer = r ^ m;
 
-			vli_coll_send(s, r, peer, vli_coll_sum(blk, 0, p, r & -m, (r & -m) + m));
-			vli_coll_recv(s, r, peer,
-				      vli_coll_sum(blk, 0, p, peer & -m, (peer & -m) + m));
+			vlcoll_send(s, r, peer, vlcoll_sum(blk, 0, p, r & -m, (r & -m) + m));
+			vlcoll_recv(s, r, peer,
+				      vlcoll_sum(blk, 0, p, peer & -m, (peer & -m) + m));
 		}
 }

@@ -3,13 +3,13 @@
  */
 #include "vlayer/coll/sched.h"
 
-void vli_coll_allgather_ring(vli_coll_sched *s, const int64_t *blk)
+void vlcoll_allgather_ring(vlcoll_sched *s, const int64_t *blk)
 {
 	int p = s->p, k, r;
 
 	for (k = 0; k < p - 1; k++)
 		for (r = 0; r < p; r++) {
-			vli_coll_send(s, r, (r + 1) % p, blk[(r - k + p) % p]);
-			vli_coll_recv(s, r, (r - 1 + p) % p, blk[(r - k - 1 + 2 * p) % p]);
+			vlcoll_send(s, r, (r + 1) % p, blk[(r - k + p) % p]);
+			vlcoll_recv(s, r, (r - 1 + p) % p, blk[(r - k - 1 + 2 * p) % p]);
 		}
 }

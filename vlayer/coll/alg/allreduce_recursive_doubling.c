@@ -9,12 +9,12 @@
 #include "vlayer/coll/sched.h"
 
 /* Real rank of new rank nr. */
-static int vli_old(int nr, int rem)
+static int vlcoll_old(int nr, int rem)
 {
 	return nr < rem ? 2 * nr + 1 : nr + rem;
 }
 
-void vli_coll_allreduce_recursive_doubling(vli_coll_sched *s, int64_t n)
+void vlcoll_allreduce_recursive_doubling(vlcoll_sched *s, int64_t n)
 {
 	int p = s->p, pof2, rem, r, nr, m;
 
@@ -22,18 +22,18 @@ void vli_coll_allreduce_recursive_doubling(vli_coll_sched *s, int64_t n)
 		;
 	rem = p - pof2;
 	for (r = 0; r < 2 * rem; r += 2) {
-		vli_coll_send(s, r, r + 1, n);
-		vli_coll_recv(s, r + 1, r, n);
+		vlcoll_send(s, r, r + 1, n);
+		vlcoll_recv(s, r + 1, r, n);
 	}
 	for (m = 1; m < pof2; m <<= 1)
 		for (nr = 0; nr < pof2; nr++) {
-			int me = vli_old(nr, rem), peer = vli_old(nr ^ m, rem);
+			int me = vlcoll_old(nr, rem), peer = vlcoll_old(nr ^ m, rem);
 
-			vli_coll_send(s, me, peer, n);
-			vli_coll_recv(s, me, peer, n);
+			vlcoll_send(s, me, peer, n);
+			vlcoll_recv(s, me, peer, n);
 		}
 	for (r = 0; r < 2 * rem; r += 2) {
-		vli_coll_send(s, r + 1, r, n);
-		vli_coll_recv(s, r, r + 1, n);
+		vlcoll_send(s, r + 1, r, n);
+		vlcoll_recv(s, r, r + 1, n);
 	}
 }

@@ -3,8 +3,8 @@
  */
 #include "vlayer/coll/sched.h"
 
-void vli_coll_allreduce_reduce_bcast(vli_coll_sched *s, int64_t n)
+void vlcoll_allreduce_reduce_bcast(vlcoll_sched *s, int64_t n)
 {
-	vli_coll_reduce_binomial(s, 0, n);
-	vli_coll_bcast_binomial(s, 0, n);
+	vlcoll_reduce_binomial(s, 0, n);
+	vlcoll_bcast_binomial(s, 0, n);
 }

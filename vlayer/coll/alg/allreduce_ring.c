@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include "vlayer/coll/sched.h"
 
-void vli_coll_allreduce_ring(vli_coll_sched *s, int64_t n)
+void vlcoll_allreduce_ring(vlcoll_sched *s, int64_t n)
 {
 	int p = s->p, i;
-	int64_t *chunk = vli_coll_alloc((size_t)p, sizeof(*chunk));
+	int64_t *chunk = vlcoll_alloc((size_t)p, sizeof(*chunk));
 
 	for (i = 0; i < p; i++)
 		chunk[i] = n / p + (i < n % p);
-	vli_coll_reduce_scatter_ring(s, chunk);
-	vli_coll_allgather_ring(s, chunk);
+	vlcoll_reduce_scatter_ring(s, chunk);
+	vlcoll_allgather_ring(s, chunk);
 	free(chunk);
 }

@@ -5,14 +5,14 @@
 #include <stddef.h>
 #include "vlayer/coll/sched.h"
 
-void vli_coll_alltoall_linear(vli_coll_sched *s, const int64_t *mat)
+void vlcoll_alltoall_linear(vlcoll_sched *s, const int64_t *mat)
 {
 	int p = s->p, k, r;
 
 	for (r = 0; r < p; r++) {
 		for (k = 1; k < p; k++)
-			vli_coll_send(s, r, (r + k) % p, mat[(size_t)r * p + (r + k) % p]);
+			vlcoll_send(s, r, (r + k) % p, mat[(size_t)r * p + (r + k) % p]);
 		for (k = 1; k < p; k++)
-			vli_coll_recv(s, r, (r + k) % p, mat[(size_t)((r + k) % p) * p + r]);
+			vlcoll_recv(s, r, (r + k) % p, mat[(size_t)((r + k) % p) * p + r]);
 	}
 }

@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include "vlayer/coll/sched.h"
 
-void vli_coll_alltoall_pairwise(vli_coll_sched *s, const int64_t *mat)
+void vlcoll_alltoall_pairwise(vlcoll_sched *s, const int64_t *mat)
 {
 	int p = s->p, k, r;
 
@@ -12,7 +12,7 @@ void vli_coll_alltoall_pairwise(vli_coll_sched *s, const int64_t *mat)
 		for (r = 0; r < p; r++) {
 			int to = (r + k) % p, from = (r - k + p) % p;
 
-			vli_coll_send(s, r, to, mat[(size_t)r * p + to]);
-			vli_coll_recv(s, r, from, mat[(size_t)from * p + r]);
+			vlcoll_send(s, r, to, mat[(size_t)r * p + to]);
+			vlcoll_recv(s, r, from, mat[(size_t)from * p + r]);
 		}
 }

@@ -3,8 +3,8 @@
  */
 #include "vlayer/coll/sched.h"
 
-void vli_coll_barrier_binomial(vli_coll_sched *s)
+void vlcoll_barrier_binomial(vlcoll_sched *s)
 {
-	vli_coll_reduce_binomial(s, 0, 0);
-	vli_coll_bcast_binomial(s, 0, 0);
+	vlcoll_reduce_binomial(s, 0, 0);
+	vlcoll_bcast_binomial(s, 0, 0);
 }

@@ -4,13 +4,13 @@
  */
 #include "vlayer/coll/sched.h"
 
-void vli_coll_barrier_dissemination(vli_coll_sched *s)
+void vlcoll_barrier_dissemination(vlcoll_sched *s)
 {
 	int p = s->p, r, d;
 
 	for (d = 1; d < p; d <<= 1)
 		for (r = 0; r < p; r++) {
-			vli_coll_send(s, r, (r + d) % p, 0);
-			vli_coll_recv(s, r, (r - d + p) % p, 0);
+			vlcoll_send(s, r, (r + d) % p, 0);
+			vlcoll_recv(s, r, (r - d + p) % p, 0);
 		}
 }

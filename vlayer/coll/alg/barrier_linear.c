@@ -4,16 +4,16 @@
  */
 #include "vlayer/coll/sched.h"
 
-void vli_coll_barrier_linear(vli_coll_sched *s)
+void vlcoll_barrier_linear(vlcoll_sched *s)
 {
 	int r;
 
 	for (r = 1; r < s->p; r++) {
-		vli_coll_send(s, r, 0, 0);
-		vli_coll_recv(s, 0, r, 0);
+		vlcoll_send(s, r, 0, 0);
+		vlcoll_recv(s, 0, r, 0);
 	}
 	for (r = 1; r < s->p; r++) {
-		vli_coll_send(s, 0, r, 0);
-		vli_coll_recv(s, r, 0, 0);
+		vlcoll_send(s, 0, r, 0);
+		vlcoll_recv(s, r, 0, 0);
 	}
 }

@@ -5,19 +5,19 @@
  */
 #include "vlayer/coll/sched.h"
 
-void vli_coll_bcast_binomial(vli_coll_sched *s, int root, int64_t n)
+void vlcoll_bcast_binomial(vlcoll_sched *s, int root, int64_t n)
 {
 	int p = s->p, top, v, m;
 
 	for (top = 1; top < p; top <<= 1)
 		;
 	for (v = 0; v < p; v++) {
-		int r = vli_coll_abs(v, root, p), low = v ? v & -v : top;
+		int r = vlcoll_abs(v, root, p), low = v ? v & -v : top;
 
 		if (v)
-			vli_coll_recv(s, r, vli_coll_abs(v - low, root, p), n);
+			vlcoll_recv(s, r, vlcoll_abs(v - low, root, p), n);
 		for (m = low >> 1; m > 0; m >>= 1)
 			if (v + m < p)
-				vli_coll_send(s, r, vli_coll_abs(v + m, root, p), n);
+				vlcoll_send(s, r, vlcoll_abs(v + m, root, p), n);
 	}
 }

@@ -5,20 +5,20 @@
  */
 #include "vlayer/coll/sched.h"
 
-void vli_coll_reduce_binomial(vli_coll_sched *s, int root, int64_t n)
+void vlcoll_reduce_binomial(vlcoll_sched *s, int root, int64_t n)
 {
 	int p = s->p, v, m;
 
 	for (v = 0; v < p; v++) {
-		int r = vli_coll_abs(v, root, p);
+		int r = vlcoll_abs(v, root, p);
 
 		for (m = 1; m < p; m <<= 1) {
 			if (v & m) {
-				vli_coll_send(s, r, vli_coll_abs(v - m, root, p), n);
+				vlcoll_send(s, r, vlcoll_abs(v - m, root, p), n);
 				break;
 			}
 			if (v + m < p)
-				vli_coll_recv(s, r, vli_coll_abs(v + m, root, p), n);
+				vlcoll_recv(s, r, vlcoll_abs(v + m, root, p), n);
 		}
 	}
 }

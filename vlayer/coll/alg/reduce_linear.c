@@ -3,14 +3,14 @@
  */
 #include "vlayer/coll/sched.h"
 
-void vli_coll_reduce_linear(vli_coll_sched *s, int root, int64_t n)
+void vlcoll_reduce_linear(vlcoll_sched *s, int root, int64_t n)
 {
 	int v;
 
 	for (v = 1; v < s->p; v++) {
-		int r = vli_coll_abs(v, root, s->p);
+		int r = vlcoll_abs(v, root, s->p);
 
-		vli_coll_send(s, r, root, n);
-		vli_coll_recv(s, root, r, n);
+		vlcoll_send(s, r, root, n);
+		vlcoll_recv(s, root, r, n);
 	}
 }

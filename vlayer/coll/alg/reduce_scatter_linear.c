@@ -4,8 +4,8 @@
  */
 #include "vlayer/coll/sched.h"
 
-void vli_coll_reduce_scatter_linear(vli_coll_sched *s, const int64_t *blk)
+void vlcoll_reduce_scatter_linear(vlcoll_sched *s, const int64_t *blk)
 {
-	vli_coll_reduce_binomial(s, 0, vli_coll_sum(blk, 0, s->p, 0, s->p));
-	vli_coll_scatter_linear(s, 0, blk);
+	vlcoll_reduce_binomial(s, 0, vlcoll_sum(blk, 0, s->p, 0, s->p));
+	vlcoll_scatter_linear(s, 0, blk);
 }

@@ -4,14 +4,14 @@
  */
 #include "vlayer/coll/sched.h"
 
-void vli_coll_scan_chain(vli_coll_sched *s, int64_t n)
+void vlcoll_scan_chain(vlcoll_sched *s, int64_t n)
 {
 	int r;
 
 	for (r = 0; r < s->p; r++) {
 		if (r > 0)
-			vli_coll_recv(s, r, r - 1, n);
+			vlcoll_recv(s, r, r - 1, n);
 		if (r < s->p - 1)
-			vli_coll_send(s, r, r + 1, n);
+			vlcoll_send(s, r, r + 1, n);
 	}
 }

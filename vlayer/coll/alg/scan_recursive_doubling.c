@@ -4,14 +4,14 @@
  */
 #include "vlayer/coll/sched.h"
 
-void vli_coll_scan_recursive_doubling(vli_coll_sched *s, int64_t n)
+void vlcoll_scan_recursive_doubling(vlcoll_sched *s, int64_t n)
 {
 	int p = s->p, m, r;
 
 	for (m = 1; m < p; m <<= 1)
 		for (r = 0; r < p; r++)
 			if ((r ^ m) < p) {
-				vli_coll_send(s, r, r ^ m, n);
-				vli_coll_recv(s, r, r ^ m, n);
+				vlcoll_send(s, r, r ^ m, n);
+				vlcoll_recv(s, r, r ^ m, n);
 			}
 }

@@ -4,27 +4,27 @@
  */
 #include "vlayer/coll/sched.h"
 
-static int vli_min(int a, int b)
+static int vlcoll_min(int a, int b)
 {
 	return a < b ? a : b;
 }
 
-void vli_coll_scatter_binomial(vli_coll_sched *s, int root, const int64_t *blk)
+void vlcoll_scatter_binomial(vlcoll_sched *s, int root, const int64_t *blk)
 {
 	int p = s->p, top, v, m;
 
 	for (top = 1; top < p; top <<= 1)
 		;
 	for (v = 0; v < p; v++) {
-		int r = vli_coll_abs(v, root, p), low = v ? v & -v : top;
+		int r = vlcoll_abs(v, root, p), low = v ? v & -v : top;
 
 		if (v)
-			vli_coll_recv(s, r, vli_coll_abs(v - low, root, p),
-				      vli_coll_sum(blk, root, p, v, vli_min(v + low, p)));
+			vlcoll_recv(s, r, vlcoll_abs(v - low, root, p),
+				      vlcoll_sum(blk, root, p, v, vlcoll_min(v + low, p)));
 		for (m = low >> 1; m > 0; m >>= 1)
 			if (v + m < p)
-				vli_coll_send(s, r, vli_coll_abs(v + m, root, p),
-					      vli_coll_sum(blk, root, p, v + m,
-							   vli_min(v + 2 * m, p)));
+				vlcoll_send(s, r, vlcoll_abs(v + m, root, p),
+					      vlcoll_sum(blk, root, p, v + m,
+							   vlcoll_min(v + 2 * m, p)));
 	}
 }
