@@ -20,18 +20,8 @@
 static void put(FILE *f, int type, int peer, int tag, uint32_t seq, int64_t bytes, int64_t t0,
 		int64_t t1, int64_t t2, int64_t t3)
 {
-	vl_trec r;
+	vl_trec r = vl_trec_make(type, 0, peer, tag, seq, bytes, t0, t1, t2, t3, 0);
 
-	memset(&r, 0, sizeof r);
-	r.type = (uint16_t)type;
-	r.peer = peer;
-	r.tag = tag;
-	r.seq = seq;
-	r.u.v.bytes = bytes;
-	r.u.v.t0 = t0;
-	r.u.v.t1 = t1;
-	r.u.v.t2 = t2;
-	r.u.v.t3 = t3;
 	fwrite(&r, sizeof r, 1, f);
 }
 

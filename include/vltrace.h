@@ -13,6 +13,7 @@
 #ifndef VL_TRACE_FORMAT_H
 #define VL_TRACE_FORMAT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define VL_TRACE_MAGIC "VLTRACE1"   /* 8 bytes, no NUL */
@@ -131,5 +132,46 @@ typedef struct vl_trec {
 		} m;
 	} u;
 } vl_trec;
+
+/* The one way to build a record (the writer, the tests, the benchmarks):
+ * every field given, the rest zero. */
+static inline vl_trec vl_trec_make(int type, unsigned flags, int32_t peer, int32_t tag, uint32_t seq,
+				   int64_t bytes, int64_t t0, int64_t t1, int64_t t2, int64_t t3,
+				   int64_t t4)
+{
+	vl_trec r = { 0 };
+
+	r.type = (uint16_t)type;
+	r.flags = (uint16_t)flags;
+	r.tag = tag;
+	r.peer = peer;
+	r.seq = seq;
+	r.u.v.bytes = bytes;
+	r.u.v.t0 = t0;
+	r.u.v.t1 = t1;
+	r.u.v.t2 = t2;
+	r.u.v.t3 = t3;
+	r.u.v.t4 = t4;
+	return r;
+}
+
+/* A record with a text (marks, groups, parameters): text is cut to fit and
+ * always NUL-terminated; NULL is "". */
+static inline vl_trec vl_trec_text(int type, int32_t peer, int32_t tag, int64_t bytes, int64_t t0,
+				   int64_t t1, const char *text)
+{
+	vl_trec r = { 0 };
+	size_t i;
+
+	r.type = (uint16_t)type;
+	r.tag = tag;
+	r.peer = peer;
+	r.u.m.bytes = bytes;
+	r.u.m.t0 = t0;
+	r.u.m.t1 = t1;
+	for (i = 0; text && text[i] && i + 1 < sizeof r.u.m.text; i++)
+		r.u.m.text[i] = text[i];
+	return r;
+}
 
 #endif

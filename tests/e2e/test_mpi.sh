@@ -97,7 +97,7 @@ for n in 100 10000; do
 done
 
 # the .trf shows the posts and their completions (PICL -57/-27, -61/-60, -31/-30;
-# trace_format.h IRECV, SEND nb, RECV nb, WAIT): rank 2 waits for its first
+# vltrace.h IRECV, SEND nb, RECV nb, WAIT): rank 2 waits for its first
 # receive from 2S to S + T + R; the second has arrived by then; both rendezvous
 # sends have left (the receives were posted at 0)
 "$BUILD/vlpost" trf -o "$WORK/isend.trf" "$WORK/trace" > /dev/null 2>&1

@@ -1,9 +1,13 @@
-/* coll.h - collective operations timed by a named algorithm (engine part).
+/* coll.h - collective operations timed by a named algorithm, shared by the PVM
+ * and MPI front ends.  Files: catalogue.c (names, which algorithms a kind
+ * accepts), sim.c (one call: check, build, run), sched.c (building a
+ * schedule), run.c (matching and running it on the model), alg/ (one
+ * algorithm per file, <kind>_<algorithm>.c).
  *
  * A collective is timed by simulating, on every participating task, the
  * point-to-point messages of a named algorithm (binomial tree, ring,
  * recursive doubling ...) with the same cost model as any other message
- * (model.c: send time, transmission time, receive time).  Every task is given
+ * (vlayer/core/model.c: send time, transmission time, receive time).  Every task is given
  * the virtual entry time and the virtual host of all members and computes the
  * same schedule deterministically; each leaves at the time the algorithm gives
  * it, not at a global maximum.
@@ -24,7 +28,7 @@
 /* The kinds of collective (enum vl_coll_kind) and their names are part of the
  * trace format: include/vltrace.h. */
 
-/* Algorithms; which ones a kind accepts is in the table of coll.c. */
+/* Algorithms; which ones a kind accepts is in the table of catalogue.c. */
 enum vlcoll_alg {
 	VLCOLL_ALG_DEFAULT = 0,
 	VLCOLL_ALG_LINEAR,             /* root talks to every other rank in turn */
@@ -46,6 +50,10 @@ const char *vlcoll_alg_name(int alg);
 int vlcoll_alg_parse(int kind, const char *name, char *valid, size_t validlen);
 /* The algorithm used when alg is VLCOLL_ALG_DEFAULT. */
 int vlcoll_alg_default(int kind);
+/* 1 if kind is a valid enum vl_coll_kind, else 0. */
+int vlcoll_kind_ok(int kind);
+/* 1 if kind accepts the algorithm alg (not VLCOLL_ALG_DEFAULT), else 0. */
+int vlcoll_accepts(int kind, int alg);
 
 /* One collective call, seen from everywhere.
  * bytes: meaning per kind (all in bytes, per rank, length p):

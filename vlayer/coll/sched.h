@@ -1,14 +1,14 @@
-/* coll_sched.h - the schedule of one collective, internal to coll.c and the
- * coll_<kind>_<algorithm>.c files: for every rank, the ordered list of sends
- * and receives the algorithm makes.  The algorithm files append to it; coll.c
- * matches sends to receives (FIFO per pair of ranks) and runs it on the model.
+/* sched.h - the schedule of one collective, internal to vlayer/coll/: for
+ * every rank, the ordered list of sends and receives the algorithm makes.  The
+ * algorithm files (alg/) append to it (sched.c); run.c matches sends to
+ * receives (FIFO per pair of ranks) and runs it on the model.
  */
 #ifndef VLI_COLL_SCHED_H
 #define VLI_COLL_SCHED_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include "coll.h"
+#include "vlayer/coll/coll.h"
 
 typedef struct vlcoll_op {
 	int32_t peer;
@@ -53,33 +53,5 @@ static inline int vlcoll_abs(int v, int root, int p)
 
 /* Sum of blk[r] over the ranks whose relative rank is in [lo, hi). */
 int64_t vlcoll_sum(const int64_t *blk, int root, int p, int lo, int hi);
-
-/* The algorithms, one per file coll_<kind>_<algorithm>.c.  n is the size of
- * one vector (reductions, scans, bcast), blk[r] the block of rank r, mat the
- * p x p matrix of alltoall (mat[i * p + j]: bytes from i to j). */
-void vlcoll_barrier_dissemination(vlcoll_sched *s);
-void vlcoll_barrier_linear(vlcoll_sched *s);
-void vlcoll_barrier_binomial(vlcoll_sched *s);
-void vlcoll_bcast_binomial(vlcoll_sched *s, int root, int64_t n);
-void vlcoll_bcast_linear(vlcoll_sched *s, int root, int64_t n);
-void vlcoll_reduce_binomial(vlcoll_sched *s, int root, int64_t n);
-void vlcoll_reduce_linear(vlcoll_sched *s, int root, int64_t n);
-void vlcoll_allreduce_recursive_doubling(vlcoll_sched *s, int64_t n);
-void vlcoll_allreduce_ring(vlcoll_sched *s, int64_t n);
-void vlcoll_allreduce_reduce_bcast(vlcoll_sched *s, int64_t n);
-void vlcoll_gather_linear(vlcoll_sched *s, int root, const int64_t *blk);
-void vlcoll_gather_binomial(vlcoll_sched *s, int root, const int64_t *blk);
-void vlcoll_scatter_linear(vlcoll_sched *s, int root, const int64_t *blk);
-void vlcoll_scatter_binomial(vlcoll_sched *s, int root, const int64_t *blk);
-void vlcoll_allgather_ring(vlcoll_sched *s, const int64_t *blk);
-void vlcoll_allgather_recursive_doubling(vlcoll_sched *s, const int64_t *blk);
-void vlcoll_allgather_linear(vlcoll_sched *s, const int64_t *blk);
-void vlcoll_alltoall_pairwise(vlcoll_sched *s, const int64_t *mat);
-void vlcoll_alltoall_linear(vlcoll_sched *s, const int64_t *mat);
-void vlcoll_reduce_scatter_linear(vlcoll_sched *s, const int64_t *blk);
-void vlcoll_reduce_scatter_ring(vlcoll_sched *s, const int64_t *blk);
-/* exscan sends the same messages as scan: both use these two. */
-void vlcoll_scan_chain(vlcoll_sched *s, int64_t n);
-void vlcoll_scan_recursive_doubling(vlcoll_sched *s, int64_t n);
 
 #endif

@@ -1,19 +1,25 @@
-/* vli.h - the vlayer engine, shared by every front end (PVM now, MPI later):
- * the virtual clock, the delay model, the virtual mailbox and the trace writer.
- * Front ends translate calls into these operations and never keep time themselves.
+/* engine.h - the vlayer engine, shared by the PVM and MPI front ends: the
+ * virtual clock (clock.c), the delay model (model.c), messages (message.c),
+ * the virtual mailbox (mailbox.c), the trace writer (trace.c) and errors
+ * (error.c).  Front ends translate calls into these operations and never keep
+ * time themselves.
  */
-#ifndef VLI_H
-#define VLI_H
+#ifndef VLI_ENGINE_H
+#define VLI_ENGINE_H
 
 #include <stdarg.h>
 #include <stdint.h>
-#include "vmconfig.h"
+#include "vlayer/core/vmconfig.h"
 #include "vltrace.h"
 
-/* ---- errors (vli_error.c): every diagnostic goes through here, prefixed "vlayer: " ---- */
+/* ---- errors (error.c): every diagnostic goes through here, prefixed "vlayer: " ---- */
 void vli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print the message, run the fatal hook, exit(status). */
 __attribute__((noreturn)) void vli_error(int status, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Register the function vli_error calls before exiting (one; the last
+ * registration wins): the trace writer's flush, registered when it opens. */
+void vli_on_fatal(void (*fn)(void));
 
 /* ---- the task's clock (clock.c) ---- */
 typedef struct vli_task {
@@ -122,7 +128,7 @@ void vli_trace_close(void);
 /* Convenience writers. */
 void vli_trace_msg(int type, int peer, int tag, uint32_t seq, int64_t bytes, int64_t t0,
 		   int64_t t1, int64_t t2, int64_t t3, unsigned flags);
-/* The same with t4 (nonblocking requests: trace_format.h). */
+/* The same with t4 (nonblocking requests: vltrace.h). */
 void vli_trace_msg4(int type, int peer, int tag, uint32_t seq, int64_t bytes, int64_t t0,
 		    int64_t t1, int64_t t2, int64_t t3, int64_t t4, unsigned flags);
 void vli_trace_text(int type, int peer, int tag, int64_t t0, int64_t t1, int64_t t2,

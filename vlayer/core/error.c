@@ -1,4 +1,6 @@
-/* vli_error.c - the one path for vlayer diagnostics. */
+/* error.c - the one path for vlayer diagnostics: "vlayer: ..." on stderr.
+ * A fatal error first runs the hook registered with vli_on_fatal (the trace
+ * writer registers its flush), so that nothing already recorded is lost. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +12,13 @@ static void vmsg(const char *kind, const char *fmt, va_list ap)
 	vsnprintf(line, sizeof line, fmt, ap);
 	fprintf(stderr, "vlayer: %s%s\n", kind, line);
 	fflush(stderr);
+}
+
+static void (*fatal_hook)(void);
+
+void vli_on_fatal(void (*fn)(void))
+{
+	fatal_hook = fn;
 }
 
 void vli_warn(const char *fmt, ...)
@@ -26,6 +35,7 @@ void vli_error(int status, const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg("", fmt, ap);
 	va_end(ap);
-	vli_trace_flush();
+	if (fatal_hook)
+		fatal_hook();
 	exit(status);
 }

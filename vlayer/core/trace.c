@@ -1,4 +1,4 @@
-/* trace.c - the per-task trace writer (format: trace_format.h).
+/* trace.c - the per-task trace writer (format: include/vltrace.h).
  *
  * Records are buffered and written with write(2) when the buffer fills, at
  * the end of the task, and from the fatal-signal handler, so a task that
@@ -56,6 +56,7 @@ static int mkdirs(const char *dir)
 
 void vli_trace_open(const char *dir, const vl_thdr *hdr)
 {
+	vli_on_fatal(vli_trace_flush);
 	if (mkdirs(dir) < 0)
 		vli_error(2, "cannot create trace directory %s: %s", dir, strerror(errno));
 	snprintf(trace_path, sizeof trace_path, "%s/vl-%08x.trc", dir, (unsigned)hdr->tid);
@@ -103,34 +104,16 @@ void vli_trace_msg(int type, int peer, int tag, uint32_t seq, int64_t bytes, int
 void vli_trace_msg4(int type, int peer, int tag, uint32_t seq, int64_t bytes, int64_t t0,
 		    int64_t t1, int64_t t2, int64_t t3, int64_t t4, unsigned flags)
 {
-	vl_trec r;
-	memset(&r, 0, sizeof r);
-	r.type = (uint16_t)type;
-	r.flags = (uint16_t)flags;
-	r.tag = tag;
-	r.peer = peer;
-	r.seq = seq;
-	r.u.v.bytes = bytes;
-	r.u.v.t0 = t0;
-	r.u.v.t1 = t1;
-	r.u.v.t2 = t2;
-	r.u.v.t3 = t3;
-	r.u.v.t4 = t4;
+	vl_trec r = vl_trec_make(type, flags, peer, tag, seq, bytes, t0, t1, t2, t3, t4);
+
 	vli_trace_put(&r);
 }
 
 void vli_trace_text(int type, int peer, int tag, int64_t t0, int64_t t1, int64_t t2,
 		    int64_t bytes, const char *text)
 {
-	vl_trec r;
-	memset(&r, 0, sizeof r);
-	r.type = (uint16_t)type;
-	r.tag = tag;
-	r.peer = peer;
-	r.u.m.t0 = t0;
-	r.u.m.t1 = t1;
-	r.u.m.bytes = bytes;
-	snprintf(r.u.m.text, sizeof r.u.m.text, "%s", text ? text : "");
+	vl_trec r = vl_trec_text(type, peer, tag, bytes, t0, t1, text);
+
 	(void)t2;
 	vli_trace_put(&r);
 }

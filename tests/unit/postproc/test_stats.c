@@ -46,17 +46,8 @@ static void tb_begin(tb *b)
 static void tb_rec(tb *b, int proc, int type, unsigned flags, int32_t peer, uint32_t seq,
 		   int64_t bytes, int64_t t0, int64_t t1, int64_t t2, int64_t t3)
 {
-	vl_trec r;
-	memset(&r, 0, sizeof r);
-	r.type = (uint16_t)type;
-	r.flags = (uint16_t)flags;
-	r.peer = peer;
-	r.seq = seq;
-	r.u.v.bytes = bytes;
-	r.u.v.t0 = t0;
-	r.u.v.t1 = t1;
-	r.u.v.t2 = t2;
-	r.u.v.t3 = t3;
+	vl_trec r = vl_trec_make(type, flags, peer, 0, seq, bytes, t0, t1, t2, t3, 0);
+
 	vlpost_stats_add(&b->st[proc], &r);
 	ck_assert_int_eq(vlpost_report_add(&b->rep, proc, &r), 0);
 }

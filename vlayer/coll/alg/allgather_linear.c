@@ -1,7 +1,7 @@
 /* coll_allgather_linear.c - allgather as a linear gather to rank 0 followed by
  * a binomial broadcast of all the blocks from rank 0.
  */
-#include "vlayer/coll/sched.h"
+#include "vlayer/coll/alg/alg.h"
 
 void vlcoll_allgather_linear(vlcoll_sched *s, const int64_t *blk)
 {

@@ -4,7 +4,7 @@
  * the ring allgather (coll_allgather_ring.c), as MPICH also does not use
  * recursive doubling there.
  */
-#include "vlayer/coll/sched.h"
+#include "vlayer/coll/alg/alg.h"
 
 void vlcoll_allgather_recursive_doubling(vlcoll_sched *s, const int64_t *blk)
 {

@@ -1,7 +1,7 @@
 /* coll_allgather_ring.c - ring allgather: in step k = 0 .. p - 2 rank r passes
  * block r - k to r + 1 and receives block r - k - 1 from r - 1 (mod p).
  */
-#include "vlayer/coll/sched.h"
+#include "vlayer/coll/alg/alg.h"
 
 void vlcoll_allgather_ring(vlcoll_sched *s, const int64_t *blk)
 {

@@ -6,7 +6,7 @@
  * ^ 2^k for k = 0 .. log2 p' - 1; then each odd rank sends the result back to
  * the even rank below it.
  */
-#include "vlayer/coll/sched.h"
+#include "vlayer/coll/alg/alg.h"
 
 /* Real rank of new rank nr. */
 static int vlcoll_old(int nr, int rem)

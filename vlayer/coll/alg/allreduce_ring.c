@@ -4,7 +4,7 @@
  * (p - 1 steps).
  */
 #include <stdlib.h>
-#include "vlayer/coll/sched.h"
+#include "vlayer/coll/alg/alg.h"
 
 void vlcoll_allreduce_ring(vlcoll_sched *s, int64_t n)
 {

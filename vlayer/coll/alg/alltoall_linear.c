@@ -3,7 +3,7 @@
  * order.
  */
 #include <stddef.h>
-#include "vlayer/coll/sched.h"
+#include "vlayer/coll/alg/alg.h"
 
 void vlcoll_alltoall_linear(vlcoll_sched *s, const int64_t *mat)
 {

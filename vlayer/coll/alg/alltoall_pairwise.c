@@ -2,7 +2,7 @@
  * sends to r + k and receives from r - k (mod p).
  */
 #include <stddef.h>
-#include "vlayer/coll/sched.h"
+#include "vlayer/coll/alg/alg.h"
 
 void vlcoll_alltoall_pairwise(vlcoll_sched *s, const int64_t *mat)
 {

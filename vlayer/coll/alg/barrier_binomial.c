@@ -1,7 +1,7 @@
 /* coll_barrier_binomial.c - binomial barrier: empty messages up a binomial
  * tree to rank 0 (as a binomial reduce) and back down (as a binomial bcast).
  */
-#include "vlayer/coll/sched.h"
+#include "vlayer/coll/alg/alg.h"
 
 void vlcoll_barrier_binomial(vlcoll_sched *s)
 {

@@ -2,7 +2,7 @@
  * Manber): in round k every rank sends an empty message to r + 2^k and waits
  * for the one from r - 2^k (mod p); ceil(log2 p) rounds, any p.
  */
-#include "vlayer/coll/sched.h"
+#include "vlayer/coll/alg/alg.h"
 
 void vlcoll_barrier_dissemination(vlcoll_sched *s)
 {

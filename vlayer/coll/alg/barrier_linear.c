@@ -2,7 +2,7 @@
  * rank 0; rank 0 receives them in rank order, then replies to each in rank
  * order.
  */
-#include "vlayer/coll/sched.h"
+#include "vlayer/coll/alg/alg.h"
 
 void vlcoll_barrier_linear(vlcoll_sched *s)
 {

@@ -3,7 +3,7 @@
  * v + m for m = lowbit(v)/2, lowbit(v)/4 ... 1 (the root: from the largest
  * power of two below p down), skipping children >= p.
  */
-#include "vlayer/coll/sched.h"
+#include "vlayer/coll/alg/alg.h"
 
 void vlcoll_bcast_binomial(vlcoll_sched *s, int root, int64_t n)
 {

@@ -1,7 +1,7 @@
 /* coll_bcast_linear.c - linear broadcast: the root sends the message to every
  * other rank in relative order root + 1, root + 2 ...
  */
-#include "vlayer/coll/sched.h"
+#include "vlayer/coll/alg/alg.h"
 
 void vlcoll_bcast_linear(vlcoll_sched *s, int root, int64_t n)
 {

@@ -2,7 +2,7 @@
  * the pattern of the binomial reduce, but a message carries the blocks of the
  * sender's whole subtree: relative ranks [v, v + m) when v sends at bit m.
  */
-#include "vlayer/coll/sched.h"
+#include "vlayer/coll/alg/alg.h"
 
 static int vlcoll_min(int a, int b)
 {

@@ -1,7 +1,7 @@
 /* coll_gather_linear.c - linear gather: every rank sends its block to the
  * root, which receives them in relative order root + 1, root + 2 ...
  */
-#include "vlayer/coll/sched.h"
+#include "vlayer/coll/alg/alg.h"
 
 void vlcoll_gather_linear(vlcoll_sched *s, int root, const int64_t *blk)
 {

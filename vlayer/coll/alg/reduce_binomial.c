@@ -3,7 +3,7 @@
  * partial result of v + m (if < p) while bit m of v is clear, and sends its
  * own to v - m at the first set bit.
  */
-#include "vlayer/coll/sched.h"
+#include "vlayer/coll/alg/alg.h"
 
 void vlcoll_reduce_binomial(vlcoll_sched *s, int root, int64_t n)
 {

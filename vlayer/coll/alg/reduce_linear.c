@@ -1,7 +1,7 @@
 /* coll_reduce_linear.c - linear reduce: every rank sends its vector to the
  * root, which receives them in relative order root + 1, root + 2 ...
  */
-#include "vlayer/coll/sched.h"
+#include "vlayer/coll/alg/alg.h"
 
 void vlcoll_reduce_linear(vlcoll_sched *s, int root, int64_t n)
 {

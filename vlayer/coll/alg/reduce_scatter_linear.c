@@ -2,7 +2,7 @@
  * whole vector (the sum of the blocks) to rank 0 followed by a linear scatter
  * of the blocks from rank 0.
  */
-#include "vlayer/coll/sched.h"
+#include "vlayer/coll/alg/alg.h"
 
 void vlcoll_reduce_scatter_linear(vlcoll_sched *s, const int64_t *blk)
 {

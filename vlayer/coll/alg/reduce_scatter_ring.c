@@ -3,7 +3,7 @@
  * that of block r - k - 2 from r - 1 (mod p), so that after the last step it
  * holds block r fully reduced.
  */
-#include "vlayer/coll/sched.h"
+#include "vlayer/coll/alg/alg.h"
 
 void vlcoll_reduce_scatter_ring(vlcoll_sched *s, const int64_t *blk)
 {

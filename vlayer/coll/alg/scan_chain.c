@@ -2,7 +2,7 @@
  * ranks 0 .. r - 1 from r - 1 (if r > 0), then sends its prefix to r + 1 (if
  * r < p - 1).  Exscan sends the same messages.
  */
-#include "vlayer/coll/sched.h"
+#include "vlayer/coll/alg/alg.h"
 
 void vlcoll_scan_chain(vlcoll_sched *s, int64_t n)
 {

@@ -2,7 +2,7 @@
  * scan_intra_recursive_doubling): in step k rank r exchanges its partial
  * result with r ^ 2^k when that rank exists.  Exscan sends the same messages.
  */
-#include "vlayer/coll/sched.h"
+#include "vlayer/coll/alg/alg.h"
 
 void vlcoll_scan_recursive_doubling(vlcoll_sched *s, int64_t n)
 {

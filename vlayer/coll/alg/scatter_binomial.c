@@ -2,7 +2,7 @@
  * the pattern of the binomial broadcast, but a message carries the blocks of
  * the receiver's whole subtree: relative ranks [v, v + lowbit(v)).
  */
-#include "vlayer/coll/sched.h"
+#include "vlayer/coll/alg/alg.h"
 
 static int vlcoll_min(int a, int b)
 {

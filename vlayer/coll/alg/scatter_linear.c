@@ -1,7 +1,7 @@
 /* coll_scatter_linear.c - linear scatter: the root sends each rank its block,
  * in relative order root + 1, root + 2 ...
  */
-#include "vlayer/coll/sched.h"
+#include "vlayer/coll/alg/alg.h"
 
 void vlcoll_scatter_linear(vlcoll_sched *s, int root, const int64_t *blk)
 {

@@ -1,0 +1,145 @@
+/* sim.c - one collective call (vlcoll_sim, coll.h): check the arguments,
+ * build the schedule of the chosen algorithm (alg/), run it (run.c).
+ */
+#include "vlayer/coll/alg/alg.h"
+
+static int vlcoll_rooted(int kind)
+{
+	return kind == VL_KIND_BCAST || kind == VL_KIND_REDUCE || kind == VL_KIND_GATHER ||
+	       kind == VL_KIND_SCATTER;
+}
+
+static int vlcoll_sizes_ok(const int64_t *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (b[i] < 0)
+			return 0;
+	return 1;
+}
+
+/* Argument checks of vlcoll_sim: the algorithm to use, or -1. */
+static int vlcoll_check(const vlcfg_config *c, const vlcoll_in *in, const vlcoll_out *out)
+{
+	size_t n;
+	int alg;
+
+	if (!c || !in || !out || !vlcoll_kind_ok(in->kind) || in->p < 1 || !in->host || !in->entry)
+		return -1;
+	alg = in->alg == VLCOLL_ALG_DEFAULT ? vlcoll_alg_default(in->kind) : in->alg;
+	if (!vlcoll_accepts(in->kind, alg))
+		return -1;
+	if (vlcoll_rooted(in->kind) && (in->root < 0 || in->root >= in->p))
+		return -1;
+	if (in->kind == VL_KIND_BARRIER)
+		return alg;
+	if (!in->bytes)
+		return -1;
+	if (in->kind == VL_KIND_BCAST) /* only the root's size counts */
+		return in->bytes[in->root] >= 0 ? alg : -1;
+	n = (size_t)in->p;
+	if (in->kind == VL_KIND_ALLTOALL)
+		n *= n;
+	return vlcoll_sizes_ok(in->bytes, n) ? alg : -1;
+}
+
+#define VLI_CASE(kind, alg) ((kind) * VLCOLL_ALG_NALGS + (alg))
+
+/* exscan sends the same messages as scan, and so uses its algorithms. */
+static void vlcoll_build(vlcoll_sched *s, const vlcoll_in *in, int alg)
+{
+	const int64_t *b = in->bytes;
+	int root = in->root;
+
+	switch (VLI_CASE(in->kind, alg)) {
+	case VLI_CASE(VL_KIND_BARRIER, VLCOLL_ALG_DISSEMINATION):
+		vlcoll_barrier_dissemination(s);
+		break;
+	case VLI_CASE(VL_KIND_BARRIER, VLCOLL_ALG_LINEAR):
+		vlcoll_barrier_linear(s);
+		break;
+	case VLI_CASE(VL_KIND_BARRIER, VLCOLL_ALG_BINOMIAL):
+		vlcoll_barrier_binomial(s);
+		break;
+	case VLI_CASE(VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL):
+		vlcoll_bcast_binomial(s, root, b[root]);
+		break;
+	case VLI_CASE(VL_KIND_BCAST, VLCOLL_ALG_LINEAR):
+		vlcoll_bcast_linear(s, root, b[root]);
+		break;
+	case VLI_CASE(VL_KIND_REDUCE, VLCOLL_ALG_BINOMIAL):
+		vlcoll_reduce_binomial(s, root, b[root]);
+		break;
+	case VLI_CASE(VL_KIND_REDUCE, VLCOLL_ALG_LINEAR):
+		vlcoll_reduce_linear(s, root, b[root]);
+		break;
+	case VLI_CASE(VL_KIND_ALLREDUCE, VLCOLL_ALG_RECURSIVE_DOUBLING):
+		vlcoll_allreduce_recursive_doubling(s, b[0]);
+		break;
+	case VLI_CASE(VL_KIND_ALLREDUCE, VLCOLL_ALG_RING):
+		vlcoll_allreduce_ring(s, b[0]);
+		break;
+	case VLI_CASE(VL_KIND_ALLREDUCE, VLCOLL_ALG_REDUCE_BCAST):
+		vlcoll_allreduce_reduce_bcast(s, b[0]);
+		break;
+	case VLI_CASE(VL_KIND_GATHER, VLCOLL_ALG_LINEAR):
+		vlcoll_gather_linear(s, root, b);
+		break;
+	case VLI_CASE(VL_KIND_GATHER, VLCOLL_ALG_BINOMIAL):
+		vlcoll_gather_binomial(s, root, b);
+		break;
+	case VLI_CASE(VL_KIND_SCATTER, VLCOLL_ALG_LINEAR):
+		vlcoll_scatter_linear(s, root, b);
+		break;
+	case VLI_CASE(VL_KIND_SCATTER, VLCOLL_ALG_BINOMIAL):
+		vlcoll_scatter_binomial(s, root, b);
+		break;
+	case VLI_CASE(VL_KIND_ALLGATHER, VLCOLL_ALG_RING):
+		vlcoll_allgather_ring(s, b);
+		break;
+	case VLI_CASE(VL_KIND_ALLGATHER, VLCOLL_ALG_RECURSIVE_DOUBLING):
+		vlcoll_allgather_recursive_doubling(s, b);
+		break;
+	case VLI_CASE(VL_KIND_ALLGATHER, VLCOLL_ALG_LINEAR):
+		vlcoll_allgather_linear(s, b);
+		break;
+	case VLI_CASE(VL_KIND_ALLTOALL, VLCOLL_ALG_PAIRWISE):
+		vlcoll_alltoall_pairwise(s, b);
+		break;
+	case VLI_CASE(VL_KIND_ALLTOALL, VLCOLL_ALG_LINEAR):
+		vlcoll_alltoall_linear(s, b);
+		break;
+	case VLI_CASE(VL_KIND_REDUCE_SCATTER, VLCOLL_ALG_LINEAR):
+		vlcoll_reduce_scatter_linear(s, b);
+		break;
+	case VLI_CASE(VL_KIND_REDUCE_SCATTER, VLCOLL_ALG_RING):
+		vlcoll_reduce_scatter_ring(s, b);
+		break;
+	case VLI_CASE(VL_KIND_SCAN, VLCOLL_ALG_CHAIN):
+	case VLI_CASE(VL_KIND_EXSCAN, VLCOLL_ALG_CHAIN):
+		vlcoll_scan_chain(s, b[0]);
+		break;
+	case VLI_CASE(VL_KIND_SCAN, VLCOLL_ALG_RECURSIVE_DOUBLING):
+	case VLI_CASE(VL_KIND_EXSCAN, VLCOLL_ALG_RECURSIVE_DOUBLING):
+		vlcoll_scan_recursive_doubling(s, b[0]);
+		break;
+	default:
+		s->bad = 1; /* accepted by the table but not built: a bug here */
+		break;
+	}
+}
+
+int vlcoll_sim(const vlcfg_config *c, const vlcoll_in *in, vlcoll_out *out)
+{
+	vlcoll_sched s;
+	int alg = vlcoll_check(c, in, out), rc;
+
+	if (alg < 0)
+		return -1;
+	vlcoll_sched_init(&s, in->p);
+	vlcoll_build(&s, in, alg);
+	rc = vlcoll_run(c, &s, in->host, in->entry, out);
+	vlcoll_sched_free(&s);
+	return rc;
+}
