@@ -50,7 +50,7 @@ include $(sort $(wildcard mk/*.mk))
 .PHONY: all deps check check-unit check-e2e check-asan check-asan-inner check-golden check-fuzz \
 	demo bench install clean
 all: $$(ALL)
-	$(if $(strip $(SKIPPED)),@printf 'vlayer: skipped:%s\n' "$(SKIPPED)")
+	$(if $(strip $(SKIPPED)),@printf 'vlayer: skipped: %s\n' "$(strip $(SKIPPED))")
 
 deps:
 	@scripts/install-deps.sh

@@ -1,4 +1,4 @@
-/* fuzz_vmconfig.c - fuzz the VMConfig loader (vlayer/vmconfig.c).
+/* fuzz_vmconfig.c - fuzz the VMConfig loader (vlayer/core/vmconfig_*.c).
  *
  * LLVMFuzzerTestOneInput writes the input to a memory file, loads it with
  * vlcfg_load and checks: an error is one line "FILE...", a loaded config

@@ -1,4 +1,4 @@
-/* test_vmconfig.c - unit and golden tests of the VMConfig loader (vlayer/vmconfig.c).
+/* test_vmconfig.c - unit and golden tests of the VMConfig loader (vlayer/core/vmconfig_*.c).
  *
  * Golden files: tests/golden/vmconfig/good/NAME.ini must load and dump exactly as
  * NAME.dump; bad/NAME.ini must fail with the line in NAME.err, whose FILE part is

@@ -1,0 +1,138 @@
+/* groups.c - group operations in the PVM front end.  pvm_barrier is timed by
+ * the engine's collective simulation: after the real barrier the members
+ * exchange their virtual entry times in the layer's own messages and each
+ * leaves at the time the [collectives] barrier algorithm gives it.  The other
+ * group operations run libgpvm3's own algorithm, whose messages are timed one
+ * by one by the send and receive paths.
+ */
+#include "vlayer/core/engine.h"
+#include "vlayer/coll/coll.h"
+#include "vlayer/pvm/pvm_internal.h"
+
+#define VL_TAG_BARRIER 0x7f564c01 /* the layer's barrier time exchange */
+
+/* The tids of group's instances 0, 1 ... (up to count and max members;
+ * gives up after 64 missing instances in a row).  Returns how many. */
+static int group_tids(const char *group, int count, int *tids, int max)
+{
+	int n = 0, inst, t, misses = 0;
+
+	for (inst = 0; n < count && n < max && misses < 64; inst++) {
+		t = vlpvm_real_pvm_gettid((char *)group, inst);
+		if (t > 0) {
+			tids[n++] = t;
+			misses = 0;
+		} else {
+			misses++;
+		}
+	}
+	return n;
+}
+
+/* The layer's own message carrying times t[0..nt) to tids[0..n). */
+static void send_times_internal(const int *tids, int n, const int64_t *t, int nt)
+{
+	int b = vlpvm_real_pvm_mkbuf(PvmDataDefault), w, i;
+
+	vlpvm_real_pvm_setsbuf(b);
+	for (i = 0; i < nt; i++)
+		vlpvm_pk64(t[i]);
+	w = vlpvm_wrap(b, NULL, 0, VLPVM_HDR_INTERNAL);
+	if (n == 1)
+		vlpvm_real_pvm_send(tids[0], VL_TAG_BARRIER);
+	else
+		vlpvm_real_pvm_mcast((int *)tids, n, VL_TAG_BARRIER);
+	vlpvm_real_pvm_freebuf(w);
+	vlpvm_real_pvm_freebuf(b);
+}
+
+/* Receive the layer's message of nt times from tid into t. */
+static void recv_times_internal(int from, int64_t *t, int nt)
+{
+	int b = vlpvm_vrecv(from, VL_TAG_BARRIER, 1), i;
+
+	for (i = 0; i < nt; i++)
+		t[i] = vlpvm_upk64();
+	vlpvm_real_pvm_freebuf(b);
+}
+
+/* barrier: the real one synchronises; then the member with the lowest
+ * instance gathers every member's entry time and sends all of them back, and
+ * each member runs the engine's simulation of the [collectives] barrier
+ * algorithm over the members in instance order (as an MPI_Barrier is timed)
+ * and leaves at the time it gives it. */
+int vlpvm_barrier(char *group, int count)
+{
+	int tids[VLPVM_MAX_MCAST], host[VLPVM_MAX_MCAST], n, i, me = 0, cc, sbuf, rbuf;
+	int64_t t0 = vli_t.now, entry[VLPVM_MAX_MCAST];
+	vlcoll_out out[VLPVM_MAX_MCAST];
+	vlcoll_in in;
+
+	cc = vlpvm_real_pvm_barrier(group, count);
+	if (cc < 0)
+		return cc;
+	if (count < 0)
+		count = vlpvm_real_pvm_gsize(group);
+	n = group_tids(group, count, tids, VLPVM_MAX_MCAST);
+	for (i = 0; i < n; i++) {
+		host[i] = vlpvm_host_of(tids[i]);
+		if (tids[i] == vli_t.id)
+			me = i;
+	}
+	entry[me] = t0;
+	sbuf = vlpvm_real_pvm_setsbuf(0);
+	rbuf = vlpvm_real_pvm_setrbuf(0);
+	if (n > 1 && me == 0) {
+		for (i = 1; i < n; i++)
+			recv_times_internal(tids[i], &entry[i], 1);
+		send_times_internal(tids + 1, n - 1, entry, n);
+	} else if (n > 1) {
+		send_times_internal(tids, 1, &t0, 1);
+		recv_times_internal(tids[0], entry, n);
+	}
+	vlpvm_real_pvm_setsbuf(sbuf);
+	vlpvm_real_pvm_setrbuf(rbuf);
+	in.kind = VL_KIND_BARRIER;
+	in.alg = vli_t.cfg.mpi.coll_alg[VL_KIND_BARRIER];
+	in.p = n;
+	in.root = 0;
+	in.host = host;
+	in.entry = entry;
+	in.bytes = NULL;
+	if (n > 1 && vlcoll_sim(&vli_t.cfg, &in, out) == 0) {
+		vli_wait_until(vli_t.now + out[me].wait);
+		vli_comm(out[me].comm);
+	}
+	vli_trace_msg(VL_EV_COLL, n > 0 ? tids[0] : -1, VL_COLL_BARRIER, 0, 0, t0, vli_t.now,
+		      n > 1 ? out[me].wait : 0, n, 0);
+	return cc;
+}
+
+/* The other group operations run libgpvm3's own algorithm; the messages it
+ * sends and receives inside them go through this layer and are timed and
+ * traced one by one, so the operation itself needs no record of its own. */
+#define GROUP_OP(name, kind, call) \
+	{                          \
+		return call;       \
+	}
+
+int vlpvm_bcast(char *group, int tag)
+GROUP_OP(bcast, VL_COLL_BCAST, vlpvm_real_pvm_bcast(group, tag))
+
+int vlpvm_reduce(vlpvm_reduce_fn func, void *data, int count, int datatype, int msgtag, char *group,
+		 int root)
+GROUP_OP(reduce, VL_COLL_REDUCE, vlpvm_real_pvm_reduce(func, data, count, datatype, msgtag, group, root))
+
+int vlpvm_gather(void *result, void *data, int count, int datatype, int msgtag, char *group,
+		 int root)
+GROUP_OP(gather, VL_COLL_GATHER, vlpvm_real_pvm_gather(result, data, count, datatype, msgtag, group, root))
+
+int vlpvm_scatter(void *result, void *data, int count, int datatype, int msgtag, char *group,
+		  int root)
+GROUP_OP(scatter, VL_COLL_SCATTER, vlpvm_real_pvm_scatter(result, data, count, datatype, msgtag, group, root))
+
+int vlpvm_joingroup(char *group)
+GROUP_OP(joingroup, VL_COLL_JOIN, vlpvm_real_pvm_joingroup(group))
+
+int vlpvm_lvgroup(char *group)
+GROUP_OP(lvgroup, VL_COLL_LEAVE, vlpvm_real_pvm_lvgroup(group))

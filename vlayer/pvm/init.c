@@ -1,0 +1,236 @@
+/* init.c - a task's life in the PVM front end: at load time find the real
+ * PVM functions and read the VMConfig; on the first virtualised call join
+ * the engine (this task's virtual host and start time from its spawn call,
+ * or host 0 at time 0 for the first task of a run, which also sets up the
+ * environment its children inherit); vlpvm_enter/vlpvm_leave around every
+ * call; pvm_mytid and pvm_exit.
+ */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "vlayer/core/engine.h"
+#include "vlayer/pvm/pvm_internal.h"
+
+int vl_pvm_layer_present = 1;
+
+/* The real function: the next definition after this library (libpvm3 or
+ * libgpvm3 linked to the program), else from the PVM libraries themselves
+ * (a program run with LD_PRELOAD need not be linked to libgpvm3). */
+void *vlpvm_sym(const char *name)
+{
+	static void *lib[2];
+	static const char *const libname[2] = { "libpvm3.so.3", "libgpvm3.so.3" };
+	void *p = dlsym(RTLD_NEXT, name);
+	int i;
+
+	for (i = 0; !p && i < 2; i++) {
+		if (!lib[i])
+			lib[i] = dlopen(libname[i], RTLD_NOW | RTLD_GLOBAL);
+		if (lib[i])
+			p = dlsym(lib[i], name);
+	}
+	if (!p)
+		vli_error(3, "cannot find %s in the PVM libraries (link -lgpvm3 -lpvm3 after -lvlayer-pvm)",
+			 name);
+	return p;
+}
+
+/* At program start, before main: find the PVM functions and load the
+ * VMConfig, so that a bad file stops the program before it does anything. */
+__attribute__((constructor)) static void vlpvm_ctor(void)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	const char *base;
+
+	vlpvm_resolve(vlpvm_sym);
+	exe[n > 0 ? n : 0] = 0;
+	base = strrchr(exe, '/');
+	base = base ? base + 1 : exe;
+	if (!strcmp(base, "pvmgs") || !strcmp(base, "pvmd") || !strcmp(base, "pvmd3")) {
+		vli_depth = 1; /* PVM's own programs (LD_PRELOAD inherited): pass through */
+		return;
+	}
+	vli_load_config(&vli_t.cfg);
+}
+
+/* ---- start-up ---- */
+
+static void export_var(const char *name)
+{
+	const char *old = getenv("PVM_EXPORT");
+	char buf[2048];
+	const char *p;
+	size_t n = strlen(name);
+
+	for (p = old; p && *p; p += strcspn(p, ":"), p += (*p == ':')) {
+		if (!strncmp(p, name, n) && (p[n] == ':' || p[n] == 0))
+			return;
+	}
+	snprintf(buf, sizeof buf, "%s%s%s", old && *old ? old : "", old && *old ? ":" : "", name);
+	setenv("PVM_EXPORT", buf, 1);
+}
+
+static void make_absolute(const char *var)
+{
+	const char *v = getenv(var);
+	char abs[PATH_MAX + 2], cwd[PATH_MAX];
+
+	if (!v || !*v || v[0] == '/' || !getcwd(cwd, sizeof cwd))
+		return;
+	snprintf(abs, sizeof abs, "%.*s/%.*s", (int)(PATH_MAX / 2), cwd, (int)(PATH_MAX / 2), v);
+	setenv(var, abs, 1);
+}
+
+/* Remove the traces of an earlier run (vl-*.trc) from the trace directory. */
+static void clean_trace_dir(const char *dir)
+{
+	char path[VLCFG_PATH_MAX + 300];
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		if (n > 7 && !strncmp(e->d_name, "vl-", 3) && !strcmp(e->d_name + n - 4, ".trc")) {
+			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+	}
+	closedir(d);
+}
+
+/* This task's place in its spawn call: VLAYER_SPAWN = "H:START,H:START,...". */
+static int spawn_slot(int me, int *host, int64_t *start)
+{
+	const char *s = getenv("VLAYER_SPAWN");
+	int *sib = NULL, n, i, idx = -1;
+
+	if (!s || !*s)
+		return -1;
+	n = vlpvm_real_pvm_siblings(&sib);
+	for (i = 0; i < n; i++)
+		if (sib[i] == me)
+			idx = i;
+	if (idx < 0)
+		return -1;
+	for (i = 0; i < idx && s; i++) {
+		s = strchr(s, ',');
+		if (s)
+			s++;
+	}
+	if (!s || sscanf(s, "%d:%lld", host, (long long *)start) != 2)
+		return -1;
+	/* every sibling's virtual host is in the list too */
+	s = getenv("VLAYER_SPAWN");
+	for (i = 0; i < n && s; i++) {
+		int h;
+		if (sscanf(s, "%d:", &h) == 1)
+			vli_reg_set(sib[i], h);
+		s = strchr(s, ',');
+		if (s)
+			s++;
+	}
+	return 0;
+}
+
+static char progname[256];
+
+static void read_progname(void)
+{
+	FILE *f = fopen("/proc/self/cmdline", "r");
+	if (f) {
+		size_t n = fread(progname, 1, sizeof progname - 1, f);
+		progname[n] = 0;
+		fclose(f);
+	}
+}
+
+static void init_task(void)
+{
+	int me, ptid, host = 0, phost;
+	int64_t start = 0;
+	const char *dir, *ph;
+
+	me = vlpvm_real_pvm_mytid();
+	if (me < 0)
+		return;
+	ptid = vlpvm_real_pvm_parent();
+	read_progname();
+	if (ptid < 0 || spawn_slot(me, &host, &start) < 0) {
+		/* the first task of a run: place it on the first host, start at 0 */
+		ptid = ptid < 0 ? -1 : ptid;
+		host = 0;
+		start = 0;
+		make_absolute("VMCONFIG");
+		if (!getenv("VLAYER_EPOCH") || ptid < 0) {
+			char ep[32];
+			snprintf(ep, sizeof ep, "%lld", (long long)(vli_real_ns() / 1000000000 * 1000000000));
+			setenv("VLAYER_EPOCH", ep, 1);
+		}
+		if (!getenv("VLAYER_TRACE_DIR")) {
+			setenv("VLAYER_TRACE_DIR",
+			       vli_t.cfg.trace_dir[0] ? vli_t.cfg.trace_dir : "vltrace", 1);
+		}
+		make_absolute("VLAYER_TRACE_DIR");
+		if (ptid < 0)
+			clean_trace_dir(getenv("VLAYER_TRACE_DIR"));
+	}
+	if (host < 0 || host >= vli_t.cfg.nhosts)
+		host = 0;
+	ph = getenv("VLAYER_PHOST");
+	phost = ph ? atoi(ph) : -1;
+	if (ptid >= 0 && phost >= 0)
+		vli_reg_set(ptid, phost);
+	vli_reg_set(me, host);
+	vli_t.proc = 0;
+	{
+		int h, p = 0;
+		for (h = 0; h < host; h++)
+			p += vli_t.cfg.hosts[h].procs;
+		vli_t.proc = p;
+	}
+	dir = getenv("VLAYER_TRACE_DIR");
+	(void)dir;
+	vli_init(me, ptid, host, start, progname);
+	vlpvm_publish_host(me, host);
+	export_var("VLAYER_SPAWN");
+	export_var("VLAYER_TRACE_DIR");
+	export_var("VLAYER_PHOST");
+	export_var("VLAYER_EPOCH");
+	if (getenv("VMCONFIG"))
+		export_var("VMCONFIG");
+	if (getenv("LD_PRELOAD"))
+		export_var("LD_PRELOAD");
+}
+
+void vlpvm_enter(void)
+{
+	if (!vli_t.ready && !vli_t.ended) {
+		vli_depth++;
+		init_task();
+		vli_depth--;
+	}
+	vli_enter();
+}
+
+void vlpvm_leave(void)
+{
+	vli_leave();
+}
+
+int vlpvm_mytid(void)
+{
+	return vlpvm_real_pvm_mytid();
+}
+
+int vlpvm_exit(void)
+{
+	vli_finish();
+	return vlpvm_real_pvm_exit();
+}

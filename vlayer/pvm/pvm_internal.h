@@ -1,0 +1,109 @@
+/* pvm_internal.h - the PVM front end's internal declarations, shared by the
+ * files of vlayer/pvm/ and the generated wrappers (build/gen/pvm_wrap_gen.c);
+ * nothing outside vlayer/pvm/ includes it.  Every name here is vlpvm_ /
+ * VLPVM_.  Which file defines what:
+ *   init.c    start-up, symbol resolution, enter/leave, mytid, exit
+ *   wire.c    the layer's header around a user message (pack / unpack)
+ *   send.c    send, mcast, psend
+ *   recv.c    receiving: real PVM -> the engine's virtual mailbox
+ *   tasks.c   who is who (virtual host of a tid), spawn, kill, config, tasks
+ *   groups.c  barrier (timed), the other group operations (pass through)
+ */
+#ifndef VL_PVM_INTERNAL_H
+#define VL_PVM_INTERNAL_H
+#include <stdint.h>
+#include <sys/time.h>
+#include <pvm3.h>
+
+typedef int (*vlpvm_recvf_fn)(int, int, int);
+typedef int (*vlpvm_recvf_ret)(int (*)(int, int, int)); /* as pvm3.h declares it */
+typedef void (*vlpvm_reduce_fn)(int *, void *, void *, int *, int *);
+
+/* The real PVM functions (vlpvm_real_pvm_NAME, set by vlpvm_resolve) and the
+ * front end's implementations (vlpvm_NAME), one per line of pvm.protos. */
+#include "pvm_wrap_gen.h"
+
+/* ---- init.c ---- */
+
+/* Start of every outermost virtualised call: initialises the task on the
+ * first call (vli_init ...), then vli_enter().  vlpvm_leave: vli_leave(). */
+void vlpvm_enter(void);
+void vlpvm_leave(void);
+/* The real definition of PVM function name: the next one after this library,
+ * else from libpvm3.so.3 / libgpvm3.so.3; exits (vli_error, status 3) if none. */
+void *vlpvm_sym(const char *name);
+
+/* ---- generated (build/gen/pvm_real_gen.c, genpvm.sh -r) ---- */
+
+/* Sets every vlpvm_real_pvm_NAME to sym("pvm_NAME") (init.c passes vlpvm_sym). */
+void vlpvm_resolve(void *(*sym)(const char *name));
+
+/* ---- wire.c: the layer's header ---- */
+
+/* Header flag: the layer's own message (barrier time exchange), matched only
+ * by receives with internal = 1, never shown to the program. */
+#define VLPVM_HDR_INTERNAL 1
+
+/* One destination of a virtualised send, as vli_msg_sent timed it. */
+struct vlpvm_dest {
+	int tid;
+	uint32_t seq;
+	int64_t t0, t1, arrival;
+};
+
+/* The header of a received wrapper, as far as this task is concerned. */
+struct vlpvm_hdr {
+	int internal;    /* flags & VLPVM_HDR_INTERNAL */
+	int src_host;    /* sender's virtual host */
+	int mine;        /* 1 if this task is among the destinations: */
+	uint32_t seq;    /*   its sequence number */
+	int64_t arrival; /*   and virtual arrival time */
+};
+
+/* Pack / unpack one 64-bit value as two ints into / from the active send /
+ * receive buffer. */
+void vlpvm_pk64(int64_t v);
+int64_t vlpvm_upk64(void);
+/* Build a wrapper (a new buffer, made the send buffer) holding the header
+ * (flags, this task's host, d[0..n)) and, if ubuf > 0, buffer ubuf packed
+ * whole.  Returns the wrapper's id; ubuf stays intact, the caller frees both. */
+int vlpvm_wrap(int ubuf, const struct vlpvm_dest *d, int n, int flags);
+/* If the active receive buffer (message info mi) is a wrapper: unpacks its
+ * header into h and returns 1.  Otherwise returns 0; a buffer whose mi->wid
+ * has the marker may have been read from, any other is untouched. */
+int vlpvm_unwrap_hdr(const struct pvmminfo *mi, struct vlpvm_hdr *h);
+/* After vlpvm_unwrap_hdr returned 1: unpacks the user's message as a new
+ * buffer with mi's tag, source and context and returns its id (an empty
+ * buffer if the wrapper held none).  The caller frees the wrapper. */
+int vlpvm_unwrap_msg(const struct pvmminfo *mi);
+
+/* ---- tasks.c: who is who ---- */
+
+/* vlpvm_host_of: a task that is not virtualised (pvmd, pvmgs, spawned raw). */
+#define VLPVM_HOST_RAW (-2)
+
+/* Publish this task's virtual host in PVM's mailbox (key "vlayer.<tid>"),
+ * for tasks that learn our tid some other way (a message, a group). */
+void vlpvm_publish_host(int me, int host);
+/* Virtual host index of task tid, from the registry, PVM's mailbox or, once,
+ * pvmd's task list; -1 if unknown, VLPVM_HOST_RAW if not virtualised. */
+int vlpvm_host_of(int tid);
+
+/* ---- send.c ---- */
+
+/* Most destinations of one pvm_mcast, most members of one timed barrier. */
+#define VLPVM_MAX_MCAST 4096
+
+/* Pack (unpack = 0) or unpack (1) len items of PVM data type type at buf
+ * with stride 1, into / from the active buffer.  Returns the pk/upk
+ * function's result, PvmBadParam for an unknown type. */
+int vlpvm_pk_typed(void *buf, int len, int type, int unpack);
+
+/* ---- recv.c ---- */
+
+/* Blocking receive of the first message from tid with tag (-1: any) in the
+ * current context, the program's (internal = 0, through pvm_recvf's match
+ * function if set) or the layer's own (1).  Pays its arrival and receive
+ * delay, makes it the receive buffer and returns its id, or a PVM error. */
+int vlpvm_vrecv(int tid, int tag, int internal);
+#endif
