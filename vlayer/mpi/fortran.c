@@ -1,10 +1,10 @@
-/* mpi_fortran.c - argument conversions for the generated Fortran entry points
- * (build/mpi_wrap_gen.c).  Open MPI's Fortran bindings call PMPI_* directly, so
+/* fortran.c - argument conversions for the generated Fortran entry points
+ * (build/gen/mpi_wrap_gen.c).  Open MPI's Fortran bindings call PMPI_* directly, so
  * the layer defines the Fortran symbols itself and converts their arguments
  * the way Open MPI's mpif-h bindings do. */
 #include <stdlib.h>
 #include "vlayer/core/engine.h"
-#include "mpi_wrap.h"
+#include "vlayer/mpi/fortran.h"
 
 /* the addresses Open MPI gives MPI_BOTTOM and MPI_IN_PLACE in Fortran */
 extern int mpi_fortran_bottom_, mpi_fortran_in_place_;

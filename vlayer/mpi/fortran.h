@@ -1,7 +1,7 @@
-/* mpi_wrap.h - shared by the MPI front end (mpi_wrap.c), its Fortran argument
- * conversions (mpi_fortran.c) and the generated entry points. */
-#ifndef VL_MPI_WRAP_H
-#define VL_MPI_WRAP_H
+/* fortran.h - the argument conversions of fortran.c, used by the generated
+ * Fortran entry points (build/gen/mpi_wrap_gen.c). */
+#ifndef VL_MPI_FORTRAN_H
+#define VL_MPI_FORTRAN_H
 
 #include <mpi.h>
 

@@ -1,0 +1,201 @@
+/* comm.c - the communicators the layer knows: for each, the world rank and
+ * virtual host of every member and an id that is the same on every member
+ * (made from the parent's id and how many communicators the parent created
+ * before); MPI_COMM_WORLD and MPI_COMM_SELF are registered at start-up, every
+ * communicator a wrapped creation call makes is registered after it, and
+ * MPI_Comm_free forgets it.  Messages on any other communicator (an
+ * intercommunicator ...) pass untimed.
+ */
+#include <stdlib.h>
+#include <mpi.h>
+#include "vlayer/core/engine.h"
+#include "vlayer/mpi/mpi_internal.h"
+
+int vlmpi_world_rank, vlmpi_world_size;
+
+static vlmpi_comm **comms;
+static int ncomms, acomms;
+
+vlmpi_comm *vlmpi_comm_find(MPI_Comm c)
+{
+	int i;
+
+	for (i = 0; i < ncomms; i++)
+		if (comms[i]->comm == c)
+			return comms[i];
+	return NULL;
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0x100000001b3ull;
+}
+
+/* Register c, created collectively from parent (NULL: MPI_COMM_WORLD). */
+static void comm_add(MPI_Comm c, vlmpi_comm *parent)
+{
+	vlmpi_comm *v;
+	MPI_Group g, wg;
+	int i, inter = 0, minw;
+	int *idx;
+
+	if (c == MPI_COMM_NULL)
+		return;
+	PMPI_Comm_test_inter(c, &inter);
+	if (inter)
+		return; /* not timed: see README */
+	v = calloc(1, sizeof(*v));
+	if (!v)
+		vli_error(1, "out of memory");
+	v->comm = c;
+	PMPI_Comm_size(c, &v->size);
+	PMPI_Comm_rank(c, &v->rank);
+	v->world = malloc(sizeof(int) * (size_t)v->size);
+	v->host = malloc(sizeof(int) * (size_t)v->size);
+	idx = malloc(sizeof(int) * (size_t)v->size);
+	if (!v->world || !v->host || !idx)
+		vli_error(1, "out of memory");
+	for (i = 0; i < v->size; i++)
+		idx[i] = i;
+	PMPI_Comm_group(c, &g);
+	PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+	PMPI_Group_translate_ranks(g, v->size, idx, wg, v->world);
+	PMPI_Group_free(&g);
+	PMPI_Group_free(&wg);
+	free(idx);
+	minw = vlmpi_world_size;
+	for (i = 0; i < v->size; i++) {
+		v->host[i] = vlcfg_rank_host(&vli_t.cfg, v->world[i]);
+		if (v->world[i] < minw)
+			minw = v->world[i];
+	}
+	if (!parent)
+		v->id = 1;
+	else
+		v->id = mix(mix(mix(parent->id, parent->ncreated), (uint64_t)minw), (uint64_t)v->size);
+	if (ncomms == acomms) {
+		acomms = acomms ? 2 * acomms : 8;
+		comms = realloc(comms, sizeof(*comms) * (size_t)acomms);
+		if (!comms)
+			vli_error(1, "out of memory");
+	}
+	comms[ncomms++] = v;
+}
+
+static void comm_del(MPI_Comm c)
+{
+	int i;
+
+	for (i = 0; i < ncomms; i++)
+		if (comms[i]->comm == c) {
+			free(comms[i]->world);
+			free(comms[i]->host);
+			free(comms[i]);
+			comms[i] = comms[--ncomms];
+			return;
+		}
+}
+
+/* A communicator the layer does not know (an intercommunicator, or one made
+ * by a call it does not wrap): its messages pass untimed. */
+vlmpi_comm *vlmpi_comm_timed(MPI_Comm c)
+{
+	static int warned;
+	vlmpi_comm *v = vlmpi_comm_find(c);
+
+	if (!v && !warned) {
+		warned = 1;
+		vli_warn("rank %d: a communicator the layer does not know (an intercommunicator?): "
+			"its messages are not timed", vlmpi_world_rank);
+	}
+	return v;
+}
+
+void vlmpi_comm_init(void)
+{
+	comm_add(MPI_COMM_WORLD, NULL);
+	comm_add(MPI_COMM_SELF, comms[0]);
+	comms[0]->ncreated++;
+}
+
+/* After a collective creation call on parent: count it and register the
+ * result, so that every member agrees on the new communicator's id. */
+static int created(int rc, MPI_Comm parent, MPI_Comm *newcomm)
+{
+	vlmpi_comm *p = vlmpi_comm_find(parent);
+
+	if (rc != MPI_SUCCESS || !p)
+		return rc;
+	comm_add(*newcomm, p);
+	p->ncreated++;
+	return rc;
+}
+
+int vlmpi_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+	return created(PMPI_Comm_dup(comm, newcomm), comm, newcomm);
+}
+
+int vlmpi_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+	return created(PMPI_Comm_split(comm, color, key, newcomm), comm, newcomm);
+}
+
+int vlmpi_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+	return created(PMPI_Comm_split_type(comm, type, key, info, newcomm), comm, newcomm);
+}
+
+int vlmpi_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+	return created(PMPI_Comm_create(comm, group, newcomm), comm, newcomm);
+}
+
+int vlmpi_Cart_create(MPI_Comm old, int ndims, const int dims[], const int periods[], int reorder,
+		      MPI_Comm *cart)
+{
+	return created(PMPI_Cart_create(old, ndims, dims, periods, reorder, cart), old, cart);
+}
+
+int vlmpi_Cart_sub(MPI_Comm comm, const int remain[], MPI_Comm *newcomm)
+{
+	return created(PMPI_Cart_sub(comm, remain, newcomm), comm, newcomm);
+}
+
+int vlmpi_Graph_create(MPI_Comm old, int nnodes, const int index[], const int edges[], int reorder,
+		       MPI_Comm *graph)
+{
+	return created(PMPI_Graph_create(old, nnodes, index, edges, reorder, graph), old, graph);
+}
+
+int vlmpi_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+	return created(PMPI_Comm_dup_with_info(comm, info, newcomm), comm, newcomm);
+}
+
+int vlmpi_Dist_graph_create_adjacent(MPI_Comm old, int indegree, const int sources[],
+				     const int sourceweights[], int outdegree,
+				     const int destinations[], const int destweights[],
+				     MPI_Info info, int reorder, MPI_Comm *graph)
+{
+	return created(PMPI_Dist_graph_create_adjacent(old, indegree, sources, sourceweights,
+						       outdegree, destinations, destweights, info,
+						       reorder, graph),
+		       old, graph);
+}
+
+int vlmpi_Dist_graph_create(MPI_Comm old, int n, const int sources[], const int degrees[],
+			    const int destinations[], const int weights[], MPI_Info info,
+			    int reorder, MPI_Comm *graph)
+{
+	return created(PMPI_Dist_graph_create(old, n, sources, degrees, destinations, weights, info,
+					      reorder, graph),
+		       old, graph);
+}
+
+int vlmpi_Comm_free(MPI_Comm *comm)
+{
+	comm_del(*comm);
+	return PMPI_Comm_free(comm);
+}

@@ -1,0 +1,369 @@
+/* complete.c - completion: MPI_Wait and MPI_Test in all their forms (all,
+ * any, some).  A request the layer follows is timed when it completes: a
+ * receive at its virtual arrival, a rendezvous send when the data left, a
+ * nonblocking collective at the exit its algorithm gives.  A test succeeds
+ * only when the request is complete in virtual time too, and a test that
+ * finds nothing costs the receive delay, so that polling loops advance the
+ * clock.  MPI_Request_free and MPI_Cancel end a request without completion.
+ */
+#include <sched.h>
+#include <mpi.h>
+#include "vlayer/core/engine.h"
+#include "vlayer/mpi/mpi_internal.h"
+
+/* Stop following q (its collective and its pending answer dropped) and free it. */
+static void req_forget(vlmpi_req *q)
+{
+	if (q->kind == VLMPI_REQ_RECV && q->active && !q->hdr_ready)
+		vlmpi_n_watch--;
+	if (q->coll)
+		vlmpi_coll_drop(q);
+	if (q->ack != MPI_REQUEST_NULL) {
+		PMPI_Cancel(&q->ack);
+		PMPI_Request_free(&q->ack);
+	}
+	vlmpi_req_free(q);
+}
+
+/* A request of the layer that completed for real with status st: time it.
+ * t0 = begin of the completing call. */
+static void complete(vlmpi_req *q, const MPI_Status *st, int64_t t0)
+{
+	if (q->kind == VLMPI_REQ_COLL) {
+		vlmpi_coll_ready(q, 1);
+		vlmpi_coll_leave(q->vc, q->coll, 0);
+		vlmpi_coll_free(q->coll);
+		q->coll = NULL;
+	} else if (q->kind == VLMPI_REQ_RECV) {
+		if (!q->hdr_ready)
+			vlmpi_recv_header(q, st);
+		if (q->src_world >= 0)
+			vli_msg_received(q->src_world, q->rh.src_host, q->rh.tag, q->rh.seq, q->rh.bytes,
+					 t0, vlmpi_arrival_of(&q->rh, q->t_post), 0, q->num);
+	} else {
+		/* a send: its call was paid when it was made; a rendezvous completes
+		 * when the data left, i.e. when both the send and the receive were there */
+		int64_t depart = 0;
+
+		if (q->rdv) {
+			if (!q->ack_done) {
+				vlmpi_ack_wait(&q->ack, q->vc->world[q->peer], q->tag, q->h.bytes);
+				q->ack_done = 1;
+			}
+			depart = vlmpi_rdv_departure(&q->h, q->ack_t);
+		}
+		vli_msg_completed(q->vc->world[q->peer], q->tag, q->h.seq, q->h.bytes, q->num, t0,
+				  depart);
+	}
+	if (q->persistent) {
+		q->active = 0;
+		q->ack = MPI_REQUEST_NULL;
+	} else {
+		q->ack = MPI_REQUEST_NULL;
+		req_forget(q);
+	}
+}
+
+int vlmpi_Wait(MPI_Request *req, MPI_Status *status)
+{
+	vlmpi_req *q = vlmpi_req_find(*req);
+	MPI_Status st;
+	int64_t t0 = vli_t.now;
+	int rc;
+
+	if (!q || !q->active) {
+		rc = vlmpi_real_wait(req, status);
+		return rc;
+	}
+	rc = vlmpi_real_wait(req, &st);
+	if (rc == MPI_SUCCESS)
+		complete(q, &st, t0);
+	if (status != MPI_STATUS_IGNORE)
+		*status = st;
+	return rc;
+}
+
+int vlmpi_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
+{
+	int i, rc, err = MPI_SUCCESS;
+
+	for (i = 0; i < count; i++) {
+		rc = vlmpi_Wait(&reqs[i], statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
+									  : &statuses[i]);
+		if (rc != MPI_SUCCESS)
+			err = rc;
+	}
+	return err;
+}
+
+/* Whether request q (active) is complete in virtual time now; completes it
+ * for real and in time if so (1).  0: not complete, the test costs R;
+ * TEST_FREE: not complete for real only, the test costs nothing. */
+#define TEST_FREE (-1)
+static int test_one(MPI_Request *req, vlmpi_req *q, MPI_Status *st)
+{
+	int flag = 0;
+	MPI_Status s;
+
+	PMPI_Request_get_status(*req, &flag, &s);
+	if (!flag)
+		/* an eager send is complete in virtual time at the end of its call; only
+		 * the real library has not finished it: not complete, but no cost, so
+		 * that virtual time does not depend on real scheduling */
+		return q->kind == VLMPI_REQ_SEND && !q->rdv ? TEST_FREE : 0;
+	if (q->kind == VLMPI_REQ_COLL) {
+		if (!vlmpi_coll_ready(q, 0) || vlmpi_coll_exit(q->coll) > vli_t.now)
+			return 0;
+	} else if (q->kind == VLMPI_REQ_RECV) {
+		vlmpi_recv_header(q, &s);
+		if (q->src_world >= 0 && vlmpi_arrival_of(&q->rh, q->t_post) > vli_t.now)
+			return 0; /* not arrived yet in virtual time */
+	} else if (q->rdv) {
+		if (!q->ack_done) {
+			PMPI_Test(&q->ack, &q->ack_done, MPI_STATUS_IGNORE);
+			if (!q->ack_done)
+				return 0;
+		}
+		if (vlmpi_rdv_departure(&q->h, q->ack_t) > vli_t.now)
+			return 0;
+	}
+	PMPI_Wait(req, &s);
+	complete(q, &s, vli_t.now);
+	if (st != MPI_STATUS_IGNORE)
+		*st = s;
+	return 1;
+}
+
+/* Host of the peer a request names, -1 for a wildcard. */
+static int req_host(const vlmpi_req *q)
+{
+	return q && q->peer >= 0 && q->peer < q->vc->size ? q->vc->host[q->peer] : -1;
+}
+
+int vlmpi_Test(MPI_Request *req, int *flag, MPI_Status *status)
+{
+	vlmpi_req *q = vlmpi_req_find(*req);
+	int64_t t0 = vli_t.now;
+
+	vlmpi_progress();
+	if (!q || !q->active)
+		return PMPI_Test(req, flag, status);
+	int r = test_one(req, q, status);
+	*flag = r == 1;
+	if (r == 0)
+		vlmpi_poll_cost(t0, req_host(q));
+	return MPI_SUCCESS;
+}
+
+int vlmpi_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
+{
+	int i, f, all = 1, costly = 0;
+	int64_t t0 = vli_t.now;
+
+	vlmpi_progress();
+	/* all or nothing: first see whether every one is complete in virtual time;
+	 * the call costs R unless the only ones missing are eager sends (see
+	 * test_one) */
+	for (i = 0; i < count; i++) {
+		vlmpi_req *q = vlmpi_req_find(reqs[i]);
+		MPI_Status s;
+		f = 0;
+		if (reqs[i] == MPI_REQUEST_NULL)
+			continue;
+		PMPI_Request_get_status(reqs[i], &f, &s);
+		if (!f) {
+			all = 0;
+			if (!(q && q->active && q->kind == VLMPI_REQ_SEND && !q->rdv))
+				costly = 1;
+		} else if (q && q->active && q->kind == VLMPI_REQ_RECV) {
+			vlmpi_recv_header(q, &s);
+			if (q->src_world >= 0 && vlmpi_arrival_of(&q->rh, q->t_post) > vli_t.now)
+				all = 0, costly = 1;
+		} else if (q && q->active && q->kind == VLMPI_REQ_COLL) {
+			if (!vlmpi_coll_ready(q, 0) || vlmpi_coll_exit(q->coll) > vli_t.now)
+				all = 0, costly = 1;
+		} else if (q && q->active && q->rdv) {
+			if (!q->ack_done)
+				PMPI_Test(&q->ack, &q->ack_done, MPI_STATUS_IGNORE);
+			if (!q->ack_done || vlmpi_rdv_departure(&q->h, q->ack_t) > vli_t.now)
+				all = 0, costly = 1;
+		}
+	}
+	*flag = all;
+	if (!all) {
+		if (costly)
+			vlmpi_poll_cost(t0, -1);
+		return MPI_SUCCESS;
+	}
+	return vlmpi_Waitall(count, reqs, statuses);
+}
+
+int vlmpi_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
+{
+	int i, active = 0, costly = 0, r;
+	int64_t t0 = vli_t.now;
+
+	vlmpi_progress();
+	*index = MPI_UNDEFINED;
+	for (i = 0; i < count; i++) {
+		vlmpi_req *q;
+		if (reqs[i] == MPI_REQUEST_NULL)
+			continue;
+		active = 1;
+		q = vlmpi_req_find(reqs[i]);
+		if (!q || !q->active) {
+			int f = 0;
+			PMPI_Test(&reqs[i], &f, status);
+			r = f;
+		} else {
+			r = test_one(&reqs[i], q, status);
+		}
+		if (r == 1) {
+			*index = i;
+			*flag = 1;
+			return MPI_SUCCESS;
+		}
+		if (r == 0)
+			costly = 1;
+	}
+	if (!active) /* flag true, index undefined, empty status */
+		return PMPI_Testany(count, reqs, index, flag, status);
+	*flag = 0;
+	if (costly)
+		vlmpi_poll_cost(t0, -1);
+	return MPI_SUCCESS;
+}
+
+int vlmpi_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
+{
+	int i, flag = 0, active = 0, spins = 0;
+	int64_t t0 = vli_t.now;
+
+	for (i = 0; i < count; i++)
+		if (reqs[i] != MPI_REQUEST_NULL)
+			active = 1;
+	if (!active)
+		return PMPI_Waitany(count, reqs, index, status);
+	/* the first that completes for real; virtual time then waits for it */
+	for (;;) {
+		for (i = 0; i < count; i++) {
+			MPI_Status s;
+			if (reqs[i] == MPI_REQUEST_NULL)
+				continue;
+			flag = 0;
+			PMPI_Request_get_status(reqs[i], &flag, &s);
+			if (flag) {
+				*index = i;
+				vlmpi_req *q = vlmpi_req_find(reqs[i]);
+				if (!q || !q->active)
+					return PMPI_Wait(&reqs[i], status);
+				PMPI_Wait(&reqs[i], &s);
+				complete(q, &s, t0);
+				if (status != MPI_STATUS_IGNORE)
+					*status = s;
+				return MPI_SUCCESS;
+			}
+		}
+		vlmpi_progress();
+		if (++spins > 64)
+			sched_yield();
+	}
+}
+
+static int some(int incount, MPI_Request reqs[], int *outcount, int indices[],
+		MPI_Status statuses[], int wait)
+{
+	int i, n = 0, active = 0, spins = 0, costly = 0;
+	int64_t t0 = vli_t.now;
+
+	for (i = 0; i < incount; i++)
+		if (reqs[i] != MPI_REQUEST_NULL)
+			active = 1;
+	if (!active) {
+		*outcount = MPI_UNDEFINED;
+		return MPI_SUCCESS;
+	}
+	for (;;) {
+		vlmpi_progress();
+		for (i = 0; i < incount; i++) {
+			MPI_Status s;
+			int flag = 0;
+			vlmpi_req *q;
+			if (reqs[i] == MPI_REQUEST_NULL)
+				continue;
+			q = vlmpi_req_find(reqs[i]);
+			if (q && q->active) {
+				if (wait) {
+					PMPI_Request_get_status(reqs[i], &flag, &s);
+					if (flag) {
+						PMPI_Wait(&reqs[i], &s);
+						complete(q, &s, t0);
+					}
+				} else {
+					flag = test_one(&reqs[i], q, &s);
+					if (flag == 0)
+						costly = 1;
+					flag = flag == 1;
+				}
+			} else {
+				PMPI_Test(&reqs[i], &flag, &s);
+				if (!flag)
+					costly = 1;
+			}
+			if (flag) {
+				indices[n] = i;
+				if (statuses != MPI_STATUSES_IGNORE)
+					statuses[n] = s;
+				n++;
+			}
+		}
+		if (n || !wait)
+			break;
+		if (++spins > 64)
+			sched_yield();
+	}
+	if (!n && !wait && costly)
+		vlmpi_poll_cost(t0, -1);
+	*outcount = n;
+	return MPI_SUCCESS;
+}
+
+int vlmpi_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
+		   MPI_Status statuses[])
+{
+	return some(incount, reqs, outcount, indices, statuses, 1);
+}
+
+int vlmpi_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
+		   MPI_Status statuses[])
+{
+	return some(incount, reqs, outcount, indices, statuses, 0);
+}
+
+int vlmpi_Request_free(MPI_Request *req)
+{
+	vlmpi_req *q = vlmpi_req_find(*req);
+
+	if (q)
+		req_forget(q);
+	return PMPI_Request_free(req);
+}
+
+int vlmpi_Cancel(MPI_Request *req)
+{
+	vlmpi_req *q = vlmpi_req_find(*req);
+
+	if (q && q->kind == VLMPI_REQ_SEND && q->active) {
+		/* if the cancel succeeds the receiver must forget the header: say so */
+		int rc = PMPI_Cancel(req);
+		MPI_Status st;
+		int flag = 0, c = 0;
+		PMPI_Request_get_status(*req, &flag, &st);
+		if (flag)
+			PMPI_Test_cancelled(&st, &c);
+		if (c)
+			vlmpi_header_cancel(&q->h, q->vc->world[q->peer]);
+		return rc;
+	}
+	return PMPI_Cancel(req);
+}

@@ -1,0 +1,153 @@
+/* header.c - the timing header protocol (see mpi_internal.h): the header
+ * that precedes every timed message on the private header communicator, the
+ * stash of headers that arrived before their message was received, the
+ * virtual arrival and departure a header gives, and the receiver's answer to
+ * a rendezvous on the private answer communicator.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <mpi.h>
+#include "vlayer/core/engine.h"
+#include "vlayer/mpi/mpi_internal.h"
+
+#define ACK_TAG(seq) ((int)((seq) & 0x3fffffff))
+
+static MPI_Comm hdr_comm = MPI_COMM_NULL, ack_comm = MPI_COMM_NULL;
+
+/* headers that arrived before their message was received, per source */
+typedef struct stash {
+	vlmpi_hdr *h;
+	int n, cap;
+} stash;
+static stash *stashes;
+
+void vlmpi_header_init(void)
+{
+	PMPI_Comm_dup(MPI_COMM_WORLD, &hdr_comm);
+	PMPI_Comm_dup(MPI_COMM_WORLD, &ack_comm);
+	stashes = calloc((size_t)vlmpi_world_size, sizeof(*stashes));
+	if (!stashes)
+		vli_error(1, "out of memory");
+}
+
+void vlmpi_header_end(void)
+{
+	int i;
+
+	if (hdr_comm != MPI_COMM_NULL)
+		PMPI_Comm_free(&hdr_comm);
+	if (ack_comm != MPI_COMM_NULL)
+		PMPI_Comm_free(&ack_comm);
+	for (i = 0; stashes && i < vlmpi_world_size; i++)
+		free(stashes[i].h);
+	free(stashes);
+	stashes = NULL;
+}
+
+static void stash_push(int src, const vlmpi_hdr *h)
+{
+	stash *s = &stashes[src];
+
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 8;
+		s->h = realloc(s->h, sizeof(vlmpi_hdr) * (size_t)s->cap);
+		if (!s->h)
+			vli_error(1, "out of memory");
+	}
+	s->h[s->n++] = *h;
+}
+
+static void stash_drop(int src, int i)
+{
+	stash *s = &stashes[src];
+
+	memmove(&s->h[i], &s->h[i + 1], sizeof(vlmpi_hdr) * (size_t)(s->n - i - 1));
+	s->n--;
+}
+
+/* The header of the next message from world rank src on communicator cid
+ * with tag; removed from the stream unless peek. */
+void vlmpi_header_get(int src, uint64_t cid, int tag, vlmpi_hdr *out, int peek)
+{
+	stash *s = &stashes[src];
+	vlmpi_hdr h;
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->h[i].cid == cid && s->h[i].tag == tag) {
+			*out = s->h[i];
+			if (!peek)
+				stash_drop(src, i);
+			return;
+		}
+	for (;;) {
+		PMPI_Recv(&h, sizeof h, MPI_BYTE, src, 0, hdr_comm, MPI_STATUS_IGNORE);
+		if (h.flags & VLMPI_HDR_CANCEL) {
+			for (i = 0; i < s->n; i++)
+				if (s->h[i].seq == h.seq) {
+					stash_drop(src, i);
+					break;
+				}
+			continue;
+		}
+		if (h.cid == cid && h.tag == tag) {
+			*out = h;
+			if (peek)
+				stash_push(src, &h);
+			return;
+		}
+		stash_push(src, &h);
+	}
+}
+
+/* Header of a message this task sends now; the clock is not touched. */
+void vlmpi_header_make(vlmpi_hdr *h, vlmpi_comm *v, int dest, int tag, int64_t bytes, int rdv)
+{
+	int dh = v->host[dest];
+
+	h->cid = v->id;
+	h->tag = tag;
+	h->seq = vli_t.seq + 1; /* the number vli_msg_sent will give it */
+	h->bytes = bytes;
+	h->t_call = vli_t.now;
+	h->send_ns = vli_send_time(&vli_t.cfg, vli_t.host, dh, bytes);
+	h->trans_ns = vli_trans_time(&vli_t.cfg, vli_t.host, dh, bytes);
+	h->flags = rdv ? VLMPI_HDR_RDV : 0;
+	h->src_host = vli_t.host;
+	PMPI_Send(h, sizeof *h, MPI_BYTE, v->world[dest], 0, hdr_comm);
+}
+
+void vlmpi_header_cancel(const vlmpi_hdr *hs, int dest)
+{
+	vlmpi_hdr h = *hs;
+
+	h.flags |= VLMPI_HDR_CANCEL;
+	PMPI_Send(&h, sizeof h, MPI_BYTE, dest, 0, hdr_comm);
+}
+
+/* Departure = end of the send call; a rendezvous leaves no earlier than the
+ * receive was posted. */
+int64_t vlmpi_arrival_of(const vlmpi_hdr *h, int64_t t_post)
+{
+	int64_t go = h->t_call + h->send_ns;
+
+	if ((h->flags & VLMPI_HDR_RDV) && t_post > go)
+		go = t_post;
+	return go + h->trans_ns;
+}
+
+int64_t vlmpi_rdv_departure(const vlmpi_hdr *h, int64_t ack)
+{
+	return h->t_call + h->send_ns > ack ? h->t_call + h->send_ns : ack;
+}
+
+void vlmpi_ack_send(int src, const vlmpi_hdr *h, int64_t t_post)
+{
+	if (h->flags & VLMPI_HDR_RDV)
+		PMPI_Send(&t_post, 1, MPI_INT64_T, src, ACK_TAG(h->seq), ack_comm);
+}
+
+int vlmpi_ack_irecv(int64_t *t, int dest, const vlmpi_hdr *h, MPI_Request *r)
+{
+	return PMPI_Irecv(t, 1, MPI_INT64_T, dest, ACK_TAG(h->seq), ack_comm, r);
+}

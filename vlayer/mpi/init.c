@@ -1,0 +1,106 @@
+/* init.c - start, end and time of an MPI task: MPI_Init and
+ * MPI_Init_thread read the VMConfig, start MPI, set up the layer's private
+ * communicators and known communicators and join the engine (computation
+ * before MPI_Init counts); MPI_Finalize flushes the trace; MPI_Wtime and
+ * MPI_Wtick give virtual time.  Fortran's MPI_INIT, MPI_INIT_THREAD and
+ * MPI_FINALIZE are defined here too (they start and end the layer).
+ */
+#include <errno.h>
+#include <mpi.h>
+#include "vlayer/core/engine.h"
+#include "vlayer/mpi/mpi_internal.h"
+
+extern char *program_invocation_name;
+
+/* referred to by programs built with mpiV.h */
+int vl_mpi_layer_present = 1;
+
+static int64_t cpu_before_init;
+
+static void layer_init(void)
+{
+	int host;
+	int64_t c;
+
+	PMPI_Comm_rank(MPI_COMM_WORLD, &vlmpi_world_rank);
+	PMPI_Comm_size(MPI_COMM_WORLD, &vlmpi_world_size);
+	vlmpi_header_init();
+	vlmpi_comm_init();
+	host = vlcfg_rank_host(&vli_t.cfg, vlmpi_world_rank);
+	vli_init(vlmpi_world_rank, -1, host, 0, program_invocation_name);
+	/* computation before MPI_Init counts, the time inside it does not */
+	vli_t.now = vli_t.comp = 0;
+	c = vli_scale_cpu(&vli_t.cfg, host, cpu_before_init);
+	vli_t.now = vli_t.comp = c;
+}
+
+static void load_config(void)
+{
+	cpu_before_init = vli_cpu_ns();
+	vli_load_config(&vli_t.cfg); /* a bad VMConfig ends here, status 2 */
+}
+
+int vlmpi_Init(int *argc, char ***argv)
+{
+	int rc;
+
+	load_config();
+	rc = PMPI_Init(argc, argv);
+	if (rc == MPI_SUCCESS)
+		layer_init();
+	return rc;
+}
+
+int vlmpi_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+	int rc;
+
+	load_config();
+	rc = PMPI_Init_thread(argc, argv, required, provided);
+	if (rc == MPI_SUCCESS)
+		layer_init();
+	return rc;
+}
+
+int vlmpi_Finalize(void)
+{
+	vli_trace_flush();
+	vlmpi_header_end();
+	return PMPI_Finalize();
+}
+
+double vlmpi_Wtime(void)
+{
+	return (double)vli_t.now / 1e9;
+}
+
+double vlmpi_Wtick(void)
+{
+	return 1e-9;
+}
+
+/* Fortran: MPI_INIT, MPI_INIT_THREAD and MPI_FINALIZE start and end the layer too. */
+static void vlmpi_f_init(MPI_Fint *ierr)
+{
+	*ierr = vlmpi_Init(NULL, NULL);
+}
+static void vlmpi_f_init_thread(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
+{
+	int p = 0;
+	*ierr = vlmpi_Init_thread(NULL, NULL, (int)*required, &p);
+	*provided = p;
+}
+static void vlmpi_f_finalize(MPI_Fint *ierr)
+{
+	*ierr = MPI_Finalize();
+}
+#define VLF_ALIAS(proto, target, lc, uc, ompi)                                          \
+	void lc proto __attribute__((alias(#target)));                                  \
+	void lc##_ proto __attribute__((alias(#target)));                               \
+	void lc##__ proto __attribute__((alias(#target)));                              \
+	void uc proto __attribute__((alias(#target)));                                  \
+	void ompi proto __attribute__((alias(#target)));
+VLF_ALIAS((MPI_Fint * ierr), vlmpi_f_init, mpi_init, MPI_INIT, ompi_init_f)
+VLF_ALIAS((MPI_Fint * r, MPI_Fint *p, MPI_Fint *ierr), vlmpi_f_init_thread, mpi_init_thread,
+	  MPI_INIT_THREAD, ompi_init_thread_f)
+VLF_ALIAS((MPI_Fint * ierr), vlmpi_f_finalize, mpi_finalize, MPI_FINALIZE, ompi_finalize_f)

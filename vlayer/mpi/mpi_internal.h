@@ -1,0 +1,237 @@
+/* mpi_internal.h - the MPI front end's internal declarations, shared by the
+ * files of vlayer/mpi/ and the generated collectives (build/gen/mpi_coll_gen.c);
+ * nothing outside vlayer/mpi/ includes it.  Every name here is vlmpi_ / VLMPI_.
+ *
+ * The front end translates MPI calls into engine operations (clock.c,
+ * message.c, coll.c) through the PMPI profiling interface.  Virtual time
+ * travels beside the user's messages: every timed message is preceded by a
+ * small header on a private duplicate of MPI_COMM_WORLD (the header
+ * communicator) carrying the communicator id, tag, sequence number, size,
+ * virtual send time and the costs of the send.  The user's message itself is
+ * sent untouched, with the user's datatype, so matching, wildcards, message
+ * order, status fields and MPI_Get_count are exactly MPI's.  After a receive
+ * completes, the receiver takes the first header from that source with the
+ * same communicator id and tag: MPI's non-overtaking rule keeps the two
+ * streams in the same order.
+ *
+ * Rendezvous (size >= [mpi] eager_limit, and every synchronous send): the
+ * receiver answers the header with the virtual time its receive was posted, on
+ * a second private communicator; the send starts at the later of the two.
+ * While a task waits in the layer, receives it has posted are watched so that
+ * their answers go out (otherwise two tasks that pre-post receives and then
+ * send to each other would wait for each other's answer).
+ *
+ * Collectives run for real; their virtual time is simulated by the engine's
+ * collectives (vlayer/coll) from the entry times of all members, exchanged
+ * with one extra allgather.
+ *
+ * Which file defines what:
+ *   init.c        MPI_Init, MPI_Finalize, MPI_Wtime (C and Fortran start and end)
+ *   comm.c        the communicators the layer knows: ids, members, creation, freeing
+ *   header.c      the timing header protocol: headers, rendezvous answers
+ *   request.c     the requests the layer follows; waiting while watching receives
+ *   send.c        sends in the four modes, blocking and nonblocking
+ *   recv.c        receives and probes
+ *   sendrecv.c    MPI_Sendrecv, MPI_Sendrecv_replace
+ *   persistent.c  persistent requests: the *_init calls, MPI_Start
+ *   complete.c    MPI_Wait and MPI_Test in all their forms; MPI_Request_free,
+ *                 MPI_Cancel
+ *   coll.c        the timing of collectives, called by the generated collectives
+ *   fortran.c     argument conversions of the generated Fortran entry points
+ *                 (fortran.h)
+ */
+#ifndef VL_MPI_INTERNAL_H
+#define VL_MPI_INTERNAL_H
+#include <stdint.h>
+#include <mpi.h>
+
+/* The front end's implementations (vlmpi_NAME), one per line of mpi.protos. */
+#include "mpi_wrap_gen.h"
+
+/* ---- comm.c: communicators ---- */
+
+/* A communicator the layer knows: MPI_COMM_WORLD, MPI_COMM_SELF, or an
+ * intracommunicator made by a wrapped creation call. */
+typedef struct vlmpi_comm {
+	MPI_Comm comm;
+	uint64_t id;       /* the same on every member: from the parent's id and history */
+	uint32_t ncreated; /* communicators created from this one so far */
+	int size, rank;
+	int *world;        /* world rank of each member */
+	int *host;         /* virtual host of each member */
+} vlmpi_comm;
+
+/* This task's rank in MPI_COMM_WORLD and its size; set by MPI_Init (init.c). */
+extern int vlmpi_world_rank, vlmpi_world_size;
+
+/* Registers MPI_COMM_WORLD (id 1) and MPI_COMM_SELF (its first child); at
+ * start-up, after vlmpi_world_rank and vlmpi_world_size are set. */
+void vlmpi_comm_init(void);
+/* The communicator c as the layer knows it; NULL if it does not. */
+vlmpi_comm *vlmpi_comm_find(MPI_Comm c);
+/* The same, for a timed point-to-point call: NULL (the call passes untimed)
+ * for a communicator the layer does not know, with a warning the first time. */
+vlmpi_comm *vlmpi_comm_timed(MPI_Comm c);
+
+/* ---- header.c: the timing header protocol ---- */
+
+/* vlmpi_hdr.flags: the send waits for the receiver's answer (rendezvous) /
+ * the send was cancelled, the receiver forgets its header. */
+#define VLMPI_HDR_RDV    1
+#define VLMPI_HDR_CANCEL 2
+
+/* The header that precedes every timed message (sent as MPI_BYTE). */
+typedef struct vlmpi_hdr {
+	uint64_t cid;
+	int32_t tag;
+	uint32_t seq;
+	int64_t bytes;
+	int64_t t_call;   /* sender's virtual time at the call */
+	int64_t send_ns;  /* time the sender spends sending */
+	int64_t trans_ns; /* time on the wire */
+	int32_t flags;
+	int32_t src_host;
+} vlmpi_hdr;
+
+/* Creates the header and answer communicators (collective over
+ * MPI_COMM_WORLD) and the per-source header stashes; at start-up, after
+ * vlmpi_world_size is set.  vlmpi_header_end frees them (MPI_Finalize). */
+void vlmpi_header_init(void);
+void vlmpi_header_end(void);
+/* The header of the next message from world rank src on communicator cid
+ * with tag, into *out; removed from the stream unless peek.  Blocks until it
+ * is there. */
+void vlmpi_header_get(int src, uint64_t cid, int tag, vlmpi_hdr *out, int peek);
+/* Fills *h for a message this task sends now to rank dest of v (rdv: a
+ * rendezvous) and sends it; the clock is not touched. */
+void vlmpi_header_make(vlmpi_hdr *h, vlmpi_comm *v, int dest, int tag, int64_t bytes, int rdv);
+/* Tells world rank dest that the send of header *h was cancelled. */
+void vlmpi_header_cancel(const vlmpi_hdr *h, int dest);
+/* Virtual arrival of the message of header *h whose receive was posted at
+ * t_post: departure at the end of the send call, for a rendezvous no earlier
+ * than t_post. */
+int64_t vlmpi_arrival_of(const vlmpi_hdr *h, int64_t t_post);
+/* Departure of a rendezvous whose receiver answered ack (its post time). */
+int64_t vlmpi_rdv_departure(const vlmpi_hdr *h, int64_t ack);
+/* Receiver's side: answers header *h from world rank src with the post time
+ * t_post if it is a rendezvous; nothing otherwise. */
+void vlmpi_ack_send(int src, const vlmpi_hdr *h, int64_t t_post);
+/* Sender's side: posts the receive of the answer to header *h from world
+ * rank dest into *t; *r completes when it is there.  Returns PMPI_Irecv's. */
+int vlmpi_ack_irecv(int64_t *t, int dest, const vlmpi_hdr *h, MPI_Request *r);
+
+/* ---- request.c: the requests the layer follows ---- */
+
+/* What a followed request is, and the mode of a send. */
+enum { VLMPI_REQ_SEND = 1, VLMPI_REQ_RECV, VLMPI_REQ_COLL };
+enum { VLMPI_MODE_STD, VLMPI_MODE_B, VLMPI_MODE_S, VLMPI_MODE_R };
+
+struct vlmpi_coll; /* a nonblocking collective being timed (coll.c) */
+
+/* A request the layer follows, found by its MPI handle. */
+typedef struct vlmpi_req {
+	MPI_Request req;
+	int kind, persistent, active;
+	vlmpi_comm *vc;
+	int peer, tag;         /* as given (communicator ranks) */
+	int64_t t_post;        /* virtual time of the post / start */
+	/* sends */
+	int rdv, mode;
+	vlmpi_hdr h;           /* header sent */
+	MPI_Request ack;       /* rendezvous: the receiver's answer */
+	int64_t ack_t;
+	int ack_done;
+	/* receives */
+	int hdr_ready, src_world;
+	vlmpi_hdr rh;
+	/* persistent: the arguments */
+	const void *buf;
+	int count;
+	MPI_Datatype dt;
+	/* nonblocking collectives */
+	struct vlmpi_coll *coll;
+	uint32_t num;          /* request number in the trace (per activation) */
+} vlmpi_req;
+
+/* Active receives whose header is not taken yet: while it is not 0, the layer
+ * never blocks in MPI but polls and watches them (vlmpi_progress). */
+extern int vlmpi_n_watch;
+
+/* Follows real request r of kind (VLMPI_REQ_*) on vc, posted now (active);
+ * a receive is watched.  Exits on out of memory. */
+vlmpi_req *vlmpi_req_new(MPI_Request r, int kind, vlmpi_comm *vc, int peer, int tag);
+/* The followed request of handle r; NULL if none (or r is MPI_REQUEST_NULL). */
+vlmpi_req *vlmpi_req_find(MPI_Request r);
+/* Stops following q and frees it; what q holds (watch, collective, answer)
+ * is the caller's to drop first. */
+void vlmpi_req_free(vlmpi_req *q);
+/* Takes the header of receive q that completed for real with status *st, and
+ * answers a rendezvous; nothing if already taken. */
+void vlmpi_recv_header(vlmpi_req *q, const MPI_Status *st);
+/* Takes the headers of the watched receives that completed for real. */
+void vlmpi_progress(void);
+/* PMPI_Wait(r, st), watching the receives meanwhile. */
+int vlmpi_real_wait(MPI_Request *r, MPI_Status *st);
+/* Waits for the answer *r to a rendezvous to world rank dest (tag, bytes:
+ * for the warning after 10 s). */
+void vlmpi_ack_wait(MPI_Request *r, int dest, int tag, int64_t bytes);
+/* A test or probe that found nothing, begun at t0: costs the receive delay
+ * from src_host (-1: unknown, this host). */
+void vlmpi_poll_cost(int64_t t0, int src_host);
+
+/* ---- send.c: sending ---- */
+
+/* Bytes of count elements of t (0 for MPI_DATATYPE_NULL or count <= 0). */
+int64_t vlmpi_type_bytes(MPI_Datatype t, int count);
+/* Whether a send of bytes in mode (VLMPI_MODE_*) is eager (else rendezvous). */
+int vlmpi_eager(int64_t bytes, int mode);
+/* Times the start of nonblocking send q (its header made) of bytes: the call
+ * pays the send; for a rendezvous posts the receive of the answer. */
+void vlmpi_isend_timing(vlmpi_req *q, int64_t bytes);
+
+/* ---- recv.c: receiving ---- */
+
+/* Traces the post of nonblocking receive q, now. */
+void vlmpi_irecv_posted(vlmpi_req *q);
+
+/* ---- coll.c: collectives ---- */
+
+/* Block in a real collective: the blocking call when no receive needs
+ * watching, else the nonblocking one (which sets MPI_Request cr_) and
+ * vlmpi_real_wait.  Sets int rc. */
+#define VLMPI_REAL_COLL(blocking, nonblocking)                                 \
+	do {                                                                   \
+		if (!vlmpi_n_watch) {                                          \
+			rc = (blocking);                                       \
+		} else {                                                       \
+			MPI_Request cr_;                                       \
+			rc = (nonblocking);                                    \
+			if (rc == MPI_SUCCESS)                                 \
+				rc = vlmpi_real_wait(&cr_, MPI_STATUS_IGNORE); \
+		}                                                              \
+	} while (0)
+
+/* Whether comm is timed: *v its vlmpi_comm (NULL if not). */
+int vlmpi_coll_timed(MPI_Comm comm, vlmpi_comm **v);
+/* Times a blocking collective of kind (enum vl_coll_kind) that has just run
+ * for real, entered at t0: exchanges entry times and sizes (row: this rank's
+ * n byte values), simulates, moves the clock.  Returns an MPI error code. */
+int vlmpi_coll_time(vlmpi_comm *v, int kind, int root, int64_t t0, const int64_t *row, int n);
+/* A nonblocking collective was started for real as *req: starts the exchange
+ * and follows the request; Wait/Test finish the timing. */
+int vlmpi_coll_start(vlmpi_comm *v, int kind, int root, int64_t t0, const int64_t *row, int n,
+		     MPI_Request *req);
+/* Whether the exchange of collective request q is complete (wait: wait for
+ * it); then its exit is computed. */
+int vlmpi_coll_ready(vlmpi_req *q, int wait);
+/* The virtual exit of c, once vlmpi_coll_ready. */
+int64_t vlmpi_coll_exit(const struct vlmpi_coll *c);
+/* Moves the clock to c's exit and traces the collective (blocking: costs its
+ * communication and waiting; else waits for what is left). */
+void vlmpi_coll_leave(vlmpi_comm *v, struct vlmpi_coll *c, int blocking);
+/* Frees c. */
+void vlmpi_coll_free(struct vlmpi_coll *c);
+/* Collective request q freed without completion: finishes its exchange, frees. */
+void vlmpi_coll_drop(vlmpi_req *q);
+
+#endif

@@ -1,0 +1,139 @@
+/* recv.c - receiving and probing: a receive runs for real, then takes the
+ * message's timing header (and answers a rendezvous) and moves the clock to
+ * the virtual arrival; a nonblocking receive is only traced here and followed
+ * until Wait/Test (complete.c).  A probe that sees a message looks at its
+ * header without removing it: the envelope arrives as an eager message would;
+ * MPI_Iprobe reports nothing for a message that has not arrived yet in
+ * virtual time, and costs the receive delay like a test.
+ */
+#include <sched.h>
+#include <mpi.h>
+#include "vlayer/core/engine.h"
+#include "vlayer/mpi/mpi_internal.h"
+
+/* Receiver's side of a message that completed for real with status st,
+ * posted at t_post, the call having begun at t0. */
+static void recv_timing(vlmpi_comm *v, const MPI_Status *st, int64_t t_post, int64_t t0)
+{
+	vlmpi_hdr h;
+	int src, cancelled = 0;
+
+	if (st->MPI_SOURCE == MPI_PROC_NULL || st->MPI_SOURCE < 0)
+		return;
+	PMPI_Test_cancelled(st, &cancelled);
+	if (cancelled)
+		return;
+	src = v->world[st->MPI_SOURCE];
+	vlmpi_header_get(src, v->id, st->MPI_TAG, &h, 0);
+	vlmpi_ack_send(src, &h, t_post);
+	vli_msg_received(src, h.src_host, st->MPI_TAG, h.seq, h.bytes, t0,
+			 vlmpi_arrival_of(&h, t_post), 0, 0);
+}
+
+int vlmpi_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+	       MPI_Status *status)
+{
+	vlmpi_comm *v;
+	MPI_Status st;
+	int rc;
+	int64_t t0 = vli_t.now;
+
+	if (source == MPI_PROC_NULL || !(v = vlmpi_comm_timed(comm)))
+		return PMPI_Recv(buf, count, dt, source, tag, comm, status);
+	if (vlmpi_n_watch) {
+		MPI_Request r;
+		rc = PMPI_Irecv(buf, count, dt, source, tag, comm, &r);
+		if (rc == MPI_SUCCESS)
+			rc = vlmpi_real_wait(&r, &st);
+	} else {
+		rc = PMPI_Recv(buf, count, dt, source, tag, comm, &st);
+	}
+	if (rc == MPI_SUCCESS)
+		recv_timing(v, &st, t0, t0);
+	if (status != MPI_STATUS_IGNORE)
+		*status = st;
+	return rc;
+}
+
+/* Trace the post of nonblocking receive q (pattern source -1 = any). */
+void vlmpi_irecv_posted(vlmpi_req *q)
+{
+	q->num = vli_req_next();
+	vli_msg_posted(q->peer >= 0 && q->peer < q->vc->size ? q->vc->world[q->peer] : -1,
+		       q->tag == MPI_ANY_TAG ? -1 : q->tag, q->num, vli_t.now);
+}
+
+int vlmpi_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+		MPI_Request *req)
+{
+	vlmpi_comm *v;
+	int rc;
+
+	rc = PMPI_Irecv(buf, count, dt, source, tag, comm, req);
+	if (rc != MPI_SUCCESS || source == MPI_PROC_NULL || !(v = vlmpi_comm_timed(comm)))
+		return rc;
+	vlmpi_irecv_posted(vlmpi_req_new(*req, VLMPI_REQ_RECV, v, source, tag));
+	return rc;
+}
+
+/* ---- probes ---- */
+
+int vlmpi_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+	vlmpi_comm *v = vlmpi_comm_timed(comm);
+	MPI_Status st;
+	vlmpi_hdr h;
+	int64_t t0 = vli_t.now;
+	int rc;
+
+	vlmpi_progress();
+	rc = PMPI_Iprobe(source, tag, comm, flag, &st);
+	if (rc != MPI_SUCCESS || !v || source == MPI_PROC_NULL) {
+		if (status != MPI_STATUS_IGNORE)
+			*status = st;
+		return rc;
+	}
+	if (*flag) {
+		vlmpi_header_get(v->world[st.MPI_SOURCE], v->id, st.MPI_TAG, &h, 1);
+		/* a probe sees the envelope: it arrives as an eager message would */
+		if (vlmpi_arrival_of(&h, 0) > vli_t.now)
+			*flag = 0; /* not there yet in virtual time */
+	}
+	vlmpi_poll_cost(t0, source >= 0 && source < v->size ? v->host[source] : -1);
+	if (*flag && status != MPI_STATUS_IGNORE)
+		*status = st;
+	return rc;
+}
+
+int vlmpi_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+	vlmpi_comm *v = vlmpi_comm_timed(comm);
+	MPI_Status st;
+	vlmpi_hdr h;
+	int flag = 0, rc, spins = 0;
+	int64_t t0 = vli_t.now;
+
+	if (!v || source == MPI_PROC_NULL)
+		return PMPI_Probe(source, tag, comm, status);
+	if (!vlmpi_n_watch) {
+		rc = PMPI_Probe(source, tag, comm, &st);
+	} else {
+		for (;;) {
+			rc = PMPI_Iprobe(source, tag, comm, &flag, &st);
+			if (rc != MPI_SUCCESS || flag)
+				break;
+			vlmpi_progress();
+			if (++spins > 64)
+				sched_yield();
+		}
+	}
+	if (rc != MPI_SUCCESS)
+		return rc;
+	vlmpi_header_get(v->world[st.MPI_SOURCE], v->id, st.MPI_TAG, &h, 1);
+	/* a probe sees the envelope: it arrives as an eager message would */
+	vli_msg_probed(v->world[st.MPI_SOURCE], h.src_host, st.MPI_TAG, t0,
+		       vlmpi_arrival_of(&h, 0));
+	if (status != MPI_STATUS_IGNORE)
+		*status = st;
+	return rc;
+}
