@@ -1,7 +1,7 @@
 # tools: vlcc (compiler wrapper), vlrun (launcher), vlconfig (VMConfig checker).
 ALL += $(B)/vlconfig $(B)/vlcc $(B)/vlrun
 
-$(B)/vlconfig: $(B)/tools/vlconfig.o $(B)/libvlayer-core.a
+$(B)/vlconfig: $(B)/tools/vlconfig.o $(B)/util/diag.o $(B)/libvlayer-core.a
 	$(CC) $(ALLCFLAGS) -o $@ $^ $(INIH_LIBS) -lm
 $(B)/vlcc: tools/vlcc.in
 	@mkdir -p $(B)

@@ -1,7 +1,10 @@
 # tools/vlmodel: the analytic models as a tool - alpha-beta (alphabeta.c), the
-# speed-up model (speedup.c), BSP/BSPWB/MPM (bsp.c; M-steps from a trace:
-# bsp_trace.c).  Traces are read with postproc's reader.
-VLMODEL_OBJ = $(addprefix $(B)/tools/vlmodel/,alphabeta.o speedup.o bsp.o bsp_trace.o vlmodel_util.o)
+# speed-up model (speedup.c; its expressions: expr.c), BSP/BSPWB/MPM (bsp.c on
+# the program of bsp_prog.c; M-steps from a CSV file: bsp_csv.c, from a trace:
+# bsp_trace.c; g and L from a file: bsp_params.c).  Traces are read with
+# postproc's reader.
+VLMODEL_OBJ = $(addprefix $(B)/tools/vlmodel/,alphabeta.o speedup.o expr.o bsp.o bsp_prog.o \
+	bsp_csv.o bsp_params.o bsp_trace.o vlmodel_util.o)
 TEST_OBJ += $(VLMODEL_OBJ)
 ALL += $(B)/vlmodel
 CHECK_BIN += $(B)/vlmodel $(B)/tests/mktrace

@@ -1,10 +1,10 @@
 /* vlconfig - check a VMConfig file, or print it in canonical form. */
-#include "vlayer/core/vmconfig.h"
-
 #include <stdio.h>
 #include <string.h>
+#include "vlayer/core/vmconfig.h"
+#include "util/diag.h"
 
-static void vlc_usage(FILE *out)
+static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: vlconfig [--dump] FILE\n"
@@ -16,7 +16,7 @@ static void vlc_usage(FILE *out)
 }
 
 /* Sets *path and *dump from argv; returns -1 to print help, 2 on a usage error. */
-static int vlc_args(int argc, char **argv, const char **path, int *dump)
+static int parse_args(int argc, char **argv, const char **path, int *dump)
 {
 	int i, opts = 1;
 
@@ -30,17 +30,15 @@ static int vlc_args(int argc, char **argv, const char **path, int *dump)
 		} else if (opts && !strcmp(a, "--dump")) {
 			*dump = 1;
 		} else if (opts && a[0] == '-' && a[1]) {
-			fprintf(stderr, "vlconfig: unknown option %s (try --help)\n", a);
-			return 2;
+			return vlu_err(2, "unknown option %s (try --help)", a);
 		} else if (*path) {
-			fprintf(stderr, "vlconfig: only one FILE, please (try --help)\n");
-			return 2;
+			return vlu_err(2, "only one FILE, please (try --help)");
 		} else {
 			*path = a;
 		}
 	}
 	if (!*path) {
-		vlc_usage(stderr);
+		usage(stderr);
 		return 2;
 	}
 	return 0;
@@ -51,10 +49,13 @@ int main(int argc, char **argv)
 	vlcfg_config cfg;
 	char err[2048];
 	const char *path = NULL;
-	int dump = 0, rc = vlc_args(argc, argv, &path, &dump);
+	int dump = 0, rc;
+
+	vlu_progname("vlconfig");
+	rc = parse_args(argc, argv, &path, &dump);
 
 	if (rc < 0) {
-		vlc_usage(stdout);
+		usage(stdout);
 		return 0;
 	}
 	if (rc)
@@ -69,8 +70,7 @@ int main(int argc, char **argv)
 		printf("%s: ok, %d host%s\n", path, cfg.nhosts, cfg.nhosts == 1 ? "" : "s");
 	vlcfg_free(&cfg);
 	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "vlconfig: cannot write the output\n");
-		return 2;
+		return vlu_err(2, "cannot write the output");
 	}
 	return 0;
 }

@@ -1,46 +1,12 @@
 /* csv.c - see csv.h */
 #include "csv.h"
+#include "diag.h"
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
-static char *xstrndup(const char *s, size_t n)
-{
-	char *d = malloc(n + 1);
-
-	if (!d) {
-		fprintf(stderr, "out of memory\n");
-		exit(1);
-	}
-	memcpy(d, s, n);
-	d[n] = 0;
-	return d;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p) {
-		fprintf(stderr, "out of memory\n");
-		exit(1);
-	}
-	return p;
-}
 
 /* Splits LINE into fields.  Returns the number of fields, or -1 for an
  * unterminated quote or text after a closing quote. */
@@ -52,10 +18,8 @@ static int split(const char *line, char ***out)
 
 	for (;;) {
 		size_t cap = strlen(p) + 1, len = 0;
-		char *buf = malloc(cap);
+		char *buf = vlu_xmalloc(cap);
 
-		if (!buf)
-			exit(1);
 		while (*p == ' ' || *p == '\t')
 			p++;
 		if (*p == '"') {
@@ -88,7 +52,7 @@ static int split(const char *line, char ***out)
 				len--;
 		}
 		buf[len] = 0;
-		f = xrealloc(f, sizeof(*f) * (size_t)(n + 1));
+		f = vlu_xrealloc(f, sizeof(*f) * (size_t)(n + 1));
 		f[n++] = buf;
 		if (*p != ',')
 			break;
@@ -129,13 +93,13 @@ static void add_meta(vlu_csv *c, const char *line)
 	for (const char *q = p; q < colon; q++)
 		if (isspace((unsigned char)*q))
 			return;
-	c->meta_key = xrealloc(c->meta_key, sizeof(char *) * (size_t)(c->nmeta + 1));
-	c->meta_val = xrealloc(c->meta_val, sizeof(char *) * (size_t)(c->nmeta + 1));
-	c->meta_key[c->nmeta] = xstrndup(p, (size_t)(colon - p));
+	c->meta_key = vlu_xrealloc(c->meta_key, sizeof(char *) * (size_t)(c->nmeta + 1));
+	c->meta_val = vlu_xrealloc(c->meta_val, sizeof(char *) * (size_t)(c->nmeta + 1));
+	c->meta_key[c->nmeta] = vlu_xstrndup(p, (size_t)(colon - p));
 	colon++;
 	while (*colon == ' ' || *colon == '\t')
 		colon++;
-	c->meta_val[c->nmeta] = xstrndup(colon, strlen(colon));
+	c->meta_val[c->nmeta] = vlu_xstrndup(colon, strlen(colon));
 	c->nmeta++;
 }
 
@@ -152,22 +116,23 @@ static int add_line(vlu_csv *c, char *line, int lineno, char *err, size_t errlen
 		return 0;
 	n = split(line, &f);
 	if (n < 0) {
-		seterr(err, errlen, "%s:%d: unterminated quote or text after a closing quote",
-		       c->path, lineno);
+		vlu_seterr(err, errlen, "%s:%d: unterminated quote or text after a closing quote",
+		           c->path, lineno);
 		return -1;
 	}
 	if (c->ncols == 0) {
 		for (int i = 0; i < n; i++) {
 			if (!f[i][0]) {
-				seterr(err, errlen, "%s:%d: header: column %d has no name", c->path,
-				       lineno, i + 1);
+				vlu_seterr(err, errlen, "%s:%d: header: column %d has no name",
+				           c->path, lineno, i + 1);
 				free_fields(f, n);
 				return -1;
 			}
 			for (int j = 0; j < i; j++)
 				if (!strcmp(f[i], f[j])) {
-					seterr(err, errlen, "%s:%d: header: column '%s' named twice",
-					       c->path, lineno, f[i]);
+					vlu_seterr(err, errlen,
+					           "%s:%d: header: column '%s' named twice",
+					           c->path, lineno, f[i]);
 					free_fields(f, n);
 					return -1;
 				}
@@ -178,15 +143,15 @@ static int add_line(vlu_csv *c, char *line, int lineno, char *err, size_t errlen
 		return 0;
 	}
 	if (n != c->ncols) {
-		seterr(err, errlen, "%s:%d: %d fields, but the header has %d columns", c->path,
-		       lineno, n, c->ncols);
+		vlu_seterr(err, errlen, "%s:%d: %d fields, but the header has %d columns", c->path,
+		           lineno, n, c->ncols);
 		free_fields(f, n);
 		return -1;
 	}
-	c->cell = xrealloc(c->cell, sizeof(char *) * (size_t)(c->nrows + 1) * (size_t)n);
+	c->cell = vlu_xrealloc(c->cell, sizeof(char *) * (size_t)(c->nrows + 1) * (size_t)n);
 	memcpy(c->cell + (size_t)c->nrows * (size_t)n, f, sizeof(char *) * (size_t)n);
 	free(f);
-	c->line = xrealloc(c->line, sizeof(int) * (size_t)(c->nrows + 1));
+	c->line = vlu_xrealloc(c->line, sizeof(int) * (size_t)(c->nrows + 1));
 	c->line[c->nrows++] = lineno;
 	return 0;
 }
@@ -200,10 +165,10 @@ int vlu_csv_read(const char *path, vlu_csv *c, char *err, size_t errlen)
 	int lineno = 0, rc = 0;
 
 	memset(c, 0, sizeof(*c));
-	c->path = xstrndup(path, strlen(path));
+	c->path = vlu_xstrndup(path, strlen(path));
 	fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!fp) {
-		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		vlu_seterr(err, errlen, "%s: %s", path, strerror(errno));
 		free(c->path);
 		c->path = NULL;
 		return -1;
@@ -211,7 +176,8 @@ int vlu_csv_read(const char *path, vlu_csv *c, char *err, size_t errlen)
 	while ((len = getline(&line, &cap, fp)) >= 0) {
 		lineno++;
 		if ((size_t)len != strlen(line)) {
-			seterr(err, errlen, "%s:%d: a NUL byte (not a text file?)", path, lineno);
+			vlu_seterr(err, errlen, "%s:%d: a NUL byte (not a text file?)", path,
+			           lineno);
 			rc = -1;
 			break;
 		}
@@ -229,9 +195,9 @@ int vlu_csv_read(const char *path, vlu_csv *c, char *err, size_t errlen)
 		fclose(fp);
 	if (!rc && c->ncols == 0) {
 		if (lineno)
-			seterr(err, errlen, "%s:%d: no header row", path, lineno);
+			vlu_seterr(err, errlen, "%s:%d: no header row", path, lineno);
 		else
-			seterr(err, errlen, "%s: empty file (no header row)", path);
+			vlu_seterr(err, errlen, "%s: empty file (no header row)", path);
 		rc = -1;
 	}
 	if (rc)
@@ -275,9 +241,9 @@ int vlu_csv_num(const vlu_csv *c, int row, int col, double *v, char *err, size_t
 	errno = 0;
 	*v = strtod(t, &end);
 	if (!*t || end == t || *end || errno == ERANGE || !isfinite(*v)) {
-		seterr(err, errlen, "%s:%d: column %s: '%s' is not a number", c->path,
-		       row >= 0 && row < c->nrows ? c->line[row] : 0,
-		       col >= 0 && col < c->ncols ? c->cols[col] : "?", t);
+		vlu_seterr(err, errlen, "%s:%d: column %s: '%s' is not a number", c->path,
+		           row >= 0 && row < c->nrows ? c->line[row] : 0,
+		           col >= 0 && col < c->ncols ? c->cols[col] : "?", t);
 		return -1;
 	}
 	return 0;
@@ -291,16 +257,15 @@ const char *vlu_csv_meta(const vlu_csv *c, const char *key)
 	return NULL;
 }
 
-int vlu_csv_need(const vlu_csv *c, const char *const *names, int *idx, char *err,
-		 size_t errlen)
+int vlu_csv_need(const vlu_csv *c, const char *const *names, int *idx, char *err, size_t errlen)
 {
 	for (int i = 0; names[i]; i++) {
 		idx[i] = vlu_csv_col(c, names[i]);
 		if (idx[i] < 0) {
 			size_t o;
 
-			seterr(err, errlen, "%s:%d: missing column '%s' (have:", c->path,
-			       c->header_line, names[i]);
+			vlu_seterr(err, errlen, "%s:%d: missing column '%s' (have:", c->path,
+			           c->header_line, names[i]);
 			o = strlen(err);
 			for (int j = 0; j < c->ncols && o + 1 < errlen; j++) {
 				snprintf(err + o, errlen - o, "%s %s", j ? "," : "", c->cols[j]);

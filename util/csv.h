@@ -5,8 +5,8 @@
  * exactly as many fields as the header.  Fields may be quoted ("a,b", "" for a
  * quote), blanks around unquoted fields are ignored, blank lines are skipped,
  * line ends \n or \r\n.  Columns are looked up by name, so their order is free. */
-#ifndef VLM_CSV_H
-#define VLM_CSV_H
+#ifndef VLU_CSV_H
+#define VLU_CSV_H
 #include <stddef.h>
 
 typedef struct vlu_csv {

@@ -23,11 +23,17 @@ void vlu_atdie(void (*fn)(void))
 	atdie = fn;
 }
 
+/* One line, written with one call, so that lines of several processes
+ * (MPI ranks, PVM workers) sharing a terminal do not interleave. */
 static void say(const char *what, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: %s", prog, what);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char line[4096];
+	int n = snprintf(line, sizeof line, "%s: %s", prog, what);
+
+	if (n < 0 || (size_t)n >= sizeof line)
+		n = 0;
+	vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
+	fprintf(stderr, "%s\n", line);
 }
 
 void vlu_warn(const char *fmt, ...)

@@ -10,7 +10,7 @@ int vlu_lsq(const double *a, const double *b, const double *w, int m, int n, dou
 	double *q, *r, norm0 = 0;
 	int rc = -1;
 
-	if (n < 1 || n > VLM_LSQ_MAXN || m < n)
+	if (n < 1 || n > VLU_LSQ_MAXN || m < n)
 		return -1;
 	/* Q holds the weighted system [sqrt(w) A | sqrt(w) b], reduced in place */
 	q = malloc(sizeof(double) * (size_t)m * (size_t)(n + 1));

@@ -1,11 +1,11 @@
 /* lsq.h - small dense linear least squares, shared by vlcalib and vlmodel. */
-#ifndef VLM_LSQ_H
-#define VLM_LSQ_H
+#ifndef VLU_LSQ_H
+#define VLU_LSQ_H
 
-#define VLM_LSQ_MAXN 8
+#define VLU_LSQ_MAXN 8
 
 /* Solves min sum_i w_i (sum_j A[i*n+j] x_j - b_i)^2 for X (N unknowns, 1 <= N <=
- * VLM_LSQ_MAXN, M rows) by Householder QR.  W may be NULL (all weights 1);
+ * VLU_LSQ_MAXN, M rows) by Householder QR.  W may be NULL (all weights 1);
  * weights must be >= 0.  Returns 0, or -1 when the problem is singular (fewer
  * rows with weight > 0 than unknowns, or columns linearly dependent within a
  * relative tolerance of 1e-12).  *SSE (may be NULL) gets the weighted residual

@@ -12,6 +12,7 @@
  *   rtt,intra,2,8,0,1000,250.0,331.0,340.1,510.0,21.3
  * one row per (experiment, link, procs, bytes); see vlcal_exp_name() for
  * the experiments and vlcalib-run --help.
+ * Implemented by calib_*.c (their shared internals: calib_impl.h).
  */
 #ifndef VL_CALIB_COMMON_H
 #define VL_CALIB_COMMON_H

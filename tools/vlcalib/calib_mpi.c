@@ -1,9 +1,10 @@
 /* calib_mpi.c - vlcalib measurements under real MPI (built natively with mpicc,
  * not through the layer): mpirun -np P calib_mpi [options] -o RAW.csv
- * Only the communication is here; the experiments are in calib_common.c.
+ * Only the communication is here; the experiments are in calib_*.c.
  * Tasks on one node (MPI_COMM_TYPE_SHARED) are `intra`, others `inter`.
  */
 #include "calib_common.h"
+#include "util/diag.h"
 
 #include <fcntl.h>
 #include <mpi.h>
@@ -28,14 +29,10 @@ static const char usage[] =
     "ranks with mpirun's own options (--hostfile, --map-by).\n"
     "Options:\n";
 
-static void *xrealloc(void *p, size_t n)
+/* vlu_die's last act (out of memory): take every rank down */
+static void abort_world(void)
 {
-	p = realloc(p, n ? n : 1);
-	if (!p) {
-		fprintf(stderr, "calib_mpi: out of memory (%zu bytes)\n", n);
-		MPI_Abort(MPI_COMM_WORLD, 1);
-	}
-	return p;
+	MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
 static void m_set_size(void *v, size_t bytes)
@@ -44,8 +41,8 @@ static void m_set_size(void *v, size_t bytes)
 	size_t need = bytes * (size_t)(b->size > 2 ? b->size - 1 : 1);
 
 	if (need > b->cap) {
-		b->sbuf = xrealloc(b->sbuf, bytes);
-		b->rbuf = xrealloc(b->rbuf, need);
+		b->sbuf = vlu_xrealloc(b->sbuf, bytes);
+		b->rbuf = vlu_xrealloc(b->rbuf, need);
 		memset(b->sbuf, 0x5a, bytes);
 		b->cap = need;
 	}
@@ -151,19 +148,19 @@ static void learn_world(vlcal_world *w, const vlcal_opts *o)
 	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &nodec);
 	MPI_Bcast(&leader, 1, MPI_INT, 0, nodec);
 	MPI_Comm_free(&nodec);
-	w->node = xrealloc(NULL, w->size * sizeof *w->node);
+	w->node = vlu_xmalloc(w->size * sizeof *w->node);
 	MPI_Allgather(&leader, 1, MPI_INT, w->node, 1, MPI_INT, MPI_COMM_WORLD);
 	if (o->ranks_per_node > 0)
 		for (r = 0; r < w->size; r++)
 			w->node[r] = r / o->ranks_per_node;
 	MPI_Get_processor_name(name, &len);
 	if (w->rank == 0)
-		all = xrealloc(NULL, (size_t)w->size * MPI_MAX_PROCESSOR_NAME);
+		all = vlu_xmalloc((size_t)w->size * MPI_MAX_PROCESSOR_NAME);
 	MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0,
 	           MPI_COMM_WORLD);
 	if (w->rank != 0)
 		return;
-	w->host = xrealloc(NULL, w->size * sizeof *w->host);
+	w->host = vlu_xmalloc(w->size * sizeof *w->host);
 	for (r = 0; r < w->size; r++)
 		w->host[r] = all + (size_t)r * MPI_MAX_PROCESSOR_NAME;
 }
@@ -173,7 +170,7 @@ static void make_comms(mpi_be *b, int rank)
 {
 	int p;
 
-	b->comm = xrealloc(NULL, (b->size + 1) * sizeof *b->comm);
+	b->comm = vlu_xmalloc((b->size + 1) * sizeof *b->comm);
 	for (p = 0; p <= b->size; p++) {
 		b->comm[p] = MPI_COMM_NULL;
 		if (p >= 2)
@@ -187,8 +184,7 @@ static int no_pack(const vlcal_opts *o)
 {
 	if (!o->only_given || !(o->only & (1u << VL_CALIB_PACK)))
 		return 0;
-	fprintf(stderr, "calib_mpi: --only pack: only PVM packs messages\n");
-	return 2;
+	return vlu_err(2, "--only pack: only PVM packs messages");
 }
 
 /* every rank parses the options, only rank 0 says what is wrong */
@@ -221,6 +217,7 @@ int main(int argc, char **argv)
 	mpi_be b = {0};
 	int rc, len, p;
 
+	vlu_progname("calib_mpi");
 	/* vlcalib-run checks the options before it starts mpirun */
 	if (argc > 1 && !strcmp(argv[1], "--check-options")) {
 		argv[1] = argv[0];
@@ -228,6 +225,7 @@ int main(int argc, char **argv)
 		return rc == 1 ? 0 : rc ? rc : no_pack(&o);
 	}
 	MPI_Init(&argc, &argv);
+	vlu_atdie(abort_world);
 	MPI_Comm_rank(MPI_COMM_WORLD, &w.rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &w.size);
 	rc = parse_on_rank(&o, argc, argv, w.rank);
@@ -235,10 +233,8 @@ int main(int argc, char **argv)
 		rc = no_pack(&o);
 	else if (rc == 0 && o.only_given && (o.only & (1u << VL_CALIB_PACK)))
 		rc = 2;
-	if (rc == 0 && w.size < 2) {
-		fprintf(stderr, "calib_mpi: needs at least 2 ranks (mpirun -np 2 or more)\n");
-		rc = 2;
-	}
+	if (rc == 0 && w.size < 2)
+		rc = vlu_err(2, "needs at least 2 ranks (mpirun -np 2 or more)");
 	if (rc != 0) {
 		MPI_Finalize();
 		return rc == 1 ? 0 : rc;
@@ -248,7 +244,7 @@ int main(int argc, char **argv)
 	w.library_version = version;
 	learn_world(&w, &o);
 	b.size = w.size;
-	b.req = xrealloc(NULL, 2 * w.size * sizeof *b.req);
+	b.req = vlu_xmalloc(2 * w.size * sizeof *b.req);
 	make_comms(&b, w.rank);
 	rc = vlcal_run(&o, &mpi_ops, &b, &w);
 	for (p = 2; p <= b.size; p++)

@@ -2,12 +2,14 @@
  * through the layer): calib_pvm [-np P] [--hosts H1,H2,...] [options] -o RAW.csv
  * The master (task 0) spawns P-1 copies of itself (worker i on host
  * H[i mod n], else on the master's host), sends them the task list and then
- * all run the plan of calib_common.c; only the communication is here.  Tasks
+ * all run the plan of calib_*.c; only the communication is here.  Tasks
  * whose pvmd is the same are `intra`, others `inter`.
  * Exit status 3: no pvmd is running.
  */
 #include "calib_common.h"
+#include "util/diag.h"
 
+#include <errno.h>
 #include <pvm3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,26 +48,16 @@ static const char usage[] =
     "  --encoding E       default (XDR), raw or inplace: pvm_initsend's encoding\n"
     "  --route R          default (through the pvmds) or direct (task to task)\n";
 
-static pvm_be *the_be; /* for die() */
+static pvm_be *the_be; /* for leave() */
 
-/* a fatal error: the master takes its workers down with it */
-static void die(const char *what, int code)
+/* vlu_die's last act (a fatal error): the master takes its workers down with it */
+static void leave(void)
 {
 	int i;
 
-	fprintf(stderr, "calib_pvm: %s (pvm error %d)\n", what, code);
 	for (i = 1; the_be && the_be->rank == 0 && i < the_be->size; i++)
 		pvm_kill(the_be->tids[i]);
 	pvm_exit();
-	exit(1);
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		die("out of memory", 0);
-	return p;
 }
 
 /* a blocking receive that notices a partner that died */
@@ -79,11 +71,10 @@ static void precv(pvm_be *b, int rank, int tag)
 		if (bufid > 0)
 			return;
 		if (bufid < 0)
-			die("pvm_trecv failed", bufid);
+			vlu_die(1, "pvm_trecv failed (pvm error %d)", bufid);
 		if (pvm_pstat(b->tids[rank]) != PvmOk) {
-			fprintf(stderr, "calib_pvm: task %d (t%x) has exited\n", rank,
-			        b->tids[rank]);
-			die("giving up", 0);
+			vlu_err(1, "task %d (t%x) has exited", rank, b->tids[rank]);
+			vlu_die(1, "giving up (pvm error 0)");
 		}
 	}
 }
@@ -99,7 +90,7 @@ static void p_set_size(void *v, size_t bytes)
 	pvm_be *b = v;
 
 	if (bytes > b->cap) {
-		b->data = xrealloc(b->data, bytes);
+		b->data = vlu_xrealloc(b->data, bytes);
 		memset(b->data, 0x5a, bytes);
 		b->cap = bytes;
 	}
@@ -111,7 +102,7 @@ static void p_set_size(void *v, size_t bytes)
 	}
 	b->databuf = pvm_mkbuf(b->enc);
 	if (b->databuf < 0)
-		die("pvm_mkbuf failed", b->databuf);
+		vlu_die(1, "pvm_mkbuf failed (pvm error %d)", b->databuf);
 	pvm_setsbuf(b->databuf);
 	if (bytes)
 		pvm_pkbyte(b->data, (int)bytes, 1);
@@ -124,7 +115,7 @@ static void p_send(void *v, int dst)
 
 	use_sbuf(b->databuf);
 	if ((rc = pvm_send(b->tids[dst], VL_CALIB_TAG_DATA)) < 0)
-		die("pvm_send failed", rc);
+		vlu_die(1, "pvm_send failed (pvm error %d)", rc);
 }
 
 static void p_recv(void *v, int src)
@@ -140,7 +131,7 @@ static void p_probe(void *v, int src)
 	while ((rc = pvm_probe(b->tids[src], VL_CALIB_TAG_DATA)) == 0)
 		;
 	if (rc < 0)
-		die("pvm_probe failed", rc);
+		vlu_die(1, "pvm_probe failed (pvm error %d)", rc);
 }
 
 /* (called in a sleeping loop by tasks waiting for their turn: every few
@@ -153,8 +144,8 @@ static int p_iprobe(void *v, int src, int tag)
 	if (pvm_probe(b->tids[src], tag) > 0)
 		return 1;
 	if (++calls % 4000 == 0 && pvm_pstat(b->tids[src]) != PvmOk) {
-		fprintf(stderr, "calib_pvm: task %d (t%x) has exited\n", src, b->tids[src]);
-		die("giving up", 0);
+		vlu_err(1, "task %d (t%x) has exited", src, b->tids[src]);
+		vlu_die(1, "giving up (pvm error 0)");
 	}
 	return 0;
 }
@@ -168,7 +159,7 @@ static void p_multisend(void *v, const int *dst, int k)
 		tids[i] = b->tids[dst[i]];
 	use_sbuf(b->databuf);
 	if ((rc = pvm_mcast(tids, k, VL_CALIB_TAG_DATA)) < 0)
-		die("pvm_mcast failed", rc);
+		vlu_die(1, "pvm_mcast failed (pvm error %d)", rc);
 }
 
 static void p_exchange(void *v, const int *dst, int nd, const int *src, int ns)
@@ -199,7 +190,7 @@ static void p_send_i64(void *v, int dst, int tag, const int64_t *x, int n)
 	}
 	use_sbuf(buf);
 	if ((rc = pvm_send(b->tids[dst], tag)) < 0)
-		die("pvm_send failed", rc);
+		vlu_die(1, "pvm_send failed (pvm error %d)", rc);
 	if (n > 0) {
 		pvm_setsbuf(0);
 		pvm_freebuf(buf);
@@ -215,7 +206,7 @@ static void p_recv_i64(void *v, int src, int tag, int64_t *x, int n)
 		unsigned w[2];
 
 		if (pvm_upkuint(w, 2, 1) < 0)
-			die("short control message", 0);
+			vlu_die(1, "short control message (pvm error 0)");
 		x[i] = (int64_t)(((uint64_t)w[0] << 32) | w[1]);
 	}
 }
@@ -280,44 +271,29 @@ static int extra_opt(const char *a, const char *next, void *ctx)
 	if (strcmp(a, "-np") && strcmp(a, "--np") && strcmp(a, "--hosts") &&
 	    strcmp(a, "--encoding") && strcmp(a, "--route"))
 		return 0;
-	if (!next) {
-		fprintf(stderr, "calib_pvm: %s needs a value (see --help)\n", a);
-		return -1;
-	}
+	if (!next)
+		return vlu_err(-1, "%s needs a value (see --help)", a);
 	if (!strcmp(a, "--hosts")) {
-		if (!*next || strlen(next) >= sizeof pa->hosts) {
-			fprintf(stderr,
-			        "calib_pvm: --hosts %s: expected host names, comma-separated\n",
-			        next);
-			return -1;
-		}
+		if (!*next || strlen(next) >= sizeof pa->hosts)
+			return vlu_err(-1, "--hosts %s: expected host names, comma-separated",
+			               next);
 		strcpy(pa->hosts, next);
 	} else if (!strcmp(a, "--encoding")) {
 		pa->enc = !strcmp(next, "default")   ? PvmDataDefault
 		          : !strcmp(next, "raw")     ? PvmDataRaw
 		          : !strcmp(next, "inplace") ? PvmDataInPlace
 		                                     : -1;
-		if (pa->enc < 0) {
-			fprintf(stderr,
-			        "calib_pvm: --encoding %s: expected default, raw or inplace\n",
-			        next);
-			return -1;
-		}
+		if (pa->enc < 0)
+			return vlu_err(-1, "--encoding %s: expected default, raw or inplace", next);
 	} else if (!strcmp(a, "--route")) {
-		if (strcmp(next, "default") && strcmp(next, "direct")) {
-			fprintf(stderr, "calib_pvm: --route %s: expected default or direct\n",
-			        next);
-			return -1;
-		}
+		if (strcmp(next, "default") && strcmp(next, "direct"))
+			return vlu_err(-1, "--route %s: expected default or direct", next);
 		pa->direct = !strcmp(next, "direct");
 	} else {
 		long n = strtol(next, &end, 10);
 
-		if (end == next || *end || n < 2 || n > MAX_TASKS) {
-			fprintf(stderr, "calib_pvm: %s %s: expected 2..%d tasks\n", a, next,
-			        MAX_TASKS);
-			return -1;
-		}
+		if (end == next || *end || n < 2 || n > MAX_TASKS)
+			return vlu_err(-1, "%s %s: expected 2..%d tasks", a, next, MAX_TASKS);
 		pa->np = (int)n;
 	}
 	return 2;
@@ -344,16 +320,14 @@ static int spawn_workers(pvm_be *b, const pvm_args *pa, int argc, char **argv)
 	int nh = 0, i, rc;
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 
-	if (n < 0) {
-		perror("calib_pvm: /proc/self/exe");
-		return 1;
-	}
+	if (n < 0)
+		return vlu_err(1, "/proc/self/exe: %s", strerror(errno));
 	self[n] = 0;
 	strcpy(hosts, pa->hosts);
 	for (tok = strtok_r(hosts, ",", &save); tok && nh < MAX_TASKS;
 	     tok = strtok_r(NULL, ",", &save))
 		list[nh++] = tok;
-	wargv = xrealloc(NULL, (argc + 1) * sizeof *wargv);
+	wargv = vlu_xmalloc((argc + 1) * sizeof *wargv);
 	wargv[0] = "--worker";
 	for (i = 1; i < argc; i++)
 		wargv[i] = argv[i];
@@ -365,8 +339,8 @@ static int spawn_workers(pvm_be *b, const pvm_args *pa, int argc, char **argv)
 		         nh ? list[i % nh] : host_name(pvm_tidtohost(b->tids[0])));
 		rc = pvm_spawn(self, wargv, PvmTaskHost, where, 1, &b->tids[i]);
 		if (rc != 1) {
-			fprintf(stderr, "calib_pvm: cannot spawn %s on host %s (pvm error %d)\n",
-			        self, where, rc == 0 ? b->tids[i] : rc);
+			vlu_err(1, "cannot spawn %s on host %s (pvm error %d)", self, where,
+			        rc == 0 ? b->tids[i] : rc);
 			while (--i >= 1)
 				pvm_kill(b->tids[i]);
 			free(wargv);
@@ -452,6 +426,7 @@ int main(int argc, char **argv)
 	char ver[128], *names[MAX_TASKS];
 	int rc, i;
 
+	vlu_progname("calib_pvm");
 	if (argc > 1 && !strcmp(argv[1], "--check-options")) {
 		argv[1] = argv[0];
 		rc = vlcal_parse(&o, argc - 1, argv + 1, "calib_pvm", usage, extra_opt, &pa);
@@ -460,15 +435,13 @@ int main(int argc, char **argv)
 	rc = vlcal_parse(&o, argc, argv, "calib_pvm", usage, extra_opt, &pa);
 	if (rc)
 		return rc == 1 ? 0 : rc;
-	if (pvm_mytid() < 0) {
-		fprintf(stderr, "calib_pvm: no pvmd is running (start one: `pvm`, or let "
-		                "vlcalib-run pvm start a "
-		                "private one)\n");
-		return 3;
-	}
+	if (pvm_mytid() < 0)
+		return vlu_err(3, "no pvmd is running (start one: `pvm`, or let vlcalib-run pvm "
+		                  "start a private one)");
 	if (pa.direct)
 		pvm_setopt(PvmRoute, PvmRouteDirect);
 	the_be = &b;
+	vlu_atdie(leave);
 	b.enc = pa.enc;
 	b.emptybuf = pvm_mkbuf(PvmDataDefault);
 	rc = pa.worker ? recv_setup(&b) : master_setup(&b, &o, &pa, argc, argv);
@@ -483,7 +456,7 @@ int main(int argc, char **argv)
 	w.library_version = ver;
 	if (b.rank == 0) {
 		for (i = 0; i < b.size; i++)
-			names[i] = strdup(host_name(pvm_tidtohost(b.tids[i])));
+			names[i] = vlu_xstrdup(host_name(pvm_tidtohost(b.tids[i])));
 		w.host = names;
 	}
 	rc = vlcal_run(&o, &pvm_ops, &b, &w);

@@ -3,6 +3,7 @@
  * alphabeta`, and `vlmodel alphabeta-csv`, which writes its input file from
  * the trace directories of vlayer runs. */
 #include "vlmodel.h"
+#include "util/diag.h"
 #include "util/csv.h"
 #include "util/lsq.h"
 #include "postproc/stats.h"
@@ -103,8 +104,8 @@ static double inv(double bw)
 	return isinf(bw) ? 0 : 1 / bw;
 }
 
-int vlmod_ab_fit(const vlmod_abjob *jobs, int n, vlmod_net a, vlmod_net b, double *alpha, double *beta,
-               double *rms)
+int vlmod_ab_fit(const vlmod_abjob *jobs, int n, vlmod_net a, vlmod_net b, double *alpha,
+                 double *beta, double *rms)
 {
 	double *A, *y, x[2], sse;
 	int rc;
@@ -167,8 +168,8 @@ static int ab_value(void *ctx, const char *opt, const char *v)
 			return vlmod_usage_err("alphabeta", usage_ab, "--b %s", err);
 	} else {
 		if (o->npred == AB_MAXPRED)
-			return vlmod_usage_err("alphabeta", usage_ab, "more than %d --predict options",
-			                     AB_MAXPRED);
+			return vlmod_usage_err("alphabeta", usage_ab,
+			                       "more than %d --predict options", AB_MAXPRED);
 		if (vlmod_parse_net(v, 1, &o->pred[o->npred], err, sizeof err) < 0)
 			return vlmod_usage_err("alphabeta", usage_ab, "--predict %s", err);
 		o->pred_text[o->npred++] = v;
@@ -182,7 +183,8 @@ static int ab_args(int argc, char **argv, ab_opts *o)
 	static const char *const opts[] = {"--a", "--b", "--predict"};
 	static const char *const flags[] = {"--csv"};
 	int *const flagv[] = {&o->csv};
-	const vlmod_cmdline c = {"alphabeta", usage_ab, opts, 3, flags, flagv, 1, ab_value, o, &o->file};
+	const vlmod_cmdline c = {"alphabeta", usage_ab, opts,     3, flags,
+	                         flagv,       1,        ab_value, o, &o->file};
 	int rc;
 	memset(o, 0, sizeof *o);
 	if ((rc = vlmod_args(argc, argv, &c)))
@@ -248,8 +250,8 @@ static void ab_head(vlmod_tab *t, const ab_opts *o)
 	}
 }
 
-static void ab_job(vlmod_tab *t, const ab_opts *o, const char *name, const vlmod_abjob *j, double alpha,
-                   double beta)
+static void ab_job(vlmod_tab *t, const ab_opts *o, const char *name, const vlmod_abjob *j,
+                   double alpha, double beta)
 {
 	double ca = vlmod_ab_comm(alpha, beta, o->a, j->m, j->s);
 	double cb = vlmod_ab_comm(alpha, beta, o->b, j->m, j->s);
@@ -301,8 +303,8 @@ static void ab_preamble(const ab_opts *o, int njobs, double alpha, double beta, 
 	putchar('\n');
 }
 
-static int ab_report(ab_opts *o, const vlu_csv *c, const int *idx, const vlmod_abjob *j, double alpha,
-                     double beta, double rms)
+static int ab_report(ab_opts *o, const vlu_csv *c, const int *idx, const vlmod_abjob *j,
+                     double alpha, double beta, double rms)
 {
 	vlmod_tab t;
 	int rc;
@@ -315,7 +317,7 @@ static int ab_report(ab_opts *o, const vlu_csv *c, const int *idx, const vlmod_a
 	ab_preamble(o, c->nrows, alpha, beta, rms);
 	rc = vlmod_tab_print(stdout, &t, o->csv);
 	vlmod_tab_free(&t);
-	return rc < 0 ? vlmod_die("write error") : 0;
+	return rc < 0 ? vlu_err(VLM_EXIT_BAD, "write error") : 0;
 }
 
 int vlmod_alphabeta_main(int argc, char **argv)
@@ -330,20 +332,21 @@ int vlmod_alphabeta_main(int argc, char **argv)
 	if (rc)
 		return rc == 1 ? 0 : rc;
 	if (vlu_csv_read(o.file, &c, err, sizeof err) < 0)
-		return vlmod_die("%s", err);
+		return vlu_err(VLM_EXIT_BAD, "%s", err);
 	if (vlu_csv_need(&c, ab_cols, idx, err, sizeof err) < 0) {
 		vlu_csv_free(&c);
-		return vlmod_die("%s", err);
+		return vlu_err(VLM_EXIT_BAD, "%s", err);
 	}
 	j = calloc((size_t)c.nrows + 1, sizeof *j);
-	rc = j ? 0 : vlmod_die("out of memory");
+	rc = j ? 0 : vlu_err(VLM_EXIT_BAD, "out of memory");
 	for (int r = 0; !rc && r < c.nrows; r++)
 		if (ab_row(&c, r, idx, &j[r], err, sizeof err) < 0)
-			rc = vlmod_die("%s", err);
+			rc = vlu_err(VLM_EXIT_BAD, "%s", err);
 	if (!rc) {
 		int f = vlmod_ab_fit(j, c.nrows, o.a, o.b, &alpha, &beta, &rms);
 		if (f != VLM_AB_OK)
-			rc = vlmod_die("%s:%d: %s", c.path, c.header_line, ab_singular(f, &c, j));
+			rc = vlu_err(VLM_EXIT_BAD, "%s:%d: %s", c.path, c.header_line,
+			             ab_singular(f, &c, j));
 		else
 			rc = ab_report(&o, &c, idx, j, alpha, beta, rms);
 	}
@@ -414,18 +417,17 @@ static int ab_csv_job(const char *spec, char *row, size_t len)
 	char buf[4096], err[768], *job, *da, *db;
 	ab_run a, b;
 	if (ab_split_spec(spec, buf, sizeof buf, &job, &da, &db) < 0)
-		return vlmod_usage_err("alphabeta-csv", usage_abcsv, "'%s': expected JOB=DIR_A,DIR_B",
-		                     spec);
+		return vlmod_usage_err("alphabeta-csv", usage_abcsv,
+		                       "'%s': expected JOB=DIR_A,DIR_B", spec);
 	if (strpbrk(job, ",\"") || job[0] == '#' || job[0] == ' ')
 		return vlmod_usage_err("alphabeta-csv", usage_abcsv,
-		                     "job label '%s': no commas, quotes, or leading '#'", job);
+		                       "job label '%s': no commas, quotes, or leading '#'", job);
 	if (ab_read_run(da, &a, err, sizeof err) < 0 || ab_read_run(db, &b, err, sizeof err) < 0)
-		return vlmod_die("%s", err);
+		return vlu_err(VLM_EXIT_BAD, "%s", err);
 	if (fabs(a.m - b.m) > 1e-9 * (a.m + b.m) || fabs(a.s - b.s) > 1e-9 * (a.s + b.s))
-		fprintf(stderr,
-		        "vlmodel: warning: job %s: the runs sent differently (a: M = %.6g, "
-		        "s = %.6g; b: M = %.6g, s = %.6g); using a's\n",
-		        job, a.m, a.s, b.m, b.s);
+		vlu_warn("job %s: the runs sent differently (a: M = %.6g, s = %.6g; b: M = %.6g, "
+		         "s = %.6g); using a's",
+		         job, a.m, a.s, b.m, b.s);
 	snprintf(row, len, "%s,%.9g,%.9g,%.9g,%.9g\n", job, a.t, b.t, a.m, a.s);
 	return 0;
 }
@@ -435,17 +437,18 @@ static int ab_csv_write(const char *ofile, char **specs, int n)
 {
 	char(*rows)[4200] = calloc((size_t)n, sizeof *rows);
 	FILE *out = stdout;
-	int rc = rows ? 0 : vlmod_die("out of memory");
+	int rc = rows ? 0 : vlu_err(VLM_EXIT_BAD, "out of memory");
 	for (int k = 0; k < n && !rc; k++)
 		rc = ab_csv_job(specs[k], rows[k], sizeof rows[k]);
 	if (!rc && ofile && !(out = fopen(ofile, "w")))
-		rc = vlmod_die("%s: cannot write", ofile);
+		rc = vlu_err(VLM_EXIT_BAD, "%s: cannot write", ofile);
 	if (!rc) {
 		fputs("job,time_a,time_b,messages,avg_bytes\n", out);
 		for (int k = 0; k < n; k++)
 			fputs(rows[k], out);
 		if ((out == stdout ? fflush(out) : fclose(out)) != 0)
-			rc = vlmod_die("%s: write error", ofile ? ofile : "standard output");
+			rc = vlu_err(VLM_EXIT_BAD, "%s: write error",
+			             ofile ? ofile : "standard output");
 	}
 	free(rows);
 	return rc;
@@ -464,8 +467,8 @@ int vlmod_abcsv_main(int argc, char **argv)
 		const char *v = vlmod_opt(argc, argv, &i, "-o", &miss);
 		if (!v)
 			return vlmod_usage_err("alphabeta-csv", usage_abcsv,
-			                     miss ? "%s needs a value" : "unknown option '%s'",
-			                     argv[i]);
+			                       miss ? "%s needs a value" : "unknown option '%s'",
+			                       argv[i]);
 		ofile = v;
 	}
 	if (i == argc)

@@ -1,147 +1,15 @@
 /* bsp.c - the BSP Without Barriers (BSPWB) and Message Passing Machine (MPM)
  * models of Roda, Rodriguez, Morales and Almeida, "Predicting the execution time
  * of message passing models" (Concurrency: Pract. Exper. 11(9), 1999;
- * 003-bspwb-mpm-models.txt), over a program given as M-steps, and `vlmodel bsp`.
- * The M-steps of a trace directory are found by bsp_trace.c. */
+ * 003-bspwb-mpm-models.txt), over a program given as M-steps (bsp_prog.c), and
+ * `vlmodel bsp`.  The M-steps come from a CSV file (bsp_csv.c) or a trace
+ * directory (bsp_trace.c); g and L may come from a file (bsp_params.c). */
 #include "vlmodel.h"
-#include "util/csv.h"
-#include "vlayer/core/vmconfig.h"
+#include "util/diag.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-
-/* ---- the program ---- */
-
-int vlmod_prog_init(vlmod_prog *m, int p, int r)
-{
-	size_t n = (size_t)p * (size_t)r;
-	memset(m, 0, sizeof *m);
-	m->p = p;
-	m->r = r;
-	m->vlayer_total = -1;
-	m->w = calloc(n + 1, sizeof *m->w);
-	m->hx = malloc((n + 1) * sizeof *m->hx);
-	if (!m->w || !m->hx)
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		m->hx[i] = -1;
-	return 0;
-}
-
-int vlmod_prog_msg(vlmod_prog *m, int step, int from, int to, double bytes, int out_step)
-{
-	if (m->nmsg == m->cmsg) {
-		size_t c = m->cmsg ? 2 * m->cmsg : 256;
-		vlmod_msg *q = realloc(m->msg, c * sizeof *q);
-		if (!q)
-			return -1;
-		m->msg = q;
-		m->cmsg = c;
-	}
-	m->msg[m->nmsg++] = (vlmod_msg){step, from, to, bytes, out_step};
-	return 0;
-}
-
-static int msg_cmp(const void *a, const void *b)
-{
-	const vlmod_msg *x = a, *y = b;
-	if (x->step != y->step)
-		return x->step < y->step ? -1 : 1;
-	if (x->from != y->from)
-		return x->from < y->from ? -1 : 1;
-	return (x->to > y->to) - (x->to < y->to);
-}
-
-/* in and out of one message (a message to all: the receivers' in is added per
- * step in vlmod_prog_finish). */
-static void msg_count(vlmod_prog *m, const vlmod_msg *g, double *bcast)
-{
-	size_t p = (size_t)m->p;
-	if (g->from >= 0 && g->out_step >= 0)
-		m->out[(size_t)g->out_step * p + (size_t)g->from] +=
-		    g->to == VLM_TO_ALL ? g->bytes * (double)(m->p - 1) : g->bytes;
-	if (g->to >= 0)
-		m->in[(size_t)g->step * p + (size_t)g->to] += g->bytes;
-	else if (g->to == VLM_TO_ALL)
-		bcast[(size_t)g->step * p + (size_t)g->from] += g->bytes;
-}
-
-/* Adds to the in of every task of step S the messages to all of the others
- * (OWN: those of each task): the sums before and after it, not the step's
- * total minus its own, which cancels (a 100-byte message lost next to 1e18). */
-static void bcast_in(vlmod_prog *m, size_t s, const double *own, double *after)
-{
-	size_t p = (size_t)m->p;
-	double before = 0;
-	after[p - 1] = 0;
-	for (size_t i = p - 1; i-- > 0;)
-		after[i] = after[i + 1] + own[i + 1];
-	for (size_t i = 0; i < p; i++) {
-		m->in[s * p + i] += before + after[i];
-		before += own[i];
-	}
-}
-
-int vlmod_prog_finish(vlmod_prog *m)
-{
-	size_t p = (size_t)m->p, r = (size_t)m->r;
-	double *bc = calloc(r * p + p + 1, sizeof *bc); /* own, then scratch for bcast_in */
-	m->in = calloc(r * p + 1, sizeof *m->in);
-	m->out = calloc(r * p + 1, sizeof *m->out);
-	m->comm = calloc(r + 1, 1);
-	m->first = calloc(r + 1, sizeof *m->first);
-	if (!bc || !m->in || !m->out || !m->comm || !m->first) {
-		free(bc);
-		return -1;
-	}
-	if (m->nmsg) /* msg is NULL then, which qsort must not get */
-		qsort(m->msg, m->nmsg, sizeof *m->msg, msg_cmp);
-	for (size_t k = 0; k < m->nmsg; k++) {
-		msg_count(m, &m->msg[k], bc);
-		m->comm[m->msg[k].step] = 1;
-		m->first[m->msg[k].step + 1] = k + 1;
-	}
-	for (size_t s = 0; s < r; s++) {
-		if (m->first[s + 1] < m->first[s])
-			m->first[s + 1] = m->first[s];
-		if (p)
-			bcast_in(m, s, bc + s * p, bc + r * p);
-		for (size_t i = 0; i < p; i++)
-			if (m->hx[s * p + i] >= 0)
-				m->comm[s] = 1;
-	}
-	free(bc);
-	return 0;
-}
-
-void vlmod_prog_free(vlmod_prog *m)
-{
-	free(m->w);
-	free(m->hx);
-	free(m->msg);
-	free(m->in);
-	free(m->out);
-	free(m->comm);
-	free(m->first);
-	free(m->vlayer_end);
-	for (int s = 0; m->label && s < m->r; s++)
-		free(m->label[s]);
-	free(m->label);
-	memset(m, 0, sizeof *m);
-}
-
-double vlmod_prog_h(const vlmod_prog *m, int s, int i, int at_max)
-{
-	size_t k = (size_t)s * (size_t)m->p + (size_t)i;
-	if (m->hx[k] >= 0)
-		return m->hx[k];
-	return at_max ? fmax(m->in[k], m->out[k]) : m->in[k] + m->out[k];
-}
 
 /* ---- the models ---- */
 
@@ -215,402 +83,6 @@ double vlmod_mpm(const vlmod_prog *m, double g, double L, int at_max, double *ph
 	}
 	free(a);
 	return m->r ? psi : 0;
-}
-
-/* ---- the M-step CSV file ---- */
-
-enum { F_STEP, F_TASK, F_WORK, NF };
-#define VLM_PROG_MAXCELLS 10000000 /* tasks x M-steps of a file */
-static const char *const prog_cols[] = {"step", "task", "work", NULL};
-
-typedef struct prow {
-	int step, task;
-} prow;
-
-/* A whole number >= LO in cell (r, col). */
-static int cell_int(const vlu_csv *c, int r, int col, long lo, long *v, char *err, size_t el)
-{
-	const char *t = vlu_csv_text(c, r, col);
-	char *end;
-	errno = 0;
-	*v = strtol(t, &end, 10);
-	if (end == t || *end || errno || *v < lo || *v > 1000000) {
-		snprintf(err, el, "%s:%d: column %s: '%s' is not a whole number in %ld..1000000",
-		         c->path, c->line[r], c->cols[col], t, lo);
-		return -1;
-	}
-	return 0;
-}
-
-/* Pass 1: step and task of every row, P and R. */
-static int prog_scan(const vlu_csv *c, const int *idx, int ntasks, prow *rows, int *p, int *r,
-                     char *err, size_t el)
-{
-	*p = ntasks;
-	*r = 0;
-	for (int k = 0; k < c->nrows; k++) {
-		long s, t;
-		if (cell_int(c, k, idx[F_STEP], 1, &s, err, el) < 0 ||
-		    cell_int(c, k, idx[F_TASK], 0, &t, err, el) < 0)
-			return -1;
-		if (ntasks > 0 && t >= ntasks) {
-			snprintf(err, el, "%s:%d: task %ld: --tasks is %d (tasks 0..%d)", c->path,
-			         c->line[k], t, ntasks, ntasks - 1);
-			return -1;
-		}
-		rows[k] = (prow){(int)s - 1, (int)t};
-		if (ntasks <= 0 && t + 1 > *p)
-			*p = (int)t + 1;
-		if (s > *r)
-			*r = (int)s;
-		if ((long)*p * *r > VLM_PROG_MAXCELLS) { /* else a 1 KiB file takes GiBs */
-			snprintf(err, el,
-			         "%s:%d: step %ld task %ld: %d tasks x %d M-steps are more than "
-			         "the model handles (%d)",
-			         c->path, c->line[k], s, t, *p, *r, VLM_PROG_MAXCELLS);
-			return -1;
-		}
-	}
-	if (c->nrows == 0) {
-		snprintf(err, el, "%s:%d: no M-steps (no data rows)", c->path, c->header_line);
-		return -1;
-	}
-	return 0;
-}
-
-/* One "DEST:SIZE" item of a send cell. */
-static int send_item(vlmod_prog *m, const vlu_csv *c, int r, const prow *pr, const char *it,
-                     char *err, size_t el)
-{
-	const char *colon = strchr(it, ':');
-	char *end;
-	long to = VLM_TO_ALL;
-	int64_t bytes;
-	if (!colon) {
-		snprintf(err, el, "%s:%d: column send: '%s' is not DEST:SIZE", c->path, c->line[r],
-		         it);
-		return -1;
-	}
-	if (!(colon == it + 1 && *it == '*')) {
-		to = strtol(it, &end, 10);
-		if (end != colon || end == it || to < 0 || to >= m->p || to == pr->task) {
-			snprintf(err, el,
-			         "%s:%d: column send: '%s': the destination must be a task "
-			         "0..%d other than %d, or *",
-			         c->path, c->line[r], it, m->p - 1, pr->task);
-			return -1;
-		}
-	}
-	if (vlcfg_parse_size(colon + 1, &bytes) < 0) {
-		snprintf(err, el,
-		         "%s:%d: column send: '%s': bad size '%s' (bytes, or B KiB MiB "
-		         "GiB KB MB GB)",
-		         c->path, c->line[r], it, colon + 1);
-		return -1;
-	}
-	return vlmod_prog_msg(m, pr->step, pr->task, (int)to, (double)bytes, pr->step);
-}
-
-static int send_cell(vlmod_prog *m, const vlu_csv *c, int r, int col, const prow *pr, char *err,
-                     size_t el)
-{
-	char *copy = strdup(vlu_csv_text(c, r, col)), *save = NULL, *it;
-	int rc = copy ? 0 : -1;
-	for (it = copy ? strtok_r(copy, " \t;", &save) : NULL; it && !rc;
-	     it = strtok_r(NULL, " \t;", &save))
-		rc = send_item(m, c, r, pr, it, err, el);
-	free(copy);
-	return rc;
-}
-
-/* Pass 2: work, send, h of row R. */
-static int prog_row(vlmod_prog *m, const vlu_csv *c, int r, const int *idx, int csend, int ch,
-                    const prow *pr, char *err, size_t el)
-{
-	size_t k = (size_t)pr->step * (size_t)m->p + (size_t)pr->task;
-	const char *t = vlu_csv_text(c, r, idx[F_WORK]);
-	int64_t h;
-	if (*t && (vlmod_parse_seconds(t, 1, &m->w[k]) < 0 || m->w[k] < 0)) {
-		snprintf(err, el,
-		         "%s:%d: column work: '%s' is not a time >= 0 (seconds, or with "
-		         "a unit: ns, us, ms, s)",
-		         c->path, c->line[r], t);
-		return -1;
-	}
-	if (csend >= 0 && send_cell(m, c, r, csend, pr, err, el) < 0)
-		return -1;
-	t = ch >= 0 ? vlu_csv_text(c, r, ch) : "";
-	if (*t && vlcfg_parse_size(t, &h) < 0) {
-		snprintf(err, el,
-		         "%s:%d: column h: '%s' is not a size (bytes, or B KiB MiB GiB "
-		         "KB MB GB)",
-		         c->path, c->line[r], t);
-		return -1;
-	}
-	if (*t)
-		m->hx[k] = (double)h;
-	return 0;
-}
-
-/* Every (step, task) at most once, every step 1..R present. */
-static int prog_check(const vlu_csv *c, const prow *rows, int p, int r, char *err, size_t el)
-{
-	int *seen = calloc((size_t)p * (size_t)r + 1, sizeof *seen), rc = 0;
-	unsigned char *step = calloc((size_t)r + 1, 1);
-	if (!seen || !step)
-		rc = -1;
-	for (int k = 0; !rc && k < c->nrows; k++) {
-		int *s = &seen[(size_t)rows[k].step * (size_t)p + (size_t)rows[k].task];
-		if (*s) {
-			snprintf(err, el, "%s:%d: step %d task %d is also on line %d", c->path,
-			         c->line[k], rows[k].step + 1, rows[k].task, c->line[*s - 1]);
-			rc = -1;
-		}
-		*s = k + 1;
-		step[rows[k].step] = 1;
-	}
-	for (int s = 0; !rc && s < r; s++)
-		if (!step[s]) {
-			snprintf(err, el, "%s: step %d has no rows (steps are numbered 1..%d)",
-			         c->path, s + 1, r);
-			rc = -1;
-		}
-	free(seen);
-	free(step);
-	return rc;
-}
-
-int vlmod_prog_read(const char *path, int ntasks, vlmod_prog *m, char *err, size_t el)
-{
-	vlu_csv c;
-	prow *rows = NULL;
-	int idx[NF], p, r, rc = -1;
-	memset(m, 0, sizeof *m);
-	err[0] = '\0';
-	if (vlu_csv_read(path, &c, err, el) < 0)
-		return -1;
-	if (vlu_csv_need(&c, prog_cols, idx, err, el) < 0)
-		goto out;
-	rows = calloc((size_t)c.nrows + 1, sizeof *rows);
-	if (!rows || prog_scan(&c, idx, ntasks, rows, &p, &r, err, el) < 0 ||
-	    prog_check(&c, rows, p, r, err, el) < 0)
-		goto out;
-	if (vlmod_prog_init(m, p, r) < 0)
-		goto out;
-	for (int k = 0; k < c.nrows; k++)
-		if (prog_row(m, &c, k, idx, vlu_csv_col(&c, "send"), vlu_csv_col(&c, "h"), &rows[k],
-		             err, el) < 0)
-			goto out;
-	rc = vlmod_prog_finish(m);
-out:
-	if (rc < 0 && !*err)
-		snprintf(err, el, "%s: out of memory", path);
-	if (rc < 0)
-		vlmod_prog_free(m);
-	free(rows);
-	vlu_csv_free(&c);
-	return rc;
-}
-
-/* ---- g and L ---- */
-
-int vlmod_parse_g(const char *text, double *g)
-{
-	static const struct {
-		const char *u;
-		double f;
-	} u[] = {{"", 1},        {"s/B", 1},     {"ms/B", 1e-3},
-	         {"us/B", 1e-6}, {"ns/B", 1e-9}, {"ps/B", 1e-12}};
-	char *end;
-	double v, bw;
-	while (isspace((unsigned char)*text))
-		text++;
-	v = strtod(text, &end);
-	if (end != text && isfinite(v) && v >= 0) {
-		size_t n;
-		while (isspace((unsigned char)*end))
-			end++;
-		n = strlen(end);
-		while (n && isspace((unsigned char)end[n - 1]))
-			n--;
-		for (size_t k = 0; k < sizeof u / sizeof u[0]; k++)
-			if (strlen(u[k].u) == n && !strncmp(end, u[k].u, n)) {
-				*g = v * u[k].f;
-				return 0;
-			}
-	}
-	if (vlcfg_parse_rate(text, &bw) < 0 || !isfinite(1 / bw)) /* 1e-320B/s: g inf */
-		return -1;
-	*g = 1 / bw;
-	return 0;
-}
-
-/* "g", "bsp_g", "BSP g" -> 'g'; the same for L; else 0. */
-static int gl_name(const char *s)
-{
-	if (!strncasecmp(s, "bsp", 3)) {
-		s += 3;
-		s += strspn(s, "_. ");
-	}
-	if (!strcmp(s, "g"))
-		return 'g';
-	if (!strcmp(s, "L") || !strcmp(s, "l"))
-		return 'L';
-	return 0;
-}
-
-static int gl_set(int which, const char *v, const char *unit, double *g, double *L)
-{
-	char buf[256];
-	if (snprintf(buf, sizeof buf, "%s%s%s", v, unit && *unit ? " " : "", unit ? unit : "") >=
-	    (int)sizeof buf)
-		return -1; /* cut short, it could parse as something else */
-	if (which == 'g')
-		return vlmod_parse_g(buf, g);
-	return vlmod_parse_seconds(buf, 1, L);
-}
-
-static int col_any(const vlu_csv *c, const char *const *names)
-{
-	for (; *names; names++) {
-		int k = vlu_csv_col(c, *names);
-		if (k >= 0)
-			return k;
-	}
-	return -1;
-}
-
-/* The long form of `vlcalib fit --csv`: rows NAME,VALUE[,UNIT] (link, model
- * columns optional).  Rows of models naming bsp only; those of the paper's
- * overall fit "bsp(eq.11)" if there are any; of LINK if given. */
-typedef struct gl_cols {
-	int name, value, unit, model, link;
-} gl_cols;
-
-static int gl_row_ok(const vlu_csv *c, const gl_cols *k, int r, const char *link, int eq11)
-{
-	const char *model = k->model >= 0 ? vlu_csv_text(c, r, k->model) : "bsp";
-	if (!gl_name(vlu_csv_text(c, r, k->name)))
-		return 0;
-	if (!strcasestr(model, "bsp") && strncasecmp(vlu_csv_text(c, r, k->name), "bsp", 3))
-		return 0;
-	if (link && k->link >= 0 && strcmp(vlu_csv_text(c, r, k->link), link))
-		return 0;
-	return !eq11 || !strncmp(model, "bsp(eq.11)", 10);
-}
-
-/* Several links among the rows chosen: the caller must pick one. */
-static int gl_links(const vlu_csv *c, const gl_cols *k, const char *link, int eq11, char *err,
-                    size_t el)
-{
-	const char *first = NULL;
-	if (link || k->link < 0)
-		return 0;
-	for (int r = 0; r < c->nrows; r++) {
-		const char *l;
-		if (!gl_row_ok(c, k, r, NULL, eq11))
-			continue;
-		l = vlu_csv_text(c, r, k->link);
-		if (!first)
-			first = l;
-		else if (strcmp(first, l)) {
-			snprintf(err, el,
-			         "%s:%d: g and L of links %s and %s: choose one with --link",
-			         c->path, c->line[r], first, l);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static int gl_long(const vlu_csv *c, const char *link, double *g, double *L, int *found, char *err,
-                   size_t el)
-{
-	static const char *const nm[] = {"parameter", "name", "key", "param", NULL};
-	static const char *const md[] = {"model", "section", "method", "group", NULL};
-	gl_cols k = {col_any(c, nm), vlu_csv_col(c, "value"), vlu_csv_col(c, "unit"),
-	             col_any(c, md), vlu_csv_col(c, "link")};
-	int eq11 = 0;
-	if (k.name < 0 || k.value < 0)
-		return 0;
-	for (int r = 0; r < c->nrows && !eq11; r++)
-		eq11 = gl_row_ok(c, &k, r, link, 1);
-	if (gl_links(c, &k, link, eq11, err, el) < 0)
-		return -1;
-	for (int r = 0; r < c->nrows; r++) {
-		const char *name = vlu_csv_text(c, r, k.name);
-		int which = gl_name(name);
-		if (!gl_row_ok(c, &k, r, link, eq11))
-			continue;
-		if (gl_set(which, vlu_csv_text(c, r, k.value),
-		           k.unit >= 0 ? vlu_csv_text(c, r, k.unit) : NULL, g, L) < 0) {
-			snprintf(err, el, "%s:%d: %s: bad value '%s%s%s'", c->path, c->line[r],
-			         name, vlu_csv_text(c, r, k.value), k.unit >= 0 ? " " : "",
-			         k.unit >= 0 ? vlu_csv_text(c, r, k.unit) : "");
-			return -1;
-		}
-		*found |= which == 'g' ? 1 : 2;
-	}
-	return 0;
-}
-
-/* Columns g and L (or bsp_g, bsp_L): one row, or the row of an overall fit. */
-static int gl_wide(const vlu_csv *c, double *g, double *L, int *found, char *err, size_t el)
-{
-	static const char *const gn[] = {"g", "bsp_g", NULL}, *const ln[] = {"L", "bsp_L", NULL};
-	static const char *const pn[] = {"pattern", "experiment", "fit", NULL};
-	int cg = col_any(c, gn), cl = col_any(c, ln), cp = col_any(c, pn), row = -1;
-	if (cg < 0 || cl < 0)
-		return 0;
-	for (int r = 0; r < c->nrows; r++) {
-		const char *p = cp >= 0 ? vlu_csv_text(c, r, cp) : "";
-		if (c->nrows == 1 || !strcmp(p, "all") || !strcmp(p, "average") ||
-		    !strcmp(p, "overall"))
-			row = r;
-	}
-	if (row < 0) {
-		snprintf(err, el,
-		         "%s:%d: %d rows of g and L: which? (expected one row, or a "
-		         "pattern column with a row 'all', 'average' or 'overall')",
-		         c->path, c->header_line, c->nrows);
-		return -1;
-	}
-	if (gl_set('g', vlu_csv_text(c, row, cg), NULL, g, L) < 0 ||
-	    gl_set('L', vlu_csv_text(c, row, cl), NULL, g, L) < 0) {
-		snprintf(err, el, "%s:%d: bad g '%s' or L '%s'", c->path, c->line[row],
-		         vlu_csv_text(c, row, cg), vlu_csv_text(c, row, cl));
-		return -1;
-	}
-	*found = 3;
-	return 0;
-}
-
-int vlmod_read_gl(const char *path, const char *link, double *g, double *L, char *err, size_t el)
-{
-	vlu_csv c;
-	int found = 0, rc;
-	if (vlu_csv_read(path, &c, err, el) < 0)
-		return -1;
-	for (int k = 0; k < c.nmeta; k++) {
-		int which = gl_name(c.meta_key[k]);
-		if (which && gl_set(which, c.meta_val[k], NULL, g, L) == 0)
-			found |= which == 'g' ? 1 : 2;
-	}
-	rc = gl_long(&c, link, g, L, &found, err, el);
-	if (!rc)
-		rc = gl_wide(&c, g, L, &found, err, el);
-	if (!rc && found != 3) {
-		snprintf(err, el,
-		         "%s:%d: no BSP %s found (expected rows 'g' and 'L' in columns "
-		         "parameter,value[,unit], or columns g and L)",
-		         path, c.header_line,
-		         found == 1   ? "L"
-		         : found == 2 ? "g"
-		                      : "g and L");
-		rc = -1;
-	}
-	vlu_csv_free(&c);
-	return rc;
 }
 
 /* ---- vlmodel bsp ---- */
@@ -722,18 +194,18 @@ static int bsp_value(bsp_opts *o, const char *opt, const char *v)
 	else if (!strcmp(opt, "--op") && bsp_enum(v, ops, &o->at_max) < 0)
 		return vlmod_usage_err("bsp", usage_bsp, "--op '%s': expected sum or max", v);
 	else if (!strcmp(opt, "--steps") && bsp_enum(v, rules, &o->rule) < 0)
-		return vlmod_usage_err("bsp", usage_bsp, "--steps '%s': expected auto, coll or phase",
-		                     v);
+		return vlmod_usage_err("bsp", usage_bsp,
+		                       "--steps '%s': expected auto, coll or phase", v);
 	else if (!strcmp(opt, "--min-gap") &&
 	         (vlmod_parse_seconds(v, 0, &o->min_gap) < 0 || o->min_gap < 0))
 		return vlmod_usage_err("bsp", usage_bsp,
-		                     "--min-gap '%s': expected a time >= 0 with a "
-		                     "unit (ns, us, ms, s)",
-		                     v);
+		                       "--min-gap '%s': expected a time >= 0 with a "
+		                       "unit (ns, us, ms, s)",
+		                       v);
 	else if (!strcmp(opt, "--tasks") &&
 	         (vlmod_parse_number(v, &d) < 0 || d < 1 || d > 1000000 || d != floor(d)))
-		return vlmod_usage_err("bsp", usage_bsp, "--tasks '%s': expected a whole number >= 1",
-		                     v);
+		return vlmod_usage_err("bsp", usage_bsp,
+		                       "--tasks '%s': expected a whole number >= 1", v);
 	else if (!strcmp(opt, "--tasks"))
 		o->ntasks = (int)d;
 	return 0;
@@ -750,7 +222,8 @@ static int bsp_args(int argc, char **argv, bsp_opts *o)
 	                                   "--op",    "--steps",  "--min-gap", "--tasks"};
 	static const char *const flags[] = {"--csv", "--detail"};
 	int *const flagv[] = {&o->csv, &o->detail};
-	const vlmod_cmdline c = {"bsp", usage_bsp, opts, 9, flags, flagv, 2, bsp_value_cb, o, &o->file};
+	const vlmod_cmdline c = {"bsp", usage_bsp, opts,         9, flags,
+	                         flagv, 2,         bsp_value_cb, o, &o->file};
 	return vlmod_args(argc, argv, &c);
 }
 
@@ -761,23 +234,23 @@ static int bsp_gl(bsp_opts *o)
 	int have_g = 0, have_l = 0;
 	if (o->params) {
 		if (vlmod_read_gl(o->params, o->link, &o->g, &o->L, err, sizeof err) < 0)
-			return vlmod_die("%s", err);
+			return vlu_err(VLM_EXIT_BAD, "%s", err);
 		have_g = have_l = 1;
 	}
 	if (o->g_text) {
 		if (vlmod_parse_g(o->g_text, &o->g) < 0)
 			return vlmod_usage_err("bsp", usage_bsp,
-			                     "--g '%s': expected seconds per byte "
-			                     "(8.9e-9, 8.9ns/B) or a bandwidth (112MB/s)",
-			                     o->g_text);
+			                       "--g '%s': expected seconds per byte "
+			                       "(8.9e-9, 8.9ns/B) or a bandwidth (112MB/s)",
+			                       o->g_text);
 		have_g = 1;
 	}
 	if (o->l_text) {
 		if (vlmod_parse_seconds(o->l_text, 1, &o->L) < 0)
 			return vlmod_usage_err("bsp", usage_bsp,
-			                     "--L '%s': expected seconds or a time "
-			                     "with a unit (ns, us, ms, s)",
-			                     o->l_text);
+			                       "--L '%s': expected seconds or a time "
+			                       "with a unit (ns, us, ms, s)",
+			                       o->l_text);
 		have_l = 1;
 	}
 	if (!have_g || !have_l)
@@ -789,14 +262,14 @@ static int bsp_check(bsp_opts *o)
 {
 	if (!o->file == !o->trace)
 		return vlmod_usage_err("bsp", usage_bsp,
-		                     o->file ? "an input file and --trace: give "
-		                               "one"
-		                             : "give an M-step file or --trace DIR");
+		                       o->file ? "an input file and --trace: give "
+		                                 "one"
+		                               : "give an M-step file or --trace DIR");
 	if (o->link && !o->params)
 		return vlmod_usage_err("bsp", usage_bsp, "--link is for --params");
 	if (o->trace && o->ntasks)
 		return vlmod_usage_err("bsp", usage_bsp,
-		                     "--tasks is for an M-step file, not --trace");
+		                       "--tasks is for an M-step file, not --trace");
 	return bsp_gl(o);
 }
 
@@ -957,7 +430,7 @@ out:
 	free(T);
 	free(mpm);
 	free(phi);
-	return rc < 0 ? vlmod_die("out of memory or write error") : 0;
+	return rc < 0 ? vlu_err(VLM_EXIT_BAD, "out of memory or write error") : 0;
 }
 
 int vlmod_bsp_main(int argc, char **argv)
@@ -979,8 +452,8 @@ int vlmod_bsp_main(int argc, char **argv)
 		rc = vlmod_prog_read(o.file, o.ntasks, &m, err, sizeof err);
 	else
 		rc = vlmod_prog_from_trace(o.trace, o.rule, o.min_gap, &m, &rule, stderr, err,
-		                         sizeof err);
-	rc = rc < 0 ? vlmod_die("%s", err) : bsp_report(&o, &m, rule);
+		                           sizeof err);
+	rc = rc < 0 ? vlu_err(VLM_EXIT_BAD, "%s", err) : bsp_report(&o, &m, rule);
 	vlmod_prog_free(&m);
 	return rc;
 }

@@ -1,6 +1,7 @@
 /* vlmodel.c - `vlmodel COMMAND ...`: the analytic models of the reference papers
  * as tools (dispatch and help; the shared helpers are in vlmodel_util.c). */
 #include "vlmodel.h"
+#include "util/diag.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -39,6 +40,7 @@ static const vlmod_cmd cmds[] = {
 
 int main(int argc, char **argv)
 {
+	vlu_progname("vlmodel");
 	if (argc < 2) {
 		fputs(usage_main, stderr);
 		return VLM_EXIT_BAD;
@@ -50,7 +52,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].main(argc - 2, argv + 2);
-	fprintf(stderr, "vlmodel: unknown command '%s'\n", argv[1]);
+	vlu_err(VLM_EXIT_BAD, "unknown command '%s'", argv[1]);
 	fputs(usage_main, stderr);
 	return VLM_EXIT_BAD;
 }

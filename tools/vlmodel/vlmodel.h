@@ -3,10 +3,13 @@
  *   alphabeta.c  the latency and bandwidth constants alpha, beta of Lin's LS-DYNA
  *                method (000-lsdyna-comm-cost.txt, eqs. 5 and 6)
  *   speedup.c    the speed-up model of Kredel et al. (002-kredel-speedup-model.txt):
- *                S(p), p_1/2, p_max from (p, l_peak, b_c) and (#op, #b, #x)
+ *                S(p), p_1/2, p_max from (p, l_peak, b_c) and (#op, #b, #x), the
+ *                latter as expressions (expr.c, expr.h)
  *   bsp.c        BSPWB and MPM predictions of a program given as M-steps
- *                (003-bspwb-mpm-models.txt, formulas 5 and 8-10), from a CSV file
- *                or from a vlayer trace directory
+ *                (003-bspwb-mpm-models.txt, formulas 5 and 8-10); the program
+ *                (bsp_prog.c, bsp_prog.h) from a CSV file (bsp_csv.c) or from a
+ *                vlayer trace directory (bsp_trace.c); g and L from a parameter
+ *                file (bsp_params.c)
  *
  * The model functions are plain computations on arrays (tested by
  * tests/unit/test_vlmodel.c); each file also has the `vlmodel SUBCOMMAND`
@@ -19,17 +22,18 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "bsp_prog.h"
+#include "expr.h"
+
 #define VLM_EXIT_BAD 2
 
-/* ---- shared by the front ends (vlmodel.c) ---- */
-
-/* "vlmodel: " + message on stderr; returns VLM_EXIT_BAD. */
-__attribute__((format(printf, 1, 2))) int vlmod_die(const char *fmt, ...);
+/* ---- shared by the front ends (vlmodel_util.c) ----
+ * Errors: vlu_err(VLM_EXIT_BAD, ...) (util/diag.h) prints "vlmodel: ...". */
 
 /* "vlmodel CMD: " + message, then the first line of USAGE, on stderr; returns
  * VLM_EXIT_BAD. */
 __attribute__((format(printf, 3, 4))) int vlmod_usage_err(const char *cmd, const char *usage,
-                                                        const char *fmt, ...);
+                                                          const char *fmt, ...);
 
 /* The value of option NAME at argv[*i] ("--name VALUE" or "--name=VALUE"): NULL
  * if argv[*i] is not that option; else the value, with *i advanced past it.
@@ -38,16 +42,16 @@ const char *vlmod_opt(int argc, char **argv, int *i, const char *name, int *miss
 
 /* One command's arguments, for vlmod_args. */
 typedef struct vlmod_cmdline {
-	const char *cmd, *usage;      /* for messages and --help */
-	const char *const *opts;      /* options that take a value */
+	const char *cmd, *usage; /* for messages and --help */
+	const char *const *opts; /* options that take a value */
 	int nopts;
-	const char *const *flags;     /* options without a value: flagv[k] is set to 1 */
+	const char *const *flags; /* options without a value: flagv[k] is set to 1 */
 	int *const *flagv;
 	int nflags;
 	/* an option's value: 0 to go on, else the return value of vlmod_args */
 	int (*value)(void *ctx, const char *opt, const char *v);
 	void *ctx;
-	const char **file;            /* the one positional argument; NULL: none allowed */
+	const char **file; /* the one positional argument; NULL: none allowed */
 } vlmod_cmdline;
 
 /* The argument loop shared by the subcommands: --help/-h prints the usage and
@@ -123,8 +127,8 @@ enum {
  * than 2 jobs), VLM_AB_SAMELAT / VLM_AB_SAMEBW (a and b have the same latency /
  * bandwidth: that constant is undetermined) or VLM_AB_SINGULAR (the jobs'
  * equations are linearly dependent, e.g. every job has the same avg_bytes). */
-int vlmod_ab_fit(const vlmod_abjob *jobs, int n, vlmod_net a, vlmod_net b, double *alpha, double *beta,
-               double *rms);
+int vlmod_ab_fit(const vlmod_abjob *jobs, int n, vlmod_net a, vlmod_net b, double *alpha,
+                 double *beta, double *rms);
 
 /* T_comm of eq. 5: M (alpha lat + beta s / bw); 0 when M is 0. */
 double vlmod_ab_comm(double alpha, double beta, vlmod_net net, double m, double s);
@@ -142,19 +146,7 @@ int vlmod_abcsv_main(int argc, char **argv);
  * S(p) = (1 + x) / (1 + x / p);  l(p) = #op / t = l_peak x / (1 + x / p);
  * p_1/2: x(p) = p (l = p l_peak / 2);  p_max: the p of the largest l. */
 
-/* An arithmetic expression over the variables n, p, w, alpha: numbers, + - * /
- * ^ (power, right-associative), unary minus, parentheses, and the functions
- * sqrt, log2, ln, log10, exp. */
-typedef struct vlmod_expr vlmod_expr;
-
-enum { VLM_VAR_N, VLM_VAR_P, VLM_VAR_W, VLM_VAR_ALPHA, VLM_NVARS };
-
-/* Compile TEXT.  Returns the expression, or NULL with "what at column C" in ERR. */
-vlmod_expr *vlmod_expr_parse(const char *text, char *err, size_t errlen);
-double vlmod_expr_eval(const vlmod_expr *e, const double vars[VLM_NVARS]);
-/* Whether E uses variable V. */
-int vlmod_expr_uses(const vlmod_expr *e, int v);
-void vlmod_expr_free(vlmod_expr *e);
+/* The expressions (vlmod_expr): expr.h. */
 
 /* A built-in kernel of the paper: its software parameters as expressions. */
 typedef struct vlmod_kernel {
@@ -169,9 +161,9 @@ const vlmod_kernel *vlmod_kernels(int *n);
 
 typedef struct vlmod_speedup {
 	const vlmod_expr *op, *b, *x; /* b may be NULL */
-	double vars[VLM_NVARS];     /* n, w, alpha (p is set per call) */
-	double lpeak;               /* Flop/s per processing unit */
-	double bc;                  /* network bandwidth, B/s */
+	double vars[VLM_NVARS];       /* n, w, alpha (p is set per call) */
+	double lpeak;                 /* Flop/s per processing unit */
+	double bc;                    /* network bandwidth, B/s */
 } vlmod_speedup;
 
 /* x at P (INFINITY when #x is 0), S(P), and l(P) in Flop/s. */
@@ -195,48 +187,7 @@ int vlmod_parse_plist(const char *text, double **p, int *n, char *err, size_t er
 int vlmod_speedup_main(int argc, char **argv);
 
 /* ---- bsp.c: BSPWB and MPM ----
- * A program of R M-steps on P tasks: per step s and task i the computation
- * w[s][i] (seconds), and the messages of the steps.  in/out of task i in step s
- * are the bytes it receives/sends, h = in @ out (@ = + or max), or the explicit
- * h given for it.  A step communicates if it has a message (of any size) or an
- * explicit h; one that does not costs only its computation. */
-#define VLM_TO_ALL  (-1) /* a message to every other task */
-#define VLM_TO_NONE (-2) /* sent to a task outside the program: only the sender's out */
-
-typedef struct vlmod_msg {
-	int step;     /* the receiver's step: its in, and the sender as its partner */
-	int from;     /* sender, or -1 (unknown: only the receiver's in) */
-	int to;       /* receiver, VLM_TO_ALL or VLM_TO_NONE */
-	double bytes; /* per receiver */
-	int out_step; /* the sender's step (its out), or -1 (not counted) */
-} vlmod_msg;
-
-typedef struct vlmod_prog {
-	int p, r;     /* tasks, M-steps */
-	double *w;    /* r * p: computation of task i in step s: w[s * p + i] */
-	double *hx;   /* r * p: explicit h, or -1 */
-	vlmod_msg *msg; /* sorted by step, from, to (vlmod_prog_finish) */
-	size_t nmsg, cmsg;
-	/* from vlmod_prog_finish */
-	double *in, *out;    /* r * p bytes */
-	unsigned char *comm; /* r: the step communicates */
-	size_t *first;       /* r + 1: messages of step s: msg[first[s] .. first[s+1]) */
-	/* a trace's own times (vlmod_prog_from_trace), else NULL / -1 */
-	double *vlayer_end;  /* r: end of step s (latest task), s since the start */
-	double vlayer_total; /* predicted elapsed time (as vlpost stats) */
-	char **label;    /* r: what closes the step ("barrier", "phase"), or NULL */
-} vlmod_prog;
-
-/* An empty program of P tasks and R steps (w 0, no explicit h).  0 or -1. */
-int vlmod_prog_init(vlmod_prog *m, int p, int r);
-/* Add a message.  0 or -1 (out of memory). */
-int vlmod_prog_msg(vlmod_prog *m, int step, int from, int to, double bytes, int out_step);
-/* Sort the messages and derive in, out, comm, first.  0 or -1. */
-int vlmod_prog_finish(vlmod_prog *m);
-void vlmod_prog_free(vlmod_prog *m);
-
-/* h of task i in step s: the explicit h, else in @ out (AT_MAX: max, else +). */
-double vlmod_prog_h(const vlmod_prog *m, int s, int i, int at_max);
+ * The program (vlmod_prog, its M-steps and messages): bsp_prog.h. */
 
 /* BSPWB (formula 5): T[s] for s = 0..r-1 (T[r-1] is the program's time). */
 void vlmod_bspwb(const vlmod_prog *m, double g, double L, int at_max, double *t);
@@ -244,7 +195,8 @@ void vlmod_bspwb(const vlmod_prog *m, double g, double L, int at_max, double *t)
 /* MPM (formulas 8-10): PHI[s * p + i], and the program's time Psi (the
  * return value; NAN if out of memory).  STEP_MAX (r values, may be NULL) gets
  * max_i PHI[s][i]. */
-double vlmod_mpm(const vlmod_prog *m, double g, double L, int at_max, double *phi, double *step_max);
+double vlmod_mpm(const vlmod_prog *m, double g, double L, int at_max, double *phi,
+                 double *step_max);
 
 /* Read an M-step CSV file (see `vlmodel bsp --help`): columns step, task, work,
  * and optionally send and h.  NTASKS > 0 fixes P (else 1 + the largest task
@@ -259,7 +211,7 @@ enum { VLM_STEPS_AUTO, VLM_STEPS_COLL, VLM_STEPS_PHASE };
  * communication phase.  Sets *RULE_USED.  0, or -1 with a message in ERR;
  * warnings go to WARN. */
 int vlmod_prog_from_trace(const char *dir, int rule, double min_gap, vlmod_prog *m, int *rule_used,
-                        FILE *warn, char *err, size_t errlen);
+                          FILE *warn, char *err, size_t errlen);
 
 /* g (s/B) and L (s) from a parameter file: `vlcalib fit --csv` (columns
  * link,model,parameter,value,unit: the rows g and L of the BSP models, those of
@@ -269,7 +221,8 @@ int vlmod_prog_from_trace(const char *dir, int rule, double min_gap, vlmod_prog 
  * optionally unit; columns g and L (one row, or the row whose pattern is all,
  * average or overall); or comments '# g: ' and '# L: '.  0, or -1 with a
  * message in ERR. */
-int vlmod_read_gl(const char *path, const char *link, double *g, double *L, char *err, size_t errlen);
+int vlmod_read_gl(const char *path, const char *link, double *g, double *L, char *err,
+                  size_t errlen);
 
 /* g: a number of seconds per byte ("5e-9"), a time per byte ("5ns/B", also
  * s/B ms/B us/B ps/B), or a bandwidth whose inverse it is ("200MB/s").  0 or -1. */

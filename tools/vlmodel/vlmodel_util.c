@@ -3,6 +3,7 @@
  * the commands without its main(). */
 #include "vlmodel.h"
 #include "vlayer/core/vmconfig.h"
+#include "util/diag.h"
 #include "util/outfile.h"
 
 #include <math.h>
@@ -12,22 +13,11 @@
 #include <string.h>
 #include <strings.h>
 
-int vlmod_die(const char *fmt, ...)
-{
-	va_list ap;
-	fputs("vlmodel: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return VLM_EXIT_BAD;
-}
-
 int vlmod_usage_err(const char *cmd, const char *usage, const char *fmt, ...)
 {
 	va_list ap;
 	const char *nl = strchr(usage, '\n');
-	fprintf(stderr, "vlmodel %s: ", cmd);
+	fprintf(stderr, "%s %s: ", vlu_prog(), cmd);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

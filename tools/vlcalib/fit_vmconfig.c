@@ -1,0 +1,123 @@
+/* fit_vmconfig.c - what `vlcalib fit` writes into a VMConfig: sizes and times
+ * in their shortest exact form (read back by the engine's own parsers), the
+ * model lines, and the fragment with one [network] section per link kind. */
+#include "vlcalib.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+
+/* V / UNIT with at most DMAX decimals if exact, as text with SUFFIX into BUF;
+ * returns its length, or INT_MAX if V / UNIT needs more decimals. */
+static int fmt_exact(char *buf, size_t len, long long v, long long unit, int dmax,
+                     const char *suffix)
+{
+	long long p = 1;
+
+	for (int d = 0; d <= dmax; d++, p *= 10) {
+		long long q;
+
+		if (v > LLONG_MAX / p)
+			break;
+		if ((v * p) % unit)
+			continue;
+		q = v * p / unit;
+		if (d == 0)
+			return snprintf(buf, len, "%lld%s", q, suffix);
+		return snprintf(buf, len, "%lld.%0*lld%s", q / p, d, q % p, suffix);
+	}
+	return INT_MAX;
+}
+
+/* The shortest of the forms (a tie goes to the larger unit). */
+static void fmt_best(char *out, size_t len, long long v, const long long *unit,
+                     const char *const *suffix, int nu, int dmax)
+{
+	int best = INT_MAX;
+
+	for (int i = 0; i < nu; i++) {
+		char b[64];
+		int n = fmt_exact(b, sizeof b, v, unit[i], dmax, suffix[i]);
+
+		if (n <= best && n < (int)sizeof b) {
+			best = n;
+			snprintf(out, len, "%s", b);
+		}
+	}
+}
+
+static void fmt_size(char *out, size_t len, long long bytes)
+{
+	static const long long u[] = {1, 1024, 1048576, 1073741824LL};
+	static const char *const s[] = {"", "KiB", "MiB", "GiB"};
+	int64_t back;
+
+	fmt_best(out, len, bytes, u, s, 4, 4);
+	if (vlcfg_parse_size(out, &back) || back != bytes)
+		snprintf(out, len, "%lld", bytes);
+}
+
+void vlcal_fmt_time(char *out, size_t len, long long ns)
+{
+	static const long long u[] = {1, 1000, 1000000, 1000000000LL};
+	static const char *const s[] = {"ns", "us", "ms", "s"};
+	int64_t back;
+
+	if (ns == 0) {
+		snprintf(out, len, "0ns");
+		return;
+	}
+	fmt_best(out, len, ns, u, s, 4, 6);
+	if (vlcfg_parse_time(out, &back) || back != ns)
+		snprintf(out, len, "%lldns", ns);
+}
+
+size_t vlcal_fmt_model(char *line, size_t len, const char *key, const vlcfg_pwl *m, const char *sep)
+{
+	size_t o = (size_t)snprintf(line, len, "%-11s = ", key);
+
+	for (int i = 0; i < m->n && o < len; i++) {
+		char s[64], t[64];
+
+		fmt_size(s, sizeof s, m->bytes[i]);
+		vlcal_fmt_time(t, sizeof t, m->ns[i]);
+		o += (size_t)snprintf(line + o, len - o, "%s%s:%s", i ? sep : "", s, t);
+	}
+	return o;
+}
+
+int vlcal_write_fragment(FILE *f, void *ctx, char *err, size_t errlen)
+{
+	const vlcal_fragment *fr = ctx;
+
+	(void)err;
+	(void)errlen;
+	fprintf(f, "; VMConfig fragment written by vlcalib fit from %d raw file%s\n", fr->nfiles,
+	        fr->nfiles == 1 ? "" : "s");
+	fprintf(f, "; (statistic %s, penalty %s, floor %s); add [host] or [hosts] sections\n",
+	        fr->use_min ? "min" : "median", fr->pen_text, fr->floor_text);
+	for (int k = 0; k < 2; k++) {
+		const vlcal_linkfit *L = fr->lf[k];
+		char tv[64];
+
+		if (!L)
+			continue;
+		fprintf(f, "\n[network %s]\n", vlcal_raw_lname[k]);
+		fprintf(f, "; send_model: %d points, error rms %.3f %%, max %.3f %%\n", L->sf.n,
+		        100 * L->s_rms, 100 * L->s_max);
+		fprintf(f,
+		        "; trans_model from %s: %d points; send + trans + recv_delay against "
+		        "the one-way time: error rms %.3f %%, max %.3f %%\n",
+		        L->total_src, L->tf.n, 100 * L->t_rms, 100 * L->t_max);
+		fprintf(f, "%s\n%s\n", L->sline, L->tline);
+		vlcal_fmt_time(tv, sizeof tv, L->recv_ns);
+		if (L->has_recv)
+			fprintf(f, "%-11s = %s\n", "recv_delay", tv);
+		else
+			fprintf(f, "; no recv rows: recv_delay 0, the receive cost is in "
+			           "trans_model\n");
+		if (L->ncont)
+			fprintf(f, "%s\n", L->cline);
+	}
+	return 0;
+}
