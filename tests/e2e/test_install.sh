@@ -7,7 +7,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 P="$WORK/prefix"
 make -s -C "$TOP" B="${BUILD#$TOP/}" install PREFIX="$P" > "$WORK/install.log" 2>&1
 assert_eq "make install exit status" 0 $?
-for f in include/vlayer.h include/pvm3V.h include/mpiV.h lib/libvlayer-pvm.so lib/libvlayer-pvm.a \
+for f in include/vlayer.h include/vltrace.h include/pvm3V.h include/mpiV.h lib/libvlayer-pvm.so lib/libvlayer-pvm.a \
 	lib/libvlayer-mpi.so lib/libvlayer-mpi.a bin/vlcc bin/vlrun bin/vlpost bin/vlconfig \
 	lib/pkgconfig/vlayer.pc share/vlayer/vmconfig/vienna.ini; do
 	if [ -e "$P/$f" ]; then ok "installed $f"; else fail "missing $f"; fi
