@@ -1,4 +1,4 @@
-/* fuzz_models.c - fuzz the parsers of vlcalib and vlmodel (models/).
+/* fuzz_models.c - fuzz the parsers of vlcalib and vlmodel (tools/vlcalib, tools/vlmodel, util/csv.c).
  *
  * The first input byte picks the parser (byte % FZ_NKINDS) and its options
  * (byte / FZ_NKINDS); the rest is the input:
@@ -43,11 +43,9 @@
  *
  * libFuzzer (clang; from the repository root):
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
- *     -D_GNU_SOURCE -Iinclude -Ivlayer -Ipostproc -Imodels tests/fuzz/fuzz_models.c \
- *     models/csv.c models/calib_raw.c models/bsp.c models/bsp_trace.c \
- *     models/speedup.c models/alphabeta.c models/vlmodel_util.c models/lsq.c \
- *     (every .c file of postproc/ but vlpost.c) vlayer/vmconfig.c \
- *     vlayer/vli_error.c vlayer/coll*.c vlayer/model.c vlayer/trace.c \
+ *     -D_GNU_SOURCE -Iinclude -I. tests/fuzz/fuzz_models.c util/*.c \
+ *     tools/vlcalib/calib_raw.c $(ls tools/vlmodel/*.c | grep -v vlmodel.c) \
+ *     $(ls postproc/*.c | grep -v vlpost.c) build/libvlayer-core.a \
  *     $(pkg-config --cflags --libs inih) -lm -o build/fuzz_models_lf
  *   mkdir -p build/models-corpus && build/tests/fuzz_models --seeds build/models-corpus
  *   build/fuzz_models_lf -max_total_time=120 -max_len=8192 build/models-corpus \
