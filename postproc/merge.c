@@ -2,6 +2,8 @@
  * Memory: one reader buffer and one small state per task, plus the receives
  * that wait for a send begin with the very same timestamp. */
 #include "merge.h"
+#include "cli.h"
+#include "util/diag.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -488,32 +490,6 @@ void vlpost_mg_free(vlm *m)
 }
 
 /* ---- the command of a converter ---- */
-__attribute__((format(printf, 2, 3))) static int vlpost_mg_usage(const vlpost_mg_cmd *c, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "vlpost: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n%.*s (--help for more)\n", (int)strcspn(c->usage, "\n"), c->usage);
-	return 2;
-}
-
-/* TRACEDIR without trailing slashes, plus suffix */
-static char *vlpost_mg_default_out(const char *dir, const char *suffix)
-{
-	size_t n = strlen(dir), k = strlen(suffix) + 1;
-	char *s;
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	s = malloc(n + k);
-	if (s) {
-		memcpy(s, dir, n);
-		memcpy(s + n, suffix, k);
-	}
-	return s;
-}
-
 int vlpost_mg_main(const vlpost_mg_cmd *c, int argc, char **argv)
 {
 	const char *dir = NULL, *o = NULL;
@@ -527,27 +503,27 @@ int vlpost_mg_main(const vlpost_mg_cmd *c, int argc, char **argv)
 		if (strcmp(argv[i], "--partial") == 0)
 			partial = 1;
 		else if (strcmp(argv[i], "-o") == 0 && i + 1 == argc)
-			return vlpost_mg_usage(c, "-o: missing %s", c->out_is);
+			return vlpost_cli_usage(c->usage, "-o: missing %s", c->out_is);
 		else if (strcmp(argv[i], "-o") == 0)
 			o = argv[++i];
 		else if (argv[i][0] == '-' && argv[i][1])
-			return vlpost_mg_usage(c, "%s: unknown option %s", c->name, argv[i]);
+			return vlpost_cli_usage(c->usage, "%s: unknown option %s", c->name, argv[i]);
 		else if (dir)
-			return vlpost_mg_usage(c, "%s: extra argument %s", c->name, argv[i]);
+			return vlpost_cli_usage(c->usage, "%s: extra argument %s", c->name, argv[i]);
 		else
 			dir = argv[i];
 	}
 	if (!dir)
-		return vlpost_mg_usage(c, "%s: missing TRACEDIR", c->name);
+		return vlpost_cli_usage(c->usage, "%s: missing TRACEDIR", c->name);
 	if (vlpost_tset_open(&set, dir, partial ? VL_TSET_SKIPBAD : 0, stderr, err, sizeof err) < 0) {
-		fprintf(stderr, "vlpost: %s\n", err);
+		vlu_err(VLP_EXIT_BAD, "%s", err);
 		vlpost_tset_close(&set);
-		return 2;
+		return VLP_EXIT_BAD;
 	}
-	out = o ? strdup(o) : vlpost_mg_default_out(dir, c->suffix);
+	out = o ? strdup(o) : vlpost_cli_name(dir, "", c->suffix);
 	st = calloc((size_t)set.n, sizeof *st);
 	if (!out || !st)
-		rc = (fprintf(stderr, "vlpost: out of memory\n"), 2);
+		rc = vlu_err(VLP_EXIT_BAD, "out of memory");
 	else
 		rc = c->to(&set, out, partial, st);
 	free(st);

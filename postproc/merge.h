@@ -1,11 +1,11 @@
 /* merge.h - the streaming k-way merge shared by the trace converters (trf.c,
- * paje.c, otf2.c): each task turns its records into a few events of the converter's
+ * otf2.c, and timeline.c for paje.c and svg.c): each task turns its records into a few events of the converter's
  * own type (queued in the task, each beginning with a vlpost_mg_ev); a tournament
  * (loser) tree over the tasks, keyed by (time of the task's next event,
  * processor), yields them in global time order.  Also the checks of messages
  * (every receive end at or after its send begin), the split of multicast
  * intervals, the error/warning reporting of the converters, and their command
- * line.  The per-task states of paje.c and otf2.c are in states.h. */
+ * line.  The per-task states of timeline.c and otf2.c are in states.h. */
 #ifndef VLP_MERGE_H
 #define VLP_MERGE_H
 

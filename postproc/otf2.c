@@ -4,12 +4,14 @@
  * otf2, Debian package libopen-trace-format2-dev) only the stub at the end is
  * compiled, so the unit tests and the fuzz driver never need the library.
  *
- * The same streaming k-way merge as trf.c and paje.c (merge.c) validates the
+ * The same streaming k-way merge as trf.c and timeline.c (merge.c) validates the
  * traces and matches the messages; each task's events go to its own OTF2 event
  * writer (one location per task), in the task's time order.  The global
  * definitions are written at the end, when every string (mark labels) is known.
  */
 #include "otf2.h"
+#include "cli.h"
+#include "util/diag.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -609,27 +611,27 @@ static int ot_to(vlpost_tset *set, const char *out, int partial, vlpost_tstats *
 	struct stat sb;
 	int rc;
 	if (!tmp)
-		return fprintf(stderr, "vlpost: out of memory\n"), 2;
+		return vlu_err(VLP_EXIT_BAD, "out of memory");
 	sprintf(tmp, "%s.tmp", out);
 	if (stat(out, &sb) == 0) {
-		fprintf(stderr, "vlpost: %s exists (remove it first)\n", out);
+		vlu_err(VLP_EXIT_BAD, "%s exists (remove it first)", out);
 		free(tmp);
-		return 2;
+		return VLP_EXIT_BAD;
 	}
 	if (mkdir(tmp, 0777) != 0) {
-		fprintf(stderr, "vlpost: %s: %s\n", tmp, strerror(errno));
+		vlu_err(VLP_EXIT_BAD, "%s: %s", tmp, strerror(errno));
 		free(tmp);
-		return 2;
+		return VLP_EXIT_BAD;
 	}
 	rc = ot_write(set, tmp, partial, st, err, sizeof err);
 	if (rc == 0 && rename(tmp, out) != 0)
-		rc = -1, snprintf(err, sizeof err, "%s: %s", out, strerror(errno));
+		rc = vlu_seterr(err, sizeof err, "%s: %s", out, strerror(errno));
 	if (rc != 0) {
 		nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-		fprintf(stderr, "vlpost: %s\n", err);
+		vlu_err(VLP_EXIT_BAD, "%s", err);
 	}
 	free(tmp);
-	return rc ? 2 : 0;
+	return rc ? VLP_EXIT_BAD : 0;
 }
 
 int vlpost_otf2_main(int argc, char **argv)
@@ -651,9 +653,8 @@ int vlpost_otf2_main(int argc, char **argv)
 	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
 		fputs("usage: vlpost otf2 [-o ARCHIVE_DIR] [--partial] TRACEDIR\n\n"
 		      "This vlpost was built without OTF2 support.\n", stdout);
-	fputs("vlpost: built without OTF2 support (install libopen-trace-format2-dev and rebuild)\n",
-	      stderr);
-	return 2;
+	return vlu_err(VLP_EXIT_BAD,
+		       "built without OTF2 support (install libopen-trace-format2-dev and rebuild)");
 }
 
 int vlpost_otf2_available(void)

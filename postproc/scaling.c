@@ -1,10 +1,11 @@
 /* scaling.c - `vlpost scaling`: a table and a gnuplot plot over several runs. */
 #include "scaling.h"
+#include "cli.h"
+#include "util/diag.h"
 #include "util/outfile.h"
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,7 +16,7 @@
 #include "stats.h"
 #include "tracereader.h"
 
-#define EXIT_BAD 2
+#define EXIT_BAD VLP_EXIT_BAD
 
 const char vlpost_scaling_usage[] =
 	"usage: vlpost scaling [-o PREFIX] [--base RUN] [--csv] RUN...\n"
@@ -37,18 +38,6 @@ const char vlpost_scaling_usage[] =
 	"               label prefix (vienna/4: curve vienna).  Without gnuplot, only\n"
 	"               .gp and .dat are written (a note on stderr, exit status 0)\n";
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static int is_dir(const char *p)
 {
 	struct stat sb;
@@ -63,24 +52,24 @@ int vlpost_run_parse(vlpost_run *r, const char *arg, int order, char *err, size_
 	r->order = order;
 	if (eq && !is_dir(arg)) {
 		if (eq == arg || !eq[1])
-			return fail(err, errlen, "%s: empty LABEL or DIR in LABEL=DIR", arg);
+			return vlu_seterr(err, errlen, "%s: empty LABEL or DIR in LABEL=DIR", arg);
 		r->label = strndup(arg, (size_t)(eq - arg));
 		r->dir = eq + 1;
 	} else {
 		size_t n = strlen(arg);
 		if (!n)
-			return fail(err, errlen, "empty RUN");
+			return vlu_seterr(err, errlen, "empty RUN");
 		while (n > 1 && arg[n - 1] == '/')
 			n--;
 		r->label = strndup(arg, n);
 		r->dir = arg;
 	}
 	if (!r->label)
-		return fail(err, errlen, "out of memory");
+		return vlu_seterr(err, errlen, "out of memory");
 	slash = strrchr(r->label, '/');
 	r->curve = strndup(r->label, slash ? (size_t)(slash - r->label) : 0);
 	if (!r->curve)
-		return fail(err, errlen, "out of memory");
+		return vlu_seterr(err, errlen, "out of memory");
 	return 0;
 }
 
@@ -93,7 +82,7 @@ int vlpost_run_load(vlpost_run *r, char *err, size_t errlen)
 		goto out;
 	st = calloc((size_t)set.n, sizeof *st);
 	if (!st) {
-		fail(err, errlen, "out of memory");
+		vlu_seterr(err, errlen, "out of memory");
 		goto out;
 	}
 	if (vlpost_stats_collect(&set, st, NULL, err, errlen) < 0)
@@ -102,7 +91,7 @@ int vlpost_run_load(vlpost_run *r, char *err, size_t errlen)
 	r->comp = r->comm = r->wait = 0;
 	for (int i = 0; i < set.n; i++) {
 		if (!st[i].has_end) {
-			fail(err, errlen, "%s: no END record (the task did not finish); "
+			vlu_seterr(err, errlen, "%s: no END record (the task did not finish); "
 				     "scaling needs complete runs", set.f[i].path);
 			goto out;
 		}
@@ -386,7 +375,7 @@ static int run_gnuplot(const char *prog, const plot *p, char *err, size_t errlen
 	if (!dir || !gp) {
 		free(dir);
 		free(gp);
-		return fail(err, errlen, "out of memory");
+		return vlu_seterr(err, errlen, "out of memory");
 	}
 	if (!dl)
 		strcpy(dir, ".");
@@ -395,22 +384,22 @@ static int run_gnuplot(const char *prog, const plot *p, char *err, size_t errlen
 	pid = fork();
 	if (pid == 0) {
 		if (chdir(dir) != 0) {
-			fprintf(stderr, "vlpost: %s: %s\n", dir, strerror(errno));
+			vlu_err(126, "%s: %s", dir, strerror(errno));
 			_exit(126);
 		}
 		execlp(prog, prog, gp, (char *)NULL);
-		fprintf(stderr, "vlpost: %s: %s\n", prog, strerror(errno));
+		vlu_err(127, "%s: %s", prog, strerror(errno));
 		_exit(127);
 	}
 	free(dir);
 	free(gp);
 	if (pid < 0)
-		return fail(err, errlen, "fork: %s", strerror(errno));
+		return vlu_seterr(err, errlen, "fork: %s", strerror(errno));
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
-			return fail(err, errlen, "waitpid: %s", strerror(errno));
+			return vlu_seterr(err, errlen, "waitpid: %s", strerror(errno));
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		return fail(err, errlen, "%s %s.gp failed (status %d)", prog, p->prefix,
+		return vlu_seterr(err, errlen, "%s %s.gp failed (status %d)", prog, p->prefix,
 			    WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 	return 0;
 }
@@ -446,16 +435,15 @@ static int make_plot(const plot *p, char *err, size_t errlen)
 	if (!prog || !*prog)
 		prog = "gnuplot";
 	if (!f[0] || !f[1] || !f[2] || !f[3]) {
-		fail(err, errlen, "out of memory");
+		vlu_seterr(err, errlen, "out of memory");
 		goto out;
 	}
 	if (write_file(f[1], write_dat, p, err, errlen) < 0 ||
 	    write_file(f[0], write_gp, p, err, errlen) < 0)
 		goto out;
 	if (!have_prog(prog)) {
-		fprintf(stderr, "vlpost: %s not found (Debian: apt-get install gnuplot-nox): wrote "
-				"%s and %s only; `gnuplot %s.gp` in their directory draws the plot\n",
-			prog, f[0], f[1], p->name);
+		vlu_err(0, "%s not found (Debian: apt-get install gnuplot-nox): wrote %s and %s only; "
+			"`gnuplot %s.gp` in their directory draws the plot", prog, f[0], f[1], p->name);
 		rc = 0;
 		goto out;
 	}
@@ -464,7 +452,7 @@ static int make_plot(const plot *p, char *err, size_t errlen)
 	if (run_gnuplot(prog, p, err, errlen) < 0)
 		goto out;
 	if (!svg_ok(f[2])) {
-		fail(err, errlen, "%s: not written by %s", f[2], prog);
+		vlu_seterr(err, errlen, "%s: not written by %s", f[2], prog);
 		goto out;
 	}
 	rc = 0;
@@ -482,15 +470,6 @@ static int run_cmp(const void *a, const void *b)
 	if (x->tasks != y->tasks)
 		return x->tasks < y->tasks ? -1 : 1;
 	return x->order - y->order;
-}
-
-static int bad_usage(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "vlpost: scaling: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n%.*s (--help for more)\n", (int)strcspn(vlpost_scaling_usage, "\n"),
-		vlpost_scaling_usage);
-	return EXIT_BAD;
 }
 
 /* the run named by --base: its label, or its DIR (trailing '/' ignored) */
@@ -519,7 +498,7 @@ static int scaling(vlpost_run *runs, int n, const char *out, const char *basenam
 	plot p;
 	for (int i = 0; i < n; i++) {
 		if (vlpost_run_load(&runs[i], err, sizeof err) < 0)
-			return fprintf(stderr, "vlpost: %s\n", err), EXIT_BAD;
+			return vlu_err(EXIT_BAD, "%s", err);
 		runs[i].curve_idx = i;
 		for (int j = 0; j < i; j++)
 			if (strcmp(runs[j].curve, runs[i].curve) == 0) {
@@ -537,9 +516,10 @@ static int scaling(vlpost_run *runs, int n, const char *out, const char *basenam
 	qsort(runs, (size_t)n, sizeof *runs, run_cmp);
 	base = basename ? find_base(runs, n, basename) : &runs[0];
 	if (!base)
-		return bad_usage("--base %s: not one of the runs (a LABEL or DIR)", basename);
+		return vlpost_cli_usage(vlpost_scaling_usage,
+					"scaling: --base %s: not one of the runs (a LABEL or DIR)", basename);
 	if (vlpost_scaling_print(stdout, runs, n, base, csv) < 0)
-		return fprintf(stderr, "vlpost: write error on stdout\n"), EXIT_BAD;
+		return vlu_err(EXIT_BAD, "write error on stdout");
 	if (!out)
 		return 0;
 	p.prefix = out;
@@ -548,7 +528,7 @@ static int scaling(vlpost_run *runs, int n, const char *out, const char *basenam
 	p.n = n;
 	p.base = base;
 	if (make_plot(&p, err, sizeof err) < 0)
-		return fprintf(stderr, "vlpost: %s\n", err), EXIT_BAD;
+		return vlu_err(EXIT_BAD, "%s", err);
 	return 0;
 }
 
@@ -559,7 +539,7 @@ int vlpost_scaling_main(int argc, char **argv)
 	vlpost_run *runs = calloc((size_t)argc, sizeof *runs);
 	char err[1024];
 	if (!runs)
-		return fprintf(stderr, "vlpost: out of memory\n"), EXIT_BAD;
+		return vlu_err(EXIT_BAD, "out of memory");
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -570,25 +550,26 @@ int vlpost_scaling_main(int argc, char **argv)
 			csv = 1;
 		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--base") == 0) {
 			if (++i == argc) {
-				rc = bad_usage("%s: missing argument", a);
+				rc = vlpost_cli_usage(vlpost_scaling_usage, "scaling: %s: missing argument", a);
 				goto done;
 			}
 			*(a[1] == 'o' ? &out : &base) = argv[i];
 		} else if (a[0] == '-' && a[1]) {
-			rc = bad_usage("unknown option %s", a);
+			rc = vlpost_cli_usage(vlpost_scaling_usage, "scaling: unknown option %s", a);
 			goto done;
 		} else if (vlpost_run_parse(&runs[n], a, n, err, sizeof err) < 0) {
 			n++;
-			rc = bad_usage("%s", err);
+			rc = vlpost_cli_usage(vlpost_scaling_usage, "scaling: %s", err);
 			goto done;
 		} else {
 			n++;
 		}
 	}
 	if (!n)
-		rc = bad_usage("missing RUN%s", "");
+		rc = vlpost_cli_usage(vlpost_scaling_usage, "scaling: missing RUN");
 	else if (out && (!*out || out[strlen(out) - 1] == '/'))
-		rc = bad_usage("-o %s: PREFIX must name a file (PREFIX.gp, ...)", out);
+		rc = vlpost_cli_usage(vlpost_scaling_usage,
+				      "scaling: -o %s: PREFIX must name a file (PREFIX.gp, ...)", out);
 	else
 		rc = scaling(runs, n, out, base, csv);
 done:

@@ -1,4 +1,4 @@
-/* states.c - the per-task states shared by paje.c and otf2.c (states.h). */
+/* states.c - the per-task states shared by timeline.c and otf2.c (states.h). */
 #include "states.h"
 
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* states.h - the per-task states shared by the converters built on the merge
- * (paje.c, otf2.c): from each task's records, the intervals it spends
+ * (timeline.c, otf2.c): from each task's records, the intervals it spends
  * Computing, Communicating and Waiting (receives: waiting for the message;
  * group operations: waiting first), the split of multicast intervals, the send
  * begins and receive ends of the messages, marks and parameters.  Computing

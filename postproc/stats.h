@@ -1,4 +1,9 @@
-/* stats.h - per-task summary of a trace set (vlpost stats, and after vlpost trf). */
+/* stats.h - per-task summary of a trace set (vlpost stats, and after vlpost trf).
+ *
+ * The computation is in stats.c (the summaries, the size histogram, the
+ * sender x receiver matrix) and critpath.c (the critical path, critpath.h);
+ * vlpost_stats_print and vlpost_report_print are in stats_print.c, one printer
+ * per format in stats_text.c, stats_csv.c and stats_json.c (stats_print.h). */
 #ifndef VLP_STATS_H
 #define VLP_STATS_H
 
@@ -89,8 +94,8 @@ typedef struct vlpost_report {
 	uint64_t hist_n[VLP_HIST_N], hist_bytes[VLP_HIST_N];
 	vlpost_pair *pairs;            /* after vlpost_report_finish: sorted by (from, to, to_tid) */
 	size_t npairs, pcap;        /* before: an open-addressing table of pcap slots */
-	struct vlpost_tidx *tids;      /* (tid, proc) sorted by tid */
-	struct vlpost_ctask *tk;       /* per task: the kept records */
+	struct vlpost_tidx *tids;      /* (tid, proc) sorted by tid (critpath.c) */
+	struct vlpost_ctask *tk;       /* per task: the kept records (critpath.c) */
 	vlpost_critpath cp;
 } vlpost_report;
 

@@ -1,20 +1,20 @@
 /* svg.c - vlayer traces -> a self-contained SVG space-time diagram.
  *
- * The states and the messages are those of the Pajé converter: vlpost_paje_write
- * derives the states (Computing / Communicating / Waiting) and matches every
- * receive with its send through merge.c; its output, written to an unnamed
- * temporary file, is read back here (time-sorted) and drawn.  State rectangles
- * and marks are written while reading; the messages (16 bytes per end) are kept
- * until the end and drawn as lines from send begin to receive end.
+ * The states and the messages are those of the Pajé converter: the events of
+ * timeline.c (the merge of merge.c, the states of states.c, the messages
+ * matched as links), drawn as they come.  The picture's time scale needs the
+ * end of every task before the first event: a first pass over the records
+ * (the per-task summaries only) finds it.  State rectangles and marks are
+ * written while merging; the messages (16 bytes per end) are kept until the
+ * end and drawn as lines from send begin to receive end.
  */
 #include "svg.h"
-#include "util/outfile.h"
-#include "paje.h"
+#include "cli.h"
+#include "timeline.h"
+#include "util/diag.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -22,7 +22,6 @@
 
 enum { S_COMP, S_COMM, S_WAIT, S_N };
 
-static const char *const sv_alias[S_N] = { "comp", "comm", "wait" };
 static const char *const sv_name[S_N] = { "Computing", "Communicating", "Waiting" };
 static const char *const sv_color[S_N] = { "#00b300", "#ffcc00", "#cc0000" };
 
@@ -42,7 +41,8 @@ typedef struct sv {
 	FILE *out;
 	vlpost_tset *set;
 	int n;
-	int64_t t0, span;    /* ns; span >= 1 */
+	int64_t t0, t1;      /* ns: the earliest start, the latest end */
+	int64_t span;        /* ns; span >= 1 */
 	double left, pw;     /* plot area: x of time t0, width */
 	int rh, y0;          /* row height, y of row 0 */
 	int *cur;            /* per row: current state or -1 */
@@ -54,15 +54,6 @@ typedef struct sv {
 	char *err;
 	size_t errlen;
 } sv;
-
-__attribute__((format(printf, 2, 3))) static int sv_fail(sv *c, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(c->err, c->errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static double sv_x(const sv *c, int64_t t)
 {
@@ -91,22 +82,13 @@ static const char *sv_time(char *buf, int64_t t)
 	return buf;
 }
 
-/* "s.nnnnnnnnn" as written by paje.c -> ns */
-static int64_t sv_parse_time(const char *s, char **end)
-{
-	int64_t sec = strtoll(s, end, 10), ns = 0;
-	if (**end == '.')
-		ns = strtoll(*end + 1, end, 10);
-	return sec * 1000000000 + ns;
-}
-
 static int sv_push(sv *c, sv_ends *a, uint64_t key, int64_t t, int proc)
 {
 	if (a->n == a->cap) {
 		size_t cap = a->cap ? a->cap * 2 : 256;
 		sv_end *v = realloc(a->v, cap * sizeof *v);
 		if (!v)
-			return sv_fail(c, "out of memory");
+			return vlu_seterr(c->err, c->errlen, "out of memory");
 		a->v = v;
 		a->cap = cap;
 	}
@@ -154,7 +136,7 @@ static void sv_rows(sv *c)
 	fputs("</g>\n", c->out);
 }
 
-/* ---- states, marks and message ends, from the Pajé text ---- */
+/* ---- states, marks and message ends, from the timeline ---- */
 
 /* Row p was in state s during [a, b): its rectangle, and the utilisation bins. */
 static void sv_seg(sv *c, int p, int64_t a, int64_t b, int s)
@@ -199,60 +181,70 @@ static void sv_mark(sv *c, int p, int64_t t, const char *text)
 	c->nmarks++;
 }
 
-static int sv_row_ok(const sv *c, int p)
+/* A mark's label as the Pajé output writes it: '"', '\\' and control
+ * characters become '_'; d holds 32 bytes. */
+static void sv_label_text(char *d, const char *s)
 {
-	return p >= 0 && p < c->n;
+	size_t i = 0;
+	for (; *s && i < 31; s++) {
+		unsigned char ch = (unsigned char)*s;
+		d[i++] = (char)(ch < 0x20 || ch == 0x7f || ch == '"' || ch == '\\' ? '_' : ch);
+	}
+	d[i] = 0;
 }
 
-/* One line of the Pajé file (without the newline). */
-static int sv_line(sv *c, char *ln)
+static uint64_t sv_key(int sender, uint32_t seq)
 {
-	char *s, alias[8];
-	int code, p, q, len = 0;
-	unsigned seq;
-	int64_t t;
-	if (ln[0] < '0' || ln[0] > '9')
-		return 0;
-	code = (int)strtol(ln, &s, 10);
-	if (code < 6 || *s != ' ')
-		return 0;
-	t = sv_parse_time(s + 1, &s);
-	if (code == 6 && sscanf(s, " T p%d", &p) == 1 && sv_row_ok(c, p)) {
-		sv_state(c, p, t, -1);
-	} else if (code == 7 && sscanf(s, " p%d S %7s", &p, alias) == 2 && sv_row_ok(c, p)) {
-		for (int i = 0; i < S_N; i++)
-			if (strcmp(alias, sv_alias[i]) == 0)
-				sv_state(c, p, t, i);
-	} else if (code == 10 && sscanf(s, " p%d M \"%n", &p, &len) == 1 && len && sv_row_ok(c, p)) {
-		char *e = strrchr(s + len, '"');
-		if (e)
-			*e = 0;
-		sv_mark(c, p, t, s + len);
-	} else if ((code == 11 || code == 12) &&
-		   sscanf(s, " 0 L p%d msg %d_%u", &p, &q, &seq) == 3 && sv_row_ok(c, p)) {
-		uint64_t key = (uint64_t)(q + 1) << 32 | seq;
-		return sv_push(c, code == 11 ? &c->snd : &c->rcv, key, t, p);
-	}
-	return 0;
+	return (uint64_t)(sender + 1) << 32 | seq;
 }
 
-static int sv_read(sv *c, FILE *pj)
+/* One event of the timeline. */
+static int sv_event(void *ctx, const vlpost_tl_ev *e)
 {
-	char *ln = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int rc = 0;
-	fputs("<g class=\"states\">\n", c->out);
-	while (rc == 0 && (n = getline(&ln, &cap, pj)) > 0) {
-		if (ln[n - 1] == '\n')
-			ln[n - 1] = 0;
-		rc = sv_line(c, ln);
+	sv *c = ctx;
+	char text[32];
+	switch (e->kind) {
+	case VLP_TL_DESTROY:
+		sv_state(c, e->proc, e->t, -1);
+		return 0;
+	case VLP_TL_STATE:
+		if (e->val >= 0 && e->val < S_N)
+			sv_state(c, e->proc, e->t, e->val);
+		return 0;
+	case VLP_TL_MARK:
+		sv_label_text(text, e->text);
+		sv_mark(c, e->proc, e->t, text);
+		return 0;
+	case VLP_TL_LINK_START:
+		return sv_push(c, &c->snd, sv_key(e->sender, e->seq), e->t, e->proc);
+	case VLP_TL_LINK_END:
+		return sv_push(c, &c->rcv, sv_key(e->sender, e->seq), e->t, e->proc);
+	default:
+		return 0;
 	}
-	if (rc == 0 && ferror(pj))
-		rc = sv_fail(c, "reading the temporary Pajé file: %s", strerror(errno));
-	free(ln);
-	fputs("</g>\n", c->out);
-	return rc;
+}
+
+/* c->t0 and c->t1 before the merge: the summary of every task (into st, which
+ * the merge computes again) over its records as far as they are valid, with
+ * no message (the merge reports the errors), then the set rewound.  0, or -1
+ * (a read error, message in err). */
+static int sv_prescan(sv *c, vlpost_tstats *st)
+{
+	vl_trec r;
+	for (int i = 0; i < c->n; i++) {
+		vlpost_tfile *f = &c->set->f[i];
+		vlpost_stats_init(&st[i], i, &f->hdr);
+		while (vlpost_tfile_next(f, &r) == 1)
+			vlpost_stats_add(&st[i], &r);
+		vlpost_stats_done(&st[i]);
+		if (f->err == VL_TR_EIO)
+			return vlu_seterr(c->err, c->errlen, "%s", f->errmsg);
+		if (i == 0 || f->hdr.start_ns < c->t0)
+			c->t0 = f->hdr.start_ns;
+		if (st[i].end > c->t1)
+			c->t1 = st[i].end;
+	}
+	return vlpost_tset_rewind(c->set, c->err, c->errlen);
 }
 
 /* ---- messages ---- */
@@ -358,9 +350,10 @@ static void sv_edge(sv *c, const double *y, int dir)
 static void sv_profile(sv *c, int y, int ph)
 {
 	double bw = (double)c->span / c->nbin;
-	double *lo = malloc(2 * (size_t)c->nbin * sizeof *lo), *hi = lo + c->nbin;
+	double *lo = malloc(2 * (size_t)c->nbin * sizeof *lo), *hi;
 	if (!lo)
 		return;
+	hi = lo + c->nbin;
 	fprintf(c->out, "<g class=\"profile\">\n<text x=\"%.2f\" y=\"%d\">utilisation: fraction of "
 		"the %d tasks computing, communicating, waiting</text>\n", c->left, y - 6, c->n);
 	fprintf(c->out, "<rect class=\"row\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\"/>\n",
@@ -411,19 +404,12 @@ static void sv_legend(sv *c, int y, int width, size_t nm, size_t stride)
 }
 
 /* ---- the whole picture ---- */
-static int sv_draw(sv *c, FILE *pj, const vlpost_svg_opt *opt, const vlpost_tstats *st)
+static int sv_draw(sv *c, vlpost_tl *tl, const vlpost_svg_opt *opt)
 {
-	int64_t t1 = 0;
 	int yr, yp, ph = 100, h, rc;
 	size_t nm, stride;
 	char tb[32];
-	for (int i = 0; i < c->n; i++) {
-		if (i == 0 || c->set->f[i].hdr.start_ns < c->t0)
-			c->t0 = c->set->f[i].hdr.start_ns;
-		if (st[i].end > t1)
-			t1 = st[i].end;
-	}
-	c->span = t1 > c->t0 ? t1 - c->t0 : 1;
+	c->span = c->t1 > c->t0 ? c->t1 - c->t0 : 1;
 	c->left = opt->width >= 600 ? 220 : opt->width / 3;
 	c->pw = opt->width - c->left - 20;
 	c->rh = c->n <= 25 ? 22 : 550 / c->n > 2 ? 550 / c->n : 2;
@@ -433,7 +419,7 @@ static int sv_draw(sv *c, FILE *pj, const vlpost_svg_opt *opt, const vlpost_tsta
 	c->since = calloc((size_t)c->n, sizeof *c->since);
 	c->acc = calloc((size_t)S_N * c->nbin, sizeof *c->acc);
 	if (!c->cur || !c->since || !c->acc)
-		return sv_fail(c, "out of memory");
+		return vlu_seterr(c->err, c->errlen, "out of memory");
 	for (int i = 0; i < c->n; i++)
 		c->cur[i] = -1;
 	yr = c->y0 + c->n * c->rh;
@@ -449,11 +435,13 @@ static int sv_draw(sv *c, FILE *pj, const vlpost_svg_opt *opt, const vlpost_tsta
 		"font-size=\"14\">", opt->width, h, opt->width, h, sv_color[0], sv_color[1], sv_color[2]);
 	sv_text(c->out, opt->title);
 	fprintf(c->out, ": %d tasks, predicted elapsed %s s (virtual)</text>\n", c->n,
-		sv_time(tb, t1 - c->t0));
+		sv_time(tb, c->t1 - c->t0));
 	sv_rows(c);
-	rc = sv_read(c, pj);
+	fputs("<g class=\"states\">\n", c->out);
+	rc = vlpost_tl_run(tl);
 	if (rc < 0)
 		return rc;
+	fputs("</g>\n", c->out);
 	nm = sv_msgs(c, &stride);
 	sv_axis(c, yr + 2, 1);
 	sv_profile(c, yp, ph);
@@ -463,29 +451,27 @@ static int sv_draw(sv *c, FILE *pj, const vlpost_svg_opt *opt, const vlpost_tsta
 	return 0;
 }
 
-int vlpost_svg_write(vlpost_tset *set, FILE *out, const vlpost_svg_opt *opt, vlpost_tstats *st, char *err,
-		  size_t errlen)
+int vlpost_svg_write(vlpost_tset *set, FILE *out, const vlpost_svg_opt *opt, vlpost_tstats *st,
+		     char *err, size_t errlen)
 {
-	vlpost_paje_opt po = { opt->partial, opt->warn };
-	FILE *pj = tmpfile();
+	vlpost_tl tl;
 	sv c;
 	int rc;
 	memset(&c, 0, sizeof c);
+	memset(&tl, 0, sizeof tl);
 	c.out = out;
 	c.set = set;
 	c.n = set->n;
 	c.err = err;
 	c.errlen = errlen;
-	if (!pj)
-		return sv_fail(&c, "temporary file: %s", strerror(errno));
-	rc = vlpost_paje_write(set, pj, &po, st, err, errlen);
-	if (rc == 0 && fseek(pj, 0, SEEK_SET) != 0)
-		rc = sv_fail(&c, "temporary file: %s", strerror(errno));
+	rc = sv_prescan(&c, st);
 	if (rc == 0)
-		rc = sv_draw(&c, pj, opt, st);
+		rc = vlpost_tl_init(&tl, set, opt->partial, opt->warn, st, sv_event, &c, err, errlen);
+	if (rc == 0)
+		rc = sv_draw(&c, &tl, opt);
 	if (rc == 0 && (fflush(out) != 0 || ferror(out)))
-		rc = sv_fail(&c, "write error");
-	fclose(pj);
+		rc = vlu_seterr(err, errlen, "write error");
+	vlpost_tl_free(&tl);
 	free(c.cur);
 	free(c.since);
 	free(c.acc);
@@ -512,32 +498,6 @@ const char vlpost_svg_usage[] =
 	"  --png        also write FILE.png (FILE without .svg) with rsvg-convert or\n"
 	"               ImageMagick's convert if installed, else print a note\n";
 
-static int sv_usage(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "vlpost: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n%.*s (--help for more)\n", (int)strcspn(vlpost_svg_usage, "\n"),
-		vlpost_svg_usage);
-	return 2;
-}
-
-/* s without trailing slashes (and without suffix drop if it ends so), plus add */
-static char *sv_name_with(const char *s, const char *drop, const char *add)
-{
-	size_t n = strlen(s), d = strlen(drop);
-	char *r;
-	while (n > 1 && s[n - 1] == '/')
-		n--;
-	if (d && n > d && strncmp(s + n - d, drop, d) == 0)
-		n -= d;
-	r = malloc(n + strlen(add) + 1);
-	if (r) {
-		memcpy(r, s, n);
-		strcpy(r + n, add);
-	}
-	return r;
-}
-
 /* Run argv; its exit status, 127 if it could not be run. */
 static int sv_run(char *const argv[])
 {
@@ -558,7 +518,7 @@ static int sv_run(char *const argv[])
 /* FILE.png beside the SVG, if a converter is installed; never fails. */
 static void sv_png(const char *svg)
 {
-	char *png = sv_name_with(svg, ".svg", ".png"), w[] = "-o";
+	char *png = vlpost_cli_name(svg, ".svg", ".png"), w[] = "-o";
 	char rsvg[] = "rsvg-convert", conv[] = "convert";
 	int rc;
 	if (!png)
@@ -572,10 +532,10 @@ static void sv_png(const char *svg)
 		rc = sv_run(a);
 	}
 	if (rc == 127)
-		fprintf(stderr, "vlpost: note: neither rsvg-convert (Debian librsvg2-bin) nor convert "
-			"(imagemagick) is installed: %s not written\n", png);
+		vlu_err(0, "note: neither rsvg-convert (Debian librsvg2-bin) nor convert "
+			"(imagemagick) is installed: %s not written", png);
 	else if (rc != 0)
-		fprintf(stderr, "vlpost: note: converting %s to PNG failed: %s not written\n", svg, png);
+		vlu_err(0, "note: converting %s to PNG failed: %s not written", svg, png);
 	free(png);
 }
 
@@ -594,12 +554,8 @@ static int sv_write_cb(FILE *f, void *ctx, char *err, size_t errlen)
 static int sv_to(vlpost_tset *set, const char *out, vlpost_svg_opt *opt, vlpost_tstats *st)
 {
 	struct sv_out c = { set, opt, st };
-	char err[1024];
 
-	if (vlu_write_atomic(out, sv_write_cb, &c, err, sizeof err) == 0)
-		return 0;
-	fprintf(stderr, "vlpost: %s\n", err);
-	return 2;
+	return vlpost_cli_write(out, sv_write_cb, &c);
 }
 
 int vlpost_svg_main(int argc, char **argv)
@@ -618,35 +574,36 @@ int vlpost_svg_main(int argc, char **argv)
 		else if (strcmp(argv[i], "--png") == 0)
 			png = 1;
 		else if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--width") == 0) && i + 1 == argc)
-			return sv_usage("%s: missing argument", argv[i]);
+			return vlpost_cli_usage(vlpost_svg_usage, "%s: missing argument", argv[i]);
 		else if (strcmp(argv[i], "-o") == 0)
 			o = argv[++i];
 		else if (strcmp(argv[i], "--width") == 0) {
 			char *e;
 			long w = strtol(argv[++i], &e, 10);
 			if (*e || e == argv[i] || w < 300 || w > 100000)
-				return sv_usage("svg: --width %s: a number of pixels from 300 to 100000",
-						argv[i]);
+				return vlpost_cli_usage(vlpost_svg_usage,
+							"svg: --width %s: a number of pixels from 300 to 100000",
+							argv[i]);
 			opt.width = (int)w;
 		} else if (argv[i][0] == '-' && argv[i][1])
-			return sv_usage("svg: unknown option %s", argv[i]);
+			return vlpost_cli_usage(vlpost_svg_usage, "svg: unknown option %s", argv[i]);
 		else if (dir)
-			return sv_usage("svg: extra argument %s", argv[i]);
+			return vlpost_cli_usage(vlpost_svg_usage, "svg: extra argument %s", argv[i]);
 		else
 			dir = argv[i];
 	}
 	if (!dir)
-		return sv_usage("svg: missing TRACEDIR%s", "");
+		return vlpost_cli_usage(vlpost_svg_usage, "svg: missing TRACEDIR");
 	if (vlpost_tset_open(&set, dir, opt.partial ? VL_TSET_SKIPBAD : 0, stderr, err, sizeof err) < 0) {
-		fprintf(stderr, "vlpost: %s\n", err);
+		rc = vlu_err(VLP_EXIT_BAD, "%s", err);
 		vlpost_tset_close(&set);
-		return 2;
+		return rc;
 	}
-	out = o ? strdup(o) : sv_name_with(dir, "", ".svg");
-	title = sv_name_with(dir, "", "");
+	out = o ? strdup(o) : vlpost_cli_name(dir, "", ".svg");
+	title = vlpost_cli_name(dir, "", "");
 	st = calloc((size_t)set.n, sizeof *st);
 	if (!out || !st || !title) {
-		rc = (fprintf(stderr, "vlpost: out of memory\n"), 2);
+		rc = vlu_err(VLP_EXIT_BAD, "out of memory");
 	} else {
 		base = strrchr(title, '/');
 		opt.title = base && base[1] ? base + 1 : title;

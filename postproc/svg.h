@@ -16,12 +16,14 @@ typedef struct vlpost_svg_opt {
 	FILE *warn;     /* where warnings go (NULL: nowhere) */
 } vlpost_svg_opt;
 
-/* Draw set (freshly opened) as an SVG picture on out: one row per task with its
- * states (the Pajé states of vlpost_paje_write, which derives them and matches the
- * messages), a line per message from its send begin to its receive end, a tick
- * per user mark, a time axis, a legend and the utilisation profile.  st[0..n-1]
- * receives the per-task summary.  Fails (-1, message in err) as vlpost_paje_write
- * does, and on a write error. */
+/* Draw set (freshly opened, or rewound) as an SVG picture on out: one row per
+ * task with its states (those of vlpost_paje_write: the events of timeline.h,
+ * which derives the states and matches the messages), a line per message from
+ * its send begin to its receive end, a tick per user mark, a time axis, a
+ * legend and the utilisation profile.  The set is read twice: once for the
+ * tasks' ends (the time scale), then merged.  st[0..n-1] receives the
+ * per-task summary.  Fails (-1, message in err) as vlpost_paje_write does,
+ * and on a write error. */
 int vlpost_svg_write(vlpost_tset *set, FILE *out, const vlpost_svg_opt *opt, vlpost_tstats *st, char *err,
 		  size_t errlen);
 

@@ -1,5 +1,6 @@
 /* tracereader.c - streaming reader of vlayer task traces. */
 #include "tracereader.h"
+#include "util/diag.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -429,16 +430,6 @@ int vlpost_tfile_peek(vlpost_tfile *f, vl_trec *r)
 }
 
 /* ---- a directory of traces ---- */
-__attribute__((format(printf, 3, 4)))
-static int ts_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static int is_trace_name(const char *s)
 {
 	size_t n = strlen(s), i;
@@ -471,7 +462,7 @@ static int ts_list(const char *dir, char ***out, int *nout, char *err, size_t er
 	char **names = NULL, **nn;
 	int n = 0, cap = 0;
 	if (!d)
-		return ts_fail(err, errlen, "%s: %s", dir, strerror(errno));
+		return vlu_seterr(err, errlen, "%s: %s", dir, strerror(errno));
 	while ((e = readdir(d)) != NULL) {
 		if (!is_trace_name(e->d_name))
 			continue;
@@ -496,7 +487,7 @@ static int ts_list(const char *dir, char ***out, int *nout, char *err, size_t er
 oom:
 	closedir(d);
 	free_names(names, n);
-	return ts_fail(err, errlen, "out of memory");
+	return vlu_seterr(err, errlen, "out of memory");
 }
 
 static int cmp_task(const void *a, const void *b)
@@ -551,7 +542,7 @@ static int ts_open_files(vlpost_tset *s, char **names, int n, unsigned flags, FI
 	int budget = ts_fd_budget();
 	char *path = malloc(dl + 20);
 	if (!path)
-		return ts_fail(err, errlen, "out of memory");
+		return vlu_seterr(err, errlen, "out of memory");
 	for (int i = 0; i < n; i++) {
 		vlpost_tfile *f = &s->f[s->n];
 		snprintf(path, dl + 20, "%s/%s", s->dir, names[i]);
@@ -560,7 +551,7 @@ static int ts_open_files(vlpost_tset *s, char **names, int n, unsigned flags, FI
 			continue;
 		}
 		if (!(flags & VL_TSET_SKIPBAD) || f->err != VL_TR_EHDR) {
-			ts_fail(err, errlen, "%s", f->errmsg);
+			vlu_seterr(err, errlen, "%s", f->errmsg);
 			vlpost_tfile_close(f);
 			free(path);
 			return -1;
@@ -581,14 +572,14 @@ static int ts_index(vlpost_tset *s, char *err, size_t errlen)
 		size *= 2;
 	s->hash = calloc(size, sizeof *s->hash);
 	if (!s->hash)
-		return ts_fail(err, errlen, "out of memory");
+		return vlu_seterr(err, errlen, "out of memory");
 	s->hmask = size - 1;
 	for (int i = 0; i < s->n; i++) {
 		int32_t tid = s->f[i].hdr.tid;
 		uint32_t j = tid_hash(tid) & s->hmask;
 		for (; s->hash[j]; j = (j + 1) & s->hmask)
 			if (s->f[s->hash[j] - 1].hdr.tid == tid)
-				return ts_fail(err, errlen, "%s and %s: same task id 0x%x",
+				return vlu_seterr(err, errlen, "%s and %s: same task id 0x%x",
 					       s->f[s->hash[j] - 1].path, s->f[i].path, (unsigned)tid);
 		s->hash[j] = i + 1;
 	}
@@ -603,12 +594,12 @@ int vlpost_tset_open(vlpost_tset *s, const char *dir, unsigned flags, FILE *warn
 	memset(s, 0, sizeof *s);
 	s->dir = strdup(dir);
 	if (!s->dir)
-		return ts_fail(err, errlen, "out of memory");
+		return vlu_seterr(err, errlen, "out of memory");
 	if (ts_list(dir, &names, &n, err, errlen) < 0)
 		return -1;
 	if (n == 0) {
 		free(names);
-		return ts_fail(err, errlen, "%s: no trace files (vl-XXXXXXXX.trc)", dir);
+		return vlu_seterr(err, errlen, "%s: no trace files (vl-XXXXXXXX.trc)", dir);
 	}
 	/* aligned: the hot part of each vlpost_tfile is one cache line */
 	s->f = aligned_alloc(64, (size_t)n * sizeof *s->f);
@@ -616,14 +607,14 @@ int vlpost_tset_open(vlpost_tset *s, const char *dir, unsigned flags, FILE *warn
 		memset(s->f, 0, (size_t)n * sizeof *s->f);
 	if (!s->f) {
 		free_names(names, n);
-		return ts_fail(err, errlen, "out of memory");
+		return vlu_seterr(err, errlen, "out of memory");
 	}
 	rc = ts_open_files(s, names, n, flags, warn, err, errlen);
 	free_names(names, n);
 	if (rc < 0)
 		return -1;
 	if (s->n == 0)
-		return ts_fail(err, errlen, "%s: no usable trace file", dir);
+		return vlu_seterr(err, errlen, "%s: no usable trace file", dir);
 	return ts_index(s, err, errlen);
 }
 
@@ -640,7 +631,7 @@ int vlpost_tset_rewind(vlpost_tset *s, char *err, size_t errlen)
 {
 	for (int i = 0; i < s->n; i++)
 		if (vlpost_tfile_rewind(&s->f[i]) < 0)
-			return ts_fail(err, errlen, "%s: cannot rewind", s->f[i].path);
+			return vlu_seterr(err, errlen, "%s: cannot rewind", s->f[i].path);
 	return 0;
 }
 

@@ -1,4 +1,4 @@
-/* tracereader.h - streaming reader of vlayer task traces (vlayer/trace_format.h).
+/* tracereader.h - streaming reader of vlayer task traces (include/vltrace.h).
  *
  * A vlpost_tfile reads one task's trace sequentially through a fixed buffer, validates
  * the header and every record, and names the file and the record index in every

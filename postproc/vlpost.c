@@ -1,20 +1,21 @@
-/* vlpost.c - post-processing of vlayer traces: vlpost trf | stats | check | paje. */
+/* vlpost.c - post-processing of vlayer traces: vlpost trf | stats | check here;
+ * paje, otf2, svg and scaling in their own files. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "cli.h"
 #include "otf2.h"
 #include "paje.h"
 #include "scaling.h"
 #include "stats.h"
 #include "svg.h"
 #include "trf.h"
-#include "util/outfile.h"
 #include "tracereader.h"
+#include "util/diag.h"
 
-#define EXIT_BAD 2
+#define EXIT_BAD VLP_EXIT_BAD
 
 static const char usage_main[] =
 	"usage: vlpost COMMAND [OPTIONS] ARG\n"
@@ -79,15 +80,6 @@ static const char usage_check[] =
 	"tag, in FIFO order).  Prints 'FILE: ok (N records, P processors)' and exits 0,\n"
 	"or prints the first error with its line number and exits 1.\n";
 
-/* The message, then the first line of the usage text. */
-static int bad_usage(const char *usage, const char *fmt, const char *arg)
-{
-	fprintf(stderr, "vlpost: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n%.*s (--help for more)\n", (int)strcspn(usage, "\n"), usage);
-	return EXIT_BAD;
-}
-
 static int is_help(const char *a)
 {
 	return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
@@ -109,34 +101,19 @@ static int trf_parse(int argc, char **argv, trf_args *a)
 			a->partial = 1;
 		} else if (strcmp(argv[i], "-o") == 0) {
 			if (++i == argc)
-				return bad_usage(usage_trf, "%s: missing file name", "-o");
+				return vlpost_cli_usage(usage_trf, "-o: missing file name");
 			a->out = argv[i];
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return bad_usage(usage_trf, "trf: unknown option %s", argv[i]);
+			return vlpost_cli_usage(usage_trf, "trf: unknown option %s", argv[i]);
 		} else if (a->dir) {
-			return bad_usage(usage_trf, "trf: extra argument %s", argv[i]);
+			return vlpost_cli_usage(usage_trf, "trf: extra argument %s", argv[i]);
 		} else {
 			a->dir = argv[i];
 		}
 	}
 	if (!a->dir)
-		return bad_usage(usage_trf, "trf: missing TRACEDIR%s", "");
+		return vlpost_cli_usage(usage_trf, "trf: missing TRACEDIR");
 	return -1;
-}
-
-/* TRACEDIR without trailing slashes, plus ".trf" */
-static char *default_out(const char *dir)
-{
-	size_t n = strlen(dir);
-	char *s;
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	s = malloc(n + 5);
-	if (s) {
-		memcpy(s, dir, n);
-		memcpy(s + n, ".trf", 5);
-	}
-	return s;
 }
 
 struct trf_out {
@@ -154,12 +131,8 @@ static int trf_write_cb(FILE *f, void *ctx, char *err, size_t errlen)
 static int trf_to(vlpost_tset *set, const char *out, const trf_args *a, vlpost_tstats *st)
 {
 	struct trf_out c = { set, { a->partial, stderr }, st };
-	char err[1024];
 
-	if (vlu_write_atomic(out, trf_write_cb, &c, err, sizeof err) == 0)
-		return 0;
-	fprintf(stderr, "vlpost: %s\n", err);
-	return EXIT_BAD;
+	return vlpost_cli_write(out, trf_write_cb, &c);
 }
 
 static int cmd_trf(int argc, char **argv)
@@ -172,14 +145,14 @@ static int cmd_trf(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (vlpost_tset_open(&set, a.dir, a.partial ? VL_TSET_SKIPBAD : 0, stderr, err, sizeof err) < 0) {
-		fprintf(stderr, "vlpost: %s\n", err);
+		vlu_err(EXIT_BAD, "%s", err);
 		vlpost_tset_close(&set);
 		return EXIT_BAD;
 	}
-	out = a.out ? strdup(a.out) : default_out(a.dir);
+	out = a.out ? strdup(a.out) : vlpost_cli_name(a.dir, "", ".trf");
 	st = calloc((size_t)set.n, sizeof *st);
 	if (!out || !st)
-		rc = (fprintf(stderr, "vlpost: out of memory\n"), EXIT_BAD);
+		rc = vlu_err(EXIT_BAD, "out of memory");
 	else
 		rc = trf_to(&set, out, &a, st);
 	if (rc == 0 && vlpost_stats_print(stdout, st, set.n, 0) < 0)
@@ -216,7 +189,7 @@ static int cmd_stats(int argc, char **argv)
 		if (strcmp(argv[i], "--csv") == 0 || strcmp(argv[i], "--json") == 0) {
 			enum vlpost_fmt f = argv[i][2] == 'c' ? VLP_FMT_CSV : VLP_FMT_JSON;
 			if (fmt != VLP_FMT_TEXT && fmt != f)
-				return bad_usage(usage_stats, "stats: %s", "--csv or --json, not both");
+				return vlpost_cli_usage(usage_stats, "stats: --csv or --json, not both");
 			fmt = f;
 		} else if (strcmp(argv[i], "--full") == 0)
 			full = 1;
@@ -225,27 +198,27 @@ static int cmd_stats(int argc, char **argv)
 		else if (strcmp(argv[i], "--matrix") == 0)
 			flags |= VLP_REP_MATRIX;
 		else if (argv[i][0] == '-' && argv[i][1])
-			return bad_usage(usage_stats, "stats: unknown option %s", argv[i]);
+			return vlpost_cli_usage(usage_stats, "stats: unknown option %s", argv[i]);
 		else if (dir)
-			return bad_usage(usage_stats, "stats: extra argument %s", argv[i]);
+			return vlpost_cli_usage(usage_stats, "stats: extra argument %s", argv[i]);
 		else
 			dir = argv[i];
 	}
 	if ((flags & VLP_REP_BRIEF) && (full || (flags & VLP_REP_MATRIX)))
-		return bad_usage(usage_stats, "stats: %s", "--brief, or --full/--matrix, not both");
+		return vlpost_cli_usage(usage_stats, "stats: --brief, or --full/--matrix, not both");
 	if (!dir)
-		return bad_usage(usage_stats, "stats: missing TRACEDIR%s", "");
+		return vlpost_cli_usage(usage_stats, "stats: missing TRACEDIR");
 	if (vlpost_tset_open(&set, dir, 0, stderr, err, sizeof err) < 0) {
-		fprintf(stderr, "vlpost: %s\n", err);
+		vlu_err(EXIT_BAD, "%s", err);
 		vlpost_tset_close(&set);
 		return EXIT_BAD;
 	}
 	memset(&rep, 0, sizeof rep);
 	st = calloc((size_t)set.n, sizeof *st);
 	if (!st)
-		rc = (fprintf(stderr, "vlpost: out of memory\n"), EXIT_BAD);
+		rc = vlu_err(EXIT_BAD, "out of memory");
 	else if (stats_collect(&set, st, &rep, flags, err, sizeof err) < 0)
-		rc = (fprintf(stderr, "vlpost: %s\n", err), EXIT_BAD);
+		rc = vlu_err(EXIT_BAD, "%s", err);
 	else if (vlpost_report_print(stdout, st, set.n, &rep, fmt, flags) < 0)
 		rc = EXIT_BAD;
 	vlpost_report_free(&rep);
@@ -266,25 +239,21 @@ static int cmd_check(int argc, char **argv)
 		if (is_help(argv[i]))
 			return fputs(usage_check, stdout), 0;
 		if (argv[i][0] == '-' && argv[i][1])
-			return bad_usage(usage_check, "check: unknown option %s", argv[i]);
+			return vlpost_cli_usage(usage_check, "check: unknown option %s", argv[i]);
 		if (file)
-			return bad_usage(usage_check, "check: extra argument %s", argv[i]);
+			return vlpost_cli_usage(usage_check, "check: extra argument %s", argv[i]);
 		file = argv[i];
 	}
 	if (!file)
-		return bad_usage(usage_check, "check: missing FILE.trf%s", "");
+		return vlpost_cli_usage(usage_check, "check: missing FILE.trf");
 	f = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
-	if (!f) {
-		fprintf(stderr, "vlpost: %s: %s\n", file, strerror(errno));
-		return EXIT_BAD;
-	}
+	if (!f)
+		return vlu_err(EXIT_BAD, "%s: %s", file, strerror(errno));
 	rc = vlpost_trf_check(f, &res, err, sizeof err);
 	if (f != stdin)
 		fclose(f);
-	if (rc < 0) {
-		fprintf(stderr, "vlpost: %s: %s\n", file, err);
-		return EXIT_BAD;
-	}
+	if (rc < 0)
+		return vlu_err(EXIT_BAD, "%s: %s", file, err);
 	if (rc > 0) {
 		printf("%s:%llu: %s\n", file, (unsigned long long)res.line, err);
 		return 1;
@@ -296,8 +265,9 @@ static int cmd_check(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	vlu_progname("vlpost");
 	if (argc < 2)
-		return bad_usage(usage_main, "missing command%s", "");
+		return vlpost_cli_usage(usage_main, "missing command");
 	if (is_help(argv[1]))
 		return fputs(usage_main, stdout), 0;
 	if (strcmp(argv[1], "trf") == 0)
@@ -314,5 +284,5 @@ int main(int argc, char **argv)
 		return vlpost_scaling_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "svg") == 0)
 		return vlpost_svg_main(argc - 1, argv + 1);
-	return bad_usage(usage_main, "unknown command %s", argv[1]);
+	return vlpost_cli_usage(usage_main, "unknown command %s", argv[1]);
 }

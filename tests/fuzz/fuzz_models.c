@@ -43,9 +43,9 @@
  *
  * libFuzzer (clang; from the repository root):
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
- *     -D_GNU_SOURCE -Iinclude -I. tests/fuzz/fuzz_models.c util/*.c \
- *     tools/vlcalib/calib_raw.c $(ls tools/vlmodel/*.c | grep -v vlmodel.c) \
- *     $(ls postproc/*.c | grep -v vlpost.c) build/libvlayer-core.a \
+ *     -D_GNU_SOURCE -Iinclude -I. tests/fuzz/fuzz_models.c (every .c of util/) \
+ *     tools/vlcalib/calib_raw.c (every .c of tools/vlmodel/ but vlmodel.c) \
+ *     (every .c of postproc/ but vlpost.c) build/libvlayer-core.a \
  *     $(pkg-config --cflags --libs inih) -lm -o build/fuzz_models_lf
  *   mkdir -p build/models-corpus && build/tests/fuzz_models --seeds build/models-corpus
  *   build/fuzz_models_lf -max_total_time=120 -max_len=8192 build/models-corpus \

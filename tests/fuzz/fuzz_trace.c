@@ -18,7 +18,7 @@
  * rejected input) are discarded; sanitizer reports still reach stderr.
  *
  * libFuzzer:  clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
- *               -Iinclude -I. tests/fuzz/fuzz_trace.c util/*.c \
+ *               -Iinclude -I. tests/fuzz/fuzz_trace.c (every .c of util/) \
  *               (every .c file of postproc/ but vlpost.c) -lm -o fuzz_trace
  *             (add -DVL_HAVE_OTF2 $(pkg-config --cflags --libs otf2) for OTF2;
  *             tests/fuzz/README.md)
