@@ -315,7 +315,7 @@ static void fz_prog_msgs(const vlmod_prog *m)
 
 		fz_check(g->step >= 0 && g->step < m->r && g->out_step == g->step, "message step");
 		fz_check(g->from >= 0 && g->from < m->p, "message sender");
-		fz_check((g->to >= 0 && g->to < m->p && g->to != g->from) || g->to == VLM_TO_ALL,
+		fz_check((g->to >= 0 && g->to < m->p && g->to != g->from) || g->to == VLMOD_TO_ALL,
 		         "message receiver");
 		fz_check(fz_finite(g->bytes) && g->bytes >= 0, "message size");
 		fz_check(m->comm[g->step], "a step with a message does not communicate");
@@ -325,7 +325,7 @@ static void fz_prog_msgs(const vlmod_prog *m)
 			              (g[-1].from < g->from ||
 			               (g[-1].from == g->from && g[-1].to <= g->to))),
 			         "messages not sorted");
-		if (g->to != VLM_TO_ALL)
+		if (g->to != VLMOD_TO_ALL)
 			in[(size_t)g->step * p + (size_t)g->to] += g->bytes;
 		else if (p * m->nmsg <= 10000000) /* else too slow */
 			for (size_t i = 0; i < p; i++)
@@ -333,7 +333,7 @@ static void fz_prog_msgs(const vlmod_prog *m)
 		else
 			recount = 0;
 		out[(size_t)g->step * p + (size_t)g->from] +=
-		    g->to == VLM_TO_ALL ? g->bytes * (double)(m->p - 1) : g->bytes;
+		    g->to == VLMOD_TO_ALL ? g->bytes * (double)(m->p - 1) : g->bytes;
 	}
 	for (size_t k = 0; k < p * r; k++)
 		fz_check((!recount || fabs(in[k] - m->in[k]) <= 1e-9 * in[k]) &&
@@ -460,9 +460,9 @@ static int fz_gl(int opt)
 
 static void fz_raw_row_ok(const vlcal_raw_row *w, int linkmask)
 {
-	int want = w->x == VLM_X_PACK ? 1 : w->x == VLM_X_CONT || w->x >= VLM_X_BSP ? 0 : 2;
+	int want = w->x == VLCAL_X_PACK ? 1 : w->x == VLCAL_X_CONT || w->x >= VLCAL_X_BSP ? 0 : 2;
 
-	fz_check(w->x >= 0 && w->x < VLM_NX, "experiment out of range");
+	fz_check(w->x >= 0 && w->x < VLCAL_NX, "experiment out of range");
 	fz_check((w->link == 0 || w->link == 1) && (linkmask & (1 << w->link)),
 	         "a row of a link not asked for");
 	fz_check(want ? w->procs == want : w->procs >= 2 && w->procs <= 1000000, "procs");
@@ -577,7 +577,7 @@ static void fz_expr_msg(const char *err, size_t len, const char *text)
 
 static int fz_expr(const char *text)
 {
-	static const double pts[][VLM_NVARS] = {
+	static const double pts[][VLMOD_NVARS] = {
 	    {1000, 1, 8, 1.0 / 3}, {1000, 64, 8, 1.0 / 3}, {0, 0, 0, 0}, {-1, 1e300, 1e-300, 2}};
 	char e1[FZ_ERR], e2[FZ_ERR];
 	vlmod_expr *a = vlmod_expr_parse(text, e1, sizeof e1), *b = vlmod_expr_parse(text, e2, sizeof e2);
@@ -591,7 +591,7 @@ static int fz_expr(const char *text)
 	for (size_t k = 0; k < sizeof pts / sizeof pts[0]; k++)
 		fz_check(fz_same(vlmod_expr_eval(a, pts[k]), vlmod_expr_eval(b, pts[k])),
 		         "two parses evaluate differently");
-	for (int v = 0; v < VLM_NVARS; v++)
+	for (int v = 0; v < VLMOD_NVARS; v++)
 		fz_check(vlmod_expr_uses(a, v) == vlmod_expr_uses(b, v) &&
 		             (!vlmod_expr_uses(a, v) || strchr(text, "npwa"[v])),
 		         "uses a variable not in the text");

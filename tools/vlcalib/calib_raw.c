@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const vlcal_raw_xname[VLM_NX] = {
+const char *const vlcal_raw_xname[VLCAL_NX] = {
     "rtt",          "oneway",       "send",         "pack",         "recv",
     "gap",          "contention",   "bsp_exchange", "bsp_pingpong", "bsp_onetoall",
     "bsp_alltoone", "bsp_alltoall", "bsp_barrier"};
@@ -45,7 +45,7 @@ void vlcal_raw_free(vlcal_raw *raw)
 	vlcal_raw_init(raw);
 }
 
-/* The first line must be VLM_RAW_MAGIC (trailing blanks and CR allowed). */
+/* The first line must be VLCAL_RAW_MAGIC (trailing blanks and CR allowed). */
 static int check_magic(const char *path, char **err)
 {
 	char buf[256];
@@ -64,9 +64,9 @@ static int check_magic(const char *path, char **err)
 	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' ' ||
 	             buf[n - 1] == '\t'))
 		buf[--n] = 0;
-	if (strcmp(buf, VLM_RAW_MAGIC) != 0)
+	if (strcmp(buf, VLCAL_RAW_MAGIC) != 0)
 		return fail(err, "%s:1: not a vlcalib raw file (the first line must be \"%s\")",
-		            path, VLM_RAW_MAGIC);
+		            path, VLCAL_RAW_MAGIC);
 	return 0;
 }
 
@@ -114,7 +114,7 @@ static int lookup(const char *s, const char *const *names, int n)
  * the others 2. */
 static int check_procs(const vlu_csv *c, int r, int x, int procs, char **err)
 {
-	int want = x == VLM_X_PACK ? 1 : x == VLM_X_CONT || x >= VLM_X_BSP ? 0 : 2;
+	int want = x == VLCAL_X_PACK ? 1 : x == VLCAL_X_CONT || x >= VLCAL_X_BSP ? 0 : 2;
 
 	if (want && procs != want)
 		return fail(err, "%s:%d: column procs: experiment %s has %d task%s, not %d",
@@ -134,7 +134,7 @@ static int parse_row(const vlu_csv *c, int r, const int *col, int use_min, vlcal
 	long long procs, reps;
 	double vmin, vmed;
 
-	w->x = lookup(xs, vlcal_raw_xname, VLM_NX);
+	w->x = lookup(xs, vlcal_raw_xname, VLCAL_NX);
 	if (w->x < 0)
 		return fail(err,
 		            "%s:%d: unknown experiment '%s' (valid: rtt, oneway, send, pack, "

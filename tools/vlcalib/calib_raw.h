@@ -1,5 +1,5 @@
 /* calib_raw.h - the raw measurement files of `vlcalib fit`: first line
- * VLM_RAW_MAGIC, then a CSV file (csv.h) with the columns experiment, link,
+ * VLCAL_RAW_MAGIC, then a CSV file (csv.h) with the columns experiment, link,
  * procs, bytes, h, reps, min_ns, median_ns (others are ignored) and the
  * metadata comments "# library: ..." and "# hosts: ..."; written by
  * `vlcalib run` (calib_mpi.c, calib_pvm.c).
@@ -8,32 +8,32 @@
  * (vlcal_raw_load), then sorted and merged into one row per key (vlcal_raw_merge).
  * Errors are messages "PATH:LINE: what" (without the "vlcalib: " of the tool),
  * returned malloc'd so that no message is ever cut short. */
-#ifndef VLM_CALIB_RAW_H
-#define VLM_CALIB_RAW_H
+#ifndef VLCAL_CALIB_RAW_H
+#define VLCAL_CALIB_RAW_H
 
-#define VLM_RAW_MAGIC "# vlcalib raw v1"
+#define VLCAL_RAW_MAGIC "# vlcalib raw v1"
 
 /* The experiments (column experiment), in the order the rows sort by. */
 enum {
-	VLM_X_RTT,
-	VLM_X_ONEWAY,
-	VLM_X_SEND,
-	VLM_X_PACK,
-	VLM_X_RECV,
-	VLM_X_GAP,
-	VLM_X_CONT,
-	VLM_X_BSP, /* the five BSP patterns follow in this order */
-	VLM_X_BARRIER = VLM_X_BSP + 5,
-	VLM_NX
+	VLCAL_X_RTT,
+	VLCAL_X_ONEWAY,
+	VLCAL_X_SEND,
+	VLCAL_X_PACK,
+	VLCAL_X_RECV,
+	VLCAL_X_GAP,
+	VLCAL_X_CONT,
+	VLCAL_X_BSP, /* the five BSP patterns follow in this order */
+	VLCAL_X_BARRIER = VLCAL_X_BSP + 5,
+	VLCAL_NX
 };
 
 /* Their names ("rtt", ..., "bsp_exchange", ..., "bsp_barrier"), and those of
  * the links (column link): 0 "intra", 1 "inter". */
-extern const char *const vlcal_raw_xname[VLM_NX];
+extern const char *const vlcal_raw_xname[VLCAL_NX];
 extern const char *const vlcal_raw_lname[2];
 
 typedef struct vlcal_raw_row {
-	int x, link, procs; /* VLM_X_*, 0 intra / 1 inter, tasks */
+	int x, link, procs; /* VLCAL_X_*, 0 intra / 1 inter, tasks */
 	int file;           /* the FILE number given to vlcal_raw_load */
 	long long bytes;    /* 0 .. 2^50 */
 	double h, v;        /* h, and min_ns or median_ns: finite, 0 .. 1e15 */

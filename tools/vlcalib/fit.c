@@ -8,15 +8,15 @@
 const char *vlcal_fit_strerror(int code)
 {
 	switch (code) {
-	case VLM_FIT_OK:
+	case VLCAL_FIT_OK:
 		return "ok";
-	case VLM_FIT_FEW:
+	case VLCAL_FIT_FEW:
 		return "too few sizes for a fit";
-	case VLM_FIT_SINGULAR:
+	case VLCAL_FIT_SINGULAR:
 		return "singular fit";
-	case VLM_FIT_BADARG:
+	case VLCAL_FIT_BADARG:
 		return "invalid input (sizes not increasing or a value not finite)";
-	case VLM_FIT_DEGENERATE:
+	case VLCAL_FIT_DEGENERATE:
 		return "degenerate fit";
 	}
 	return "unknown error";
@@ -183,8 +183,8 @@ static int dp_choose(const dp *d, double penalty, int klim)
 
 /* The K segments of the chosen solution: index ranges and lines. */
 typedef struct segs {
-	int k, start[VLM_PWL_MAX], end[VLM_PWL_MAX];
-	double c0[VLM_PWL_MAX], c1[VLM_PWL_MAX];
+	int k, start[VLCAL_PWL_MAX], end[VLCAL_PWL_MAX];
+	double c0[VLCAL_PWL_MAX], c1[VLCAL_PWL_MAX];
 } segs;
 
 static int dp_segs(const dp *d, const double *x, const double *y, const double *w, int k, segs *s)
@@ -279,7 +279,7 @@ static void hat(const double *kx, int n, double x, int *k, double *a)
 static int refit(const double *x, const double *y, const double *w, int m, const double *kx, int n,
                  double *ky)
 {
-	double r[VLM_PWL_MAX][VLM_PWL_MAX + 1], row[VLM_PWL_MAX + 1], scale = 0;
+	double r[VLCAL_PWL_MAX][VLCAL_PWL_MAX + 1], row[VLCAL_PWL_MAX + 1], scale = 0;
 
 	memset(r, 0, sizeof r);
 	for (int i = 0; i < m; i++) {
@@ -361,8 +361,8 @@ static double candidate(const double *x, const double *y, const double *w, int m
 static void join(const segs *s, const double *x, const double *y, const double *w, int m,
                  double penalty, int max_points, vlcal_pwl *out)
 {
-	int jump[VLM_PWL_MAX] = {0}, n;
-	double kx[VLM_PWL_MAX], ky[VLM_PWL_MAX], sse;
+	int jump[VLCAL_PWL_MAX] = {0}, n;
+	double kx[VLCAL_PWL_MAX], ky[VLCAL_PWL_MAX], sse;
 	vlcal_pwl f;
 
 	n = seg_knots(s, x, m, jump, kx, ky, max_points);
@@ -385,24 +385,24 @@ int vlcal_segfit(const double *x, const double *y, const double *w, int m, doubl
                int max_points, vlcal_pwl *out)
 {
 	double *wr = NULL;
-	int kmax, k, rc = VLM_FIT_OK;
+	int kmax, k, rc = VLCAL_FIT_OK;
 	dp d = {0, 0, NULL, NULL, NULL};
 	segs s;
 
 	if (m < 2)
-		return VLM_FIT_FEW;
-	if (m > VLM_SEG_MAXM || !finite_increasing(x, y, m) || !(penalty >= 0) || max_points < 2)
-		return VLM_FIT_BADARG;
-	if (max_points > VLM_PWL_MAX)
-		max_points = VLM_PWL_MAX;
+		return VLCAL_FIT_FEW;
+	if (m > VLCAL_SEG_MAXM || !finite_increasing(x, y, m) || !(penalty >= 0) || max_points < 2)
+		return VLCAL_FIT_BADARG;
+	if (max_points > VLCAL_PWL_MAX)
+		max_points = VLCAL_PWL_MAX;
 	wr = malloc(sizeof(double) * (size_t)m);
 	if (!wr)
-		return VLM_FIT_SINGULAR;
+		return VLCAL_FIT_SINGULAR;
 	if (w) {
 		for (int i = 0; i < m; i++)
 			if (!(w[i] >= 0) || !isfinite(w[i])) {
 				free(wr);
-				return VLM_FIT_BADARG;
+				return VLCAL_FIT_BADARG;
 			}
 		memcpy(wr, w, sizeof(double) * (size_t)m);
 	} else {
@@ -411,12 +411,12 @@ int vlcal_segfit(const double *x, const double *y, const double *w, int m, doubl
 	/* k segments join into k + 1 knots at least */
 	kmax = m / 2 < max_points - 1 ? m / 2 : max_points - 1;
 	if (dp_init(&d, x, y, wr, m, kmax)) {
-		rc = VLM_FIT_SINGULAR;
+		rc = VLCAL_FIT_SINGULAR;
 		goto out;
 	}
 	k = dp_choose(&d, penalty, kmax);
 	if (k == 0 || dp_segs(&d, x, y, wr, k, &s)) {
-		rc = VLM_FIT_SINGULAR;
+		rc = VLCAL_FIT_SINGULAR;
 		goto out;
 	}
 	join(&s, x, y, wr, m, penalty, max_points, out);
@@ -452,7 +452,7 @@ double vlcal_penalty_auto(const double *x, const double *y, const double *w, int
 	if (sigma)
 		*sigma = s;
 	p = 6 * log(m > 1 ? m : 1) * s * s;
-	return p > VLM_PENALTY_DEFAULT ? p : VLM_PENALTY_DEFAULT;
+	return p > VLCAL_PENALTY_DEFAULT ? p : VLCAL_PENALTY_DEFAULT;
 }
 
 double vlcal_pwl_eval(const vlcal_pwl *f, double x)
@@ -475,25 +475,25 @@ int vlcal_hockney_fit(const double *n, const double *t, int m, vlcal_hockney *h)
 	double *w, c0, c1, s2 = 0, fl, nmax = 0;
 
 	if (m < 2)
-		return VLM_FIT_FEW;
+		return VLCAL_FIT_FEW;
 	for (int i = 0; i < m; i++) {
 		if (!isfinite(n[i]) || !isfinite(t[i]))
-			return VLM_FIT_BADARG;
+			return VLCAL_FIT_BADARG;
 		nmax = fabs(n[i]) > nmax ? fabs(n[i]) : nmax;
 	}
 	w = malloc(sizeof(double) * (size_t)m);
 	if (!w)
-		return VLM_FIT_SINGULAR;
+		return VLCAL_FIT_SINGULAR;
 	rel_weights(t, m, w);
 	if (vlu_line(n, t, w, m, &c0, &c1, NULL)) {
 		free(w);
-		return VLM_FIT_SINGULAR;
+		return VLCAL_FIT_SINGULAR;
 	}
 	free(w);
 	/* the size-dependent part must matter: at the largest size more than
 	 * 1e-9 of the time */
 	if (!(c1 * nmax > 1e-9 * fabs(c0 + c1 * nmax)))
-		return VLM_FIT_DEGENERATE;
+		return VLCAL_FIT_DEGENERATE;
 	h->t0 = c0;
 	h->r_inf = 1 / c1;
 	h->n_half = c0 / c1;
@@ -503,7 +503,7 @@ int vlcal_hockney_fit(const double *n, const double *t, int m, vlcal_hockney *h)
 		s2 += r * r;
 	}
 	h->rms_rel = sqrt(s2 / m);
-	return VLM_FIT_OK;
+	return VLCAL_FIT_OK;
 }
 
 /* ---- LogGP ---- */
@@ -515,8 +515,8 @@ int vlcal_loggp_fit(double send_small, double recv_small, double oneway_small, c
 	int rc;
 
 	if (!isfinite(send_small) || !isfinite(recv_small) || !isfinite(oneway_small))
-		return VLM_FIT_BADARG;
-	rc = vlcal_segfit(gn, gt, gw, gm, penalty, VLM_PWL_MAX, &f);
+		return VLCAL_FIT_BADARG;
+	rc = vlcal_segfit(gn, gt, gw, gm, penalty, VLCAL_PWL_MAX, &f);
 	if (rc)
 		return rc;
 	out->o_s = send_small;
@@ -524,7 +524,7 @@ int vlcal_loggp_fit(double send_small, double recv_small, double oneway_small, c
 	out->L = oneway_small - send_small - recv_small;
 	out->g = vlcal_pwl_eval(&f, gn[0]);
 	out->G = (f.y[f.n - 1] - f.y[f.n - 2]) / (f.x[f.n - 1] - f.x[f.n - 2]);
-	return VLM_FIT_OK;
+	return VLCAL_FIT_OK;
 }
 
 /* ---- MSGSETUP / ALCBW ---- */
@@ -532,14 +532,14 @@ int vlcal_loggp_fit(double send_small, double recv_small, double oneway_small, c
 int vlcal_msgsetup(double ns, double ts, double nl, double tl, double *msgsetup, double *alcbw)
 {
 	if (!isfinite(ns) || !isfinite(ts) || !isfinite(nl) || !isfinite(tl) || ns < 0)
-		return VLM_FIT_BADARG;
+		return VLCAL_FIT_BADARG;
 	if (!(nl > ns))
-		return VLM_FIT_FEW;
+		return VLCAL_FIT_FEW;
 	if (!(tl > ts))
-		return VLM_FIT_DEGENERATE;
+		return VLCAL_FIT_DEGENERATE;
 	*alcbw = (nl - ns) / (tl - ts);
 	*msgsetup = ts - ns / *alcbw;
-	return VLM_FIT_OK;
+	return VLCAL_FIT_OK;
 }
 
 int vlcal_msgsetup_series(const double *n, const double *t, int m, double *msgsetup, double *alcbw,
@@ -548,14 +548,14 @@ int vlcal_msgsetup_series(const double *n, const double *t, int m, double *msgse
 	int is = -1;
 
 	if (m < 2)
-		return VLM_FIT_FEW;
+		return VLCAL_FIT_FEW;
 	if (!finite_increasing(n, t, m))
-		return VLM_FIT_BADARG;
+		return VLCAL_FIT_BADARG;
 	for (int i = 0; i < m - 1; i++)
 		if (n[i] > 0 && (is < 0 || fabs(log(n[i] / 100)) < fabs(log(n[is] / 100))))
 			is = i;
 	if (is < 0)
-		return VLM_FIT_FEW;
+		return VLCAL_FIT_FEW;
 	if (ns_used)
 		*ns_used = n[is];
 	if (nl_used)
@@ -570,17 +570,17 @@ int vlcal_bsp_fit(const double *h, const double *t, int m, vlcal_bsp *out)
 	double c0, c1, sse;
 
 	if (m < 2)
-		return VLM_FIT_FEW;
+		return VLCAL_FIT_FEW;
 	for (int i = 0; i < m; i++)
 		if (!isfinite(h[i]) || !isfinite(t[i]))
-			return VLM_FIT_BADARG;
+			return VLCAL_FIT_BADARG;
 	if (vlu_line(h, t, NULL, m, &c0, &c1, &sse))
-		return VLM_FIT_SINGULAR;
+		return VLCAL_FIT_SINGULAR;
 	out->g = c1;
 	out->L = c0;
 	out->rms = sqrt(sse / m);
 	out->npts = m;
-	return VLM_FIT_OK;
+	return VLCAL_FIT_OK;
 }
 
 /* The average over patterns of the mean time of each pattern at H. */
@@ -617,16 +617,16 @@ int vlcal_bsp_overall(const int *pattern, const double *h, const double *t, int 
 	int nh = 0, rc;
 
 	if (m < 2)
-		return VLM_FIT_FEW;
+		return VLCAL_FIT_FEW;
 	for (int i = 0; i < m; i++)
 		if (!isfinite(h[i]) || !isfinite(t[i]))
-			return VLM_FIT_BADARG;
+			return VLCAL_FIT_BADARG;
 	hs = malloc(sizeof(double) * (size_t)m);
 	avg = malloc(sizeof(double) * (size_t)m);
 	if (!hs || !avg) {
 		free(hs);
 		free(avg);
-		return VLM_FIT_SINGULAR;
+		return VLCAL_FIT_SINGULAR;
 	}
 	memcpy(hs, h, sizeof(double) * (size_t)m);
 	qsort(hs, (size_t)m, sizeof(double), cmp_double);
@@ -635,7 +635,7 @@ int vlcal_bsp_overall(const int *pattern, const double *h, const double *t, int 
 			hs[nh++] = hs[i];
 	for (int i = 0; i < nh; i++)
 		avg[i] = bsp_avg_at(pattern, h, t, m, hs[i]);
-	rc = nh < 2 ? VLM_FIT_FEW : vlcal_bsp_fit(hs, avg, nh, out);
+	rc = nh < 2 ? VLCAL_FIT_FEW : vlcal_bsp_fit(hs, avg, nh, out);
 	free(hs);
 	free(avg);
 	return rc;
@@ -648,20 +648,20 @@ int vlcal_contention_fit(int k, const double *s, const double *c, int m, double 
 	double s1 = 0, s2 = 0;
 
 	if (m < 1)
-		return VLM_FIT_FEW;
+		return VLCAL_FIT_FEW;
 	if (k < 1)
-		return VLM_FIT_BADARG;
+		return VLCAL_FIT_BADARG;
 	for (int i = 0; i < m; i++) {
 		double r;
 
 		if (!isfinite(s[i]) || !isfinite(c[i]) || !(c[i] > 0) || s[i] < 0)
-			return VLM_FIT_BADARG;
+			return VLCAL_FIT_BADARG;
 		r = k * s[i] / c[i];
 		s1 += r;
 		s2 += r * r;
 	}
 	if (!(s2 > 0))
-		return VLM_FIT_SINGULAR;
+		return VLCAL_FIT_SINGULAR;
 	*f = s1 / s2;
-	return VLM_FIT_OK;
+	return VLCAL_FIT_OK;
 }

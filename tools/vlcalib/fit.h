@@ -7,21 +7,21 @@
  * ns); a rate comes out in bytes per that unit, a per-byte cost in that unit
  * per byte.
  *
- * Every function returns VLM_FIT_OK (0) or one of the negative codes below;
+ * Every function returns VLCAL_FIT_OK (0) or one of the negative codes below;
  * vlcal_fit_strerror() names them.  On an error the outputs are unspecified.
  */
-#ifndef VLM_FIT_H
-#define VLM_FIT_H
+#ifndef VLCAL_FIT_H
+#define VLCAL_FIT_H
 
-#define VLM_PWL_MAX  32   /* points of a VMConfig model (vlayer's VLCFG_MAX_BP) */
-#define VLM_SEG_MAXM 2000 /* sizes vlcal_segfit takes (its tables are M x M) */
+#define VLCAL_PWL_MAX  32   /* points of a VMConfig model (vlayer's VLCFG_MAX_BP) */
+#define VLCAL_SEG_MAXM 2000 /* sizes vlcal_segfit takes (its tables are M x M) */
 
 enum {
-	VLM_FIT_OK = 0,
-	VLM_FIT_FEW = -1,        /* too few points (sizes) for the fit */
-	VLM_FIT_SINGULAR = -2,   /* the least-squares problem is singular */
-	VLM_FIT_BADARG = -3,     /* sizes not increasing, a value not finite, ... */
-	VLM_FIT_DEGENERATE = -4, /* fits, but the result is meaningless (e.g. a
+	VLCAL_FIT_OK = 0,
+	VLCAL_FIT_FEW = -1,        /* too few points (sizes) for the fit */
+	VLCAL_FIT_SINGULAR = -2,   /* the least-squares problem is singular */
+	VLCAL_FIT_BADARG = -3,     /* sizes not increasing, a value not finite, ... */
+	VLCAL_FIT_DEGENERATE = -4, /* fits, but the result is meaningless (e.g. a
 	                            transfer time that falls with the size) */
 };
 
@@ -33,7 +33,7 @@ const char *vlcal_fit_strerror(int code);
 /* The least PENALTY of vlcal_segfit with relative weights: a segment must
  * remove 0.01 of squared relative error, e.g. one size off by 10 % or four off
  * by 5 %.  Noisier data needs more: see vlcal_penalty_auto. */
-#define VLM_PENALTY_DEFAULT 0.01
+#define VLCAL_PENALTY_DEFAULT 0.01
 
 /* A continuous piecewise-linear function through N points (X increasing),
  * evaluated as vlayer evaluates a VMConfig model: constant Y[0] left of X[0],
@@ -41,8 +41,8 @@ const char *vlcal_fit_strerror(int code);
  * X[N-1] (N == 1: constant). */
 typedef struct vlcal_pwl {
 	int n;
-	double x[VLM_PWL_MAX];
-	double y[VLM_PWL_MAX];
+	double x[VLCAL_PWL_MAX];
+	double y[VLCAL_PWL_MAX];
 	int segments;   /* segments the dynamic programme chose (n - 1 unless jumps) */
 	double sse;     /* weighted sum of squared residuals of the final fit */
 	double rms_rel; /* root mean square of the relative residuals (r_i / y_i) */
@@ -66,15 +66,15 @@ typedef struct vlcal_pwl {
  *
  * Weights W (M values >= 0), or NULL for relative-error weighting
  * w_i = 1 / max(|y_i|, 1e-6 * max|y|)^2 (so PENALTY is in units of squared
- * relative error).  At most MAX_POINTS (2..VLM_PWL_MAX) points come out.
- * Needs 2 <= M <= VLM_SEG_MAXM; time O(M^2 MAX_POINTS), memory O(M^2).
+ * relative error).  At most MAX_POINTS (2..VLCAL_PWL_MAX) points come out.
+ * Needs 2 <= M <= VLCAL_SEG_MAXM; time O(M^2 MAX_POINTS), memory O(M^2).
  * Noise-free data made of K segments of at least 3 points each, with whole-
  * byte breakpoints, comes back exactly (to rounding). */
 int vlcal_segfit(const double *x, const double *y, const double *w, int m, double penalty,
                int max_points, vlcal_pwl *out);
 
 /* The penalty vlcalib uses unless told otherwise, for data (X increasing, Y)
- * whose relative noise is unknown: max(VLM_PENALTY_DEFAULT, 6 ln(M) s^2),
+ * whose relative noise is unknown: max(VLCAL_PENALTY_DEFAULT, 6 ln(M) s^2),
  * where s (into *SIGMA, may be NULL) is a robust estimate of the relative noise
  * per point: 1.4826 x the median absolute deviation of each interior point
  * from the straight line through its two neighbours, times sqrt(W[i]) (W as
@@ -105,7 +105,7 @@ typedef struct vlcal_hockney {
 } vlcal_hockney;
 
 /* Least squares with relative-error weighting (as vlcal_segfit) over M >= 2
- * sizes N (not all equal) and times T.  VLM_FIT_DEGENERATE if the slope is
+ * sizes N (not all equal) and times T.  VLCAL_FIT_DEGENERATE if the slope is
  * <= 0 (no finite bandwidth).  t0 is reported as fitted, even if negative. */
 int vlcal_hockney_fit(const double *n, const double *t, int m, vlcal_hockney *h);
 

@@ -15,7 +15,7 @@ void vlcal_fit_bsp(const vlcal_input *in, int link)
 	vlcal_bsp b;
 	int rc;
 
-	for (int x = VLM_X_BSP; x < VLM_X_BSP + 5; x++) {
+	for (int x = VLCAL_X_BSP; x < VLCAL_X_BSP + 5; x++) {
 		vlcal_series s = vlcal_series_get(in, link, x, 0);
 		char m[40];
 
@@ -68,7 +68,7 @@ void vlcal_fit_bsp(const vlcal_input *in, int link)
 		vlcal_put(link, "bsp(mean)", "L", ls / npat / 1e3, "us");
 	}
 	{
-		vlcal_series s = vlcal_series_get(in, link, VLM_X_BARRIER, 0);
+		vlcal_series s = vlcal_series_get(in, link, VLCAL_X_BARRIER, 0);
 
 		for (int i = 0; i < s.m;) {
 			int j = i;

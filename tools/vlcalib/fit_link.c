@@ -40,7 +40,7 @@ static void fit_model(const vlcal_series *s, int link, const char *what, const d
                       double pen, const char *key, vlcal_pwl *f, vlcfg_pwl *m, char *line,
                       size_t len)
 {
-	for (int mp = VLM_PWL_MAX;;) {
+	for (int mp = VLCAL_PWL_MAX;;) {
 		int rc = vlcal_segfit(s->n, s->t, w, s->m, pen, mp, f);
 
 		if (rc)
@@ -105,12 +105,12 @@ static void fit_send(vlcal_linkfit *L)
 	const vlcal_raw_row *r0 = vlcal_link_first(L->in, L->link);
 	double *w;
 
-	L->send = vlcal_series_get(L->in, L->link, VLM_X_SEND, 2);
+	L->send = vlcal_series_get(L->in, L->link, VLCAL_X_SEND, 2);
 	if (!L->send.m)
 		vlu_die(VL_CALIB_EXIT_BAD, "%s:%d: link %s: no send rows (send_model needs them)",
 		        L->in->files[r0->file], r0->line, vlcal_raw_lname[L->link]);
 	if (L->send.m < 2)
-		vlcal_fit_fail(&L->send, L->link, "send", VLM_FIT_FEW);
+		vlcal_fit_fail(&L->send, L->link, "send", VLCAL_FIT_FEW);
 	w = weights(&L->send);
 	L->pen_send = penalty_for(L, &L->send, w, &L->sig_send);
 	fit_model(&L->send, L->link, "send", w, L->pen_send, "send_model", &L->sf, &L->sm, L->sline,
@@ -132,7 +132,7 @@ static void fit_recv(vlcal_linkfit *L)
 	double v[4096];
 	int n = 0;
 
-	L->recv = vlcal_series_get(L->in, L->link, VLM_X_RECV, 2);
+	L->recv = vlcal_series_get(L->in, L->link, VLCAL_X_RECV, 2);
 	if (!L->recv.m)
 		return;
 	L->has_recv = 1;
@@ -151,11 +151,11 @@ static void fit_trans(vlcal_linkfit *L)
 	vlcal_series tr;
 	double *w;
 
-	L->total = vlcal_series_get(L->in, L->link, VLM_X_ONEWAY, 2);
+	L->total = vlcal_series_get(L->in, L->link, VLCAL_X_ONEWAY, 2);
 	L->total_src = "oneway";
 	if (!L->total.m) {
 		vlcal_series_free(&L->total);
-		L->total = vlcal_series_get(L->in, L->link, VLM_X_RTT, 2);
+		L->total = vlcal_series_get(L->in, L->link, VLCAL_X_RTT, 2);
 		L->total_src = "rtt/2";
 		for (int i = 0; i < L->total.m; i++)
 			L->total.t[i] /= 2;
@@ -165,7 +165,7 @@ static void fit_trans(vlcal_linkfit *L)
 		        "%s:%d: link %s: no oneway or rtt rows (trans_model needs them)",
 		        L->in->files[r0->file], r0->line, vlcal_raw_lname[L->link]);
 	if (L->total.m < 2)
-		vlcal_fit_fail(&L->total, L->link, L->total_src, VLM_FIT_FEW);
+		vlcal_fit_fail(&L->total, L->link, L->total_src, VLCAL_FIT_FEW);
 	/* T = total - S - R, fitted with weights relative to the total time */
 	tr = L->total;
 	tr.t = vlcal_xmalloc(sizeof(double) * (size_t)tr.m);
@@ -199,12 +199,12 @@ static void fit_contention(vlcal_linkfit *L)
 		int rc;
 		char e[64];
 
-		if (r->link != L->link || r->x != VLM_X_CONT || r->procs == procs)
+		if (r->link != L->link || r->x != VLCAL_X_CONT || r->procs == procs)
 			continue;
 		procs = r->procs;
-		if (procs < 3 || L->ncont == VLM_PWL_MAX)
+		if (procs < 3 || L->ncont == VLCAL_PWL_MAX)
 			continue;
-		c = vlcal_series_get(L->in, L->link, VLM_X_CONT, procs);
+		c = vlcal_series_get(L->in, L->link, VLCAL_X_CONT, procs);
 		s = vlcal_xmalloc(sizeof(double) * (size_t)c.m);
 		for (int j = 0; j < c.m; j++)
 			s[j] = vlcal_pwl_eval(&L->sf, c.n[j]);
@@ -235,7 +235,7 @@ static void fit_classic(vlcal_linkfit *L)
 	                           &L->ns_used, &L->nl_used);
 	if (rc)
 		vlcal_fit_fail(&L->total, L->link, "MSGSETUP/ALCBW", rc);
-	L->gap = vlcal_series_get(L->in, L->link, VLM_X_GAP, 2);
+	L->gap = vlcal_series_get(L->in, L->link, VLCAL_X_GAP, 2);
 	L->has_gap = L->gap.m > 0;
 	if (L->has_gap) {
 		double sig, *w = weights(&L->gap);
@@ -263,8 +263,8 @@ static void fit_classic(vlcal_linkfit *L)
 
 int vlcal_ping_family(const vlcal_input *in, int link)
 {
-	static const int xs[] = {VLM_X_RTT,  VLM_X_ONEWAY, VLM_X_SEND,
-	                         VLM_X_RECV, VLM_X_GAP,    VLM_X_CONT};
+	static const int xs[] = {VLCAL_X_RTT,  VLCAL_X_ONEWAY, VLCAL_X_SEND,
+	                         VLCAL_X_RECV, VLCAL_X_GAP,    VLCAL_X_CONT};
 
 	for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++)
 		if (vlcal_has_rows(in, link, xs[i]))

@@ -78,8 +78,8 @@ typedef struct vlcal_linkfit {
 	int has_recv;
 	long long recv_ns;
 	const char *total_src;
-	int ncont, cont_k[VLM_PWL_MAX];
-	double cont_f[VLM_PWL_MAX];
+	int ncont, cont_k[VLCAL_PWL_MAX];
+	double cont_f[VLCAL_PWL_MAX];
 	vlcal_hockney hock;
 	int has_gap;
 	vlcal_loggp lg;

@@ -110,17 +110,17 @@ int vlmod_ab_fit(const vlmod_abjob *jobs, int n, vlmod_net a, vlmod_net b, doubl
 	double *A, *y, x[2], sse;
 	int rc;
 	if (n < 2)
-		return VLM_AB_FEW;
+		return VLMOD_AB_FEW;
 	if (a.lat == b.lat)
-		return VLM_AB_SAMELAT;
+		return VLMOD_AB_SAMELAT;
 	if (inv(a.bw) == inv(b.bw))
-		return VLM_AB_SAMEBW;
+		return VLMOD_AB_SAMEBW;
 	A = malloc(sizeof *A * 2 * (size_t)n);
 	y = malloc(sizeof *y * (size_t)n);
 	if (!A || !y) {
 		free(A);
 		free(y);
-		return VLM_AB_SINGULAR;
+		return VLMOD_AB_SINGULAR;
 	}
 	for (int i = 0; i < n; i++) {
 		A[2 * i] = jobs[i].m * (a.lat - b.lat);
@@ -131,12 +131,12 @@ int vlmod_ab_fit(const vlmod_abjob *jobs, int n, vlmod_net a, vlmod_net b, doubl
 	free(A);
 	free(y);
 	if (rc < 0)
-		return VLM_AB_SINGULAR;
+		return VLMOD_AB_SINGULAR;
 	*alpha = x[0];
 	*beta = x[1];
 	if (rms)
 		*rms = sqrt(sse / n);
-	return VLM_AB_OK;
+	return VLMOD_AB_OK;
 }
 
 /* ---- vlmodel alphabeta ---- */
@@ -177,7 +177,7 @@ static int ab_value(void *ctx, const char *opt, const char *v)
 	return 0;
 }
 
-/* 0, 1 (--help printed) or VLM_EXIT_BAD. */
+/* 0, 1 (--help printed) or VLMOD_EXIT_BAD. */
 static int ab_args(int argc, char **argv, ab_opts *o)
 {
 	static const char *const opts[] = {"--a", "--b", "--predict"};
@@ -219,11 +219,11 @@ static const char *ab_singular(int rc, const vlu_csv *c, const vlmod_abjob *j)
 {
 	int same_s = 1;
 	switch (rc) {
-	case VLM_AB_FEW:
+	case VLMOD_AB_FEW:
 		return "the fit needs at least 2 jobs";
-	case VLM_AB_SAMELAT:
+	case VLMOD_AB_SAMELAT:
 		return "singular fit: --a and --b have the same latency, so alpha is undetermined";
-	case VLM_AB_SAMEBW:
+	case VLMOD_AB_SAMEBW:
 		return "singular fit: --a and --b have the same bandwidth, so beta is undetermined";
 	default:
 		break;
@@ -317,7 +317,7 @@ static int ab_report(ab_opts *o, const vlu_csv *c, const int *idx, const vlmod_a
 	ab_preamble(o, c->nrows, alpha, beta, rms);
 	rc = vlmod_tab_print(stdout, &t, o->csv);
 	vlmod_tab_free(&t);
-	return rc < 0 ? vlu_err(VLM_EXIT_BAD, "write error") : 0;
+	return rc < 0 ? vlu_err(VLMOD_EXIT_BAD, "write error") : 0;
 }
 
 int vlmod_alphabeta_main(int argc, char **argv)
@@ -332,20 +332,20 @@ int vlmod_alphabeta_main(int argc, char **argv)
 	if (rc)
 		return rc == 1 ? 0 : rc;
 	if (vlu_csv_read(o.file, &c, err, sizeof err) < 0)
-		return vlu_err(VLM_EXIT_BAD, "%s", err);
+		return vlu_err(VLMOD_EXIT_BAD, "%s", err);
 	if (vlu_csv_need(&c, ab_cols, idx, err, sizeof err) < 0) {
 		vlu_csv_free(&c);
-		return vlu_err(VLM_EXIT_BAD, "%s", err);
+		return vlu_err(VLMOD_EXIT_BAD, "%s", err);
 	}
 	j = calloc((size_t)c.nrows + 1, sizeof *j);
-	rc = j ? 0 : vlu_err(VLM_EXIT_BAD, "out of memory");
+	rc = j ? 0 : vlu_err(VLMOD_EXIT_BAD, "out of memory");
 	for (int r = 0; !rc && r < c.nrows; r++)
 		if (ab_row(&c, r, idx, &j[r], err, sizeof err) < 0)
-			rc = vlu_err(VLM_EXIT_BAD, "%s", err);
+			rc = vlu_err(VLMOD_EXIT_BAD, "%s", err);
 	if (!rc) {
 		int f = vlmod_ab_fit(j, c.nrows, o.a, o.b, &alpha, &beta, &rms);
-		if (f != VLM_AB_OK)
-			rc = vlu_err(VLM_EXIT_BAD, "%s:%d: %s", c.path, c.header_line,
+		if (f != VLMOD_AB_OK)
+			rc = vlu_err(VLMOD_EXIT_BAD, "%s:%d: %s", c.path, c.header_line,
 			             ab_singular(f, &c, j));
 		else
 			rc = ab_report(&o, &c, idx, j, alpha, beta, rms);
@@ -423,7 +423,7 @@ static int ab_csv_job(const char *spec, char *row, size_t len)
 		return vlmod_usage_err("alphabeta-csv", usage_abcsv,
 		                       "job label '%s': no commas, quotes, or leading '#'", job);
 	if (ab_read_run(da, &a, err, sizeof err) < 0 || ab_read_run(db, &b, err, sizeof err) < 0)
-		return vlu_err(VLM_EXIT_BAD, "%s", err);
+		return vlu_err(VLMOD_EXIT_BAD, "%s", err);
 	if (fabs(a.m - b.m) > 1e-9 * (a.m + b.m) || fabs(a.s - b.s) > 1e-9 * (a.s + b.s))
 		vlu_warn("job %s: the runs sent differently (a: M = %.6g, s = %.6g; b: M = %.6g, "
 		         "s = %.6g); using a's",
@@ -437,17 +437,17 @@ static int ab_csv_write(const char *ofile, char **specs, int n)
 {
 	char(*rows)[4200] = calloc((size_t)n, sizeof *rows);
 	FILE *out = stdout;
-	int rc = rows ? 0 : vlu_err(VLM_EXIT_BAD, "out of memory");
+	int rc = rows ? 0 : vlu_err(VLMOD_EXIT_BAD, "out of memory");
 	for (int k = 0; k < n && !rc; k++)
 		rc = ab_csv_job(specs[k], rows[k], sizeof rows[k]);
 	if (!rc && ofile && !(out = fopen(ofile, "w")))
-		rc = vlu_err(VLM_EXIT_BAD, "%s: cannot write", ofile);
+		rc = vlu_err(VLMOD_EXIT_BAD, "%s: cannot write", ofile);
 	if (!rc) {
 		fputs("job,time_a,time_b,messages,avg_bytes\n", out);
 		for (int k = 0; k < n; k++)
 			fputs(rows[k], out);
 		if ((out == stdout ? fflush(out) : fclose(out)) != 0)
-			rc = vlu_err(VLM_EXIT_BAD, "%s: write error",
+			rc = vlu_err(VLMOD_EXIT_BAD, "%s: write error",
 			             ofile ? ofile : "standard output");
 	}
 	free(rows);

@@ -41,7 +41,7 @@ static void mpm_partners(const vlmod_prog *m, int s, const double *a, const doub
 		const vlmod_msg *g = &m->msg[k];
 		if (g->from < 0)
 			continue;
-		if (g->to == VLM_TO_ALL) {
+		if (g->to == VLMOD_TO_ALL) {
 			ba = fmax(ba, a[g->from]);
 			bh = fmax(bh, h[g->from]);
 		} else if (g->to >= 0) {
@@ -234,7 +234,7 @@ static int bsp_gl(bsp_opts *o)
 	int have_g = 0, have_l = 0;
 	if (o->params) {
 		if (vlmod_read_gl(o->params, o->link, &o->g, &o->L, err, sizeof err) < 0)
-			return vlu_err(VLM_EXIT_BAD, "%s", err);
+			return vlu_err(VLMOD_EXIT_BAD, "%s", err);
 		have_g = have_l = 1;
 	}
 	if (o->g_text) {
@@ -329,7 +329,7 @@ static void bsp_partners(const vlmod_prog *m, int s, int *cnt, unsigned char *is
 	const vlmod_msg *prev = NULL;
 	memset(isb, 0, (size_t)m->p);
 	for (size_t k = m->first[s]; k < m->first[s + 1]; k++)
-		if (m->msg[k].to == VLM_TO_ALL && m->msg[k].from >= 0 && !isb[m->msg[k].from]) {
+		if (m->msg[k].to == VLMOD_TO_ALL && m->msg[k].from >= 0 && !isb[m->msg[k].from]) {
 			isb[m->msg[k].from] = 1;
 			nb++;
 		}
@@ -430,7 +430,7 @@ out:
 	free(T);
 	free(mpm);
 	free(phi);
-	return rc < 0 ? vlu_err(VLM_EXIT_BAD, "out of memory or write error") : 0;
+	return rc < 0 ? vlu_err(VLMOD_EXIT_BAD, "out of memory or write error") : 0;
 }
 
 int vlmod_bsp_main(int argc, char **argv)
@@ -453,7 +453,7 @@ int vlmod_bsp_main(int argc, char **argv)
 	else
 		rc = vlmod_prog_from_trace(o.trace, o.rule, o.min_gap, &m, &rule, stderr, err,
 		                           sizeof err);
-	rc = rc < 0 ? vlu_err(VLM_EXIT_BAD, "%s", err) : bsp_report(&o, &m, rule);
+	rc = rc < 0 ? vlu_err(VLMOD_EXIT_BAD, "%s", err) : bsp_report(&o, &m, rule);
 	vlmod_prog_free(&m);
 	return rc;
 }

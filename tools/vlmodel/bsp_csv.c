@@ -10,7 +10,7 @@
 #include <string.h>
 
 enum { F_STEP, F_TASK, F_WORK, NF };
-#define VLM_PROG_MAXCELLS 10000000 /* tasks x M-steps of a file */
+#define VLMOD_PROG_MAXCELLS 10000000 /* tasks x M-steps of a file */
 static const char *const prog_cols[] = {"step", "task", "work", NULL};
 
 typedef struct prow {
@@ -53,11 +53,11 @@ static int prog_scan(const vlu_csv *c, const int *idx, int ntasks, prow *rows, i
 			*p = (int)t + 1;
 		if (s > *r)
 			*r = (int)s;
-		if ((long)*p * *r > VLM_PROG_MAXCELLS) { /* else a 1 KiB file takes GiBs */
+		if ((long)*p * *r > VLMOD_PROG_MAXCELLS) { /* else a 1 KiB file takes GiBs */
 			snprintf(err, el,
 			         "%s:%d: step %ld task %ld: %d tasks x %d M-steps are more than "
 			         "the model handles (%d)",
-			         c->path, c->line[k], s, t, *p, *r, VLM_PROG_MAXCELLS);
+			         c->path, c->line[k], s, t, *p, *r, VLMOD_PROG_MAXCELLS);
 			return -1;
 		}
 	}
@@ -74,7 +74,7 @@ static int send_item(vlmod_prog *m, const vlu_csv *c, int r, const prow *pr, con
 {
 	const char *colon = strchr(it, ':');
 	char *end;
-	long to = VLM_TO_ALL;
+	long to = VLMOD_TO_ALL;
 	int64_t bytes;
 	if (!colon) {
 		snprintf(err, el, "%s:%d: column send: '%s' is not DEST:SIZE", c->path, c->line[r],

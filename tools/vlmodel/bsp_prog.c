@@ -54,10 +54,10 @@ static void msg_count(vlmod_prog *m, const vlmod_msg *g, double *bcast)
 	size_t p = (size_t)m->p;
 	if (g->from >= 0 && g->out_step >= 0)
 		m->out[(size_t)g->out_step * p + (size_t)g->from] +=
-		    g->to == VLM_TO_ALL ? g->bytes * (double)(m->p - 1) : g->bytes;
+		    g->to == VLMOD_TO_ALL ? g->bytes * (double)(m->p - 1) : g->bytes;
 	if (g->to >= 0)
 		m->in[(size_t)g->step * p + (size_t)g->to] += g->bytes;
-	else if (g->to == VLM_TO_ALL)
+	else if (g->to == VLMOD_TO_ALL)
 		bcast[(size_t)g->step * p + (size_t)g->from] += g->bytes;
 }
 

@@ -8,18 +8,18 @@
  * are the bytes it receives/sends, h = in @ out (@ = + or max), or the explicit
  * h given for it.  A step communicates if it has a message (of any size) or an
  * explicit h; one that does not costs only its computation. */
-#ifndef VLM_BSP_PROG_H
-#define VLM_BSP_PROG_H
+#ifndef VLMOD_BSP_PROG_H
+#define VLMOD_BSP_PROG_H
 
 #include <stddef.h>
 
-#define VLM_TO_ALL  (-1) /* a message to every other task */
-#define VLM_TO_NONE (-2) /* sent to a task outside the program: only the sender's out */
+#define VLMOD_TO_ALL  (-1) /* a message to every other task */
+#define VLMOD_TO_NONE (-2) /* sent to a task outside the program: only the sender's out */
 
 typedef struct vlmod_msg {
 	int step;     /* the receiver's step: its in, and the sender as its partner */
 	int from;     /* sender, or -1 (unknown: only the receiver's in) */
-	int to;       /* receiver, VLM_TO_ALL or VLM_TO_NONE */
+	int to;       /* receiver, VLMOD_TO_ALL or VLMOD_TO_NONE */
 	double bytes; /* per receiver */
 	int out_step; /* the sender's step (its out), or -1 (not counted) */
 } vlmod_msg;

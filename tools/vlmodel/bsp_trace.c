@@ -159,26 +159,26 @@ static int tr_rule(tr *t, int rule)
 	int *count = calloc((size_t)t->n, sizeof *count), differ = 0, rc = 0;
 	if (!count)
 		return tr_oom(t);
-	if (rule != VLM_STEPS_PHASE && tr_count(t, count) < 0)
+	if (rule != VLMOD_STEPS_PHASE && tr_count(t, count) < 0)
 		rc = -1;
-	for (int i = 1; !rc && rule != VLM_STEPS_PHASE && i < t->n && !differ; i++)
+	for (int i = 1; !rc && rule != VLMOD_STEPS_PHASE && i < t->n && !differ; i++)
 		differ = count[i] != count[0] ? i : 0;
-	if (!rc && rule == VLM_STEPS_COLL && differ) {
+	if (!rc && rule == VLMOD_STEPS_COLL && differ) {
 		snprintf(t->err, t->errlen,
 		         "%s: --steps coll: the tasks took part in different "
 		         "numbers of collectives over all %d tasks (processor 0: %d, processor %d: "
 		         "%d)",
 		         t->set.dir, t->n, count[0], differ, count[differ]);
 		rc = -1;
-	} else if (!rc && rule == VLM_STEPS_COLL && count[0] == 0) {
+	} else if (!rc && rule == VLMOD_STEPS_COLL && count[0] == 0) {
 		snprintf(t->err, t->errlen, "%s: --steps coll: no collective over all %d tasks",
 		         t->set.dir, t->n);
 		rc = -1;
 	}
-	if (rule == VLM_STEPS_PHASE || differ || count[0] == 0)
-		t->rule = VLM_STEPS_PHASE;
+	if (rule == VLMOD_STEPS_PHASE || differ || count[0] == 0)
+		t->rule = VLMOD_STEPS_PHASE;
 	else
-		t->rule = VLM_STEPS_COLL;
+		t->rule = VLMOD_STEPS_COLL;
 	free(count);
 	return rc;
 }
@@ -208,7 +208,7 @@ static int tr_account(tr *t, int i, const vl_trec *r)
 		k->coll[k->nc++] =
 		    (tr_coll){kind, r->peer < 0 ? -1 : vlpost_tset_find(&t->set, r->peer), k->k,
 		              (double)r->u.v.bytes};
-		if (t->rule == VLM_STEPS_COLL) {
+		if (t->rule == VLMOD_STEPS_COLL) {
 			k->st[k->k].label = kind >= 0 ? vl_coll_kind_name(kind) : "collective";
 			k->st[k->k].end = r->u.v.t1;
 			k->k++;
@@ -224,7 +224,7 @@ static int tr_account(tr *t, int i, const vl_trec *r)
 static int tr_comm(tr *t, int i, const vl_trec *r)
 {
 	tr_task *k = &t->tk[i];
-	if (t->rule == VLM_STEPS_PHASE && k->in_comm && k->pend >= t->min_gap) {
+	if (t->rule == VLMOD_STEPS_PHASE && k->in_comm && k->pend >= t->min_gap) {
 		k->k++;
 		if (tr_step(k, k->k) < 0)
 			return tr_oom(t);
@@ -233,7 +233,7 @@ static int tr_comm(tr *t, int i, const vl_trec *r)
 	k->pend = 0;
 	k->in_comm = k->has_comm = 1;
 	k->st[k->k].end = r->u.v.t1;
-	if (t->rule == VLM_STEPS_PHASE)
+	if (t->rule == VLMOD_STEPS_PHASE)
 		k->st[k->k].label = "phase";
 	return tr_account(t, i, r);
 }
@@ -244,9 +244,9 @@ static int tr_end(tr *t, int i, int64_t end)
 {
 	tr_task *k = &t->tk[i];
 	int own = k->pend >= t->min_gap;
-	if (k->has_comm && !(t->rule == VLM_STEPS_PHASE && own)) {
+	if (k->has_comm && !(t->rule == VLMOD_STEPS_PHASE && own)) {
 		k->st[k->k].w += k->pend;
-		if (t->rule == VLM_STEPS_COLL) {
+		if (t->rule == VLMOD_STEPS_COLL) {
 			k->st[k->k].end = end;
 			k->st[k->k].label = "end";
 		}
@@ -326,7 +326,7 @@ static int tr_messages(tr *t, vlmod_prog *m)
 		for (size_t q = 0; q < t->tk[i].ns; q++) {
 			const tr_send *s = &t->tk[i].send[q];
 			if (!s->recvd &&
-			    vlmod_prog_msg(m, s->step, i, VLM_TO_NONE, s->bytes, s->step) < 0)
+			    vlmod_prog_msg(m, s->step, i, VLMOD_TO_NONE, s->bytes, s->step) < 0)
 				return tr_oom(t);
 		}
 	return 0;
@@ -373,7 +373,7 @@ static int tr_pairs(const tr *t, vlmod_prog *m, int c, int only_from, int only_t
 static int tr_all(const tr *t, vlmod_prog *m, int c, int zero)
 {
 	for (int j = 0; j < t->n; j++)
-		if (vlmod_prog_msg(m, tc(t, c, j)->step, j, VLM_TO_ALL, zero ? 0 : tc(t, c, j)->bytes,
+		if (vlmod_prog_msg(m, tc(t, c, j)->step, j, VLMOD_TO_ALL, zero ? 0 : tc(t, c, j)->bytes,
 		                 tc(t, c, j)->step) < 0)
 			return -1;
 	return 0;

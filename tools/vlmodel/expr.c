@@ -49,7 +49,7 @@ typedef struct eparse {
 	int depth; /* of e_unary calls */
 } eparse;
 
-static const char *const var_names[VLM_NVARS] = {"n", "p", "w", "alpha"};
+static const char *const var_names[VLMOD_NVARS] = {"n", "p", "w", "alpha"};
 static const struct {
 	const char *name;
 	int op;
@@ -99,7 +99,7 @@ static int e_name(eparse *ps)
 	while (isalnum((unsigned char)*q) || *q == '_')
 		q++;
 	len = (size_t)(q - ps->p);
-	for (int v = 0; v < VLM_NVARS; v++)
+	for (int v = 0; v < VLMOD_NVARS; v++)
 		if (strlen(var_names[v]) == len && !strncmp(ps->p, var_names[v], len)) {
 			ps->p = q;
 			return e_node(ps, E_VAR, -1, -1, v);
@@ -260,7 +260,7 @@ static double e_eval(const vlmod_expr *e, int i, const double *vars)
 	}
 }
 
-double vlmod_expr_eval(const vlmod_expr *e, const double vars[VLM_NVARS])
+double vlmod_expr_eval(const vlmod_expr *e, const double vars[VLMOD_NVARS])
 {
 	return e_eval(e, e->root, vars);
 }

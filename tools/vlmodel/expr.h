@@ -1,7 +1,7 @@
 /* expr.h - the arithmetic expressions of `vlmodel speedup` (#op, #b, #x of
  * the speed-up model as functions of the problem and the machine). */
-#ifndef VLM_EXPR_H
-#define VLM_EXPR_H
+#ifndef VLMOD_EXPR_H
+#define VLMOD_EXPR_H
 
 #include <stddef.h>
 
@@ -10,11 +10,11 @@
  * sqrt, log2, ln, log10, exp. */
 typedef struct vlmod_expr vlmod_expr;
 
-enum { VLM_VAR_N, VLM_VAR_P, VLM_VAR_W, VLM_VAR_ALPHA, VLM_NVARS };
+enum { VLMOD_VAR_N, VLMOD_VAR_P, VLMOD_VAR_W, VLMOD_VAR_ALPHA, VLMOD_NVARS };
 
 /* Compile TEXT.  Returns the expression, or NULL with "what at column C" in ERR. */
 vlmod_expr *vlmod_expr_parse(const char *text, char *err, size_t errlen);
-double vlmod_expr_eval(const vlmod_expr *e, const double vars[VLM_NVARS]);
+double vlmod_expr_eval(const vlmod_expr *e, const double vars[VLMOD_NVARS]);
 /* Whether E uses variable V. */
 int vlmod_expr_uses(const vlmod_expr *e, int v);
 void vlmod_expr_free(vlmod_expr *e);

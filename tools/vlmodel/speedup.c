@@ -45,9 +45,9 @@ const vlmod_kernel *vlmod_kernel_find(const char *name)
 
 static double su_eval(const vlmod_speedup *m, const vlmod_expr *e, double p)
 {
-	double v[VLM_NVARS];
+	double v[VLMOD_NVARS];
 	memcpy(v, m->vars, sizeof v);
-	v[VLM_VAR_P] = p;
+	v[VLMOD_VAR_P] = p;
 	return vlmod_expr_eval(e, v);
 }
 
@@ -80,14 +80,14 @@ int vlmod_su_phalf(const vlmod_speedup *m, double *p)
 	double lo = 1, hi;
 	if (vlmod_su_x(m, 1) < 1)
 		return -1;
-	for (hi = 2; hi <= VLM_SU_PMAX; lo = hi, hi *= 2) {
+	for (hi = 2; hi <= VLMOD_SU_PMAX; lo = hi, hi *= 2) {
 		double x = vlmod_su_x(m, hi);
 		if (isnan(x))
 			return 2;
 		if (x < hi)
 			break;
 	}
-	if (hi > VLM_SU_PMAX)
+	if (hi > VLMOD_SU_PMAX)
 		return 1;
 	for (int k = 0; k < 200 && hi - lo > 1e-12 * hi; k++) {
 		double mid = (lo + hi) / 2;
@@ -120,7 +120,7 @@ static double su_golden(const vlmod_speedup *m, double a, double b)
 int vlmod_su_pmax(const vlmod_speedup *m, double *p, double *l)
 {
 	const int steps = 3000;
-	const double f = pow(VLM_SU_PMAX, 1.0 / steps);
+	const double f = pow(VLMOD_SU_PMAX, 1.0 / steps);
 	double best = vlmod_su_l(m, 1), q = 1;
 	int kbest = 0;
 	for (int k = 1; k <= steps; k++) {
@@ -132,9 +132,9 @@ int vlmod_su_pmax(const vlmod_speedup *m, double *p, double *l)
 			kbest = k;
 		}
 	}
-	if (isnan(vlmod_su_l(m, VLM_SU_PMAX)))
+	if (isnan(vlmod_su_l(m, VLMOD_SU_PMAX)))
 		return -1;
-	if (kbest == steps || !(vlmod_su_l(m, VLM_SU_PMAX) < best * (1 - 1e-12)))
+	if (kbest == steps || !(vlmod_su_l(m, VLMOD_SU_PMAX) < best * (1 - 1e-12)))
 		return 1;
 	*p = su_golden(m, kbest ? pow(f, kbest - 1) : 1, pow(f, kbest + 1));
 	if (*p < 1 || vlmod_su_l(m, *p) < vlmod_su_l(m, 1))
@@ -145,17 +145,17 @@ int vlmod_su_pmax(const vlmod_speedup *m, double *p, double *l)
 
 /* ---- processor lists ---- */
 
-#define VLM_PLIST_MAX 1000000 /* values in a list */
+#define VLMOD_PLIST_MAX 1000000 /* values in a list */
 
 static int plist_add(double **p, int *n, int *cap, double v)
 {
 	if (*n == *cap) {
 		int c = *cap ? 2 * *cap : 64;
 		double *q;
-		if (*n == VLM_PLIST_MAX)
+		if (*n == VLMOD_PLIST_MAX)
 			return -1;
-		if (c > VLM_PLIST_MAX) /* not 524288 (a power of 2 below) */
-			c = VLM_PLIST_MAX;
+		if (c > VLMOD_PLIST_MAX) /* not 524288 (a power of 2 below) */
+			c = VLMOD_PLIST_MAX;
 		q = realloc(*p, (size_t)c * sizeof *q);
 		if (!q)
 			return -1;
@@ -303,8 +303,8 @@ static int su_flops(const char *t, double *v)
 static int su_value(su_opts *o, const char *opt, const char *v)
 {
 	static const char *const exn[3] = {"--op", "--b", "--x"};
-	double *num = !strcmp(opt, "--w")       ? &o->m.vars[VLM_VAR_W]
-	              : !strcmp(opt, "--alpha") ? &o->m.vars[VLM_VAR_ALPHA]
+	double *num = !strcmp(opt, "--w")       ? &o->m.vars[VLMOD_VAR_W]
+	              : !strcmp(opt, "--alpha") ? &o->m.vars[VLMOD_VAR_ALPHA]
 	                                        : NULL;
 	for (int k = 0; k < 3; k++)
 		if (!strcmp(opt, exn[k]))
@@ -373,7 +373,7 @@ static int su_exprs(su_opts *o)
 		o->ex[j] = t;
 		if (!(o->e[j] = vlmod_expr_parse(t, err, sizeof err)))
 			return vlmod_usage_err("speedup", usage_su, "%s '%s': %s", exn[j], t, err);
-		if (vlmod_expr_uses(o->e[j], VLM_VAR_N) && !o->n_text)
+		if (vlmod_expr_uses(o->e[j], VLMOD_VAR_N) && !o->n_text)
 			return vlmod_usage_err("speedup", usage_su, "%s '%s' uses n: give --n",
 			                       exn[j], t);
 	}
@@ -390,7 +390,7 @@ static int su_setup(su_opts *o)
 	if (rc)
 		return rc;
 	if (o->n_text &&
-	    (vlmod_parse_number(o->n_text, &o->m.vars[VLM_VAR_N]) < 0 || o->m.vars[VLM_VAR_N] <= 0))
+	    (vlmod_parse_number(o->n_text, &o->m.vars[VLMOD_VAR_N]) < 0 || o->m.vars[VLMOD_VAR_N] <= 0))
 		return vlmod_usage_err("speedup", usage_su, "--n '%s': expected a number > 0",
 		                       o->n_text);
 	if (vlmod_parse_plist(o->p_text, &o->p, &o->np, err, sizeof err) < 0)
@@ -411,10 +411,10 @@ static void su_params(const su_opts *o)
 	if (k)
 		printf("%skernel: %s\n", pre, k->title);
 	if (o->n_text)
-		printf("%sn: %s\n", pre, vlmod_g(b, sizeof b, o->m.vars[VLM_VAR_N]));
-	printf("%sw: %s B\n", pre, vlmod_g(b, sizeof b, o->m.vars[VLM_VAR_W]));
-	if (vlmod_expr_uses(o->m.x, VLM_VAR_ALPHA) || vlmod_expr_uses(o->m.op, VLM_VAR_ALPHA))
-		printf("%salpha: %s\n", pre, vlmod_g(b, sizeof b, o->m.vars[VLM_VAR_ALPHA]));
+		printf("%sn: %s\n", pre, vlmod_g(b, sizeof b, o->m.vars[VLMOD_VAR_N]));
+	printf("%sw: %s B\n", pre, vlmod_g(b, sizeof b, o->m.vars[VLMOD_VAR_W]));
+	if (vlmod_expr_uses(o->m.x, VLMOD_VAR_ALPHA) || vlmod_expr_uses(o->m.op, VLMOD_VAR_ALPHA))
+		printf("%salpha: %s\n", pre, vlmod_g(b, sizeof b, o->m.vars[VLMOD_VAR_ALPHA]));
 	printf("%sop: %s\n", pre, o->ex[0]);
 	if (o->ex[1])
 		printf("%sb: %s\n", pre, o->ex[1]);
@@ -427,12 +427,12 @@ static void su_params(const su_opts *o)
 /* a = #op/#b (if #b is given and does not depend on p). */
 static void su_intensity(const su_opts *o)
 {
-	double v[VLM_NVARS];
+	double v[VLMOD_NVARS];
 	char b[32];
-	if (!o->m.b || vlmod_expr_uses(o->m.b, VLM_VAR_P) || vlmod_expr_uses(o->m.op, VLM_VAR_P))
+	if (!o->m.b || vlmod_expr_uses(o->m.b, VLMOD_VAR_P) || vlmod_expr_uses(o->m.op, VLMOD_VAR_P))
 		return;
 	memcpy(v, o->m.vars, sizeof v);
-	v[VLM_VAR_P] = 1;
+	v[VLMOD_VAR_P] = 1;
 	printf("%sa: %s Flop/B\n", o->csv ? "# " : "",
 	       vlmod_g(b, sizeof b, vlmod_expr_eval(o->m.op, v) / vlmod_expr_eval(o->m.b, v)));
 }
@@ -468,11 +468,11 @@ static int su_check(const su_opts *o)
 	static const char *const exn[3] = {"--op", "--b", "--x"};
 	for (int i = 0; i < o->np; i++)
 		for (int k = 0; k < 3; k++) {
-			double v[VLM_NVARS], x;
+			double v[VLMOD_NVARS], x;
 			if (!o->e[k])
 				continue;
 			memcpy(v, o->m.vars, sizeof v);
-			v[VLM_VAR_P] = o->p[i];
+			v[VLMOD_VAR_P] = o->p[i];
 			x = vlmod_expr_eval(o->e[k], v);
 			if (!(x >= 0)) {
 				char b[32], c[32];
@@ -512,8 +512,8 @@ int vlmod_speedup_main(int argc, char **argv)
 	su_opts o;
 	int rc;
 	memset(&o, 0, sizeof o);
-	o.m.vars[VLM_VAR_W] = 8;
-	o.m.vars[VLM_VAR_ALPHA] = 1.0 / 3;
+	o.m.vars[VLMOD_VAR_W] = 8;
+	o.m.vars[VLMOD_VAR_ALPHA] = 1.0 / 3;
 	o.lpeak = 8e9;
 	o.bc = 1.5e9;
 	o.p_text = "1-1024:*2";
@@ -529,7 +529,7 @@ int vlmod_speedup_main(int argc, char **argv)
 		if (!o.csv)
 			putchar('\n');
 		if (su_table(&o) < 0)
-			rc = vlu_err(VLM_EXIT_BAD, "write error");
+			rc = vlu_err(VLMOD_EXIT_BAD, "write error");
 	}
 	for (int k = 0; k < 3; k++)
 		vlmod_expr_free(o.e[k]);

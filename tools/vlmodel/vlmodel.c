@@ -43,7 +43,7 @@ int main(int argc, char **argv)
 	vlu_progname("vlmodel");
 	if (argc < 2) {
 		fputs(usage_main, stderr);
-		return VLM_EXIT_BAD;
+		return VLMOD_EXIT_BAD;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		fputs(usage_main, stdout);
@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].main(argc - 2, argv + 2);
-	vlu_err(VLM_EXIT_BAD, "unknown command '%s'", argv[1]);
+	vlu_err(VLMOD_EXIT_BAD, "unknown command '%s'", argv[1]);
 	fputs(usage_main, stderr);
-	return VLM_EXIT_BAD;
+	return VLMOD_EXIT_BAD;
 }

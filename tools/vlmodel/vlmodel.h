@@ -16,8 +16,8 @@
  * front end (vlm_*_main: argument vector without the program name, returns
  * the exit status: 0, or 2 for bad usage or bad input).  Times are seconds,
  * sizes bytes, rates per second. */
-#ifndef VLM_VLMODEL_H
-#define VLM_VLMODEL_H
+#ifndef VLMOD_VLMODEL_H
+#define VLMOD_VLMODEL_H
 
 #include <stddef.h>
 #include <stdio.h>
@@ -25,13 +25,13 @@
 #include "bsp_prog.h"
 #include "expr.h"
 
-#define VLM_EXIT_BAD 2
+#define VLMOD_EXIT_BAD 2
 
 /* ---- shared by the front ends (vlmodel_util.c) ----
- * Errors: vlu_err(VLM_EXIT_BAD, ...) (util/diag.h) prints "vlmodel: ...". */
+ * Errors: vlu_err(VLMOD_EXIT_BAD, ...) (util/diag.h) prints "vlmodel: ...". */
 
 /* "vlmodel CMD: " + message, then the first line of USAGE, on stderr; returns
- * VLM_EXIT_BAD. */
+ * VLMOD_EXIT_BAD. */
 __attribute__((format(printf, 3, 4))) int vlmod_usage_err(const char *cmd, const char *usage,
                                                           const char *fmt, ...);
 
@@ -55,7 +55,7 @@ typedef struct vlmod_cmdline {
 } vlmod_cmdline;
 
 /* The argument loop shared by the subcommands: --help/-h prints the usage and
- * returns 1; otherwise 0, or VLM_EXIT_BAD after a usage message ("%s needs a
+ * returns 1; otherwise 0, or VLMOD_EXIT_BAD after a usage message ("%s needs a
  * value", "unknown option", "unknown argument", "more than one input file"). */
 int vlmod_args(int argc, char **argv, const vlmod_cmdline *c);
 
@@ -115,17 +115,17 @@ typedef struct vlmod_abjob {
 } vlmod_abjob;
 
 enum {
-	VLM_AB_OK = 0,
-	VLM_AB_FEW = -1,
-	VLM_AB_SAMELAT = -2,
-	VLM_AB_SAMEBW = -3,
-	VLM_AB_SINGULAR = -4
+	VLMOD_AB_OK = 0,
+	VLMOD_AB_FEW = -1,
+	VLMOD_AB_SAMELAT = -2,
+	VLMOD_AB_SAMEBW = -3,
+	VLMOD_AB_SINGULAR = -4
 };
 
 /* Least squares of eq. 6 over the N jobs: *ALPHA, *BETA and the root mean
- * square residual *RMS (s; may be NULL).  Returns VLM_AB_OK, VLM_AB_FEW (fewer
- * than 2 jobs), VLM_AB_SAMELAT / VLM_AB_SAMEBW (a and b have the same latency /
- * bandwidth: that constant is undetermined) or VLM_AB_SINGULAR (the jobs'
+ * square residual *RMS (s; may be NULL).  Returns VLMOD_AB_OK, VLMOD_AB_FEW (fewer
+ * than 2 jobs), VLMOD_AB_SAMELAT / VLMOD_AB_SAMEBW (a and b have the same latency /
+ * bandwidth: that constant is undetermined) or VLMOD_AB_SINGULAR (the jobs'
  * equations are linearly dependent, e.g. every job has the same avg_bytes). */
 int vlmod_ab_fit(const vlmod_abjob *jobs, int n, vlmod_net a, vlmod_net b, double *alpha,
                  double *beta, double *rms);
@@ -161,7 +161,7 @@ const vlmod_kernel *vlmod_kernels(int *n);
 
 typedef struct vlmod_speedup {
 	const vlmod_expr *op, *b, *x; /* b may be NULL */
-	double vars[VLM_NVARS];       /* n, w, alpha (p is set per call) */
+	double vars[VLMOD_NVARS];       /* n, w, alpha (p is set per call) */
 	double lpeak;                 /* Flop/s per processing unit */
 	double bc;                    /* network bandwidth, B/s */
 } vlmod_speedup;
@@ -171,10 +171,10 @@ double vlmod_su_x(const vlmod_speedup *m, double p);
 double vlmod_su_s(double x, double p);
 double vlmod_su_l(const vlmod_speedup *m, double p);
 
-#define VLM_SU_PMAX 1e15 /* the largest p searched */
+#define VLMOD_SU_PMAX 1e15 /* the largest p searched */
 /* p_1/2 into *P: returns 0, -1 if x(1) < 1 (below one PU), 1 if x(p) > p up to
- * VLM_SU_PMAX, or 2 if x is not a number somewhere on the way.  p_max into *P (l(*P) into *L):
- * returns 0, 1 if l does not decrease up to VLM_SU_PMAX, or -1 if l is not a number there (an
+ * VLMOD_SU_PMAX, or 2 if x is not a number somewhere on the way.  p_max into *P (l(*P) into *L):
+ * returns 0, 1 if l does not decrease up to VLMOD_SU_PMAX, or -1 if l is not a number there (an
  * expression undefined for some p). */
 int vlmod_su_phalf(const vlmod_speedup *m, double *p);
 int vlmod_su_pmax(const vlmod_speedup *m, double *p, double *l);
@@ -204,7 +204,7 @@ double vlmod_mpm(const vlmod_prog *m, double g, double L, int at_max, double *ph
  * step S has no rows") in ERR. */
 int vlmod_prog_read(const char *path, int ntasks, vlmod_prog *m, char *err, size_t errlen);
 
-enum { VLM_STEPS_AUTO, VLM_STEPS_COLL, VLM_STEPS_PHASE };
+enum { VLMOD_STEPS_AUTO, VLMOD_STEPS_COLL, VLMOD_STEPS_PHASE };
 /* The M-steps of the traces in DIR (bsp_trace.c; the rules are in `vlmodel bsp
  * --help`), with the trace's own step ends and predicted time.  RULE: one of
  * the above; MIN_GAP (s): computation shorter than this does not end a

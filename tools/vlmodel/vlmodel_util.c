@@ -22,7 +22,7 @@ int vlmod_usage_err(const char *cmd, const char *usage, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\n%.*s\n", nl ? (int)(nl - usage) : (int)strlen(usage), usage);
-	return VLM_EXIT_BAD;
+	return VLMOD_EXIT_BAD;
 }
 
 const char *vlmod_opt(int argc, char **argv, int *i, const char *name, int *missing)

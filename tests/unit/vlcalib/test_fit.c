@@ -88,7 +88,7 @@ static void exact_case(const double *kx, const double *ky, int n)
 
 	for (int i = 0; i < m; i++)
 		y[i] = truth(kx, ky, n, x[i]);
-	ck_assert_int_eq(vlcal_segfit(x, y, NULL, m, VLM_PENALTY_DEFAULT, VLM_PWL_MAX, &f), 0);
+	ck_assert_int_eq(vlcal_segfit(x, y, NULL, m, VLCAL_PENALTY_DEFAULT, VLCAL_PWL_MAX, &f), 0);
 	ck_assert_int_eq(f.n, n);
 	ck_assert_int_eq(f.segments, n - 1);
 	for (int i = 0; i < n; i++) {
@@ -154,7 +154,7 @@ START_TEST(seg_jump)
 
 	for (int i = 0; i < m; i++)
 		y[i] = x[i] <= 49152 ? 1000 + 0.1 * x[i] : 21000 + 0.1 * x[i];
-	ck_assert_int_eq(vlcal_segfit(x, y, NULL, m, VLM_PENALTY_DEFAULT, VLM_PWL_MAX, &f), 0);
+	ck_assert_int_eq(vlcal_segfit(x, y, NULL, m, VLCAL_PENALTY_DEFAULT, VLCAL_PWL_MAX, &f), 0);
 	ck_assert_int_eq(f.segments, 2);
 	ck_assert_int_eq(f.n, 4);
 	ck_assert(f.x[0] == 0 && f.x[1] == 49152 && f.x[2] == 65536 && f.x[3] == 4194304);
@@ -187,7 +187,7 @@ START_TEST(seg_noise)
 		rng_state = 0x9e3779b97f4a7c15ULL * (uint64_t)seed;
 		for (int i = 0; i < m; i++)
 			y[i] = truth(kx, ky, 5, x[i]) * (1 + 0.02 * nrand());
-		ck_assert_int_eq(vlcal_segfit(x, y, NULL, m, VLM_PENALTY_DEFAULT, VLM_PWL_MAX, &f),
+		ck_assert_int_eq(vlcal_segfit(x, y, NULL, m, VLCAL_PENALTY_DEFAULT, VLCAL_PWL_MAX, &f),
 		                 0);
 		ck_assert_msg(f.n == 5, "seed %d: %d points", seed, f.n);
 		for (int i = 1; i < 4; i++)
@@ -220,7 +220,7 @@ START_TEST(seg_noise_no_false_breaks)
 		rng_state = 0x2545f4914f6cdd1dULL * (uint64_t)seed;
 		for (int i = 0; i < m; i++)
 			y[i] = (3000 + 0.7 * x[i]) * (1 + 0.02 * nrand());
-		ck_assert_int_eq(vlcal_segfit(x, y, NULL, m, VLM_PENALTY_DEFAULT, VLM_PWL_MAX, &f),
+		ck_assert_int_eq(vlcal_segfit(x, y, NULL, m, VLCAL_PENALTY_DEFAULT, VLCAL_PWL_MAX, &f),
 		                 0);
 		ck_assert_msg(f.n == 2, "seed %d: %d points", seed, f.n);
 	}
@@ -240,14 +240,14 @@ START_TEST(penalty_auto)
 		ky[i + 1] = ky[i] + sl[i] * (kx[i + 1] - kx[i]);
 	for (int i = 0; i < m; i++)
 		y[i] = truth(kx, ky, 5, x[i]);
-	ck_assert(vlcal_penalty_auto(x, y, NULL, m, &sig) == VLM_PENALTY_DEFAULT);
+	ck_assert(vlcal_penalty_auto(x, y, NULL, m, &sig) == VLCAL_PENALTY_DEFAULT);
 	ck_assert(sig < 1e-12);
 	rng_state = 7;
 	for (int i = 0; i < m; i++)
 		y[i] = (3000 + 0.7 * x[i]) * (1 + 0.03 * nrand());
 	ck_rel(vlcal_penalty_auto(x, y, NULL, m, &sig), 6 * log(m) * sig * sig, EXACT);
 	ck_assert_msg(sig > 0.02 && sig < 0.04, "sigma %g for 3 %% noise", sig);
-	ck_assert(vlcal_penalty_auto(x, y, NULL, 2, &sig) == VLM_PENALTY_DEFAULT && sig == 0);
+	ck_assert(vlcal_penalty_auto(x, y, NULL, 2, &sig) == VLCAL_PENALTY_DEFAULT && sig == 0);
 }
 END_TEST
 
@@ -271,7 +271,7 @@ START_TEST(seg_noise_auto)
 		for (int i = 0; i < m; i++)
 			y[i] = truth(kx, ky, 5, x[i]) * (1 + 0.04 * nrand());
 		ck_assert_int_eq(vlcal_segfit(x, y, NULL, m, vlcal_penalty_auto(x, y, NULL, m, NULL),
-		                            VLM_PWL_MAX, &f),
+		                            VLCAL_PWL_MAX, &f),
 		                 0);
 		ck_assert_msg(f.n == 5, "seed %d: %d points", seed, f.n);
 		for (int i = 1; i < 4; i++)
@@ -297,7 +297,7 @@ START_TEST(seg_max_points)
 	rng_state = 42;
 	for (int i = 0; i < m; i++)
 		y[i] = (3000 + 0.7 * x[i]) * (1 + 0.05 * nrand());
-	for (int mp = 2; mp <= VLM_PWL_MAX; mp += 5) {
+	for (int mp = 2; mp <= VLCAL_PWL_MAX; mp += 5) {
 		vlcal_pwl f;
 
 		ck_assert_int_eq(vlcal_segfit(x, y, NULL, m, 0, mp, &f), 0);
@@ -319,7 +319,7 @@ START_TEST(seg_weights)
 
 	for (int i = 0; i < 7; i++)
 		y[i] = x[i] <= 30 ? 100 + 2 * x[i] : 160 + 10 * (x[i] - 30);
-	ck_assert_int_eq(vlcal_segfit(x, y, w, 7, 1e-6, VLM_PWL_MAX, &f), 0);
+	ck_assert_int_eq(vlcal_segfit(x, y, w, 7, 1e-6, VLCAL_PWL_MAX, &f), 0);
 	ck_assert_int_eq(f.n, 3);
 	ck_assert(f.x[1] == 30);
 	ck_rel(f.y[1], 160, EXACT);
@@ -333,29 +333,29 @@ START_TEST(seg_errors)
 	const double yn[] = {1, NAN, 3, 4}, w0[] = {0, 0, 0, 0}, wneg[] = {1, -1, 1, 1};
 	vlcal_pwl f;
 
-	ck_assert_int_eq(vlcal_segfit(x, y, NULL, 1, 0.01, 32, &f), VLM_FIT_FEW);
-	ck_assert_int_eq(vlcal_segfit(x, y, NULL, 0, 0.01, 32, &f), VLM_FIT_FEW);
-	ck_assert_int_eq(vlcal_segfit(xd, y, NULL, 4, 0.01, 32, &f), VLM_FIT_BADARG);
-	ck_assert_int_eq(vlcal_segfit(x, yn, NULL, 4, 0.01, 32, &f), VLM_FIT_BADARG);
-	ck_assert_int_eq(vlcal_segfit(x, y, NULL, 4, -1, 32, &f), VLM_FIT_BADARG);
-	ck_assert_int_eq(vlcal_segfit(x, y, NULL, 4, 0.01, 1, &f), VLM_FIT_BADARG);
-	ck_assert_int_eq(vlcal_segfit(x, y, wneg, 4, 0.01, 32, &f), VLM_FIT_BADARG);
-	ck_assert_int_eq(vlcal_segfit(x, y, w0, 4, 0.01, 32, &f), VLM_FIT_SINGULAR);
+	ck_assert_int_eq(vlcal_segfit(x, y, NULL, 1, 0.01, 32, &f), VLCAL_FIT_FEW);
+	ck_assert_int_eq(vlcal_segfit(x, y, NULL, 0, 0.01, 32, &f), VLCAL_FIT_FEW);
+	ck_assert_int_eq(vlcal_segfit(xd, y, NULL, 4, 0.01, 32, &f), VLCAL_FIT_BADARG);
+	ck_assert_int_eq(vlcal_segfit(x, yn, NULL, 4, 0.01, 32, &f), VLCAL_FIT_BADARG);
+	ck_assert_int_eq(vlcal_segfit(x, y, NULL, 4, -1, 32, &f), VLCAL_FIT_BADARG);
+	ck_assert_int_eq(vlcal_segfit(x, y, NULL, 4, 0.01, 1, &f), VLCAL_FIT_BADARG);
+	ck_assert_int_eq(vlcal_segfit(x, y, wneg, 4, 0.01, 32, &f), VLCAL_FIT_BADARG);
+	ck_assert_int_eq(vlcal_segfit(x, y, w0, 4, 0.01, 32, &f), VLCAL_FIT_SINGULAR);
 	{
-		static double bx[VLM_SEG_MAXM + 1], by[VLM_SEG_MAXM + 1];
+		static double bx[VLCAL_SEG_MAXM + 1], by[VLCAL_SEG_MAXM + 1];
 
-		for (int i = 0; i <= VLM_SEG_MAXM; i++)
+		for (int i = 0; i <= VLCAL_SEG_MAXM; i++)
 			bx[i] = i, by[i] = 1 + i;
-		ck_assert_int_eq(vlcal_segfit(bx, by, NULL, VLM_SEG_MAXM + 1, 0.01, 32, &f),
-		                 VLM_FIT_BADARG);
+		ck_assert_int_eq(vlcal_segfit(bx, by, NULL, VLCAL_SEG_MAXM + 1, 0.01, 32, &f),
+		                 VLCAL_FIT_BADARG);
 	}
 	/* two sizes: the line through them */
 	ck_assert_int_eq(vlcal_segfit(x, y, NULL, 2, 0.01, 32, &f), 0);
 	ck_assert_int_eq(f.n, 2);
 	ck_rel(f.y[0], 1, EXACT);
 	ck_rel(f.y[1], 2, EXACT);
-	ck_assert_str_eq(vlcal_fit_strerror(VLM_FIT_FEW), "too few sizes for a fit");
-	ck_assert_str_eq(vlcal_fit_strerror(VLM_FIT_SINGULAR), "singular fit");
+	ck_assert_str_eq(vlcal_fit_strerror(VLCAL_FIT_FEW), "too few sizes for a fit");
+	ck_assert_str_eq(vlcal_fit_strerror(VLCAL_FIT_SINGULAR), "singular fit");
 }
 END_TEST
 
@@ -423,10 +423,10 @@ START_TEST(hockney_errors)
 	const double falling[] = {9, 8, 7};
 	vlcal_hockney h;
 
-	ck_assert_int_eq(vlcal_hockney_fit(n, flat, 1, &h), VLM_FIT_FEW);
-	ck_assert_int_eq(vlcal_hockney_fit(same, flat, 3, &h), VLM_FIT_SINGULAR);
-	ck_assert_int_eq(vlcal_hockney_fit(n, flat, 3, &h), VLM_FIT_DEGENERATE);
-	ck_assert_int_eq(vlcal_hockney_fit(n, falling, 3, &h), VLM_FIT_DEGENERATE);
+	ck_assert_int_eq(vlcal_hockney_fit(n, flat, 1, &h), VLCAL_FIT_FEW);
+	ck_assert_int_eq(vlcal_hockney_fit(same, flat, 3, &h), VLCAL_FIT_SINGULAR);
+	ck_assert_int_eq(vlcal_hockney_fit(n, flat, 3, &h), VLCAL_FIT_DEGENERATE);
+	ck_assert_int_eq(vlcal_hockney_fit(n, falling, 3, &h), VLCAL_FIT_DEGENERATE);
 }
 END_TEST
 
@@ -443,7 +443,7 @@ START_TEST(loggp_exact)
 	for (int i = 0; i < m; i++)
 		gap[i] = x[i] <= 1024 ? 2000 : 2000 + 0.25 * (x[i] - 1024);
 	ck_assert_int_eq(
-	    vlcal_loggp_fit(1500, 1200, 1500 + 1200 + 4000, x, gap, NULL, m, VLM_PENALTY_DEFAULT, &p),
+	    vlcal_loggp_fit(1500, 1200, 1500 + 1200 + 4000, x, gap, NULL, m, VLCAL_PENALTY_DEFAULT, &p),
 	    0);
 	ck_rel(p.o_s, 1500, EXACT);
 	ck_rel(p.o_r, 1200, EXACT);
@@ -466,7 +466,7 @@ START_TEST(loggp_noise)
 			gap[i] = (x[i] <= 1024 ? 2000 : 2000 + 0.25 * (x[i] - 1024)) *
 			         (1 + 0.02 * nrand());
 		ck_assert_int_eq(
-		    vlcal_loggp_fit(1500, 1200, 6700, x, gap, NULL, m, VLM_PENALTY_DEFAULT, &p), 0);
+		    vlcal_loggp_fit(1500, 1200, 6700, x, gap, NULL, m, VLCAL_PENALTY_DEFAULT, &p), 0);
 		ck_rel(p.g, 2000, 0.03);
 		ck_assert_msg(fabs(p.G - 0.25) <= 0.03 * 0.25, "seed %d G %g", seed, p.G);
 	}
@@ -478,8 +478,8 @@ START_TEST(loggp_errors)
 	const double n[] = {0, 8}, g[] = {100, 101};
 	vlcal_loggp p;
 
-	ck_assert_int_eq(vlcal_loggp_fit(1, 1, 5, n, g, NULL, 1, 0.01, &p), VLM_FIT_FEW);
-	ck_assert_int_eq(vlcal_loggp_fit(NAN, 1, 5, n, g, NULL, 2, 0.01, &p), VLM_FIT_BADARG);
+	ck_assert_int_eq(vlcal_loggp_fit(1, 1, 5, n, g, NULL, 1, 0.01, &p), VLCAL_FIT_FEW);
+	ck_assert_int_eq(vlcal_loggp_fit(NAN, 1, 5, n, g, NULL, 2, 0.01, &p), VLCAL_FIT_BADARG);
 }
 END_TEST
 
@@ -513,13 +513,13 @@ START_TEST(msgsetup_errors)
 	const double n[] = {0, 100}, t[] = {5, 10}, tf[] = {10, 10};
 	double m1, a1;
 
-	ck_assert_int_eq(vlcal_msgsetup(100, 5, 100, 9, &m1, &a1), VLM_FIT_FEW);
-	ck_assert_int_eq(vlcal_msgsetup(100, 9, 1000, 9, &m1, &a1), VLM_FIT_DEGENERATE);
-	ck_assert_int_eq(vlcal_msgsetup(-1, 9, 1000, 19, &m1, &a1), VLM_FIT_BADARG);
+	ck_assert_int_eq(vlcal_msgsetup(100, 5, 100, 9, &m1, &a1), VLCAL_FIT_FEW);
+	ck_assert_int_eq(vlcal_msgsetup(100, 9, 1000, 9, &m1, &a1), VLCAL_FIT_DEGENERATE);
+	ck_assert_int_eq(vlcal_msgsetup(-1, 9, 1000, 19, &m1, &a1), VLCAL_FIT_BADARG);
 	/* only 0 besides the largest: no small size > 0 */
-	ck_assert_int_eq(vlcal_msgsetup_series(n, t, 2, &m1, &a1, NULL, NULL), VLM_FIT_FEW);
-	ck_assert_int_eq(vlcal_msgsetup_series(n, t, 1, &m1, &a1, NULL, NULL), VLM_FIT_FEW);
-	ck_assert_int_eq(vlcal_msgsetup_series(n, tf, 2, &m1, &a1, NULL, NULL), VLM_FIT_FEW);
+	ck_assert_int_eq(vlcal_msgsetup_series(n, t, 2, &m1, &a1, NULL, NULL), VLCAL_FIT_FEW);
+	ck_assert_int_eq(vlcal_msgsetup_series(n, t, 1, &m1, &a1, NULL, NULL), VLCAL_FIT_FEW);
+	ck_assert_int_eq(vlcal_msgsetup_series(n, tf, 2, &m1, &a1, NULL, NULL), VLCAL_FIT_FEW);
 }
 END_TEST
 
@@ -596,9 +596,9 @@ START_TEST(bsp_errors)
 	const double h[] = {64, 64, 64}, t[] = {5, 6, 7};
 	vlcal_bsp b;
 
-	ck_assert_int_eq(vlcal_bsp_fit(h, t, 1, &b), VLM_FIT_FEW);
-	ck_assert_int_eq(vlcal_bsp_fit(h, t, 3, &b), VLM_FIT_SINGULAR);
-	ck_assert_int_eq(vlcal_bsp_overall(pat, h, t, 3, &b), VLM_FIT_FEW);
+	ck_assert_int_eq(vlcal_bsp_fit(h, t, 1, &b), VLCAL_FIT_FEW);
+	ck_assert_int_eq(vlcal_bsp_fit(h, t, 3, &b), VLCAL_FIT_SINGULAR);
+	ck_assert_int_eq(vlcal_bsp_overall(pat, h, t, 3, &b), VLCAL_FIT_FEW);
 }
 END_TEST
 
@@ -640,10 +640,10 @@ START_TEST(contention_errors)
 	const double s[] = {10, 20}, z[] = {0, 0}, c[] = {30, 50}, c0[] = {30, 0};
 	double f;
 
-	ck_assert_int_eq(vlcal_contention_fit(2, s, c, 0, &f), VLM_FIT_FEW);
-	ck_assert_int_eq(vlcal_contention_fit(0, s, c, 2, &f), VLM_FIT_BADARG);
-	ck_assert_int_eq(vlcal_contention_fit(2, s, c0, 2, &f), VLM_FIT_BADARG);
-	ck_assert_int_eq(vlcal_contention_fit(2, z, c, 2, &f), VLM_FIT_SINGULAR);
+	ck_assert_int_eq(vlcal_contention_fit(2, s, c, 0, &f), VLCAL_FIT_FEW);
+	ck_assert_int_eq(vlcal_contention_fit(0, s, c, 2, &f), VLCAL_FIT_BADARG);
+	ck_assert_int_eq(vlcal_contention_fit(2, s, c0, 2, &f), VLCAL_FIT_BADARG);
+	ck_assert_int_eq(vlcal_contention_fit(2, z, c, 2, &f), VLCAL_FIT_SINGULAR);
 }
 END_TEST
 

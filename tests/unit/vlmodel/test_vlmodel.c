@@ -44,12 +44,12 @@ START_TEST(ab_exact)
 	vlmod_abjob j[8];
 	double a, b, rms;
 	ab_make(j, 8, 3.6, 1.6, 0);
-	ck_assert_int_eq(vlmod_ab_fit(j, 8, ge, hf, &a, &b, &rms), VLM_AB_OK);
+	ck_assert_int_eq(vlmod_ab_fit(j, 8, ge, hf, &a, &b, &rms), VLMOD_AB_OK);
 	REL(a, 3.6, 1e-9);
 	REL(b, 1.6, 1e-9);
 	ck_assert(rms < 1e-9);
 	/* two jobs determine both */
-	ck_assert_int_eq(vlmod_ab_fit(j, 2, ge, hf, &a, &b, NULL), VLM_AB_OK);
+	ck_assert_int_eq(vlmod_ab_fit(j, 2, ge, hf, &a, &b, NULL), VLMOD_AB_OK);
 	REL(a, 3.6, 1e-9);
 	REL(b, 1.6, 1e-9);
 }
@@ -62,7 +62,7 @@ START_TEST(ab_noise)
 	vlmod_abjob j[40];
 	double a, b, rms;
 	ab_make(j, 40, 3.6, 1.6, 1e-3);
-	ck_assert_int_eq(vlmod_ab_fit(j, 40, ge, hf, &a, &b, &rms), VLM_AB_OK);
+	ck_assert_int_eq(vlmod_ab_fit(j, 40, ge, hf, &a, &b, &rms), VLMOD_AB_OK);
 	REL(a, 3.6, 0.05);
 	REL(b, 1.6, 0.05);
 	ck_assert(rms > 0);
@@ -81,7 +81,7 @@ START_TEST(ab_paper)
 	double a, b;
 	for (int i = 0; i < 8; i++)
 		j[i] = (vlmod_abjob){t[i][0], t[i][1], t[i][2], t[i][3]};
-	ck_assert_int_eq(vlmod_ab_fit(j, 8, ge, hf, &a, &b, NULL), VLM_AB_OK);
+	ck_assert_int_eq(vlmod_ab_fit(j, 8, ge, hf, &a, &b, NULL), VLMOD_AB_OK);
 	ck_assert_double_eq_tol(a, 3.6, 0.05);
 	ck_assert_double_eq_tol(b, 1.6, 0.05);
 	REL(a, 3.5781159628, 1e-8);
@@ -95,15 +95,15 @@ START_TEST(ab_singular)
 	double a, b;
 	vlmod_net same_bw = {10e-6, 112e6};
 	ab_make(j, 4, 3.6, 1.6, 0);
-	ck_assert_int_eq(vlmod_ab_fit(j, 1, ge, hf, &a, &b, NULL), VLM_AB_FEW);
-	ck_assert_int_eq(vlmod_ab_fit(j, 4, ge, ge, &a, &b, NULL), VLM_AB_SAMELAT);
-	ck_assert_int_eq(vlmod_ab_fit(j, 4, ge, same_bw, &a, &b, NULL), VLM_AB_SAMEBW);
+	ck_assert_int_eq(vlmod_ab_fit(j, 1, ge, hf, &a, &b, NULL), VLMOD_AB_FEW);
+	ck_assert_int_eq(vlmod_ab_fit(j, 4, ge, ge, &a, &b, NULL), VLMOD_AB_SAMELAT);
+	ck_assert_int_eq(vlmod_ab_fit(j, 4, ge, same_bw, &a, &b, NULL), VLMOD_AB_SAMEBW);
 	for (int i = 0; i < 4; i++)
 		j[i].s = 1000; /* the same ratio of the two terms in every job */
-	ck_assert_int_eq(vlmod_ab_fit(j, 4, ge, hf, &a, &b, NULL), VLM_AB_SINGULAR);
+	ck_assert_int_eq(vlmod_ab_fit(j, 4, ge, hf, &a, &b, NULL), VLMOD_AB_SINGULAR);
 	for (int i = 0; i < 4; i++)
 		j[i].m = 0;
-	ck_assert_int_eq(vlmod_ab_fit(j, 4, ge, hf, &a, &b, NULL), VLM_AB_SINGULAR);
+	ck_assert_int_eq(vlmod_ab_fit(j, 4, ge, hf, &a, &b, NULL), VLMOD_AB_SINGULAR);
 }
 END_TEST
 
@@ -158,7 +158,7 @@ END_TEST
 static double ev(const char *text)
 {
 	char err[128];
-	double v[VLM_NVARS] = {10, 4, 8, 0.5};
+	double v[VLMOD_NVARS] = {10, 4, 8, 0.5};
 	vlmod_expr *e = vlmod_expr_parse(text, err, sizeof err);
 	double r;
 	ck_assert_msg(e != NULL, "%s: %s", text, err);
@@ -381,7 +381,7 @@ START_TEST(bsp_rules)
 	m.w[0] = 1;
 	m.w[3 + 1] = 2;
 	m.hx[3 + 2] = 100;
-	ck_assert_int_eq(vlmod_prog_msg(&m, 2, 1, VLM_TO_ALL, 10, 2), 0);
+	ck_assert_int_eq(vlmod_prog_msg(&m, 2, 1, VLMOD_TO_ALL, 10, 2), 0);
 	ck_assert_int_eq(vlmod_prog_finish(&m), 0);
 	ck_assert_int_eq(m.comm[0], 0);
 	ck_assert_int_eq(m.comm[1], 1);
