@@ -234,7 +234,7 @@ int vlpost_mg_recv_end(vlm *m, const vlpost_mg_ev *e, int receiver)
 			       "was received before", vlpost_mg_tk(m, receiver)->f->path,
 			       (unsigned long long)e->rec, e->seq, (unsigned)s->f->hdr.tid);
 	}
-	if (s->state >= VLM_FINAL)
+	if (s->state >= VLPOST_MG_FINAL)
 		return no_send(m, receiver, e->rec, e->seq, e->peer);
 	return pend_add(m, e, receiver);
 }
@@ -307,7 +307,7 @@ static int records(vlm *m, vlpost_mg_task *k)
 		vlpost_mg_warn(m, "%s; the records before it are used", k->f->errmsg);
 	vlpost_stats_done(k->st);
 	m->ops->end(m, k);
-	k->state = VLM_FINAL;
+	k->state = VLPOST_MG_FINAL;
 	return 1;
 }
 
@@ -316,14 +316,14 @@ static int refill(vlm *m, vlpost_mg_task *k)
 {
 	k->qn = k->qi = 0;
 	switch (k->state) {
-	case VLM_BEGIN:
+	case VLPOST_MG_BEGIN:
 		m->ops->begin(m, k);
-		k->state = VLM_RECS;
+		k->state = VLPOST_MG_RECS;
 		return 1;
-	case VLM_RECS:
+	case VLPOST_MG_RECS:
 		return records(m, k);
 	default:
-		k->state = VLM_DONE;
+		k->state = VLPOST_MG_DONE;
 		return 0;
 	}
 }
@@ -334,7 +334,7 @@ static int64_t next_t(const vlm *m, const vlpost_mg_task *k)
 }
 
 /* ---- the merge: a tournament (loser) tree over the tasks ----
- * Leaf lk + i is task i (lk a power of two; leaves of no task hold VLM_KDONE);
+ * Leaf lk + i is task i (lk a power of two; leaves of no task hold VLPOST_MG_KDONE);
  * inner node j holds the loser of the match between its two subtrees, lt[0]
  * the overall winner.  When the winner's key changes, one pass from its leaf
  * to the root, one branch-free comparison per level, finds the new winner. */
@@ -380,7 +380,7 @@ static int lt_build(vlm *m)
 		return vlpost_mg_fail(m, "out of memory");
 	}
 	for (int i = 0; i < lk; i++)
-		w[lk + i] = i < n ? mk_key(next_t(m, vlpost_mg_tk(m, i)), i) : VLM_KDONE;
+		w[lk + i] = i < n ? mk_key(next_t(m, vlpost_mg_tk(m, i)), i) : VLPOST_MG_KDONE;
 	for (int j = lk - 1; j > 0; j--) {
 		vlpost_mg_key a = w[2 * j], b = w[2 * j + 1];
 		w[j] = a < b ? a : b;
@@ -402,7 +402,7 @@ static int advance(vlm *m)
 		if (rc < 0)
 			return -1;
 		if (rc == 0) {
-			lt_replay(m, top, VLM_KDONE);
+			lt_replay(m, top, VLPOST_MG_KDONE);
 			return settle(m, top, NULL, &unused);
 		}
 	}
@@ -423,7 +423,7 @@ vlpost_mg_ev *vlpost_mg_next(vlm *m, vlpost_mg_task **kp, int *rc)
 		pg_end(m, 0);
 		return NULL;
 	}
-	if (m->lt[0] == VLM_KDONE) {
+	if (m->lt[0] == VLPOST_MG_KDONE) {
 		m->last = -1;
 		pg_end(m, 1);
 		return NULL;
@@ -470,7 +470,7 @@ int vlpost_mg_init(vlm *m)
 		k->proc = i;
 		k->ptid[0] = k->ptid[1] = m->set->f[i].hdr.tid;
 		k->pproc[0] = k->pproc[1] = i;
-		k->state = VLM_BEGIN;
+		k->state = VLPOST_MG_BEGIN;
 		m->ops->init(m, k);
 		vlpost_stats_init(k->st, i, &m->set->f[i].hdr);
 	}

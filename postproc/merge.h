@@ -15,7 +15,7 @@
 #include "stats.h"
 #include "tracereader.h"
 
-enum { VLM_BEGIN, VLM_RECS, VLM_FINAL, VLM_DONE };
+enum { VLPOST_MG_BEGIN, VLPOST_MG_RECS, VLPOST_MG_FINAL, VLPOST_MG_DONE };
 
 /* The head of every queued event. */
 typedef struct vlpost_mg_ev {
@@ -64,9 +64,9 @@ typedef struct vlpost_mg_pend {
 } vlpost_mg_pend;
 
 /* A key of the tournament tree: (time ^ sign bit) << 64 | processor, so that one
- * unsigned comparison orders by time, then processor; VLM_KDONE: no more events. */
+ * unsigned comparison orders by time, then processor; VLPOST_MG_KDONE: no more events. */
 typedef unsigned __int128 vlpost_mg_key;
-#define VLM_KDONE (~(vlpost_mg_key)0)
+#define VLPOST_MG_KDONE (~(vlpost_mg_key)0)
 
 struct vlm {
 	vlpost_tset *set;

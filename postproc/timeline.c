@@ -163,7 +163,7 @@ static int tl_send_begin(vlpost_tl *c, tl_task *k, const tl_ev *e)
 	}
 	if (peer < 0)
 		return 0;
-	if (vlpost_mg_tk(&c->m, peer)->state >= VLM_FINAL) {
+	if (vlpost_mg_tk(&c->m, peer)->state >= VLPOST_MG_FINAL) {
 		vlpost_mg_warn(&c->m, "%s: record %llu: message %u to task 0x%x is never received (no link)",
 			       k->s.m.f->path, (unsigned long long)e->m.rec, e->m.seq,
 			       (unsigned)vlpost_mg_tk(&c->m, peer)->f->hdr.tid);
