@@ -15,11 +15,11 @@ int vlpost_cli_usage(const char *usage, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
-	vlu_err(VLP_EXIT_BAD, "%s\n%.*s (--help for more)", n < 0 ? "out of memory" : msg,
+	vlu_err(VLPOST_EXIT_BAD, "%s\n%.*s (--help for more)", n < 0 ? "out of memory" : msg,
 		(int)strcspn(usage, "\n"), usage);
 	if (n >= 0)
 		free(msg);
-	return VLP_EXIT_BAD;
+	return VLPOST_EXIT_BAD;
 }
 
 char *vlpost_cli_name(const char *path, const char *drop, const char *add)
@@ -44,5 +44,5 @@ int vlpost_cli_write(const char *path, vlu_write_fn fn, void *ctx)
 
 	if (vlu_write_atomic(path, fn, ctx, err, sizeof err) == 0)
 		return 0;
-	return vlu_err(VLP_EXIT_BAD, "%s", err);
+	return vlu_err(VLPOST_EXIT_BAD, "%s", err);
 }

@@ -1,14 +1,14 @@
 /* cli.h - what the commands of vlpost share: the report of a usage error, the
  * default name of an output file, and writing an output file. */
-#ifndef VLP_CLI_H
-#define VLP_CLI_H
+#ifndef VLPOST_CLI_H
+#define VLPOST_CLI_H
 
 #include "util/outfile.h"
 
-#define VLP_EXIT_BAD 2 /* the exit status for bad usage or bad input */
+#define VLPOST_EXIT_BAD 2 /* the exit status for bad usage or bad input */
 
 /* On stderr: "PROG: MESSAGE" (vlu_err), then the first line of usage and
- * " (--help for more)".  Returns VLP_EXIT_BAD. */
+ * " (--help for more)".  Returns VLPOST_EXIT_BAD. */
 int vlpost_cli_usage(const char *usage, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* path without its trailing slashes (but for a leading one), then without the
@@ -17,7 +17,7 @@ int vlpost_cli_usage(const char *usage, const char *fmt, ...) __attribute__((for
 char *vlpost_cli_name(const char *path, const char *drop, const char *add);
 
 /* Write path through fn with vlu_write_atomic (no half-written file).  Returns
- * 0, or VLP_EXIT_BAD after "PROG: FILE: reason" on stderr. */
+ * 0, or VLPOST_EXIT_BAD after "PROG: FILE: reason" on stderr. */
 int vlpost_cli_write(const char *path, vlu_write_fn fn, void *ctx);
 
 #endif

@@ -4,8 +4,8 @@
  * path backward from the task that ends last into rep->cp.  It also keeps the
  * index from task ids to processors (rep->tids) that the walk and the matrix
  * use.  The printers read only rep->cp. */
-#ifndef VLP_CRITPATH_H
-#define VLP_CRITPATH_H
+#ifndef VLPOST_CRITPATH_H
+#define VLPOST_CRITPATH_H
 
 #include <stdint.h>
 #include "stats.h"

@@ -515,15 +515,15 @@ int vlpost_mg_main(const vlpost_mg_cmd *c, int argc, char **argv)
 	}
 	if (!dir)
 		return vlpost_cli_usage(c->usage, "%s: missing TRACEDIR", c->name);
-	if (vlpost_tset_open(&set, dir, partial ? VL_TSET_SKIPBAD : 0, stderr, err, sizeof err) < 0) {
-		vlu_err(VLP_EXIT_BAD, "%s", err);
+	if (vlpost_tset_open(&set, dir, partial ? VLPOST_TSET_SKIPBAD : 0, stderr, err, sizeof err) < 0) {
+		vlu_err(VLPOST_EXIT_BAD, "%s", err);
 		vlpost_tset_close(&set);
-		return VLP_EXIT_BAD;
+		return VLPOST_EXIT_BAD;
 	}
 	out = o ? strdup(o) : vlpost_cli_name(dir, "", c->suffix);
 	st = calloc((size_t)set.n, sizeof *st);
 	if (!out || !st)
-		rc = vlu_err(VLP_EXIT_BAD, "out of memory");
+		rc = vlu_err(VLPOST_EXIT_BAD, "out of memory");
 	else
 		rc = c->to(&set, out, partial, st);
 	free(st);

@@ -6,8 +6,8 @@
  * (every receive end at or after its send begin), the split of multicast
  * intervals, the error/warning reporting of the converters, and their command
  * line.  The per-task states of timeline.c and otf2.c are in states.h. */
-#ifndef VLP_MERGE_H
-#define VLP_MERGE_H
+#ifndef VLPOST_MERGE_H
+#define VLPOST_MERGE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -611,27 +611,27 @@ static int ot_to(vlpost_tset *set, const char *out, int partial, vlpost_tstats *
 	struct stat sb;
 	int rc;
 	if (!tmp)
-		return vlu_err(VLP_EXIT_BAD, "out of memory");
+		return vlu_err(VLPOST_EXIT_BAD, "out of memory");
 	sprintf(tmp, "%s.tmp", out);
 	if (stat(out, &sb) == 0) {
-		vlu_err(VLP_EXIT_BAD, "%s exists (remove it first)", out);
+		vlu_err(VLPOST_EXIT_BAD, "%s exists (remove it first)", out);
 		free(tmp);
-		return VLP_EXIT_BAD;
+		return VLPOST_EXIT_BAD;
 	}
 	if (mkdir(tmp, 0777) != 0) {
-		vlu_err(VLP_EXIT_BAD, "%s: %s", tmp, strerror(errno));
+		vlu_err(VLPOST_EXIT_BAD, "%s: %s", tmp, strerror(errno));
 		free(tmp);
-		return VLP_EXIT_BAD;
+		return VLPOST_EXIT_BAD;
 	}
 	rc = ot_write(set, tmp, partial, st, err, sizeof err);
 	if (rc == 0 && rename(tmp, out) != 0)
 		rc = vlu_seterr(err, sizeof err, "%s: %s", out, strerror(errno));
 	if (rc != 0) {
 		nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-		vlu_err(VLP_EXIT_BAD, "%s", err);
+		vlu_err(VLPOST_EXIT_BAD, "%s", err);
 	}
 	free(tmp);
-	return rc ? VLP_EXIT_BAD : 0;
+	return rc ? VLPOST_EXIT_BAD : 0;
 }
 
 int vlpost_otf2_main(int argc, char **argv)
@@ -653,7 +653,7 @@ int vlpost_otf2_main(int argc, char **argv)
 	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
 		fputs("usage: vlpost otf2 [-o ARCHIVE_DIR] [--partial] TRACEDIR\n\n"
 		      "This vlpost was built without OTF2 support.\n", stdout);
-	return vlu_err(VLP_EXIT_BAD,
+	return vlu_err(VLPOST_EXIT_BAD,
 		       "built without OTF2 support (install libopen-trace-format2-dev and rebuild)");
 }
 

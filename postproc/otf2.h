@@ -2,8 +2,8 @@
  * Optional: the converter is compiled only with -DVL_HAVE_OTF2 (the Makefile sets
  * it when pkg-config finds otf2); without it the command only says so.  The event
  * -> OTF2 mapping is documented in docs/vlpost.md. */
-#ifndef VLP_OTF2_H
-#define VLP_OTF2_H
+#ifndef VLPOST_OTF2_H
+#define VLPOST_OTF2_H
 
 /* `vlpost otf2 [-o ARCHIVE_DIR] [--partial] TRACEDIR`: argv[0] is "otf2".
  * Returns the exit status (0, or 2 for bad usage, bad input, or no OTF2 support). */

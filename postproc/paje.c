@@ -102,7 +102,7 @@ static int pj_head(pj *c)
 		return vlu_seterr(c->tl.m.err, c->tl.m.errlen, "out of memory");
 	}
 	fputs(pj_header, c->out);
-	for (int i = 1; i < VLP_TL_NCOLL; i++)
+	for (int i = 1; i < VLPOST_TL_NCOLL; i++)
 		fprintf(c->out, "4 c%d C \"%s\" \"0.3 0.5 1.0\"\n", i, vlpost_tl_coll_name[i]);
 	fprintf(c->out, "4 c0 C \"%s\" \"0.3 0.5 1.0\"\n", vlpost_tl_coll_name[0]);
 	for (int i = 0; i < s->n; i++) {

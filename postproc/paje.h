@@ -1,7 +1,7 @@
 /* paje.h - Pajé output (pj_dump, ViTE) and the `vlpost paje` command.
  * The event -> Pajé mapping is documented in docs/vlpost.md. */
-#ifndef VLP_PAJE_H
-#define VLP_PAJE_H
+#ifndef VLPOST_PAJE_H
+#define VLPOST_PAJE_H
 
 #include <stdio.h>
 #include "stats.h"

@@ -16,7 +16,7 @@
 #include "stats.h"
 #include "tracereader.h"
 
-#define EXIT_BAD VLP_EXIT_BAD
+#define EXIT_BAD VLPOST_EXIT_BAD
 
 const char vlpost_scaling_usage[] =
 	"usage: vlpost scaling [-o PREFIX] [--base RUN] [--csv] RUN...\n"

@@ -1,7 +1,7 @@
 /* scaling.h - `vlpost scaling`: speed-up and efficiency over several runs of one
  * program, as a table and a gnuplot plot.  The rules are in docs/vlpost.md. */
-#ifndef VLP_SCALING_H
-#define VLP_SCALING_H
+#ifndef VLPOST_SCALING_H
+#define VLPOST_SCALING_H
 
 #include <stdint.h>
 #include <stdio.h>

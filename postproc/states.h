@@ -6,8 +6,8 @@
  * after a record is deferred: it begins only if no other state begins at the
  * same time.  The converter gives its own event kinds and says how a state
  * change and a group operation's boundaries become its events. */
-#ifndef VLP_STATES_H
-#define VLP_STATES_H
+#ifndef VLPOST_STATES_H
+#define VLPOST_STATES_H
 
 #include <stdint.h>
 #include "merge.h"

@@ -161,7 +161,7 @@ int vlpost_hist_bucket(uint64_t bytes)
 		k++;
 		bytes >>= 1;
 	}
-	return k < VLP_HIST_N ? k : VLP_HIST_N - 1;
+	return k < VLPOST_HIST_N ? k : VLPOST_HIST_N - 1;
 }
 
 uint64_t vlpost_hist_lo(int k)
@@ -173,7 +173,7 @@ uint64_t vlpost_hist_hi(int k)
 {
 	if (k <= 0)
 		return 0;
-	return k >= VLP_HIST_N - 1 ? UINT64_MAX : ((uint64_t)1 << k) - 1;
+	return k >= VLPOST_HIST_N - 1 ? UINT64_MAX : ((uint64_t)1 << k) - 1;
 }
 
 int vlpost_report_init(vlpost_report *rep, const vlpost_tstats *st, int n)

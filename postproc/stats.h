@@ -4,8 +4,8 @@
  * sender x receiver matrix) and critpath.c (the critical path, critpath.h);
  * vlpost_stats_print and vlpost_report_print are in stats_print.c, one printer
  * per format in stats_text.c, stats_csv.c and stats_json.c (stats_print.h). */
-#ifndef VLP_STATS_H
-#define VLP_STATS_H
+#ifndef VLPOST_STATS_H
+#define VLPOST_STATS_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -59,13 +59,13 @@ int64_t vlpost_stats_elapsed(const vlpost_tstats *st, int n);
  * number of messages M and the average message size s: vlpost_tstats.nsent and
  * bsent / nsent (point-to-point SEND records; group operations are not counted). */
 
-#define VLP_HIST_N 64 /* buckets 0 (0 bytes), 1 (1), 2 (2-3), ..., 63 (2^62 and more) */
+#define VLPOST_HIST_N 64 /* buckets 0 (0 bytes), 1 (1), 2 (2-3), ..., 63 (2^62 and more) */
 
 /* Histogram bucket of a message of bytes bytes: 0 for 0, else floor(log2(bytes)) + 1,
  * so bucket k >= 1 holds [2^(k-1), 2^k - 1]. */
 int vlpost_hist_bucket(uint64_t bytes);
 
-/* Smallest and largest size of bucket k (0 <= k < VLP_HIST_N). */
+/* Smallest and largest size of bucket k (0 <= k < VLPOST_HIST_N). */
 uint64_t vlpost_hist_lo(int k);
 uint64_t vlpost_hist_hi(int k);
 
@@ -91,7 +91,7 @@ typedef struct vlpost_crec vlpost_crec; /* a record kept for the critical path *
 
 typedef struct vlpost_report {
 	int n;
-	uint64_t hist_n[VLP_HIST_N], hist_bytes[VLP_HIST_N];
+	uint64_t hist_n[VLPOST_HIST_N], hist_bytes[VLPOST_HIST_N];
 	vlpost_pair *pairs;            /* after vlpost_report_finish: sorted by (from, to, to_tid) */
 	size_t npairs, pcap;        /* before: an open-addressing table of pcap slots */
 	struct vlpost_tidx *tids;      /* (tid, proc) sorted by tid (critpath.c) */
@@ -117,13 +117,13 @@ int vlpost_report_collect(vlpost_tset *set, vlpost_tstats *st, vlpost_report *re
 void vlpost_report_free(vlpost_report *rep);
 
 enum vlpost_fmt { VLP_FMT_TEXT, VLP_FMT_CSV, VLP_FMT_JSON };
-#define VLP_REP_MATRIX 2u  /* text: the matrix also for more than VLP_MATRIX_AUTO tasks */
-#define VLP_REP_BRIEF 4u   /* only the per-task table (JSON: tasks, totals, elapsed time) */
-#define VLP_MATRIX_AUTO 16
+#define VLPOST_REP_MATRIX 2u  /* text: the matrix also for more than VLPOST_MATRIX_AUTO tasks */
+#define VLPOST_REP_BRIEF 4u   /* only the per-task table (JSON: tasks, totals, elapsed time) */
+#define VLPOST_MATRIX_AUTO 16
 
-/* Print st and rep (rep is not used, and may be NULL, with VLP_REP_BRIEF).
+/* Print st and rep (rep is not used, and may be NULL, with VLPOST_REP_BRIEF).
  * TEXT: the table of vlpost_stats_print, then the per-task message table, the
- * histogram, the matrix (up to VLP_MATRIX_AUTO tasks, or with VLP_REP_MATRIX)
+ * histogram, the matrix (up to VLPOST_MATRIX_AUTO tasks, or with VLPOST_REP_MATRIX)
  * and the critical path.  CSV: sections separated by an empty line, each a
  * header row and its rows: the tasks (the columns of vlpost_stats_print plus
  * comm_comp_ratio, commwait_total_ratio, avg_bytes_sent), the totals (with the

@@ -8,7 +8,7 @@
 
 void vlpost_rp_csv_tasks(FILE *out, const vlpost_tstats *st, int n, int derived)
 {
-	char a[VLP_CELL], b[VLP_CELL], c[VLP_CELL], d[VLP_CELL];
+	char a[VLPOST_CELL], b[VLPOST_CELL], c[VLPOST_CELL], d[VLPOST_CELL];
 	fputs("proc,tid,host,host_name,program,comp_us,comm_us,wait_us,total_us,"
 	      "msgs_sent,bytes_sent,msgs_recv,bytes_recv,estimated", out);
 	fputs(derived ? ",comm_comp_ratio,commwait_total_ratio,avg_bytes_sent\n" : "\n", out);
@@ -36,7 +36,7 @@ void vlpost_rp_csv_tasks(FILE *out, const vlpost_tstats *st, int n, int derived)
 /* The totals, the LS-DYNA approximation and the predicted elapsed time. */
 static void csv_totals(FILE *out, const vlpost_tstats *st, int n)
 {
-	char a[VLP_CELL], b[VLP_CELL], c[VLP_CELL], d[VLP_CELL], el[32];
+	char a[VLPOST_CELL], b[VLPOST_CELL], c[VLPOST_CELL], d[VLPOST_CELL], el[32];
 	vlpost_tstats t;
 	vlpost_rp_derived x;
 	double m, s;
@@ -85,7 +85,7 @@ static void csv_matrix(FILE *out, const vlpost_report *rep)
 /* One row (none without tasks); procs: the path's tasks, blank-separated. */
 static void csv_critpath(FILE *out, const vlpost_critpath *cp)
 {
-	char a[VLP_CELL], b[VLP_CELL], c[VLP_CELL], d[VLP_CELL], e[VLP_CELL], f[VLP_CELL];
+	char a[VLPOST_CELL], b[VLPOST_CELL], c[VLPOST_CELL], d[VLPOST_CELL], e[VLPOST_CELL], f[VLPOST_CELL];
 	fputs("\ncritical_path_us,start_us,end_us,end_proc,comp_us,comm_us,wait_us,messages,"
 	      "spawns,cut,procs\n", out);
 	if (cp->end_proc < 0)
@@ -107,7 +107,7 @@ int vlpost_rp_csv(FILE *out, const vlpost_tstats *st, int n, const vlpost_report
 		  unsigned flags)
 {
 	vlpost_rp_csv_tasks(out, st, n, 1);
-	if (flags & VLP_REP_BRIEF)
+	if (flags & VLPOST_REP_BRIEF)
 		return 0;
 	csv_totals(out, st, n);
 	csv_hist(out, rep);

@@ -8,16 +8,16 @@
 void vlpost_rp_us(char *b, int64_t ns, int star)
 {
 	uint64_t a = ns < 0 ? 0 : (uint64_t)ns;
-	snprintf(b, VLP_CELL, "%" PRIu64 ".%03" PRIu64 "%s", a / 1000, a % 1000, star ? "*" : "");
+	snprintf(b, VLPOST_CELL, "%" PRIu64 ".%03" PRIu64 "%s", a / 1000, a % 1000, star ? "*" : "");
 }
 
 /* num / den with prec decimals, or none (den == 0). */
 static void fmt_ratio(char *b, uint64_t num, uint64_t den, int prec, const char *none)
 {
 	if (!den)
-		snprintf(b, VLP_CELL, "%s", none);
+		snprintf(b, VLPOST_CELL, "%s", none);
 	else
-		snprintf(b, VLP_CELL, "%.*f", prec, (double)num / (double)den);
+		snprintf(b, VLPOST_CELL, "%.*f", prec, (double)num / (double)den);
 }
 
 static uint64_t nn(int64_t v)
@@ -67,7 +67,7 @@ void vlpost_rp_lsdyna(const vlpost_tstats *st, int n, double *m, double *s, int 
 int vlpost_rp_hist_top(const vlpost_report *rep)
 {
 	int top = -1;
-	for (int k = 0; k < VLP_HIST_N; k++)
+	for (int k = 0; k < VLPOST_HIST_N; k++)
 		if (rep->hist_n[k])
 			top = k;
 	return top;

@@ -116,7 +116,7 @@ int vlpost_rp_json(FILE *out, const vlpost_tstats *st, int n, const vlpost_repor
 	fprintf(out, "{\n");
 	j_tasks(out, st, n);
 	j_totals(out, st, n);
-	if (!(flags & VLP_REP_BRIEF)) {
+	if (!(flags & VLPOST_REP_BRIEF)) {
 		j_hist(out, rep);
 		j_matrix(out, rep);
 		j_critpath(out, &rep->cp);

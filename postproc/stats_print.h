@@ -2,23 +2,23 @@
  * and vlpost_report_print of stats.h (stats_print.c): one file per format,
  * stats_text.c, stats_csv.c and stats_json.c, and the helpers they share
  * (stats_fmt.c).  Internal to those files. */
-#ifndef VLP_STATS_PRINT_H
-#define VLP_STATS_PRINT_H
+#ifndef VLPOST_STATS_PRINT_H
+#define VLPOST_STATS_PRINT_H
 
 #include <stdint.h>
 #include <stdio.h>
 #include "stats.h"
 
-#define VLP_CELL 48 /* bytes of one formatted cell */
+#define VLPOST_CELL 48 /* bytes of one formatted cell */
 
 /* ns as microseconds with 3 decimals, exact (negative: 0), then '*' if star;
- * b holds VLP_CELL bytes. */
+ * b holds VLPOST_CELL bytes. */
 void vlpost_rp_us(char *b, int64_t ns, int star);
 
 /* The derived columns of one task (or of the totals of vlpost_rp_sum):
  * comm / comp, (comm + wait) / total, bytes sent / messages sent. */
 typedef struct vlpost_rp_derived {
-	char comm_comp[VLP_CELL], busy_total[VLP_CELL], avg[VLP_CELL];
+	char comm_comp[VLPOST_CELL], busy_total[VLPOST_CELL], avg[VLPOST_CELL];
 } vlpost_rp_derived;
 
 /* The ratios with prec decimals (avg: 2 if prec is 4), or none where the

@@ -9,7 +9,7 @@
 enum { NCOL = 12 };
 
 typedef struct st_row {
-	char c[NCOL][VLP_CELL];
+	char c[NCOL][VLPOST_CELL];
 } st_row;
 
 static const char *const st_head[NCOL] = {
@@ -20,18 +20,18 @@ static const char *const st_head[NCOL] = {
 static void st_fill(st_row *w, const vlpost_tstats *s)
 {
 	int e = !s->has_end;
-	snprintf(w->c[0], VLP_CELL, "%d", s->proc);
-	snprintf(w->c[1], VLP_CELL, "0x%x", (unsigned)s->tid);
-	snprintf(w->c[2], VLP_CELL, "%.*s", VLP_CELL - 1, s->host_name[0] ? s->host_name : "?");
-	snprintf(w->c[3], VLP_CELL, "%.*s", VLP_CELL - 1, s->program[0] ? s->program : "?");
+	snprintf(w->c[0], VLPOST_CELL, "%d", s->proc);
+	snprintf(w->c[1], VLPOST_CELL, "0x%x", (unsigned)s->tid);
+	snprintf(w->c[2], VLPOST_CELL, "%.*s", VLPOST_CELL - 1, s->host_name[0] ? s->host_name : "?");
+	snprintf(w->c[3], VLPOST_CELL, "%.*s", VLPOST_CELL - 1, s->program[0] ? s->program : "?");
 	vlpost_rp_us(w->c[4], s->comp, e);
 	vlpost_rp_us(w->c[5], s->comm, e);
 	vlpost_rp_us(w->c[6], s->wait, e);
 	vlpost_rp_us(w->c[7], s->end - s->start, 0);
-	snprintf(w->c[8], VLP_CELL, "%" PRIu64, s->nsent);
-	snprintf(w->c[9], VLP_CELL, "%" PRIu64, s->bsent);
-	snprintf(w->c[10], VLP_CELL, "%" PRIu64, s->nrecv);
-	snprintf(w->c[11], VLP_CELL, "%" PRIu64, s->brecv);
+	snprintf(w->c[8], VLPOST_CELL, "%" PRIu64, s->nsent);
+	snprintf(w->c[9], VLPOST_CELL, "%" PRIu64, s->bsent);
+	snprintf(w->c[10], VLPOST_CELL, "%" PRIu64, s->nrecv);
+	snprintf(w->c[11], VLPOST_CELL, "%" PRIu64, s->brecv);
 }
 
 static void st_total(st_row *w, const vlpost_tstats *st, int n)
@@ -39,10 +39,10 @@ static void st_total(st_row *w, const vlpost_tstats *st, int n)
 	vlpost_tstats t;
 	vlpost_rp_sum(&t, st, n);
 	st_fill(w, &t);
-	snprintf(w->c[0], VLP_CELL, "all");
-	snprintf(w->c[1], VLP_CELL, "-");
-	snprintf(w->c[2], VLP_CELL, "-");
-	snprintf(w->c[3], VLP_CELL, "%d tasks", n);
+	snprintf(w->c[0], VLPOST_CELL, "all");
+	snprintf(w->c[1], VLPOST_CELL, "-");
+	snprintf(w->c[2], VLPOST_CELL, "-");
+	snprintf(w->c[3], VLPOST_CELL, "%d tasks", n);
 }
 
 static void st_widths(const st_row *rows, int nrows, int *wd)
@@ -111,7 +111,7 @@ int vlpost_rp_text_table(FILE *out, const vlpost_tstats *st, int n)
 
 /* ---- the report ---- */
 /* A right-aligned text table (columns in left: left-aligned), two blanks apart. */
-static void tab_print(FILE *out, int ncol, const char *const *head, char (*c)[VLP_CELL], int nrows,
+static void tab_print(FILE *out, int ncol, const char *const *head, char (*c)[VLPOST_CELL], int nrows,
 		      unsigned left)
 {
 	int wd[8];
@@ -135,7 +135,7 @@ static int txt_tasks(FILE *out, const vlpost_tstats *st, int n)
 {
 	static const char *const head[5] = { "proc", "comm/comp", "(comm+wait)/total", "sent",
 					     "avg_bytes_sent" };
-	char (*c)[VLP_CELL] = calloc((size_t)(n + 1) * 5, VLP_CELL);
+	char (*c)[VLPOST_CELL] = calloc((size_t)(n + 1) * 5, VLPOST_CELL);
 	vlpost_tstats t;
 	vlpost_rp_derived d;
 	double m, s;
@@ -147,13 +147,13 @@ static int txt_tasks(FILE *out, const vlpost_tstats *st, int n)
 		const vlpost_tstats *x = i < n ? &st[i] : &t;
 		vlpost_rp_derive(&d, x, 4, "-");
 		if (i < n)
-			snprintf(c[i * 5], VLP_CELL, "%d", x->proc);
+			snprintf(c[i * 5], VLPOST_CELL, "%d", x->proc);
 		else
-			snprintf(c[i * 5], VLP_CELL, "all");
-		memcpy(c[i * 5 + 1], d.comm_comp, VLP_CELL);
-		memcpy(c[i * 5 + 2], d.busy_total, VLP_CELL);
-		snprintf(c[i * 5 + 3], VLP_CELL, "%" PRIu64, x->nsent);
-		memcpy(c[i * 5 + 4], d.avg, VLP_CELL);
+			snprintf(c[i * 5], VLPOST_CELL, "all");
+		memcpy(c[i * 5 + 1], d.comm_comp, VLPOST_CELL);
+		memcpy(c[i * 5 + 2], d.busy_total, VLPOST_CELL);
+		snprintf(c[i * 5 + 3], VLPOST_CELL, "%" PRIu64, x->nsent);
+		memcpy(c[i * 5 + 4], d.avg, VLPOST_CELL);
 	}
 	fprintf(out, "\nmessages sent per task (LS-DYNA inputs: M = sent, s = avg_bytes_sent):\n");
 	tab_print(out, 5, head, c, n + 1, 0);
@@ -167,25 +167,25 @@ static int txt_tasks(FILE *out, const vlpost_tstats *st, int n)
 static void fmt_bucket(char *b, int k)
 {
 	if (k <= 1)
-		snprintf(b, VLP_CELL, "%d", k);
-	else if (k == VLP_HIST_N - 1)
-		snprintf(b, VLP_CELL, "%" PRIu64 "-", vlpost_hist_lo(k));
+		snprintf(b, VLPOST_CELL, "%d", k);
+	else if (k == VLPOST_HIST_N - 1)
+		snprintf(b, VLPOST_CELL, "%" PRIu64 "-", vlpost_hist_lo(k));
 	else
-		snprintf(b, VLP_CELL, "%" PRIu64 "-%" PRIu64, vlpost_hist_lo(k), vlpost_hist_hi(k));
+		snprintf(b, VLPOST_CELL, "%" PRIu64 "-%" PRIu64, vlpost_hist_lo(k), vlpost_hist_hi(k));
 }
 
 static int txt_hist(FILE *out, const vlpost_report *rep)
 {
 	static const char *const head[3] = { "size", "msgs", "bytes" };
-	char c[VLP_HIST_N * 3][VLP_CELL];
+	char c[VLPOST_HIST_N * 3][VLPOST_CELL];
 	int top = vlpost_rp_hist_top(rep);
 	fprintf(out, "\nmessage sizes (bytes, sent):\n");
 	if (top < 0)
 		return fprintf(out, "no messages\n"), 0;
 	for (int k = 0; k <= top; k++) {
 		fmt_bucket(c[k * 3], k);
-		snprintf(c[k * 3 + 1], VLP_CELL, "%" PRIu64, rep->hist_n[k]);
-		snprintf(c[k * 3 + 2], VLP_CELL, "%" PRIu64, rep->hist_bytes[k]);
+		snprintf(c[k * 3 + 1], VLPOST_CELL, "%" PRIu64, rep->hist_n[k]);
+		snprintf(c[k * 3 + 2], VLPOST_CELL, "%" PRIu64, rep->hist_bytes[k]);
 	}
 	tab_print(out, 3, head, c, top + 1, 0);
 	return 0;
@@ -194,25 +194,25 @@ static int txt_hist(FILE *out, const vlpost_report *rep)
 static int txt_matrix(FILE *out, const vlpost_report *rep, unsigned flags)
 {
 	static const char *const head[4] = { "from", "to", "msgs", "bytes" };
-	char (*c)[VLP_CELL];
+	char (*c)[VLPOST_CELL];
 	fprintf(out, "\nmessages by sender and receiver (processors):\n");
 	if (rep->npairs == 0)
 		return fprintf(out, "no messages\n"), 0;
-	if (rep->n > VLP_MATRIX_AUTO && !(flags & VLP_REP_MATRIX))
+	if (rep->n > VLPOST_MATRIX_AUTO && !(flags & VLPOST_REP_MATRIX))
 		return fprintf(out, "%zu pairs of %d tasks (--matrix prints them)\n", rep->npairs,
 			       rep->n), 0;
-	c = calloc(rep->npairs * 4, VLP_CELL);
+	c = calloc(rep->npairs * 4, VLPOST_CELL);
 	if (!c)
 		return -1;
 	for (size_t i = 0; i < rep->npairs; i++) {
 		const vlpost_pair *p = &rep->pairs[i];
-		snprintf(c[i * 4], VLP_CELL, "%d", p->from);
+		snprintf(c[i * 4], VLPOST_CELL, "%d", p->from);
 		if (p->to >= 0)
-			snprintf(c[i * 4 + 1], VLP_CELL, "%d", p->to);
+			snprintf(c[i * 4 + 1], VLPOST_CELL, "%d", p->to);
 		else
-			snprintf(c[i * 4 + 1], VLP_CELL, "tid 0x%x", (unsigned)p->to_tid);
-		snprintf(c[i * 4 + 2], VLP_CELL, "%" PRIu64, p->n);
-		snprintf(c[i * 4 + 3], VLP_CELL, "%" PRIu64, p->bytes);
+			snprintf(c[i * 4 + 1], VLPOST_CELL, "tid 0x%x", (unsigned)p->to_tid);
+		snprintf(c[i * 4 + 2], VLPOST_CELL, "%" PRIu64, p->n);
+		snprintf(c[i * 4 + 3], VLPOST_CELL, "%" PRIu64, p->bytes);
 	}
 	tab_print(out, 4, head, c, (int)rep->npairs, 0);
 	free(c);
@@ -221,7 +221,7 @@ static int txt_matrix(FILE *out, const vlpost_report *rep, unsigned flags)
 
 static void txt_critpath(FILE *out, const vlpost_critpath *cp)
 {
-	char a[VLP_CELL], b[VLP_CELL], d[VLP_CELL], e[VLP_CELL], f[VLP_CELL], g[VLP_CELL];
+	char a[VLPOST_CELL], b[VLPOST_CELL], d[VLPOST_CELL], e[VLPOST_CELL], f[VLPOST_CELL], g[VLPOST_CELL];
 	fprintf(out, "\ncritical path:");
 	if (cp->end_proc < 0) {
 		fprintf(out, " no tasks\n");
@@ -257,7 +257,7 @@ int vlpost_rp_text(FILE *out, const vlpost_tstats *st, int n, const vlpost_repor
 {
 	if (vlpost_rp_text_table(out, st, n) < 0 || ferror(out))
 		return -1;
-	if (flags & VLP_REP_BRIEF)
+	if (flags & VLPOST_REP_BRIEF)
 		return 0;
 	if (txt_tasks(out, st, n) < 0 || txt_hist(out, rep) < 0 ||
 	    txt_matrix(out, rep, flags) < 0)

@@ -273,7 +273,7 @@ static size_t sv_msgs(sv *c, size_t *stride)
 			j++;
 		}
 	}
-	k = nm > VLP_SVG_MAXLINES ? (nm + VLP_SVG_MAXLINES - 1) / VLP_SVG_MAXLINES : 1;
+	k = nm > VLPOST_SVG_MAXLINES ? (nm + VLPOST_SVG_MAXLINES - 1) / VLPOST_SVG_MAXLINES : 1;
 	fputs("<g class=\"msgs\">\n", c->out);
 	for (i = 0; i < nm; i += k) {
 		const sv_end *s = &c->snd.v[i], *r = &c->rcv.v[i];
@@ -594,8 +594,8 @@ int vlpost_svg_main(int argc, char **argv)
 	}
 	if (!dir)
 		return vlpost_cli_usage(vlpost_svg_usage, "svg: missing TRACEDIR");
-	if (vlpost_tset_open(&set, dir, opt.partial ? VL_TSET_SKIPBAD : 0, stderr, err, sizeof err) < 0) {
-		rc = vlu_err(VLP_EXIT_BAD, "%s", err);
+	if (vlpost_tset_open(&set, dir, opt.partial ? VLPOST_TSET_SKIPBAD : 0, stderr, err, sizeof err) < 0) {
+		rc = vlu_err(VLPOST_EXIT_BAD, "%s", err);
 		vlpost_tset_close(&set);
 		return rc;
 	}
@@ -603,7 +603,7 @@ int vlpost_svg_main(int argc, char **argv)
 	title = vlpost_cli_name(dir, "", "");
 	st = calloc((size_t)set.n, sizeof *st);
 	if (!out || !st || !title) {
-		rc = vlu_err(VLP_EXIT_BAD, "out of memory");
+		rc = vlu_err(VLPOST_EXIT_BAD, "out of memory");
 	} else {
 		base = strrchr(title, '/');
 		opt.title = base && base[1] ? base + 1 : title;

@@ -1,13 +1,13 @@
 /* svg.h - a self-contained SVG space-time diagram and the `vlpost svg` command.
  * The layout is documented in docs/vlpost.md. */
-#ifndef VLP_SVG_H
-#define VLP_SVG_H
+#ifndef VLPOST_SVG_H
+#define VLPOST_SVG_H
 
 #include <stdio.h>
 #include "stats.h"
 #include "tracereader.h"
 
-#define VLP_SVG_MAXLINES 20000  /* more messages: lines for a sample only */
+#define VLPOST_SVG_MAXLINES 20000  /* more messages: lines for a sample only */
 
 typedef struct vlpost_svg_opt {
 	int partial;    /* tolerate incomplete traces (as vlpost paje --partial) */

@@ -29,7 +29,7 @@ typedef struct tl_task {
 
 #define FLY_DEL (~(uint64_t)0)
 
-const char *const vlpost_tl_coll_name[VLP_TL_NCOLL] = {
+const char *const vlpost_tl_coll_name[VLPOST_TL_NCOLL] = {
 	"other", "barrier", "bcast", "reduce", "gather", "scatter", "join", "leave",
 	"allreduce", "allgather", "alltoall", "reduce_scatter", "scan", "exscan",
 };

@@ -7,8 +7,8 @@
  * The events reach the caller's function in global order: by virtual time,
  * then processor, then the order in which the task emitted them.  Memory: the
  * merge's, plus the messages in flight (link started, receive end not seen). */
-#ifndef VLP_TIMELINE_H
-#define VLP_TIMELINE_H
+#ifndef VLPOST_TIMELINE_H
+#define VLPOST_TIMELINE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -43,8 +43,8 @@ typedef struct vlpost_tl_ev {
 
 /* The collectives of VLP_TL_PUSH: "other", the PVM group operations (barrier ..
  * leave), then the MPI kinds of vltrace.h (allreduce .. exscan). */
-#define VLP_TL_NCOLL 14
-extern const char *const vlpost_tl_coll_name[VLP_TL_NCOLL];
+#define VLPOST_TL_NCOLL 14
+extern const char *const vlpost_tl_coll_name[VLPOST_TL_NCOLL];
 
 /* Receives each event: 0, or -1 to stop (with a message in the err buffer
  * given to vlpost_tl_init). */

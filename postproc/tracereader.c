@@ -143,7 +143,7 @@ static int tf_check_hdr(vlpost_tfile *f)
 		return tf_fail(f, VL_TR_EHDR, "header size %u (expected %zu)", h->hdr_size, HDR);
 	if (h->rec_size != REC)
 		return tf_fail(f, VL_TR_EHDR, "record size %u (expected %zu)", h->rec_size, REC);
-	if (h->start_ns < 0 || h->start_ns > VL_TR_TMAX)
+	if (h->start_ns < 0 || h->start_ns > VLPOST_TR_TMAX)
 		return tf_fail(f, VL_TR_EHDR, "bad start time %lld", (long long)h->start_ns);
 	printable(h->host_name, sizeof h->host_name);
 	printable(h->program, sizeof h->program);
@@ -198,9 +198,9 @@ int vlpost_tfile_open(vlpost_tfile *f, const char *path, size_t bufsize, int kee
 	if (!f->path)
 		return tf_fail(f, VL_TR_EIO, "out of memory");
 	if (bufsize == 0)
-		bufsize = VL_TR_BUFSIZE;
-	if (bufsize > VL_TR_MAXBUF)
-		bufsize = VL_TR_MAXBUF;
+		bufsize = VLPOST_TR_BUFSIZE;
+	if (bufsize > VLPOST_TR_MAXBUF)
+		bufsize = VLPOST_TR_MAXBUF;
 	f->cap = (uint32_t)((bufsize + REC - 1) / REC * REC);
 	f->buf = malloc(f->cap);
 	if (!f->buf)
@@ -233,7 +233,7 @@ int vlpost_tfile_err_is_partial(const vlpost_tfile *f)
 /* ---- records ---- */
 static int in_range(int64_t v)
 {
-	return v >= 0 && v <= VL_TR_TMAX;
+	return v >= 0 && v <= VLPOST_TR_TMAX;
 }
 
 /* Records of one multicast may share one interval: all SEND+MCAST, same t0 and t1. */
@@ -527,11 +527,11 @@ static int ts_fd_budget(void)
 
 static size_t ts_bufsize(int n)
 {
-	size_t b = VL_TR_MEMBUDGET / (size_t)(n > 0 ? n : 1);
-	if (b > VL_TR_BUFSIZE)
-		b = VL_TR_BUFSIZE;
-	if (b < VL_TR_MINBUF)
-		b = VL_TR_MINBUF;
+	size_t b = VLPOST_TR_MEMBUDGET / (size_t)(n > 0 ? n : 1);
+	if (b > VLPOST_TR_BUFSIZE)
+		b = VLPOST_TR_BUFSIZE;
+	if (b < VLPOST_TR_MINBUF)
+		b = VLPOST_TR_MINBUF;
 	return b;
 }
 
@@ -550,7 +550,7 @@ static int ts_open_files(vlpost_tset *s, char **names, int n, unsigned flags, FI
 			s->n++;
 			continue;
 		}
-		if (!(flags & VL_TSET_SKIPBAD) || f->err != VL_TR_EHDR) {
+		if (!(flags & VLPOST_TSET_SKIPBAD) || f->err != VL_TR_EHDR) {
 			vlu_seterr(err, errlen, "%s", f->errmsg);
 			vlpost_tfile_close(f);
 			free(path);

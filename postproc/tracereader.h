@@ -8,19 +8,19 @@
  *
  * Record indices count from 0 (record 0 is the first record after the header).
  */
-#ifndef VL_TRACEREADER_H
-#define VL_TRACEREADER_H
+#ifndef VLPOST_TRACEREADER_H
+#define VLPOST_TRACEREADER_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "vltrace.h"
 
-#define VL_TR_BUFSIZE (64 * 1024)     /* default read buffer per task */
-#define VL_TR_MINBUF (4 * 1024)       /* smallest buffer used for very many tasks */
-#define VL_TR_MAXBUF (1u << 30)       /* largest buffer */
-#define VL_TR_MEMBUDGET (32u << 20)   /* total buffer memory a vlpost_tset aims for */
-#define VL_TR_TMAX ((int64_t)1 << 62) /* times, byte counts, components: 0..VL_TR_TMAX */
+#define VLPOST_TR_BUFSIZE (64 * 1024)     /* default read buffer per task */
+#define VLPOST_TR_MINBUF (4 * 1024)       /* smallest buffer used for very many tasks */
+#define VLPOST_TR_MAXBUF (1u << 30)       /* largest buffer */
+#define VLPOST_TR_MEMBUDGET (32u << 20)   /* total buffer memory a vlpost_tset aims for */
+#define VLPOST_TR_TMAX ((int64_t)1 << 62) /* times, byte counts, components: 0..VLPOST_TR_TMAX */
 
 /* What went wrong, so that callers can tolerate incomplete traces (--partial). */
 enum vlpost_tr_err {
@@ -56,7 +56,7 @@ typedef struct vlpost_tfile {
 } __attribute__((aligned(64))) vlpost_tfile;
 
 /* Open the trace file at path and validate its header.  bufsize is rounded up to
- * a multiple of the record size (0 = VL_TR_BUFSIZE, at most VL_TR_MAXBUF).  If
+ * a multiple of the record size (0 = VLPOST_TR_BUFSIZE, at most VLPOST_TR_MAXBUF).  If
  * keep_open is 0, the file descriptor is closed after every buffer refill (for
  * more tasks than descriptors).
  * Returns 0, or -1 with f->err and f->errmsg set.  Call vlpost_tfile_close() in both
@@ -67,11 +67,11 @@ int vlpost_tfile_open(vlpost_tfile *f, const char *path, size_t bufsize, int kee
  * normal end (after END, no trailing bytes), or -1 with f->err / f->errmsg set:
  * invalid record, truncated file, no END record, or read error.  The error is
  * sticky; the records returned before it are valid.  Checks: known type,
- * 0 <= t0 <= t1 <= VL_TR_TMAX, t0 >= start_ns, t0 >= the previous record's t1
+ * 0 <= t0 <= t1 <= VLPOST_TR_TMAX, t0 >= start_ns, t0 >= the previous record's t1
  * (except the records of one multicast sharing one interval), START only first,
  * nothing after END, SEND seq increasing, waiting within [0, t1 - t0] for RECV
  * and COLL, byte counts, the arrival time of RECV (t3) and END components
- * within [0, VL_TR_TMAX].  The text of
+ * within [0, VLPOST_TR_TMAX].  The text of
  * MARK, COLL and PARAM is NUL-terminated; PARAM's t1 is set to its t0. */
 int vlpost_tfile_next(vlpost_tfile *f, vl_trec *r);
 
@@ -89,7 +89,7 @@ void vlpost_tfile_close(vlpost_tfile *f);
 int vlpost_tfile_err_is_partial(const vlpost_tfile *f);
 
 /* ---- a trace directory ---- */
-#define VL_TSET_SKIPBAD 1u  /* skip files with a bad header (warning) instead of failing */
+#define VLPOST_TSET_SKIPBAD 1u  /* skip files with a bad header (warning) instead of failing */
 
 typedef struct vlpost_tset {
 	char *dir;
@@ -100,7 +100,7 @@ typedef struct vlpost_tset {
 } vlpost_tset;
 
 /* Open every vl-*.trc file of dir.  Fails (-1, message in err) if the directory
- * cannot be read, holds no trace file, a header is bad (unless VL_TSET_SKIPBAD,
+ * cannot be read, holds no trace file, a header is bad (unless VLPOST_TSET_SKIPBAD,
  * which warns on warn if not NULL) or two files have the same tid.  Call
  * vlpost_tset_close() in both cases. */
 int vlpost_tset_open(vlpost_tset *s, const char *dir, unsigned flags, FILE *warn, char *err,

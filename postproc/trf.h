@@ -1,7 +1,7 @@
 /* trf.h - PICL 2.0 (.trf) output for ParaGraph, and its checker.
  * The event -> PICL mapping is documented in docs/vlpost.md. */
-#ifndef VLP_TRF_H
-#define VLP_TRF_H
+#ifndef VLPOST_TRF_H
+#define VLPOST_TRF_H
 
 #include <stdint.h>
 #include <stdio.h>

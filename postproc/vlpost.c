@@ -15,7 +15,7 @@
 #include "tracereader.h"
 #include "util/diag.h"
 
-#define EXIT_BAD VLP_EXIT_BAD
+#define EXIT_BAD VLPOST_EXIT_BAD
 
 static const char usage_main[] =
 	"usage: vlpost COMMAND [OPTIONS] ARG\n"
@@ -144,7 +144,7 @@ static int cmd_trf(int argc, char **argv)
 	int rc = trf_parse(argc, argv, &a);
 	if (rc >= 0)
 		return rc;
-	if (vlpost_tset_open(&set, a.dir, a.partial ? VL_TSET_SKIPBAD : 0, stderr, err, sizeof err) < 0) {
+	if (vlpost_tset_open(&set, a.dir, a.partial ? VLPOST_TSET_SKIPBAD : 0, stderr, err, sizeof err) < 0) {
 		vlu_err(EXIT_BAD, "%s", err);
 		vlpost_tset_close(&set);
 		return EXIT_BAD;
@@ -168,7 +168,7 @@ static int cmd_trf(int argc, char **argv)
 static int stats_collect(vlpost_tset *set, vlpost_tstats *st, vlpost_report *rep, unsigned flags,
 			 char *err, size_t errlen)
 {
-	if (flags & VLP_REP_BRIEF)
+	if (flags & VLPOST_REP_BRIEF)
 		return vlpost_stats_collect(set, st, stderr, err, errlen);
 	return vlpost_report_collect(set, st, rep, stderr, err, errlen);
 }
@@ -194,9 +194,9 @@ static int cmd_stats(int argc, char **argv)
 		} else if (strcmp(argv[i], "--full") == 0)
 			full = 1;
 		else if (strcmp(argv[i], "--brief") == 0)
-			flags |= VLP_REP_BRIEF;
+			flags |= VLPOST_REP_BRIEF;
 		else if (strcmp(argv[i], "--matrix") == 0)
-			flags |= VLP_REP_MATRIX;
+			flags |= VLPOST_REP_MATRIX;
 		else if (argv[i][0] == '-' && argv[i][1])
 			return vlpost_cli_usage(usage_stats, "stats: unknown option %s", argv[i]);
 		else if (dir)
@@ -204,7 +204,7 @@ static int cmd_stats(int argc, char **argv)
 		else
 			dir = argv[i];
 	}
-	if ((flags & VLP_REP_BRIEF) && (full || (flags & VLP_REP_MATRIX)))
+	if ((flags & VLPOST_REP_BRIEF) && (full || (flags & VLPOST_REP_MATRIX)))
 		return vlpost_cli_usage(usage_stats, "stats: --brief, or --full/--matrix, not both");
 	if (!dir)
 		return vlpost_cli_usage(usage_stats, "stats: missing TRACEDIR");

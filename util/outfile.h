@@ -1,7 +1,7 @@
 /* outfile.h - how vlpost writes its output files: never a half-written or
  * silently wrong file, and CSV fields quoted one way everywhere. */
-#ifndef VLP_OUTFILE_H
-#define VLP_OUTFILE_H
+#ifndef VLU_OUTFILE_H
+#define VLU_OUTFILE_H
 
 #include <stddef.h>
 #include <stdio.h>

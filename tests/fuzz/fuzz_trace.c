@@ -232,7 +232,7 @@ static void fz_convert(int partial)
 	size_t len = 0;
 	FILE *o;
 	int rc;
-	if (vlpost_tset_open(&s, fz_dir, partial ? VL_TSET_SKIPBAD : 0, NULL, err, sizeof err) < 0) {
+	if (vlpost_tset_open(&s, fz_dir, partial ? VLPOST_TSET_SKIPBAD : 0, NULL, err, sizeof err) < 0) {
 		vlpost_tset_close(&s);
 		return;
 	}
@@ -265,7 +265,7 @@ static void fz_others(int partial)
 	char err[1024];
 	FILE *o;
 	for (int what = 0; what < 3; what++) {
-		if (vlpost_tset_open(&s, fz_dir, partial ? VL_TSET_SKIPBAD : 0, NULL, err, sizeof err) < 0) {
+		if (vlpost_tset_open(&s, fz_dir, partial ? VLPOST_TSET_SKIPBAD : 0, NULL, err, sizeof err) < 0) {
 			vlpost_tset_close(&s);
 			return;
 		}
@@ -283,11 +283,11 @@ static void fz_others(int partial)
 			vlpost_report rep;
 			memset(&rep, 0, sizeof rep);
 			if (vlpost_report_collect(&s, st, &rep, NULL, err, sizeof err) == 0) {
-				vlpost_report_print(o, st, s.n, &rep, VLP_FMT_TEXT, VLP_REP_MATRIX);
+				vlpost_report_print(o, st, s.n, &rep, VLP_FMT_TEXT, VLPOST_REP_MATRIX);
 				vlpost_report_print(o, st, s.n, &rep, VLP_FMT_CSV, 0);
 				vlpost_report_print(o, st, s.n, &rep, VLP_FMT_JSON, 0);
-				vlpost_report_print(o, st, s.n, NULL, VLP_FMT_CSV, VLP_REP_BRIEF);
-				vlpost_report_print(o, st, s.n, NULL, VLP_FMT_JSON, VLP_REP_BRIEF);
+				vlpost_report_print(o, st, s.n, NULL, VLP_FMT_CSV, VLPOST_REP_BRIEF);
+				vlpost_report_print(o, st, s.n, NULL, VLP_FMT_JSON, VLPOST_REP_BRIEF);
 			}
 			vlpost_report_free(&rep);
 		}

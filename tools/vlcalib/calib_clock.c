@@ -11,14 +11,14 @@ int64_t vlcal_estimate_offset(vlcal_calib *c, int partner, int n, int64_t *best_
 
 	for (i = 0; i < n; i++) {
 		if (c->w->rank != 0) {
-			c->ops->recv_i64(c->be, 0, VL_CALIB_TAG_STAMP, NULL, 0);
+			c->ops->recv_i64(c->be, 0, VLCAL_TAG_STAMP, NULL, 0);
 			tb = vlcal_now_ns();
-			c->ops->send_i64(c->be, 0, VL_CALIB_TAG_STAMP, &tb, 1);
+			c->ops->send_i64(c->be, 0, VLCAL_TAG_STAMP, &tb, 1);
 			continue;
 		}
 		t0 = vlcal_now_ns();
-		c->ops->send_i64(c->be, partner, VL_CALIB_TAG_STAMP, NULL, 0);
-		c->ops->recv_i64(c->be, partner, VL_CALIB_TAG_STAMP, &tb, 1);
+		c->ops->send_i64(c->be, partner, VLCAL_TAG_STAMP, NULL, 0);
+		c->ops->recv_i64(c->be, partner, VLCAL_TAG_STAMP, &tb, 1);
 		t1 = vlcal_now_ns();
 		if (t1 - t0 < best) {
 			best = t1 - t0;
@@ -55,11 +55,11 @@ void vlcal_clock_setup(vlcal_calib *c, int k)
 	if (partner < 0 || !vlcal_phase_begin(c, parts, 2))
 		return;
 	if (c->w->rank == 0) {
-		c->ops->send_i64(c->be, partner, VL_CALIB_TAG_STAMP, &mine, 1);
-		c->ops->recv_i64(c->be, partner, VL_CALIB_TAG_STAMP, &theirs, 1);
+		c->ops->send_i64(c->be, partner, VLCAL_TAG_STAMP, &mine, 1);
+		c->ops->recv_i64(c->be, partner, VLCAL_TAG_STAMP, &theirs, 1);
 	} else {
-		c->ops->recv_i64(c->be, 0, VL_CALIB_TAG_STAMP, &theirs, 1);
-		c->ops->send_i64(c->be, 0, VL_CALIB_TAG_STAMP, &mine, 1);
+		c->ops->recv_i64(c->be, 0, VLCAL_TAG_STAMP, &theirs, 1);
+		c->ops->send_i64(c->be, 0, VLCAL_TAG_STAMP, &mine, 1);
 	}
 	c->same_clock[k] = mine != 0 && mine == theirs;
 	c->offset[k] = vlcal_estimate_offset(c, partner, vlcal_offset_pings(c), &c->offset_rtt[k]);

@@ -14,20 +14,20 @@
  * the experiments and vlcalib-run --help.
  * Implemented by calib_*.c (their shared internals: calib_impl.h).
  */
-#ifndef VL_CALIB_COMMON_H
-#define VL_CALIB_COMMON_H
+#ifndef VLCAL_COMMON_H
+#define VLCAL_COMMON_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 /* message tags used by the experiments (PVM and MPI alike) */
-#define VL_CALIB_TAG_DATA    101
-#define VL_CALIB_TAG_ACK     102
-#define VL_CALIB_TAG_CTRL    103
-#define VL_CALIB_TAG_STAMP   104
-#define VL_CALIB_TAG_BARRIER 105
-#define VL_CALIB_TAG_RESULT  106
+#define VLCAL_TAG_DATA    101
+#define VLCAL_TAG_ACK     102
+#define VLCAL_TAG_CTRL    103
+#define VLCAL_TAG_STAMP   104
+#define VLCAL_TAG_BARRIER 105
+#define VLCAL_TAG_RESULT  106
 
 /* experiments, in the order they are run; bit i of an "only" mask = experiment i */
 enum vlcal_exp {
@@ -50,15 +50,15 @@ enum vlcal_exp {
 /* the raw file's name of experiment e */
 const char *vlcal_exp_name(int e);
 
-#define VL_CALIB_MAX_LIST 128
+#define VLCAL_MAX_LIST 128
 
 /* the measurement options (both programs take the same ones) */
 typedef struct vlcal_opts {
-	size_t sizes[VL_CALIB_MAX_LIST]; /* ping-pong family sizes, increasing */
+	size_t sizes[VLCAL_MAX_LIST]; /* ping-pong family sizes, increasing */
 	int nsizes;
-	long bsp_h[VL_CALIB_MAX_LIST]; /* h-relation targets (rounded when run) */
+	long bsp_h[VLCAL_MAX_LIST]; /* h-relation targets (rounded when run) */
 	int nbsp_h;
-	int bsp_procs[VL_CALIB_MAX_LIST]; /* 0 entries: the default list */
+	int bsp_procs[VLCAL_MAX_LIST]; /* 0 entries: the default list */
 	int nbsp_procs;
 	unsigned only;       /* mask of experiments to run */
 	int only_given;      /* --only was given */

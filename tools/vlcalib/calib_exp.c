@@ -4,12 +4,12 @@
 
 static void ack_send(vlcal_calib *c, int to)
 {
-	c->ops->send_i64(c->be, to, VL_CALIB_TAG_ACK, NULL, 0);
+	c->ops->send_i64(c->be, to, VLCAL_TAG_ACK, NULL, 0);
 }
 
 static void ack_recv(vlcal_calib *c, int from)
 {
-	c->ops->recv_i64(c->be, from, VL_CALIB_TAG_ACK, NULL, 0);
+	c->ops->recv_i64(c->be, from, VLCAL_TAG_ACK, NULL, 0);
 }
 
 int64_t vlcal_sample_rtt(vlcal_calib *c, const vlcal_row *r)

@@ -74,9 +74,9 @@ int vlcal_file_open(vlcal_calib *c)
 			ok = 0;
 		}
 		for (r = 1; r < c->w->size; r++)
-			c->ops->send_i64(c->be, r, VL_CALIB_TAG_CTRL, &ok, 1);
+			c->ops->send_i64(c->be, r, VLCAL_TAG_CTRL, &ok, 1);
 	} else {
-		c->ops->recv_i64(c->be, 0, VL_CALIB_TAG_CTRL, &ok, 1);
+		c->ops->recv_i64(c->be, 0, VLCAL_TAG_CTRL, &ok, 1);
 	}
 	return ok ? 0 : 1;
 }

@@ -11,13 +11,13 @@
  *
  * Each file uses only those above it in this list.
  */
-#ifndef VL_CALIB_IMPL_H
-#define VL_CALIB_IMPL_H
+#ifndef VLCAL_IMPL_H
+#define VLCAL_IMPL_H
 
 #include "calib_common.h"
 
 /* the BSP experiments in an "only" mask */
-#define VL_CALIB_BSP_MASK                                                                          \
+#define VLCAL_BSP_MASK                                                                          \
 	(((1u << (VL_CALIB_BSP_BARRIER + 1)) - 1) & ~((1u << VL_CALIB_BSP_EXCHANGE) - 1))
 
 /* the link kinds, 0 intra and 1 inter, by name (calib_util.c) */
@@ -39,8 +39,8 @@ typedef struct vlcal_calib {
 	const vlcal_world *w;
 	FILE *f;
 	int err;
-	int bsp_p[VL_CALIB_MAX_LIST], nbsp_p;
-	long h[VL_CALIB_MAX_LIST];
+	int bsp_p[VLCAL_MAX_LIST], nbsp_p;
+	long h[VLCAL_MAX_LIST];
 	int nh;
 	int same_clock[2]; /* per link kind: the partner has the same clock */
 	int64_t offset[2]; /* the first estimate (metadata) */

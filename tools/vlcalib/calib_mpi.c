@@ -53,21 +53,21 @@ static void m_send(void *v, int dst)
 {
 	mpi_be *b = v;
 
-	MPI_Send(b->sbuf, (int)b->bytes, MPI_BYTE, dst, VL_CALIB_TAG_DATA, MPI_COMM_WORLD);
+	MPI_Send(b->sbuf, (int)b->bytes, MPI_BYTE, dst, VLCAL_TAG_DATA, MPI_COMM_WORLD);
 }
 
 static void m_recv(void *v, int src)
 {
 	mpi_be *b = v;
 
-	MPI_Recv(b->rbuf, (int)b->bytes, MPI_BYTE, src, VL_CALIB_TAG_DATA, MPI_COMM_WORLD,
+	MPI_Recv(b->rbuf, (int)b->bytes, MPI_BYTE, src, VLCAL_TAG_DATA, MPI_COMM_WORLD,
 	         MPI_STATUS_IGNORE);
 }
 
 static void m_probe(void *v, int src)
 {
 	(void)v;
-	MPI_Probe(src, VL_CALIB_TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	MPI_Probe(src, VLCAL_TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
 static int m_iprobe(void *v, int src, int tag)
@@ -85,7 +85,7 @@ static void m_multisend(void *v, const int *dst, int k)
 	int i;
 
 	for (i = 0; i < k; i++)
-		MPI_Isend(b->sbuf, (int)b->bytes, MPI_BYTE, dst[i], VL_CALIB_TAG_DATA,
+		MPI_Isend(b->sbuf, (int)b->bytes, MPI_BYTE, dst[i], VLCAL_TAG_DATA,
 		          MPI_COMM_WORLD, &b->req[i]);
 	MPI_Waitall(k, b->req, MPI_STATUSES_IGNORE);
 }
@@ -97,9 +97,9 @@ static void m_exchange(void *v, const int *dst, int nd, const int *src, int ns)
 
 	for (i = 0; i < ns; i++)
 		MPI_Irecv(b->rbuf + (size_t)i * b->bytes, (int)b->bytes, MPI_BYTE, src[i],
-		          VL_CALIB_TAG_DATA, MPI_COMM_WORLD, &b->req[i]);
+		          VLCAL_TAG_DATA, MPI_COMM_WORLD, &b->req[i]);
 	for (i = 0; i < nd; i++)
-		MPI_Isend(b->sbuf, (int)b->bytes, MPI_BYTE, dst[i], VL_CALIB_TAG_DATA,
+		MPI_Isend(b->sbuf, (int)b->bytes, MPI_BYTE, dst[i], VLCAL_TAG_DATA,
 		          MPI_COMM_WORLD, &b->req[ns + i]);
 	MPI_Waitall(ns + nd, b->req, MPI_STATUSES_IGNORE);
 }

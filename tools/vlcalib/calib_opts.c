@@ -69,7 +69,7 @@ static int parse_only(const char *s, unsigned *mask)
 	*mask = 0;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "bsp")) {
-			*mask |= VL_CALIB_BSP_MASK;
+			*mask |= VLCAL_BSP_MASK;
 			continue;
 		}
 		for (e = 0; e < VL_CALIB_NEXP; e++)
@@ -172,7 +172,7 @@ int vlcal_parse(vlcal_opts *o, int argc, char **argv, const char *prog, const ch
 {
 	size_t lo = 0, hi = 4 * MIB;
 	int i, have_time = 0, have_reps = 0, have_h = 0, k;
-	long tmp[VL_CALIB_MAX_LIST];
+	long tmp[VLCAL_MAX_LIST];
 
 	memset(o, 0, sizeof *o);
 	o->prog = prog;
@@ -231,7 +231,7 @@ int vlcal_parse(vlcal_opts *o, int argc, char **argv, const char *prog, const ch
 		} else if (!strcmp(a, "--bsp-procs")) {
 			if (!need(prog, a, next))
 				return 2;
-			k = parse_list_long(next, tmp, VL_CALIB_MAX_LIST, 0);
+			k = parse_list_long(next, tmp, VLCAL_MAX_LIST, 0);
 			if (k < 0)
 				return bad(prog, a, next,
 				           "expected task counts >= 2, comma-separated");
@@ -240,7 +240,7 @@ int vlcal_parse(vlcal_opts *o, int argc, char **argv, const char *prog, const ch
 		} else if (!strcmp(a, "--bsp-h")) {
 			if (!need(prog, a, next))
 				return 2;
-			o->nbsp_h = parse_list_long(next, o->bsp_h, VL_CALIB_MAX_LIST, 1);
+			o->nbsp_h = parse_list_long(next, o->bsp_h, VLCAL_MAX_LIST, 1);
 			if (o->nbsp_h < 0)
 				return bad(prog, a, next, "expected sizes > 0, comma-separated");
 			have_h = 1;
@@ -256,14 +256,14 @@ int vlcal_parse(vlcal_opts *o, int argc, char **argv, const char *prog, const ch
 		i += used - 1;
 	}
 	o->min_reps = o->max_reps < 10 ? o->max_reps : 10;
-	o->nsizes = vlcal_default_sizes(lo, hi, o->sizes, VL_CALIB_MAX_LIST);
+	o->nsizes = vlcal_default_sizes(lo, hi, o->sizes, VLCAL_MAX_LIST);
 	if (!have_h) {
 		for (o->nbsp_h = 0; o->nbsp_h < 7; o->nbsp_h++)
 			o->bsp_h[o->nbsp_h] = KIB << (2 * o->nbsp_h);
 	}
 	if (o->quick)
 		quick_defaults(o, lo, hi, have_time, have_reps, have_h);
-	if (o->nsizes == 0 && (o->only & ~VL_CALIB_BSP_MASK)) {
+	if (o->nsizes == 0 && (o->only & ~VLCAL_BSP_MASK)) {
 		fprintf(stderr, "%s: --sizes %zu:%zu: no ping-pong size in that range\n", prog, lo,
 		        hi);
 		return 2;

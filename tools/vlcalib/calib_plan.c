@@ -210,7 +210,7 @@ static int bsp_plan(vlcal_calib *c)
 	} else if (o->quick && P >= 2) {
 		c->bsp_p[c->nbsp_p++] = P;
 	} else {
-		for (p = 2; p <= P && c->nbsp_p < VL_CALIB_MAX_LIST - 1; p *= 2)
+		for (p = 2; p <= P && c->nbsp_p < VLCAL_MAX_LIST - 1; p *= 2)
 			c->bsp_p[c->nbsp_p++] = p;
 		if (P >= 2 && c->bsp_p[c->nbsp_p - 1] != P)
 			c->bsp_p[c->nbsp_p++] = P;
@@ -252,7 +252,7 @@ int vlcal_run(const vlcal_opts *o, const vlcal_ops *ops, void *be, const vlcal_w
 		if (want(&c, VL_CALIB_CONTENTION))
 			contention_rows(&c, k);
 	}
-	for (i = 0; i < c.nbsp_p && (o->only & VL_CALIB_BSP_MASK); i++)
+	for (i = 0; i < c.nbsp_p && (o->only & VLCAL_BSP_MASK); i++)
 		bsp_rows(&c, c.bsp_p[i]);
 	rc = w->rank == 0 ? vlcal_file_close(&c) : 0;
 out:

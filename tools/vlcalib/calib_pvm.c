@@ -114,13 +114,13 @@ static void p_send(void *v, int dst)
 	int rc;
 
 	use_sbuf(b->databuf);
-	if ((rc = pvm_send(b->tids[dst], VL_CALIB_TAG_DATA)) < 0)
+	if ((rc = pvm_send(b->tids[dst], VLCAL_TAG_DATA)) < 0)
 		vlu_die(1, "pvm_send failed (pvm error %d)", rc);
 }
 
 static void p_recv(void *v, int src)
 {
-	precv(v, src, VL_CALIB_TAG_DATA);
+	precv(v, src, VLCAL_TAG_DATA);
 }
 
 static void p_probe(void *v, int src)
@@ -128,7 +128,7 @@ static void p_probe(void *v, int src)
 	pvm_be *b = v;
 	int rc;
 
-	while ((rc = pvm_probe(b->tids[src], VL_CALIB_TAG_DATA)) == 0)
+	while ((rc = pvm_probe(b->tids[src], VLCAL_TAG_DATA)) == 0)
 		;
 	if (rc < 0)
 		vlu_die(1, "pvm_probe failed (pvm error %d)", rc);
@@ -158,7 +158,7 @@ static void p_multisend(void *v, const int *dst, int k)
 	for (i = 0; i < k; i++)
 		tids[i] = b->tids[dst[i]];
 	use_sbuf(b->databuf);
-	if ((rc = pvm_mcast(tids, k, VL_CALIB_TAG_DATA)) < 0)
+	if ((rc = pvm_mcast(tids, k, VLCAL_TAG_DATA)) < 0)
 		vlu_die(1, "pvm_mcast failed (pvm error %d)", rc);
 }
 
@@ -217,14 +217,14 @@ static void p_barrier(void *v, int p)
 	int r;
 
 	if (b->rank != 0) {
-		p_send_i64(v, 0, VL_CALIB_TAG_BARRIER, NULL, 0);
-		p_recv_i64(v, 0, VL_CALIB_TAG_BARRIER, NULL, 0);
+		p_send_i64(v, 0, VLCAL_TAG_BARRIER, NULL, 0);
+		p_recv_i64(v, 0, VLCAL_TAG_BARRIER, NULL, 0);
 		return;
 	}
 	for (r = 1; r < p; r++)
-		p_recv_i64(v, r, VL_CALIB_TAG_BARRIER, NULL, 0);
+		p_recv_i64(v, r, VLCAL_TAG_BARRIER, NULL, 0);
 	use_sbuf(b->emptybuf);
-	pvm_mcast(b->tids + 1, p - 1, VL_CALIB_TAG_BARRIER);
+	pvm_mcast(b->tids + 1, p - 1, VLCAL_TAG_BARRIER);
 }
 
 static int64_t p_pack(void *v, size_t bytes)
@@ -362,7 +362,7 @@ static void send_setup(pvm_be *b)
 		pvm_pkint(&i, 1, 1);
 		pvm_pkint(b->tids, b->size, 1);
 		pvm_pkint(b->node, b->size, 1);
-		pvm_send(b->tids[i], VL_CALIB_TAG_CTRL);
+		pvm_send(b->tids[i], VLCAL_TAG_CTRL);
 	}
 }
 
@@ -370,7 +370,7 @@ static int recv_setup(pvm_be *b)
 {
 	int parent = pvm_parent();
 
-	if (parent < 0 || pvm_recv(parent, VL_CALIB_TAG_CTRL) < 0)
+	if (parent < 0 || pvm_recv(parent, VLCAL_TAG_CTRL) < 0)
 		return 1;
 	pvm_upkint(&b->size, 1, 1);
 	pvm_upkint(&b->rank, 1, 1);

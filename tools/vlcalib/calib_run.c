@@ -31,9 +31,9 @@ int vlcal_phase_begin(vlcal_calib *c, const int *parts, int n)
 	c->nparts = n;
 	if (is_part(c, c->w->rank))
 		return 1;
-	while (!c->ops->iprobe(c->be, 0, VL_CALIB_TAG_CTRL))
+	while (!c->ops->iprobe(c->be, 0, VLCAL_TAG_CTRL))
 		nanosleep(&nap, NULL);
-	c->ops->recv_i64(c->be, 0, VL_CALIB_TAG_CTRL, NULL, 0);
+	c->ops->recv_i64(c->be, 0, VLCAL_TAG_CTRL, NULL, 0);
 	return 0;
 }
 
@@ -45,7 +45,7 @@ void vlcal_phase_end(vlcal_calib *c)
 		return;
 	for (r = 1; r < c->w->size; r++)
 		if (!is_part(c, r))
-			c->ops->send_i64(c->be, r, VL_CALIB_TAG_CTRL, NULL, 0);
+			c->ops->send_i64(c->be, r, VLCAL_TAG_CTRL, NULL, 0);
 }
 
 static int64_t clamp_reps(const vlcal_calib *c, int64_t per_iter)
@@ -79,9 +79,9 @@ static int64_t *sample_row(vlcal_calib *c, const vlcal_row *r, vlcal_sample_fn f
 		vlcal_stats_of(w, nw, 1.0, &st);
 		reps = clamp_reps(c, (int64_t)st.median);
 		for (i = 1; i < c->nparts; i++)
-			c->ops->send_i64(c->be, c->parts[i], VL_CALIB_TAG_CTRL, &reps, 1);
+			c->ops->send_i64(c->be, c->parts[i], VLCAL_TAG_CTRL, &reps, 1);
 	} else {
-		c->ops->recv_i64(c->be, 0, VL_CALIB_TAG_CTRL, &reps, 1);
+		c->ops->recv_i64(c->be, 0, VLCAL_TAG_CTRL, &reps, 1);
 	}
 	fn(c, r);
 	s = vlu_xmalloc(reps * sizeof *s);
@@ -101,19 +101,19 @@ static int collect(vlcal_calib *c, const vlcal_row *r, int64_t *s, int n)
 		return c->w->rank == 0;
 	if (c->w->rank != 0) {
 		if (r->collect == VL_CALIB_COLLECT_MAX || c->w->rank == r->partner)
-			c->ops->send_i64(c->be, 0, VL_CALIB_TAG_RESULT, s, n);
+			c->ops->send_i64(c->be, 0, VLCAL_TAG_RESULT, s, n);
 		return 0;
 	}
 	t = vlu_xmalloc(n * sizeof *t);
 	if (r->collect == VL_CALIB_COLLECT_MAX) {
 		for (i = 1; i < c->nparts; i++) {
-			c->ops->recv_i64(c->be, c->parts[i], VL_CALIB_TAG_RESULT, t, n);
+			c->ops->recv_i64(c->be, c->parts[i], VLCAL_TAG_RESULT, t, n);
 			for (j = 0; j < n; j++)
 				if (t[j] > s[j])
 					s[j] = t[j];
 		}
 	} else {
-		c->ops->recv_i64(c->be, r->partner, VL_CALIB_TAG_RESULT, t, n);
+		c->ops->recv_i64(c->be, r->partner, VLCAL_TAG_RESULT, t, n);
 		for (j = 0; j < n; j++)
 			s[j] =
 			    r->collect == VL_CALIB_COLLECT_ONEWAY ? t[j] - r->offset - s[j] : t[j];

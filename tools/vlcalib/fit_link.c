@@ -46,12 +46,12 @@ static void fit_model(const vlcal_series *s, int link, const char *what, const d
 		if (rc)
 			vlcal_fit_fail(s, link, what, rc);
 		to_vl(f, m);
-		if (vlcal_fmt_model(line, len, key, m, ", ") <= VL_CALIB_LINE_MAX)
+		if (vlcal_fmt_model(line, len, key, m, ", ") <= VLCAL_LINE_MAX)
 			return;
-		if (vlcal_fmt_model(line, len, key, m, ",") <= VL_CALIB_LINE_MAX)
+		if (vlcal_fmt_model(line, len, key, m, ",") <= VLCAL_LINE_MAX)
 			return;
 		if (f->n <= 2)
-			vlu_die(VL_CALIB_EXIT_BAD,
+			vlu_die(VLCAL_EXIT_BAD,
 			        "%s:%d: %s (link %s): the model does not fit on one VMConfig line",
 			        s->in->files[s->first->file], s->first->line, what,
 			        vlcal_raw_lname[link]);
@@ -107,7 +107,7 @@ static void fit_send(vlcal_linkfit *L)
 
 	L->send = vlcal_series_get(L->in, L->link, VLCAL_X_SEND, 2);
 	if (!L->send.m)
-		vlu_die(VL_CALIB_EXIT_BAD, "%s:%d: link %s: no send rows (send_model needs them)",
+		vlu_die(VLCAL_EXIT_BAD, "%s:%d: link %s: no send rows (send_model needs them)",
 		        L->in->files[r0->file], r0->line, vlcal_raw_lname[L->link]);
 	if (L->send.m < 2)
 		vlcal_fit_fail(&L->send, L->link, "send", VLCAL_FIT_FEW);
@@ -161,7 +161,7 @@ static void fit_trans(vlcal_linkfit *L)
 			L->total.t[i] /= 2;
 	}
 	if (!L->total.m)
-		vlu_die(VL_CALIB_EXIT_BAD,
+		vlu_die(VLCAL_EXIT_BAD,
 		        "%s:%d: link %s: no oneway or rtt rows (trans_model needs them)",
 		        L->in->files[r0->file], r0->line, vlcal_raw_lname[L->link]);
 	if (L->total.m < 2)
@@ -212,7 +212,7 @@ static void fit_contention(vlcal_linkfit *L)
 		if (rc)
 			vlcal_fit_fail(&c, L->link, "contention", rc);
 		snprintf(e, sizeof e, "%s%d:%.6g", L->ncont ? ", " : "", procs - 1, f);
-		if (o + strlen(e) <= VL_CALIB_LINE_MAX) {
+		if (o + strlen(e) <= VLCAL_LINE_MAX) {
 			L->cont_k[L->ncont] = procs - 1;
 			L->cont_f[L->ncont++] = f;
 			o += (size_t)snprintf(L->cline + o, sizeof L->cline - o, "%s", e);

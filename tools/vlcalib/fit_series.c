@@ -68,7 +68,7 @@ void vlcal_fit_fail(const vlcal_series *s, int link, const char *what, int rc)
 {
 	const char *unit = s->h && !strncmp(what, "bsp", 3) ? "row" : "size";
 
-	vlu_die(VL_CALIB_EXIT_BAD, "%s:%d: %s (link %s): %s (%d %s%s)",
+	vlu_die(VLCAL_EXIT_BAD, "%s:%d: %s (link %s): %s (%d %s%s)",
 	        s->in->files[s->first->file], s->first->line, what, vlcal_raw_lname[link],
 	        vlcal_fit_strerror(rc), s->m, unit, s->m == 1 ? "" : "s");
 }

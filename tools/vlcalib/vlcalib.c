@@ -91,19 +91,19 @@ __attribute__((noreturn)) static void cmd_run(int argc, char **argv)
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 32);
 
 	if (n <= 0)
-		vlu_die(VL_CALIB_EXIT_BAD, "cannot find my own directory: %s", strerror(errno));
+		vlu_die(VLCAL_EXIT_BAD, "cannot find my own directory: %s", strerror(errno));
 	self[n] = 0;
 	slash = strrchr(self, '/');
 	strcpy(slash ? slash + 1 : self, "vlcalib-run");
 	if (access(self, X_OK) != 0)
-		vlu_die(VL_CALIB_EXIT_BAD, "%s: %s (build it with make)", self, strerror(errno));
+		vlu_die(VLCAL_EXIT_BAD, "%s: %s (build it with make)", self, strerror(errno));
 	av = vlcal_xmalloc(sizeof(char *) * (size_t)(argc + 1));
 	av[0] = self;
 	for (int i = 1; i < argc; i++)
 		av[i] = argv[i];
 	av[argc] = NULL;
 	execv(self, av);
-	vlu_die(VL_CALIB_EXIT_BAD, "%s: %s", self, strerror(errno));
+	vlu_die(VLCAL_EXIT_BAD, "%s: %s", self, strerror(errno));
 }
 
 typedef struct opts {
@@ -120,7 +120,7 @@ static const char *optval(int argc, char **argv, int *i, const char *name)
 	if (argv[*i][n] == '=')
 		return argv[*i] + n + 1;
 	if (*i + 1 >= argc)
-		vlu_die(VL_CALIB_EXIT_BAD, "%s needs a value (see vlcalib --help)", name);
+		vlu_die(VLCAL_EXIT_BAD, "%s needs a value (see vlcalib --help)", name);
 	return argv[++*i];
 }
 
@@ -147,7 +147,7 @@ static int parse_fit_args(int argc, char **argv, opts *o, vlcal_input *in)
 		} else if (is_opt(a, "--stat")) {
 			v = optval(argc, argv, &i, "--stat");
 			if (strcmp(v, "median") && strcmp(v, "min"))
-				vlu_die(VL_CALIB_EXIT_BAD, "--stat: '%s' is not median or min", v);
+				vlu_die(VLCAL_EXIT_BAD, "--stat: '%s' is not median or min", v);
 			o->use_min = !strcmp(v, "min");
 		} else if (is_opt(a, "--penalty")) {
 			char *end;
@@ -160,7 +160,7 @@ static int parse_fit_args(int argc, char **argv, opts *o, vlcal_input *in)
 			}
 			o->pen = strtod(v, &end);
 			if (!*v || *end || !isfinite(o->pen) || o->pen < 0)
-				vlu_die(VL_CALIB_EXIT_BAD,
+				vlu_die(VLCAL_EXIT_BAD,
 				        "--penalty: '%s' is not a number >= 0 or auto", v);
 			o->fixed_pen = 1;
 		} else if (is_opt(a, "--link")) {
@@ -172,7 +172,7 @@ static int parse_fit_args(int argc, char **argv, opts *o, vlcal_input *in)
 			else if (!strcmp(v, "all"))
 				o->linkmask = 3;
 			else
-				vlu_die(VL_CALIB_EXIT_BAD,
+				vlu_die(VLCAL_EXIT_BAD,
 				        "--link: '%s' is not intra, inter or all", v);
 		} else if (is_opt(a, "--floor")) {
 			int64_t ns;
@@ -180,7 +180,7 @@ static int parse_fit_args(int argc, char **argv, opts *o, vlcal_input *in)
 			v = optval(argc, argv, &i, "--floor");
 			if (vlcfg_parse_time(v, &ns))
 				vlu_die(
-				    VL_CALIB_EXIT_BAD,
+				    VLCAL_EXIT_BAD,
 				    "--floor: '%s' is not a time (a number with ns, us, ms or s)",
 				    v);
 			in->floor_ns = ns > 0 ? (double)ns : 1;
@@ -190,11 +190,11 @@ static int parse_fit_args(int argc, char **argv, opts *o, vlcal_input *in)
 		} else if (!strcmp(a, "-o") || is_opt(a, "--output")) {
 			o->out = optval(argc, argv, &i, !strcmp(a, "-o") ? "-o" : "--output");
 		} else {
-			vlu_die(VL_CALIB_EXIT_BAD, "unknown option '%s' (see vlcalib --help)", a);
+			vlu_die(VLCAL_EXIT_BAD, "unknown option '%s' (see vlcalib --help)", a);
 		}
 	}
 	if (!nf)
-		vlu_die(VL_CALIB_EXIT_BAD, "fit: no raw file given\n%s", usage);
+		vlu_die(VLCAL_EXIT_BAD, "fit: no raw file given\n%s", usage);
 	return nf;
 }
 
@@ -213,11 +213,11 @@ static int cmd_fit(int argc, char **argv)
 	vlcal_table_csv(o.csv);
 	for (int i = 0; i < nf; i++)
 		if (vlcal_raw_load(raw, in.files[i], i, o.use_min, o.linkmask, &msg))
-			vlu_die(VL_CALIB_EXIT_BAD, "%s", msg ? msg : "out of memory");
+			vlu_die(VLCAL_EXIT_BAD, "%s", msg ? msg : "out of memory");
 	if (vlcal_raw_merge(raw, in.files, o.use_min, &msg))
-		vlu_die(VL_CALIB_EXIT_BAD, "%s", msg ? msg : "out of memory");
+		vlu_die(VLCAL_EXIT_BAD, "%s", msg ? msg : "out of memory");
 	if (!raw->n)
-		vlu_die(VL_CALIB_EXIT_BAD, "%s: no rows%s", in.files[0],
+		vlu_die(VLCAL_EXIT_BAD, "%s: no rows%s", in.files[0],
 		        o.linkmask == 3   ? ""
 		        : o.linkmask == 1 ? " for link intra"
 		                          : " for link inter");
@@ -239,7 +239,7 @@ static int cmd_fit(int argc, char **argv)
 		any = 1;
 	}
 	if (o.out && !any)
-		vlu_die(VL_CALIB_EXIT_BAD,
+		vlu_die(VLCAL_EXIT_BAD,
 		        "-o %s: no ping-pong rows (send, oneway or rtt), so no VMConfig section to "
 		        "write",
 		        o.out);
@@ -264,10 +264,10 @@ static int cmd_fit(int argc, char **argv)
 	}
 	if (o.out) {
 		if (vlu_write_atomic(o.out, vlcal_write_fragment, &fr, err, sizeof err))
-			vlu_die(VL_CALIB_EXIT_BAD, "%s", err);
+			vlu_die(VLCAL_EXIT_BAD, "%s", err);
 	}
 	if (fflush(stdout) != 0 || ferror(stdout))
-		vlu_die(VL_CALIB_EXIT_BAD, "standard output: %s", strerror(errno));
+		vlu_die(VLCAL_EXIT_BAD, "standard output: %s", strerror(errno));
 	return 0;
 }
 
@@ -289,5 +289,5 @@ int main(int argc, char **argv)
 		return cmd_fit(argc, argv);
 	if (!strcmp(argv[1], "run"))
 		cmd_run(argc - 1, argv + 1);
-	vlu_die(VL_CALIB_EXIT_BAD, "unknown command '%s'\n%s", argv[1], usage);
+	vlu_die(VLCAL_EXIT_BAD, "unknown command '%s'\n%s", argv[1], usage);
 }

@@ -12,8 +12,8 @@
  * Each file uses only those above it in this list (and fit.c, calib_raw.c).
  * Errors end the program (vlu_die, status 2) with "FILE:LINE: ..." messages.
  */
-#ifndef VL_CALIB_VLCALIB_H
-#define VL_CALIB_VLCALIB_H
+#ifndef VLCAL_VLCALIB_H
+#define VLCAL_VLCALIB_H
 
 #include <stddef.h>
 #include <stdio.h>
@@ -22,8 +22,8 @@
 #include "fit.h"
 #include "vlayer/core/vmconfig.h"
 
-#define VL_CALIB_EXIT_BAD 2   /* bad usage or bad input */
-#define VL_CALIB_LINE_MAX 199 /* inih's line limit as Debian builds it */
+#define VLCAL_EXIT_BAD 2   /* bad usage or bad input */
+#define VLCAL_LINE_MAX 199 /* inih's line limit as Debian builds it */
 
 /* ---- fit_series.c ---- */
 

@@ -18,8 +18,8 @@
  * Operations of one rank run in the order the algorithm lists them.  The
  * arithmetic of reductions is not modelled (it is done by the real library).
  */
-#ifndef VLI_COLL_H
-#define VLI_COLL_H
+#ifndef VLCOLL_COLL_H
+#define VLCOLL_COLL_H
 
 #include <stdint.h>
 #include "vltrace.h"

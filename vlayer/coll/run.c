@@ -12,7 +12,7 @@
 /* ---- matching: the k-th send from i to j with the k-th receive of j from i ---- */
 
 /* A receive whose message has not been sent yet. */
-#define VLI_PENDING INT64_MIN
+#define VLCOLL_PENDING INT64_MIN
 
 /* Give every send the index of its receive and mark the receives pending.
  * The sends addressed to each rank are gathered in rank-then-list order, so
@@ -65,7 +65,7 @@ static int vlcoll_match(vlcoll_sched *s)
 			if (sd->v != rv->v)
 				goto out;
 			sd->match = (uint32_t)i;
-			rv->v = VLI_PENDING;
+			rv->v = VLCOLL_PENDING;
 			cur[r]++;
 		}
 		for (k = off[q]; k < off[q + 1]; k++) {
@@ -110,7 +110,7 @@ static int vlcoll_step(const vlcfg_config *c, vlcoll_sched *s, const int *host, 
 				o->exit + vli_trans_time(c, h, hp, op->v);
 			continue;
 		}
-		if (op->v == VLI_PENDING)
+		if (op->v == VLCOLL_PENDING)
 			break;
 		w = op->v > o->exit ? op->v - o->exit : 0;
 		d = vli_recv_time(c, hp, h);

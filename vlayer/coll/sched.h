@@ -3,8 +3,8 @@
  * algorithm files (alg/) append to it (sched.c); run.c matches sends to
  * receives (FIFO per pair of ranks) and runs it on the model.
  */
-#ifndef VLI_COLL_SCHED_H
-#define VLI_COLL_SCHED_H
+#ifndef VLCOLL_SCHED_H
+#define VLCOLL_SCHED_H
 
 #include <stddef.h>
 #include <stdint.h>

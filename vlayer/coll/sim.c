@@ -44,7 +44,7 @@ static int vlcoll_check(const vlcfg_config *c, const vlcoll_in *in, const vlcoll
 	return vlcoll_sizes_ok(in->bytes, n) ? alg : -1;
 }
 
-#define VLI_CASE(kind, alg) ((kind) * VLCOLL_ALG_NALGS + (alg))
+#define VLCOLL_CASE(kind, alg) ((kind) * VLCOLL_ALG_NALGS + (alg))
 
 /* exscan sends the same messages as scan, and so uses its algorithms. */
 static void vlcoll_build(vlcoll_sched *s, const vlcoll_in *in, int alg)
@@ -52,76 +52,76 @@ static void vlcoll_build(vlcoll_sched *s, const vlcoll_in *in, int alg)
 	const int64_t *b = in->bytes;
 	int root = in->root;
 
-	switch (VLI_CASE(in->kind, alg)) {
-	case VLI_CASE(VL_KIND_BARRIER, VLCOLL_ALG_DISSEMINATION):
+	switch (VLCOLL_CASE(in->kind, alg)) {
+	case VLCOLL_CASE(VL_KIND_BARRIER, VLCOLL_ALG_DISSEMINATION):
 		vlcoll_barrier_dissemination(s);
 		break;
-	case VLI_CASE(VL_KIND_BARRIER, VLCOLL_ALG_LINEAR):
+	case VLCOLL_CASE(VL_KIND_BARRIER, VLCOLL_ALG_LINEAR):
 		vlcoll_barrier_linear(s);
 		break;
-	case VLI_CASE(VL_KIND_BARRIER, VLCOLL_ALG_BINOMIAL):
+	case VLCOLL_CASE(VL_KIND_BARRIER, VLCOLL_ALG_BINOMIAL):
 		vlcoll_barrier_binomial(s);
 		break;
-	case VLI_CASE(VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL):
+	case VLCOLL_CASE(VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL):
 		vlcoll_bcast_binomial(s, root, b[root]);
 		break;
-	case VLI_CASE(VL_KIND_BCAST, VLCOLL_ALG_LINEAR):
+	case VLCOLL_CASE(VL_KIND_BCAST, VLCOLL_ALG_LINEAR):
 		vlcoll_bcast_linear(s, root, b[root]);
 		break;
-	case VLI_CASE(VL_KIND_REDUCE, VLCOLL_ALG_BINOMIAL):
+	case VLCOLL_CASE(VL_KIND_REDUCE, VLCOLL_ALG_BINOMIAL):
 		vlcoll_reduce_binomial(s, root, b[root]);
 		break;
-	case VLI_CASE(VL_KIND_REDUCE, VLCOLL_ALG_LINEAR):
+	case VLCOLL_CASE(VL_KIND_REDUCE, VLCOLL_ALG_LINEAR):
 		vlcoll_reduce_linear(s, root, b[root]);
 		break;
-	case VLI_CASE(VL_KIND_ALLREDUCE, VLCOLL_ALG_RECURSIVE_DOUBLING):
+	case VLCOLL_CASE(VL_KIND_ALLREDUCE, VLCOLL_ALG_RECURSIVE_DOUBLING):
 		vlcoll_allreduce_recursive_doubling(s, b[0]);
 		break;
-	case VLI_CASE(VL_KIND_ALLREDUCE, VLCOLL_ALG_RING):
+	case VLCOLL_CASE(VL_KIND_ALLREDUCE, VLCOLL_ALG_RING):
 		vlcoll_allreduce_ring(s, b[0]);
 		break;
-	case VLI_CASE(VL_KIND_ALLREDUCE, VLCOLL_ALG_REDUCE_BCAST):
+	case VLCOLL_CASE(VL_KIND_ALLREDUCE, VLCOLL_ALG_REDUCE_BCAST):
 		vlcoll_allreduce_reduce_bcast(s, b[0]);
 		break;
-	case VLI_CASE(VL_KIND_GATHER, VLCOLL_ALG_LINEAR):
+	case VLCOLL_CASE(VL_KIND_GATHER, VLCOLL_ALG_LINEAR):
 		vlcoll_gather_linear(s, root, b);
 		break;
-	case VLI_CASE(VL_KIND_GATHER, VLCOLL_ALG_BINOMIAL):
+	case VLCOLL_CASE(VL_KIND_GATHER, VLCOLL_ALG_BINOMIAL):
 		vlcoll_gather_binomial(s, root, b);
 		break;
-	case VLI_CASE(VL_KIND_SCATTER, VLCOLL_ALG_LINEAR):
+	case VLCOLL_CASE(VL_KIND_SCATTER, VLCOLL_ALG_LINEAR):
 		vlcoll_scatter_linear(s, root, b);
 		break;
-	case VLI_CASE(VL_KIND_SCATTER, VLCOLL_ALG_BINOMIAL):
+	case VLCOLL_CASE(VL_KIND_SCATTER, VLCOLL_ALG_BINOMIAL):
 		vlcoll_scatter_binomial(s, root, b);
 		break;
-	case VLI_CASE(VL_KIND_ALLGATHER, VLCOLL_ALG_RING):
+	case VLCOLL_CASE(VL_KIND_ALLGATHER, VLCOLL_ALG_RING):
 		vlcoll_allgather_ring(s, b);
 		break;
-	case VLI_CASE(VL_KIND_ALLGATHER, VLCOLL_ALG_RECURSIVE_DOUBLING):
+	case VLCOLL_CASE(VL_KIND_ALLGATHER, VLCOLL_ALG_RECURSIVE_DOUBLING):
 		vlcoll_allgather_recursive_doubling(s, b);
 		break;
-	case VLI_CASE(VL_KIND_ALLGATHER, VLCOLL_ALG_LINEAR):
+	case VLCOLL_CASE(VL_KIND_ALLGATHER, VLCOLL_ALG_LINEAR):
 		vlcoll_allgather_linear(s, b);
 		break;
-	case VLI_CASE(VL_KIND_ALLTOALL, VLCOLL_ALG_PAIRWISE):
+	case VLCOLL_CASE(VL_KIND_ALLTOALL, VLCOLL_ALG_PAIRWISE):
 		vlcoll_alltoall_pairwise(s, b);
 		break;
-	case VLI_CASE(VL_KIND_ALLTOALL, VLCOLL_ALG_LINEAR):
+	case VLCOLL_CASE(VL_KIND_ALLTOALL, VLCOLL_ALG_LINEAR):
 		vlcoll_alltoall_linear(s, b);
 		break;
-	case VLI_CASE(VL_KIND_REDUCE_SCATTER, VLCOLL_ALG_LINEAR):
+	case VLCOLL_CASE(VL_KIND_REDUCE_SCATTER, VLCOLL_ALG_LINEAR):
 		vlcoll_reduce_scatter_linear(s, b);
 		break;
-	case VLI_CASE(VL_KIND_REDUCE_SCATTER, VLCOLL_ALG_RING):
+	case VLCOLL_CASE(VL_KIND_REDUCE_SCATTER, VLCOLL_ALG_RING):
 		vlcoll_reduce_scatter_ring(s, b);
 		break;
-	case VLI_CASE(VL_KIND_SCAN, VLCOLL_ALG_CHAIN):
-	case VLI_CASE(VL_KIND_EXSCAN, VLCOLL_ALG_CHAIN):
+	case VLCOLL_CASE(VL_KIND_SCAN, VLCOLL_ALG_CHAIN):
+	case VLCOLL_CASE(VL_KIND_EXSCAN, VLCOLL_ALG_CHAIN):
 		vlcoll_scan_chain(s, b[0]);
 		break;
-	case VLI_CASE(VL_KIND_SCAN, VLCOLL_ALG_RECURSIVE_DOUBLING):
-	case VLI_CASE(VL_KIND_EXSCAN, VLCOLL_ALG_RECURSIVE_DOUBLING):
+	case VLCOLL_CASE(VL_KIND_SCAN, VLCOLL_ALG_RECURSIVE_DOUBLING):
+	case VLCOLL_CASE(VL_KIND_EXSCAN, VLCOLL_ALG_RECURSIVE_DOUBLING):
 		vlcoll_scan_recursive_doubling(s, b[0]);
 		break;
 	default:

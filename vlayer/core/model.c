@@ -11,12 +11,12 @@
 #include <string.h>
 #include "vlayer/core/engine.h"
 
-/* Costs saturate at VL_TIME_MAX (about 73 years) instead of wrapping. */
-#define VL_TIME_MAX (INT64_MAX / 4)
+/* Costs saturate at VLI_TIME_MAX (about 73 years) instead of wrapping. */
+#define VLI_TIME_MAX (INT64_MAX / 4)
 
 static int64_t sat(__int128 v)
 {
-	return v < 0 ? 0 : v > VL_TIME_MAX ? VL_TIME_MAX : (int64_t)v;
+	return v < 0 ? 0 : v > VLI_TIME_MAX ? VLI_TIME_MAX : (int64_t)v;
 }
 
 int64_t vli_pwl_eval(const vlcfg_pwl *m, int64_t bytes)

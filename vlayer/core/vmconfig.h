@@ -4,8 +4,8 @@
  * picoseconds so that bandwidths such as 100 Mbit/s (81920000 ps/KiB) are exact.
  * See docs/vmconfig.md for the file syntax.
  */
-#ifndef VL_VMCONFIG_H
-#define VL_VMCONFIG_H
+#ifndef VLCFG_VMCONFIG_H
+#define VLCFG_VMCONFIG_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -4,8 +4,8 @@
  * error messages know only its state; the keys use both; the loader uses all
  * three.  vmconfig_dump.c needs none of this.
  */
-#ifndef VL_VMCONFIG_INT_H
-#define VL_VMCONFIG_INT_H
+#ifndef VLCFG_VMCONFIG_INT_H
+#define VLCFG_VMCONFIG_INT_H
 
 #include "vmconfig.h"
 

@@ -1,7 +1,7 @@
 /* fortran.h - the argument conversions of fortran.c, used by the generated
  * Fortran entry points (build/gen/mpi_wrap_gen.c). */
-#ifndef VL_MPI_FORTRAN_H
-#define VL_MPI_FORTRAN_H
+#ifndef VLMPI_FORTRAN_H
+#define VLMPI_FORTRAN_H
 
 #include <mpi.h>
 

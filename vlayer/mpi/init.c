@@ -94,13 +94,13 @@ static void vlmpi_f_finalize(MPI_Fint *ierr)
 {
 	*ierr = MPI_Finalize();
 }
-#define VLF_ALIAS(proto, target, lc, uc, ompi)                                          \
+#define VLMPI_F_ALIAS(proto, target, lc, uc, ompi)                                          \
 	void lc proto __attribute__((alias(#target)));                                  \
 	void lc##_ proto __attribute__((alias(#target)));                               \
 	void lc##__ proto __attribute__((alias(#target)));                              \
 	void uc proto __attribute__((alias(#target)));                                  \
 	void ompi proto __attribute__((alias(#target)));
-VLF_ALIAS((MPI_Fint * ierr), vlmpi_f_init, mpi_init, MPI_INIT, ompi_init_f)
-VLF_ALIAS((MPI_Fint * r, MPI_Fint *p, MPI_Fint *ierr), vlmpi_f_init_thread, mpi_init_thread,
+VLMPI_F_ALIAS((MPI_Fint * ierr), vlmpi_f_init, mpi_init, MPI_INIT, ompi_init_f)
+VLMPI_F_ALIAS((MPI_Fint * r, MPI_Fint *p, MPI_Fint *ierr), vlmpi_f_init_thread, mpi_init_thread,
 	  MPI_INIT_THREAD, ompi_init_thread_f)
-VLF_ALIAS((MPI_Fint * ierr), vlmpi_f_finalize, mpi_finalize, MPI_FINALIZE, ompi_finalize_f)
+VLMPI_F_ALIAS((MPI_Fint * ierr), vlmpi_f_finalize, mpi_finalize, MPI_FINALIZE, ompi_finalize_f)

@@ -40,8 +40,8 @@
  *   fortran.c     argument conversions of the generated Fortran entry points
  *                 (fortran.h)
  */
-#ifndef VL_MPI_INTERNAL_H
-#define VL_MPI_INTERNAL_H
+#ifndef VLMPI_INTERNAL_H
+#define VLMPI_INTERNAL_H
 #include <stdint.h>
 #include <mpi.h>
 

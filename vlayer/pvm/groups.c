@@ -9,7 +9,7 @@
 #include "vlayer/coll/coll.h"
 #include "vlayer/pvm/pvm_internal.h"
 
-#define VL_TAG_BARRIER 0x7f564c01 /* the layer's barrier time exchange */
+#define VLPVM_TAG_BARRIER 0x7f564c01 /* the layer's barrier time exchange */
 
 /* The tids of group's instances 0, 1 ... (up to count and max members;
  * gives up after 64 missing instances in a row).  Returns how many. */
@@ -39,9 +39,9 @@ static void send_times_internal(const int *tids, int n, const int64_t *t, int nt
 		vlpvm_pk64(t[i]);
 	w = vlpvm_wrap(b, NULL, 0, VLPVM_HDR_INTERNAL);
 	if (n == 1)
-		vlpvm_real_pvm_send(tids[0], VL_TAG_BARRIER);
+		vlpvm_real_pvm_send(tids[0], VLPVM_TAG_BARRIER);
 	else
-		vlpvm_real_pvm_mcast((int *)tids, n, VL_TAG_BARRIER);
+		vlpvm_real_pvm_mcast((int *)tids, n, VLPVM_TAG_BARRIER);
 	vlpvm_real_pvm_freebuf(w);
 	vlpvm_real_pvm_freebuf(b);
 }
@@ -49,7 +49,7 @@ static void send_times_internal(const int *tids, int n, const int64_t *t, int nt
 /* Receive the layer's message of nt times from tid into t. */
 static void recv_times_internal(int from, int64_t *t, int nt)
 {
-	int b = vlpvm_vrecv(from, VL_TAG_BARRIER, 1), i;
+	int b = vlpvm_vrecv(from, VLPVM_TAG_BARRIER, 1), i;
 
 	for (i = 0; i < nt; i++)
 		t[i] = vlpvm_upk64();

@@ -9,8 +9,8 @@
  *   tasks.c   who is who (virtual host of a tid), spawn, kill, config, tasks
  *   groups.c  barrier (timed), the other group operations (pass through)
  */
-#ifndef VL_PVM_INTERNAL_H
-#define VL_PVM_INTERNAL_H
+#ifndef VLPVM_INTERNAL_H
+#define VLPVM_INTERNAL_H
 #include <stdint.h>
 #include <sys/time.h>
 #include <pvm3.h>

@@ -1,7 +1,7 @@
 /* wire.c - the PVM front end's wire format: how the layer's timing header is
  * packed around a user message and taken off again.  A message from a
  * virtualised task travels as a wrapper message (encoding PvmDataDefault,
- * minfo wid = VL_WID) holding the header - ints VL_MAGIC, flags, the
+ * minfo wid = VLPVM_WID) holding the header - ints VLPVM_MAGIC, flags, the
  * sender's virtual host, n, then per destination its tid, its sequence number
  * and its virtual arrival time (two ints, high word first) - and the user's
  * message packed whole with pvm_pkmesg.  The receiver unpacks it with
@@ -13,8 +13,8 @@
 #include "vlayer/core/engine.h"
 #include "vlayer/pvm/pvm_internal.h"
 
-#define VL_WID 0x564c          /* marks a wrapper message (minfo wait id) */
-#define VL_MAGIC 0x564c4159
+#define VLPVM_WID 0x564c          /* marks a wrapper message (minfo wait id) */
+#define VLPVM_MAGIC 0x564c4159
 
 void vlpvm_pk64(int64_t v)
 {
@@ -35,7 +35,7 @@ int vlpvm_wrap(int ubuf, const struct vlpvm_dest *d, int n, int flags)
 	struct pvmminfo mi;
 
 	vlpvm_real_pvm_setsbuf(w);
-	hdr[0] = VL_MAGIC;
+	hdr[0] = VLPVM_MAGIC;
 	hdr[1] = flags;
 	hdr[2] = vli_t.host;
 	hdr[3] = n;
@@ -48,7 +48,7 @@ int vlpvm_wrap(int ubuf, const struct vlpvm_dest *d, int n, int flags)
 	if (ubuf > 0)
 		vlpvm_real_pvm_pkmesg(ubuf);
 	vlpvm_real_pvm_getminfo(w, &mi);
-	mi.wid = VL_WID;
+	mi.wid = VLPVM_WID;
 	vlpvm_real_pvm_setminfo(w, &mi);
 	return w;
 }
@@ -57,7 +57,7 @@ int vlpvm_unwrap_hdr(const struct pvmminfo *mi, struct vlpvm_hdr *h)
 {
 	int hdr[4] = { 0, 0, 0, 0 }, i;
 
-	if (mi->wid != VL_WID || vlpvm_real_pvm_upkint(hdr, 4, 1) < 0 || hdr[0] != VL_MAGIC)
+	if (mi->wid != VLPVM_WID || vlpvm_real_pvm_upkint(hdr, 4, 1) < 0 || hdr[0] != VLPVM_MAGIC)
 		return 0;
 	h->mine = 0;
 	h->seq = 0;

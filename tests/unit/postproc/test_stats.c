@@ -99,17 +99,17 @@ START_TEST(test_hist_bucket)
 	ck_assert_int_eq(vlpost_hist_bucket(1023), 10);
 	ck_assert_int_eq(vlpost_hist_bucket(1024), 11);
 	ck_assert_int_eq(vlpost_hist_bucket((uint64_t)1 << 62), 63);
-	ck_assert_int_eq(vlpost_hist_bucket(UINT64_MAX), VLP_HIST_N - 1);
+	ck_assert_int_eq(vlpost_hist_bucket(UINT64_MAX), VLPOST_HIST_N - 1);
 	ck_assert_uint_eq(vlpost_hist_lo(0), 0);
 	ck_assert_uint_eq(vlpost_hist_hi(0), 0);
 	ck_assert_uint_eq(vlpost_hist_lo(3), 4);
 	ck_assert_uint_eq(vlpost_hist_hi(3), 7);
-	ck_assert_uint_eq(vlpost_hist_hi(VLP_HIST_N - 1), UINT64_MAX);
+	ck_assert_uint_eq(vlpost_hist_hi(VLPOST_HIST_N - 1), UINT64_MAX);
 	/* the buckets tile 0..UINT64_MAX */
-	for (int k = 0; k < VLP_HIST_N; k++) {
+	for (int k = 0; k < VLPOST_HIST_N; k++) {
 		ck_assert_int_eq(vlpost_hist_bucket(vlpost_hist_lo(k)), k);
 		ck_assert_int_eq(vlpost_hist_bucket(vlpost_hist_hi(k)), k);
-		if (k + 1 < VLP_HIST_N)
+		if (k + 1 < VLPOST_HIST_N)
 			ck_assert_uint_eq(vlpost_hist_hi(k) + 1, vlpost_hist_lo(k + 1));
 	}
 }
@@ -311,14 +311,14 @@ static tb *tb_print_set(void)
 	return b;
 }
 
-/* The report of b printed in fmt with flags (rep NULL with VLP_REP_BRIEF). */
+/* The report of b printed in fmt with flags (rep NULL with VLPOST_REP_BRIEF). */
 static char *tb_print(tb *b, enum vlpost_fmt fmt, unsigned flags)
 {
 	char *out = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&out, &len);
 	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(vlpost_report_print(f, b->st, b->n, flags & VLP_REP_BRIEF ? NULL : &b->rep,
+	ck_assert_int_eq(vlpost_report_print(f, b->st, b->n, flags & VLPOST_REP_BRIEF ? NULL : &b->rep,
 					  fmt, flags), 0);
 	fclose(f);
 	return out;
@@ -352,7 +352,7 @@ START_TEST(test_print_csv)
 		"cut,procs\n"
 		"10.000,0.000,10.000,0,8.000,2.000,0.000,0,0,0,0\n";
 	tb *b = tb_print_set();
-	char *all = tb_print(b, VLP_FMT_CSV, 0), *brief = tb_print(b, VLP_FMT_CSV, VLP_REP_BRIEF);
+	char *all = tb_print(b, VLP_FMT_CSV, 0), *brief = tb_print(b, VLP_FMT_CSV, VLPOST_REP_BRIEF);
 	ck_assert_str_eq(all, want);
 	ck_assert_str_eq(brief, CSV_TASKS);
 	free(all);
@@ -367,9 +367,9 @@ END_TEST
 START_TEST(test_print_brief)
 {
 	tb *b = tb_print_set();
-	char *all = tb_print(b, VLP_FMT_TEXT, 0), *brief = tb_print(b, VLP_FMT_TEXT, VLP_REP_BRIEF);
+	char *all = tb_print(b, VLP_FMT_TEXT, 0), *brief = tb_print(b, VLP_FMT_TEXT, VLPOST_REP_BRIEF);
 	char *jall = tb_print(b, VLP_FMT_JSON, 0);
-	char *jbrief = tb_print(b, VLP_FMT_JSON, VLP_REP_BRIEF);
+	char *jbrief = tb_print(b, VLP_FMT_JSON, VLPOST_REP_BRIEF);
 	static const char *const sections[] = { "\nmessages sent per task", "\nmessage sizes",
 						"\nmessages by sender and receiver",
 						"\ncritical path: 10.000 us" };

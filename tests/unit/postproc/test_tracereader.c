@@ -427,7 +427,7 @@ START_TEST(test_tset_order)
 	ck_assert_int_eq(vlpost_tset_open(&s, tdir, 0, NULL, err, sizeof err), -1);
 	ck_assert_ptr_nonnull(strstr(err, "vl-00040005.trc: truncated header"));
 	vlpost_tset_close(&s);
-	ck_assert_int_eq(vlpost_tset_open(&s, tdir, VL_TSET_SKIPBAD, NULL, err, sizeof err), 0);
+	ck_assert_int_eq(vlpost_tset_open(&s, tdir, VLPOST_TSET_SKIPBAD, NULL, err, sizeof err), 0);
 	ck_assert_int_eq(s.n, 4);
 	ck_assert_int_eq(s.f[0].hdr.tid, 0x40002);
 	ck_assert_int_eq(s.f[1].hdr.tid, 0x40003);
@@ -469,7 +469,7 @@ static int convert(int partial, char **out, char *err, size_t errlen, vlpost_tst
 	FILE *f = open_memstream(out, &len);
 	vlpost_tstats *st;
 	int rc;
-	ck_assert_int_eq(vlpost_tset_open(&s, tdir, partial ? VL_TSET_SKIPBAD : 0, NULL, err, errlen), 0);
+	ck_assert_int_eq(vlpost_tset_open(&s, tdir, partial ? VLPOST_TSET_SKIPBAD : 0, NULL, err, errlen), 0);
 	st = calloc((size_t)s.n, sizeof *st);
 	rc = vlpost_trf_write(&s, f, &opt, st, err, errlen);
 	fclose(f);

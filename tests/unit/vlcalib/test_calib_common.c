@@ -8,8 +8,8 @@
 
 START_TEST(default_sizes)
 {
-	size_t s[VL_CALIB_MAX_LIST];
-	int n = vlcal_default_sizes(0, 4 << 20, s, VL_CALIB_MAX_LIST), i;
+	size_t s[VLCAL_MAX_LIST];
+	int n = vlcal_default_sizes(0, 4 << 20, s, VLCAL_MAX_LIST), i;
 	static const size_t first[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 
 	/* 0, 23 powers of two 1 .. 4 MiB, 21 midpoints 3 .. 3 MiB */
@@ -25,15 +25,15 @@ END_TEST
 
 START_TEST(default_sizes_range)
 {
-	size_t s[VL_CALIB_MAX_LIST];
-	int n = vlcal_default_sizes(1000, 5000, s, VL_CALIB_MAX_LIST);
+	size_t s[VLCAL_MAX_LIST];
+	int n = vlcal_default_sizes(1000, 5000, s, VLCAL_MAX_LIST);
 
 	ck_assert_int_eq(n, 5);
 	ck_assert_uint_eq(s[0], 1024);
 	ck_assert_uint_eq(s[1], 1536);
 	ck_assert_uint_eq(s[4], 4096);
-	ck_assert_int_eq(vlcal_default_sizes(5, 5, s, VL_CALIB_MAX_LIST), 0);
-	ck_assert_int_eq(vlcal_default_sizes(6, 6, s, VL_CALIB_MAX_LIST), 1);
+	ck_assert_int_eq(vlcal_default_sizes(5, 5, s, VLCAL_MAX_LIST), 0);
+	ck_assert_int_eq(vlcal_default_sizes(6, 6, s, VLCAL_MAX_LIST), 1);
 }
 END_TEST
 
