@@ -45,7 +45,9 @@ GOLDEN =         # phony targets of the golden tests (`make check-golden`)
 FUZZ =           # phony targets of the fuzz drivers (`make check-fuzz`)
 SKIPPED =        # what was left out, for the message at the end of `make`
 
-include $(sort $(wildcard mk/*.mk))
+# MK_FRAGMENTS: the fragments, in any order (tests/e2e/test_build.sh reverses it)
+MK_FRAGMENTS ?= $(sort $(wildcard mk/*.mk))
+include $(MK_FRAGMENTS)
 
 .PHONY: all deps check check-unit check-e2e check-asan check-asan-inner check-golden check-fuzz \
 	demo bench install clean

@@ -13,6 +13,15 @@ mkdir -p "$SRC"
 (cd "$TOP" && git ls-files -co --exclude-standard | grep -v '^build' |
 	while read -r f; do [ -e "$f" ] && printf '%s\n' "$f"; done | tar -cf - -T -) | tar -xf - -C "$SRC"
 
+# the fragments of mk/ may be read in any order: the same commands on the same files
+make -C "$SRC" -n all 2>&1 | tr ' ' '\n' | sort > "$WORK/order1"
+make -C "$SRC" -n all MK_FRAGMENTS="$(cd "$SRC" && ls -r mk/*.mk | tr '\n' ' ')" 2>&1 | tr ' ' '\n' | sort > "$WORK/order2"
+if [ -s "$WORK/order1" ] && cmp -s "$WORK/order1" "$WORK/order2"; then
+	ok "mk/ fragments read in reverse order: the same build"
+else
+	fail "mk/ fragments read in reverse order: another build ($(diff "$WORK/order1" "$WORK/order2" | head -n 3))"
+fi
+
 make -C "$SRC" -j2 > "$WORK/make.log" 2>&1
 assert_eq "plain make: exit status" 0 $?
 goal=$(make -C "$SRC" -np 2>/dev/null | sed -n 's/^\.DEFAULT_GOAL := //p' | tail -n 1)
