@@ -492,7 +492,9 @@ const char vlpost_svg_usage[] =
 	"fraction of the tasks computing, communicating and waiting over time.\n"
 	"\n"
 	"  -o FILE      output file (default: TRACEDIR with .svg appended); written to\n"
-	"               FILE.tmp and renamed when complete\n"
+	"               FILE.tmp and renamed when complete (through a symbolic link:\n"
+	"               its target); - is standard output, a FIFO or device is\n"
+	"               written directly\n"
 	"  --width PX   width of the picture (default 1200, at least 300)\n"
 	"  --partial    use incomplete traces, as vlpost paje --partial\n"
 	"  --png        also write FILE.png (FILE without .svg) with rsvg-convert or\n"
@@ -521,8 +523,12 @@ static void sv_png(const char *svg)
 	char *png = vlpost_cli_name(svg, ".svg", ".png"), w[] = "-o";
 	char rsvg[] = "rsvg-convert", conv[] = "convert";
 	int rc;
-	if (!png)
+	if (strcmp(svg, "-") == 0 || !png) {
+		if (png)
+			vlu_err(0, "note: --png needs an SVG file (-o FILE), not standard output");
+		free(png);
 		return;
+	}
 	{
 		char *a[] = { rsvg, w, png, (char *)svg, NULL };
 		rc = sv_run(a);

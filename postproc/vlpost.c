@@ -42,7 +42,9 @@ static const char usage_trf[] =
 	"ordered by (start time, tid).\n"
 	"\n"
 	"  -o FILE      output file (default: TRACEDIR with .trf appended); written to\n"
-	"               FILE.tmp and renamed when complete\n"
+	"               FILE.tmp and renamed when complete (through a symbolic link:\n"
+	"               its target); - is standard output (the table then goes to\n"
+	"               stderr), a FIFO or device is written directly\n"
 	"  --partial    use incomplete traces: truncated files, tasks without END,\n"
 	"               corrupt records (the records before them are used), receives\n"
 	"               whose send is missing, receives ending before their send\n"
@@ -155,7 +157,8 @@ static int cmd_trf(int argc, char **argv)
 		rc = vlu_err(EXIT_BAD, "out of memory");
 	else
 		rc = trf_to(&set, out, &a, st);
-	if (rc == 0 && vlpost_stats_print(stdout, st, set.n, 0) < 0)
+	/* with -o - the .trf is standard output: the table goes to stderr */
+	if (rc == 0 && vlpost_stats_print(strcmp(out, "-") ? stdout : stderr, st, set.n, 0) < 0)
 		rc = EXIT_BAD;
 	free(st);
 	free(out);
@@ -263,9 +266,8 @@ static int cmd_check(int argc, char **argv)
 	return 0;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
-	vlu_progname("vlpost");
 	if (argc < 2)
 		return vlpost_cli_usage(usage_main, "missing command");
 	if (is_help(argv[1]))
@@ -285,4 +287,18 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "svg") == 0)
 		return vlpost_svg_main(argc - 1, argv + 1);
 	return vlpost_cli_usage(usage_main, "unknown command %s", argv[1]);
+}
+
+int main(int argc, char **argv)
+{
+	int rc;
+
+	vlu_progname("vlpost");
+	rc = run(argc, argv);
+	/* what could not be written to standard output (a full disk, /dev/full)
+	 * is an error, never a silent success */
+	errno = 0;
+	if ((fflush(stdout) != 0 || ferror(stdout)) && rc == 0)
+		rc = vlu_err(EXIT_BAD, "standard output: %s", errno ? strerror(errno) : "write error");
+	return rc;
 }
