@@ -107,7 +107,10 @@ install: all
 	install -m 644 $(filter %.a,$(LIBS)) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(filter %.so,$(LIBS)) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 include/vlayer.h include/vltrace.h include/pvm3V.h include/mpiV.h $(DESTDIR)$(PREFIX)/include/
-	install -m 755 $(B)/vlpost $(B)/vlconfig $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(B)/vlpost $(B)/vlconfig $(B)/vlcalib $(B)/vlmodel $(filter $(B)/calib_%,$(ALL)) \
+	  $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@BINDIR@|$(PREFIX)/bin|g' tools/vlcalib/vlcalib-run.in > $(DESTDIR)$(PREFIX)/bin/vlcalib-run
+	chmod 755 $(DESTDIR)$(PREFIX)/bin/vlcalib-run
 	sed -e 's|@LIBDIR@|$(PREFIX)/lib|g' -e 's|@INCDIR@|$(PREFIX)/include|g' tools/vlcc.in > $(DESTDIR)$(PREFIX)/bin/vlcc
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/vlcc
 	sed -e 's|@LIBDIR@|$(PREFIX)/lib|g' -e 's|@BINDIR@|$(PREFIX)/bin|g' tools/vlrun.in > $(DESTDIR)$(PREFIX)/bin/vlrun

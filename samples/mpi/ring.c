@@ -16,11 +16,30 @@ int main(int argc, char **argv)
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &np);
-	for (i = 1; i + 1 < argc; i++) {
-		if (!strcmp(argv[i], "-n"))
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			if (rank == 0)
+				printf("usage: mpirun -np N ring [-n LAPS] [-s SIZE]   (N >= 2)\n");
+			MPI_Finalize();
+			return 0;
+		} else if (!strcmp(argv[i], "-n") && i + 1 < argc) {
 			laps = atoi(argv[++i]);
-		else if (!strcmp(argv[i], "-s"))
+		} else if (!strcmp(argv[i], "-s") && i + 1 < argc) {
 			size = atoi(argv[++i]);
+		} else {
+			if (rank == 0)
+				fprintf(stderr, "ring: bad argument %s (try -h)\n", argv[i]);
+			MPI_Finalize();
+			return 2;
+		}
+	}
+	/* a ring of one would send to itself before receiving: with MPI_Send that
+	 * may block for ever (it does in Open MPI), so say so instead */
+	if (np < 2 || laps < 0 || size < 0) {
+		if (rank == 0)
+			fprintf(stderr, "ring: needs 2 or more ranks (mpirun -np N, N >= 2), LAPS and SIZE >= 0\n");
+		MPI_Finalize();
+		return 2;
 	}
 	tok = malloc((size_t)size + 1);
 	for (i = 0; i < size; i++)

@@ -1,5 +1,6 @@
 #!/bin/bash
-# test_cli.sh BUILD - the command-line wrappers.  vlrun without arguments
+# test_cli.sh BUILD - the command-line wrappers, and a sample asked for the
+# impossible (ring on one rank: an error, not a hang).  vlrun without arguments
 # shows its usage (not mpirun's error).  vlcc passes every argument to the
 # compiler unchanged, as mpicc does: a define with spaces and quotes, a '*' that must not glob, file
 # names with spaces; -c compiles only; -show prints a command that a shell
@@ -53,4 +54,12 @@ F
 "$BUILD/vlcc" -mpifort "$D/f prog.f90" -o "$D/f b" 2> "$WORK/fc.err"
 assert_eq "mpifort: a file name with a space builds" 0 $?
 assert_eq "mpifort: runs" "fortran ok" "$(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "$D/f b" 2>/dev/null)"
+# a sample asked for what it cannot do says so instead of hanging
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+out=$(timeout 60 mpirun --oversubscribe -np 1 "$BUILD/samples/mpi/ring" 2>&1)
+assert_eq "ring on 1 rank: exit status (not a hang: 124)" 2 $?
+case "$out" in *"ring: needs 2 or more ranks"*) ok "ring on 1 rank: says why" ;; *) fail "ring on 1 rank: $out" ;; esac
+out=$(timeout 60 "$BUILD/samples/mpi/ring" -h 2>&1)
+assert_eq "ring -h: exit status" 0 $?
+assert_eq "ring -h: usage" "usage: mpirun -np N ring [-n LAPS] [-s SIZE]   (N >= 2)" "$out"
 e2e_summary

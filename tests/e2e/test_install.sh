@@ -8,7 +8,8 @@ P="$WORK/prefix"
 make -s -C "$TOP" B="${BUILD#$TOP/}" install PREFIX="$P" > "$WORK/install.log" 2>&1
 assert_eq "make install exit status" 0 $?
 for f in include/vlayer.h include/vltrace.h include/pvm3V.h include/mpiV.h lib/libvlayer-pvm.so lib/libvlayer-pvm.a \
-	lib/libvlayer-mpi.so lib/libvlayer-mpi.a bin/vlcc bin/vlrun bin/vlpost bin/vlconfig \
+	lib/libvlayer-mpi.so lib/libvlayer-mpi.a bin/vlcc bin/vlrun bin/vlpost bin/vlconfig bin/vlcalib bin/vlcalib-run bin/vlmodel \
+	bin/calib_mpi bin/calib_pvm \
 	lib/pkgconfig/vlayer.pc share/vlayer/vmconfig/vienna.ini; do
 	if [ -e "$P/$f" ]; then ok "installed $f"; else fail "missing $f"; fi
 done
@@ -24,6 +25,12 @@ case "$show" in
 esac
 "$P/bin/vlconfig" "$P/share/vlayer/vmconfig/aachen.ini" > /dev/null
 assert_eq "installed vlconfig checks an installed VMConfig" 0 $?
+"$P/bin/vlcalib" run --help > "$WORK/calib-run.help" 2>&1
+assert_eq "installed vlcalib finds the installed vlcalib-run" 0 $?
+grep -q "$P/bin" "$P/bin/vlcalib-run"
+assert_eq "installed vlcalib-run looks for calib_mpi/calib_pvm in the installed bin" 0 $?
+"$P/bin/vlmodel" --help > /dev/null
+assert_eq "installed vlmodel runs" 0 $?
 # MPI: the installed vlcc -mpi links the installed layer, the installed vlrun runs it
 "$P/bin/vlcc" -mpi "$TOP/samples/mpi/ring.c" -o "$WORK/ring"
 assert_eq "vlcc -mpi builds" 0 $?
