@@ -75,6 +75,9 @@ typedef struct vlcfg_ld {
 	int kind;                    /* the section being read */
 	int sect_line;               /* its header line */
 	unsigned seen;               /* keys given in it, bit (1 << key id) */
+	int keyline[32];             /* ... and the line of each */
+	unsigned coll_seen;          /* [collectives]: kinds given in it, bit (1 << kind) */
+	int coll_keyline[VL_KIND_N]; /* ... and the line of each */
 	char sect[VLCFG_LINE];       /* its name, for messages */
 	char prefix[VLCFG_NAME_MAX]; /* [hosts PREFIX] ... */
 	long count;                  /* ... its count (0 = not given) ... */

@@ -18,7 +18,7 @@
 #define VLCFG_MAX_PROCS 1000000
 #define VLCFG_MAX_K 1000000    /* largest contention k */
 
-_Static_assert(VL_KIND_N == VL_KIND_N, "VL_KIND_N must match coll.h");
+
 
 #define VLCFG_USE_TIME "use a number with ns, us, ms or s, e.g. 50us"
 #define VLCFG_USE_PERKIB "use a time per KiB with ps, ns, us, ms or s, e.g. 80us"
@@ -72,6 +72,9 @@ typedef struct vlcfg_key {
 } vlcfg_key;
 
 /* In the order of the "valid:" lists and of the dump. */
+_Static_assert(VLCFG_NKEYS <= 32 && VL_KIND_N <= 32,
+	       "the keys and kinds given in a section are bits of an unsigned");
+
 static const vlcfg_key vlcfg_keys[VLCFG_NKEYS] = {
 	{"compute", VLCFG_SIM, VLCFG_T_WORD, 0, "use measured or ignore", {"measured", "ignore"}},
 	{"placement", VLCFG_SIM, VLCFG_T_WORD, 0, "use fill or roundrobin", {"fill", "roundrobin"}},
@@ -598,24 +601,48 @@ static void vlcfg_store(vlcfg_ld *st, const vlcfg_key *k, const vlcfg_val *v)
 	}
 }
 
+/* A key given a second time in one section: an error naming both lines
+ * (which one was meant cannot be known).  Returns 0 for inih. */
+static int vlcfg_twice(vlcfg_ld *st, const char *name, int first)
+{
+	vlcfg_fail(st, name, "given twice in this section (first at line %d); give it once", first);
+	return 0;
+}
+
 /* inih's handler: one "name = value" line of the current section. */
 int vlcfg_handler(void *user, const char *section, const char *name, const char *value)
 {
 	vlcfg_ld *st = user;
 	const vlcfg_key *k;
 	vlcfg_val v;
+	int id;
 
 	(void)section; /* we track sections in vlcfg_reader */
 	if (st->failed)
 		return 0;
-	if (st->kind == VLCFG_K_COLL)
+	if (st->kind == VLCFG_K_COLL) {
+		int kind = vlcfg_coll_kind(st, name);
+
+		if (kind < 0)
+			return 0;
+		if (st->coll_seen & (1u << kind))
+			return vlcfg_twice(st, name, st->coll_keyline[kind]);
+		st->coll_seen |= 1u << kind;
+		st->coll_keyline[kind] = st->lineno;
 		return vlcfg_coll_line(st, name, value) == 0;
+	}
 	memset(&v, 0, sizeof(v));
 	k = vlcfg_find_key(st, name);
-	if (!k || vlcfg_value(st, k, value, &v) || vlcfg_check(st, k, &v))
+	if (!k)
+		return 0;
+	id = (int)(k - vlcfg_keys);
+	if (st->seen & (1u << id))
+		return vlcfg_twice(st, name, st->keyline[id]);
+	if (vlcfg_value(st, k, value, &v) || vlcfg_check(st, k, &v))
 		return 0;
 	vlcfg_store(st, k, &v);
-	st->seen |= 1u << (k - vlcfg_keys);
+	st->seen |= 1u << id;
+	st->keyline[id] = st->lineno;
 	return 1;
 }
 

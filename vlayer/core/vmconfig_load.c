@@ -244,6 +244,7 @@ static int vlcfg_section(vlcfg_ld *st, const char *line)
 	st->kind = VLCFG_K_NONE;
 	st->sect_line = st->lineno;
 	st->seen = 0;
+	st->coll_seen = 0;
 	st->sect[0] = '\0';
 	snprintf(buf, sizeof(buf), "%s", line + 1);
 	end = strchr(buf, ']');

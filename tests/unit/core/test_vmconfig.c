@@ -787,9 +787,13 @@ START_TEST(test_mpi_keys)
 	ck_assert(cfg.mpi.eager_limit == INT64_MAX);
 	vlcfg_free(&cfg);
 	expect_error("[host a]\n[mpi]\neager_limit = 64\n[mpi]\neager_limit = 0.5KB\n"
-		     "eager_limit = 1.1\n",
-		     "T:6: [mpi] eager_limit: \"1.1\" is not a whole number of bytes "
+		     "[mpi]\neager_limit = 1.1\n",
+		     "T:7: [mpi] eager_limit: \"1.1\" is not a whole number of bytes "
 		     "(use bytes or a number with B, KiB, MiB, GiB, KB, MB or GB)");
+	expect_error("[host a]\n[mpi]\neager_limit = 64\nranks_per_node = 2\neager_limit = 128\n",
+		     "T:5: [mpi] eager_limit: given twice in this section (first at line 3); give it once");
+	expect_error("[collectives]\nbcast = linear\nbcast = linear\n[host a]\n",
+		     "T:3: [collectives] bcast: given twice in this section (first at line 2); give it once");
 	expect_error("[host a]\n[mpi]\neager_limit = 64 k\n",
 		     "T:3: [mpi] eager_limit: \"64 k\" has an unknown size unit (use bytes or a "
 		     "number with B, KiB, MiB, GiB, KB, MB or GB)");
@@ -904,8 +908,8 @@ START_TEST(test_rank_hosts)
 	free(d);
 	vlcfg_free(&cfg);
 
-	/* a later rank_hosts replaces the earlier one; one name */
-	expect_ok("[host a]\n[host b]\n[mpi]\nrank_hosts = nosuch\nrank_hosts = b\n", &cfg);
+	/* a later [mpi] section's rank_hosts replaces the earlier one; one name */
+	expect_ok("[host a]\n[host b]\n[mpi]\nrank_hosts = nosuch\n[mpi]\nrank_hosts = b\n", &cfg);
 	ck_assert_int_eq(cfg.mpi.nrank_hosts, 1);
 	for (r = 0; r < 4; r++)
 		ck_assert_int_eq(vlcfg_rank_host(&cfg, r), 1);
@@ -973,7 +977,7 @@ START_TEST(test_collectives)
 		expect_ok(text, &cfg);
 		ck_assert_int_eq(cfg.mpi.coll_alg[k], def);
 		vlcfg_free(&cfg);
-		snprintf(text, sizeof(text), "[collectives]\n%s = %s\n%s = default\n[host a]\n",
+		snprintf(text, sizeof(text), "[collectives]\n%s = %s\n[collectives]\n%s = default\n[host a]\n",
 			 vl_coll_kind_name(k), vlcoll_alg_name(def), vl_coll_kind_name(k));
 		expect_ok(text, &cfg);
 		ck_assert_int_eq(cfg.mpi.coll_alg[k], VLCOLL_ALG_DEFAULT);
