@@ -47,8 +47,7 @@ static int add_compute(int64_t ns)
 	int64_t t0;
 	sync_clock();
 	t0 = vli_t.now;
-	vli_t.comp += ns;
-	vli_t.now += ns;
+	vli_compute(ns);
 	vli_trace_msg(VL_EV_COMPUTE, -1, 0, 0, 0, t0, vli_t.now, 0, 0, 0);
 	return 0;
 }

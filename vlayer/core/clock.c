@@ -158,9 +158,7 @@ void vli_init(int id, int ptid, int host, int64_t start, const char *program)
 	vli_t.cpu_mark = vli_t.cfg.compute_ignore ? 0 : vli_cpu_ns();
 	/* CPU time used before the first layer call counts too */
 	if (!vli_t.cfg.compute_ignore) {
-		int64_t c = vli_scale_cpu(&vli_t.cfg, host, vli_t.cpu_mark);
-		vli_t.comp += c;
-		vli_t.now += c;
+		vli_compute(vli_scale_cpu(&vli_t.cfg, host, vli_t.cpu_mark));
 	}
 }
 
@@ -173,11 +171,8 @@ void vli_enter(void)
 	cpu = vli_cpu_ns();
 	c = cpu - vli_t.cpu_mark - read_cost;
 	c = vli_scale_cpu(&vli_t.cfg, vli_t.host, c > 0 ? c : 0);
-	if (c > 0) {
-		vli_t.comp += c;
-		vli_t.now += c;
-	}
 	vli_t.cpu_mark = cpu;
+	vli_compute(c);
 }
 
 void vli_leave(void)
@@ -187,10 +182,30 @@ void vli_leave(void)
 	vli_t.cpu_mark = vli_cpu_ns();
 }
 
+void vli_check_advance(int64_t ns, const char *what)
+{
+	if (ns <= VLI_TIME_MAX - vli_t.now)
+		return;
+	vli_error(2, "virtual time overflow: %s would take task 0x%x past %.0f years of virtual "
+		  "time (now %.9f s); a value of the VMConfig (%s) or of vl_compute is too large",
+		  what, (unsigned)vli_t.id, (double)VLI_TIME_MAX / 1e9 / 86400 / 365.25,
+		  (double)vli_t.now / 1e9, vli_t.cfg.path);
+}
+
+void vli_compute(int64_t ns)
+{
+	if (ns <= 0)
+		return;
+	vli_check_advance(ns, "computation");
+	vli_t.comp += ns;
+	vli_t.now += ns;
+}
+
 void vli_comm(int64_t ns)
 {
 	if (ns <= 0)
 		return;
+	vli_check_advance(ns, "communication");
 	vli_t.comm += ns;
 	vli_t.now += ns;
 }
@@ -199,6 +214,7 @@ void vli_wait_until(int64_t t)
 {
 	if (t <= vli_t.now)
 		return;
+	vli_check_advance(t - vli_t.now, "waiting");
 	vli_t.wait += t - vli_t.now;
 	vli_t.now = t;
 }

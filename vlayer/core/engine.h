@@ -53,9 +53,18 @@ int64_t vli_real_ns(void);
  * since the last vli_leave (times the host factor) to computation. */
 void vli_enter(void);
 void vli_leave(void);
+/* Every virtual time stays below VLI_TIME_MAX (about 73 years); the model's
+ * costs saturate there. */
+#define VLI_TIME_MAX (INT64_MAX / 4)
 /* Advance the clock by modelled communication, or wait until t. */
 void vli_comm(int64_t ns);
 void vli_wait_until(int64_t t);
+/* Add ns of computation (scaled CPU time, vl_compute). */
+void vli_compute(int64_t ns);
+/* The one check of every advance: a clock that would pass VLI_TIME_MAX stops
+ * the task with a named error (vli_error, status 2; the trace is kept) instead
+ * of wrapping into negative times.  what: what advanced it. */
+void vli_check_advance(int64_t ns, const char *what);
 /* End of the task: END record, flush. Idempotent. */
 void vli_finish(void);
 

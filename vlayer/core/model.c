@@ -11,8 +11,7 @@
 #include <string.h>
 #include "vlayer/core/engine.h"
 
-/* Costs saturate at VLI_TIME_MAX (about 73 years) instead of wrapping. */
-#define VLI_TIME_MAX (INT64_MAX / 4)
+/* Costs saturate at VLI_TIME_MAX (engine.h) instead of wrapping. */
 
 static int64_t sat(__int128 v)
 {
@@ -116,7 +115,11 @@ int64_t vli_scale_cpu(const vlcfg_config *c, int h, int64_t cpu_ns)
 		return 0;
 	if (!hp || hp->factor == 0.0)
 		return cpu_ns;
-	return (int64_t)llround((double)cpu_ns * hp->factor);
+	{
+		double v = (double)cpu_ns * hp->factor;
+
+		return v >= (double)VLI_TIME_MAX ? VLI_TIME_MAX : (int64_t)llround(v);
+	}
 }
 
 /* ---- run-time parameter changes: the VMConfig loader's own parser ---- */

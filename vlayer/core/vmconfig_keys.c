@@ -376,6 +376,68 @@ static int vlcfg_value(vlcfg_ld *st, const vlcfg_key *k, const char *text, vlcfg
 }
 
 /* Checks that involve other keys of the section. */
+/* The largest values a run can add up without its virtual clock (int64 ns,
+ * VLI_TIME_MAX about 73 years) overflowing: per time value 10^6 s (11.6 days),
+ * per KiB 2048 s (a bandwidth of at least 0.5 B/s: a 1 GiB message then takes
+ * 68 years), factors 10^6.  Beyond, a run stops with a named error
+ * (vli_check_advance). */
+#define VLCFG_TIME_LIMIT 1000000000000000LL
+#define VLCFG_PERKIB_LIMIT 2048000000000000LL /* ps */
+#define VLCFG_FACTOR_LIMIT 1e6
+
+/* A value that parsed but could overflow a run: 0, or -1 after an error. */
+static int vlcfg_limit(vlcfg_ld *st, const vlcfg_key *k, const vlcfg_val *v)
+{
+	int id = (int)(k - vlcfg_keys), i, n = v->pwl.n;
+
+	switch (k->type) {
+	case VLCFG_T_TIME:
+		if (v->i > VLCFG_TIME_LIMIT)
+			return vlcfg_fail(st, k->name, "%.9f s is too large for a run's virtual clock "
+					"(at most 1000000s, 11.6 days)", (double)v->i / 1e9);
+		break;
+	case VLCFG_T_RATE:
+		if (v->i > VLCFG_PERKIB_LIMIT)
+			return vlcfg_fail(st, k->name, "%.6g B/s is too slow for a run's virtual clock "
+					"(at least 0.5B/s)", 1024e12 / (double)v->i);
+		break;
+	case VLCFG_T_PERKIB:
+		if (v->i > VLCFG_PERKIB_LIMIT)
+			return vlcfg_fail(st, k->name, "%.3f s per KiB is too slow for a run's virtual "
+					"clock (at most 2048 s per KiB)",
+					(double)v->i / 1e12);
+		break;
+	case VLCFG_T_NUM:
+		if (id == VLCFG_FACTOR && v->d > VLCFG_FACTOR_LIMIT)
+			return vlcfg_fail(st, k->name, "%g is too large for a run's virtual clock "
+					"(at most 1e6)", v->d);
+		if (id == VLCFG_FLOPS && v->d > 0 && v->d < 1)
+			return vlcfg_fail(st, k->name, "%g flop/s is too slow for a run's virtual clock "
+					"(use 0 for unknown, or at least 1)", v->d);
+		break;
+	case VLCFG_T_PWL:
+		for (i = 0; i < n; i++)
+			if (v->pwl.ns[i] > VLCFG_TIME_LIMIT)
+				return vlcfg_fail(st, k->name, "%.9f s is too large for a run's virtual "
+						"clock (at most 1000000s, 11.6 days)",
+						(double)v->pwl.ns[i] / 1e9);
+		/* beyond the last point the last segment goes on */
+		if (n >= 2 && (double)(v->pwl.ns[n - 1] - v->pwl.ns[n - 2]) * 1024e3 >
+				      (double)VLCFG_PERKIB_LIMIT *
+					      (double)(v->pwl.bytes[n - 1] - v->pwl.bytes[n - 2]))
+			return vlcfg_fail(st, k->name, "the last segment rises faster than a run's "
+					"virtual clock allows (at most 2048 s per KiB)");
+		break;
+	case VLCFG_T_CONT:
+		for (i = 0; i < v->ncont; i++)
+			if (v->f[i] > VLCFG_FACTOR_LIMIT)
+				return vlcfg_fail(st, k->name, "factor %g is too large for a run's virtual "
+						"clock (at most 1e6)", v->f[i]);
+		break;
+	}
+	return 0;
+}
+
 static int vlcfg_check(vlcfg_ld *st, const vlcfg_key *k, const vlcfg_val *v)
 {
 	char name[VLCFG_NAME_MAX + 24];
@@ -385,6 +447,8 @@ static int vlcfg_check(vlcfg_ld *st, const vlcfg_key *k, const vlcfg_val *v)
 	if ((id == VLCFG_BW || id == VLCFG_PERKIB) && (st->seen & (1u << other)))
 		return vlcfg_fail(st, k->name, "%s is also given in this section "
 				"(give trans_per_kib or bandwidth, not both)", vlcfg_keys[other].name);
+	if (vlcfg_limit(st, k, v))
+		return -1;
 	if (id == VLCFG_COUNT &&
 	    snprintf(name, sizeof(name), "%s%ld", st->prefix, (long)v->i) >= VLCFG_NAME_MAX)
 		return vlcfg_fail(st, k->name, "host names such as \"%s\" would be longer than %d "
@@ -659,7 +723,7 @@ int vlcfg_set_key(vlcfg_ld *st, const char *section, int host, const char *key,
 	if (st->kind == VLCFG_K_COLL)
 		return vlcfg_coll_line(st, key, value);
 	k = vlcfg_find_key(st, key);
-	if (!k || vlcfg_value(st, k, value, &v))
+	if (!k || vlcfg_value(st, k, value, &v) || vlcfg_limit(st, k, &v))
 		return -1;
 	id = (int)(k - vlcfg_keys);
 	if (st->kind == VLCFG_K_SIM && id != VLCFG_COMPUTE)

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* ---- helpers ---- */
@@ -218,6 +219,52 @@ static void check_components(int64_t comp, int64_t comm, int64_t wait)
 }
 
 /* ---- tests ---- */
+
+/* A clock that would pass VLI_TIME_MAX stops the task with a named error
+ * (exit 2) and keeps what it recorded, instead of wrapping into negative
+ * times.  Run in a child process (also when Check does not fork). */
+START_TEST(overflow_is_a_named_error)
+{
+	const int id = 0x40001;
+	int fd[2], st;
+	char msg[512] = "";
+	ssize_t n;
+	pid_t pid;
+	trace t;
+
+	setup_cfg(1);
+	new_dir(NULL);
+	ck_assert_int_eq(pipe(fd), 0);
+	fflush(NULL);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(fd[0]);
+		dup2(fd[1], 2);
+		vli_init(id, -1, 0, 0, "big");
+		vl_compute(1e9); /* 31.7 years each, 73 at most */
+		vl_compute(1e9);
+		vl_compute(1e9);
+		_exit(0);
+	}
+	close(fd[1]);
+	n = read(fd[0], msg, sizeof msg - 1);
+	msg[n > 0 ? n : 0] = 0;
+	close(fd[0]);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st));
+	ck_assert_int_eq(WEXITSTATUS(st), 2);
+	ck_assert_msg(strstr(msg, "vlayer: virtual time overflow: computation would take task "
+				  "0x40001 past 73 years of virtual time (now 2000000000.000000000 s)"),
+		      "message: %s", msg);
+	/* the two computations before it are in the trace */
+	read_trace(id, &t);
+	ck_assert_int_ge(t.n, 3);
+	ck_assert_int_eq(t.r[2].type, VL_EV_COMPUTE);
+	ck_assert(t.r[2].u.v.t1 == 2000000000000000000LL);
+	free(t.r);
+}
+END_TEST
 
 START_TEST(init_and_finish_only)
 {
@@ -658,6 +705,7 @@ static Suite *clock_suite(void)
 	tcase_add_test(tc, many_records_in_order);
 	tcase_add_test(tc, exactly_full_buffers);
 	tcase_add_test(tc, round_trip_through_the_reader);
+	tcase_add_test(tc, overflow_is_a_named_error);
 	suite_add_tcase(s, tc);
 	return s;
 }
