@@ -66,12 +66,16 @@ check_raw() {
 		else fail "$lib: median $e(1 MiB) $b ns <= $e(1 B) $a ns"; fi
 	done
 	# (the minima: on a loaded machine the medians of a few PVM trips through the
-	# pvmd scatter by more than a factor of 2)
+	# pvmd scatter by more than a factor of 2.  The one-way time rests on a clock
+	# offset taken from the smallest round trip, good to half of it, and its own
+	# few samples see other load than the round trips': under load its minimum
+	# has come out 1-6 % above the round trip's.  Half a round trip of slack
+	# still fails an offset of the wrong sign, or one-way = round trip twice.)
 	for n in $SIZES; do
 		a=$(med "$f" oneway "$n" min_ns)
 		b=$(med "$f" rtt "$n" min_ns)
-		if awk "BEGIN { exit !($a <= $b) }"; then ok "$lib: min oneway($n) $a ns <= min rtt($n) $b ns"
-		else fail "$lib: min oneway($n) $a ns > min rtt($n) $b ns"; fi
+		if awk "BEGIN { exit !($a <= 1.5 * $b) }"; then ok "$lib: min oneway($n) $a ns <= 1.5 min rtt($n) $b ns"
+		else fail "$lib: min oneway($n) $a ns > 1.5 min rtt($n) $b ns"; fi
 	done
 	a=$(med "$f" rtt 8)
 	if awk "BEGIN { exit !($a >= 100 && $a <= 1000000) }"; then ok "$lib: rtt(8 B) = $a ns, between 100 ns and 1 ms"
