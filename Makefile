@@ -107,7 +107,7 @@ install: all
 	install -m 644 $(filter %.a,$(LIBS)) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(filter %.so,$(LIBS)) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 include/vlayer.h include/vltrace.h include/pvm3V.h include/mpiV.h $(DESTDIR)$(PREFIX)/include/
-	install -m 755 $(B)/vlpost $(B)/vlconfig $(B)/vlcalib $(B)/vlmodel $(filter $(B)/calib_%,$(ALL)) \
+	install -m 755 $(B)/vlpost $(B)/vlconfig $(B)/vltracedir $(B)/vlcalib $(B)/vlmodel $(filter $(B)/calib_%,$(ALL)) \
 	  $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@BINDIR@|$(PREFIX)/bin|g' tools/vlcalib/vlcalib-run.in > $(DESTDIR)$(PREFIX)/bin/vlcalib-run
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/vlcalib-run

@@ -1,7 +1,10 @@
-# tools: vlcc (compiler wrapper), vlrun (launcher), vlconfig (VMConfig checker).
-ALL += $(B)/vlconfig $(B)/vlcc $(B)/vlrun
+# tools: vlcc (compiler wrapper), vlrun (launcher), vlconfig (VMConfig checker),
+# vltracedir (vlrun's claim of the trace directory).
+ALL += $(B)/vlconfig $(B)/vlcc $(B)/vlrun $(B)/vltracedir
 
 $(B)/vlconfig: $(B)/tools/vlconfig.o $(B)/util/diag.o $(B)/libvlayer-core.a
+	$(CC) $(ALLCFLAGS) -o $@ $^ $(INIH_LIBS) -lm
+$(B)/vltracedir: $(B)/tools/vltracedir.o $(B)/util/diag.o $(B)/libvlayer-core.a
 	$(CC) $(ALLCFLAGS) -o $@ $^ $(INIH_LIBS) -lm
 $(B)/vlcc: tools/vlcc.in
 	@mkdir -p $(B)

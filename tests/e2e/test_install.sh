@@ -9,7 +9,7 @@ make -s -C "$TOP" B="${BUILD#$TOP/}" install PREFIX="$P" > "$WORK/install.log" 2
 assert_eq "make install exit status" 0 $?
 for f in include/vlayer.h include/vltrace.h include/pvm3V.h include/mpiV.h lib/libvlayer-pvm.so lib/libvlayer-pvm.a \
 	lib/libvlayer-mpi.so lib/libvlayer-mpi.a bin/vlcc bin/vlrun bin/vlpost bin/vlconfig bin/vlcalib bin/vlcalib-run bin/vlmodel \
-	bin/calib_mpi bin/calib_pvm \
+	bin/calib_mpi bin/calib_pvm bin/vltracedir \
 	lib/pkgconfig/vlayer.pc share/vlayer/vmconfig/vienna.ini; do
 	if [ -e "$P/$f" ]; then ok "installed $f"; else fail "missing $f"; fi
 done

@@ -228,4 +228,5 @@ void vli_finish(void)
 	vli_trace_msg(VL_EV_END, -1, 0, 0, vli_t.comp, vli_t.now, vli_t.now, vli_t.comm,
 		      vli_t.wait, 0);
 	vli_trace_close();
+	vli_tracedir_release();
 }

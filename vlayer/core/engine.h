@@ -128,6 +128,23 @@ int64_t vli_scale_cpu(const vlcfg_config *c, int h, int64_t cpu_ns);
 int vli_set_param(vlcfg_config *c, const char *section, const char *key, const char *value,
 		  char *err, size_t errlen);
 
+/* ---- the trace directory of a run (tracedir.c) ---- */
+/* Claim dir (created if missing) for the run of process pid: take its lock
+ * file DIR/.vlayer-lock ("PID HOST START RUN"), then remove earlier traces.
+ * A live run's lock (its pid alive on this host, or any lock of another host)
+ * refuses: -1 and err names who holds it; but a claimant of the same run (run
+ * not NULL or "", equal to the lock's: PVM tasks under one pvmd) joins it:
+ * 0, nothing removed, nothing locked.  A stale lock is reported (vli_warn)
+ * and taken over.  0 on success. */
+int vli_tracedir_claim(const char *dir, long pid, const char *run, char *err, size_t errlen);
+/* Remove the lock of dir if process pid holds it: 1 removed, 0 not. */
+int vli_tracedir_unlock(const char *dir, long pid);
+/* Remove the lock this process claimed with vli_tracedir_claim, if it still
+ * holds it (vli_finish calls it). */
+void vli_tracedir_release(void);
+/* mkdir -p; 0 or -1 with errno. */
+int vli_mkdirs(const char *dir);
+
 /* ---- trace writer (trace.c) ---- */
 /* Open this task's trace in dir (created if missing). */
 void vli_trace_open(const char *dir, const vl_thdr *hdr);

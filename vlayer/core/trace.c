@@ -37,7 +37,7 @@ static void write_all(const void *p, size_t n)
 	}
 }
 
-static int mkdirs(const char *dir)
+int vli_mkdirs(const char *dir)
 {
 	char tmp[VLCFG_PATH_MAX];
 	char *p;
@@ -57,7 +57,7 @@ static int mkdirs(const char *dir)
 void vli_trace_open(const char *dir, const vl_thdr *hdr)
 {
 	vli_on_fatal(vli_trace_flush);
-	if (mkdirs(dir) < 0)
+	if (vli_mkdirs(dir) < 0)
 		vli_error(2, "cannot create trace directory %s: %s", dir, strerror(errno));
 	snprintf(trace_path, sizeof trace_path, "%s/vl-%08x.trc", dir, (unsigned)hdr->tid);
 	trace_fd = open(trace_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);

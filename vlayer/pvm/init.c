@@ -5,7 +5,6 @@
  * environment its children inherit); vlpvm_enter/vlpvm_leave around every
  * call; pvm_mytid and pvm_exit.
  */
-#include <dirent.h>
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
@@ -86,23 +85,23 @@ static void make_absolute(const char *var)
 	setenv(var, abs, 1);
 }
 
-/* Remove the traces of an earlier run (vl-*.trc) from the trace directory. */
-static void clean_trace_dir(const char *dir)
+/* What identifies this task's virtual machine: its pvmd's address, as the
+ * pvmd writes it into PVM_TMP/pvmd.UID ("" if unknown). */
+static void pvmd_id(char *buf, size_t size)
 {
-	char path[VLCFG_PATH_MAX + 300];
-	DIR *d = opendir(dir);
-	struct dirent *e;
+	char path[PATH_MAX];
+	const char *tmp = getenv("PVM_TMP");
+	FILE *f;
+	size_t n = 0;
 
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-		if (n > 7 && !strncmp(e->d_name, "vl-", 3) && !strcmp(e->d_name + n - 4, ".trc")) {
-			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-			unlink(path);
-		}
+	snprintf(path, sizeof path, "%s/pvmd.%u", tmp && *tmp ? tmp : "/tmp", (unsigned)getuid());
+	f = fopen(path, "r");
+	if (f) {
+		n = fread(buf, 1, size - 1, f);
+		fclose(f);
 	}
-	closedir(d);
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
 }
 
 /* This task's place in its spawn call: VLAYER_SPAWN = "H:START,H:START,...". */
@@ -178,8 +177,16 @@ static void init_task(void)
 			       vli_t.cfg.trace_dir[0] ? vli_t.cfg.trace_dir : "vltrace", 1);
 		}
 		make_absolute("VLAYER_TRACE_DIR");
-		if (ptid < 0)
-			clean_trace_dir(getenv("VLAYER_TRACE_DIR"));
+		/* the run's first task claims the trace directory (engine: tracedir.c);
+		 * another task started from the shell under the same pvmd joins */
+		if (ptid < 0) {
+			char err[VLCFG_PATH_MAX * 2 + 256], run[1024];
+
+			pvmd_id(run, sizeof run);
+			if (vli_tracedir_claim(getenv("VLAYER_TRACE_DIR"), (long)getpid(), run, err,
+					       sizeof err) < 0)
+				vli_error(2, "%s", err);
+		}
 	}
 	if (host < 0 || host >= vli_t.cfg.nhosts)
 		host = 0;
