@@ -1,7 +1,9 @@
 #!/bin/bash
 # test_crash.sh BUILD - a task that crashes after its last send leaves a
 # readable trace with that send; a task killed by pvm_kill while it waits
-# still writes its END record.
+# still writes its END record.  MPI too: a rank that crashes (Open MPI's own
+# signal handlers in place: the layer flushes, then chains to them) or calls
+# MPI_Abort leaves its send in its trace, not a header alone.
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -29,4 +31,28 @@ if [ -n "$sent_col" ] && [ -n "$tid_col" ]; then
 else
 	fail "unexpected CSV header: $(cat "$WORK/head")"
 fi
+
+# ---- MPI ----
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+VLCC_CC="${VLCC_CC:-cc}" "$BUILD/vlcc" -mpi -O1 -o "$WORK/mpi_crash" "$HERE/mpi_crash.c" ||
+	{ fail "build mpi_crash.c"; e2e_summary; exit 1; }
+for mode in crash abort; do
+	T="$WORK/mtrace-$mode"
+	timeout 60 "$BUILD/vlrun" -np 2 --vmconfig "$HERE/mpi.ini" --trace-dir "$T" \
+		"$WORK/mpi_crash" $mode > "$WORK/m$mode.out" 2>&1
+	rc=$?
+	if [ $rc != 0 ] && [ $rc != 124 ]; then ok "MPI $mode: the job fails ($rc)"; else fail "MPI $mode: exit status $rc"; fi
+	"$BUILD/vlpost" stats --brief --csv "$T" > "$WORK/m$mode.csv" 2> "$WORK/m$mode.err"
+	assert_eq "MPI $mode: vlpost reads both traces" "0 2" "$? $(ls "$T" | grep -c '\.trc$')"
+	h=$(head -1 "$WORK/m$mode.csv")
+	tc=$(echo "$h" | tr ',' '\n' | grep -n -x tid | cut -d: -f1)
+	sc=$(echo "$h" | tr ',' '\n' | grep -n -x -E 'sent|msgs_sent|messages_sent' | cut -d: -f1 | head -1)
+	assert_eq "MPI $mode: rank 1's trace holds its send" 1 \
+		"$(awk -F, -v t="$tc" -v s="$sc" '$t == "1" || $t == "0x1" { print $s }' "$WORK/m$mode.csv")"
+done
+# the aborting rank ended its trace itself (END); the crashed one has none
+grep -q 'vl-00000001.trc: no END record' "$WORK/mabort.err"
+assert_eq "MPI abort: rank 1's trace has its END" 1 $?
+grep -q 'vl-00000001.trc: no END record' "$WORK/mcrash.err"
+assert_eq "MPI crash: rank 1's trace has no END (it crashed)" 0 $?
 e2e_summary

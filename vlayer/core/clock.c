@@ -67,10 +67,28 @@ void vli_load_config(vlcfg_config *cfg)
 	vlcfg_default(cfg);
 }
 
-static void on_fatal(int sig)
+/* The handlers there were before the layer's (the program's own, or the MPI
+ * library's: Open MPI installs its own in MPI_Init, before the layer starts). */
+static struct sigaction before[NSIG];
+
+static void on_fatal(int sig, siginfo_t *info, void *ctx)
 {
-	/* killed from outside (pvm_kill, pvmd halt, ^C), also while blocked in a
-	 * receive: the task ends here, with an END record; a crash only flushes */
+	const struct sigaction *old = sig > 0 && sig < NSIG ? &before[sig] : NULL;
+
+	if (old && (old->sa_flags & SA_SIGINFO ? old->sa_sigaction != NULL
+					       : (old->sa_handler != SIG_DFL &&
+						  old->sa_handler != SIG_IGN))) {
+		/* someone else handles it (and may go on running): keep what is
+		 * recorded, then hand over */
+		vli_trace_flush();
+		if (old->sa_flags & SA_SIGINFO)
+			old->sa_sigaction(sig, info, ctx);
+		else
+			old->sa_handler(sig);
+		return;
+	}
+	/* killed from outside (pvm_kill, pvmd halt, mpirun, ^C), also while blocked
+	 * in a receive: the task ends here, with an END record; a crash only flushes */
 	if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP)
 		vli_finish();
 	vli_trace_flush();
@@ -87,15 +105,19 @@ static void install_handlers(void)
 {
 	static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT,
 				    SIGHUP, SIGQUIT, SIGPIPE };
-	struct sigaction sa, old;
+	struct sigaction sa;
 	size_t i;
 
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_fatal;
+	sa.sa_sigaction = on_fatal;
+	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-		/* keep a handler the program installed itself */
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_DFL)
+		struct sigaction *old = &before[sigs[i]];
+
+		/* an ignored signal stays ignored; any other handler is chained to */
+		if (sigaction(sigs[i], NULL, old) != 0 ||
+		    (!(old->sa_flags & SA_SIGINFO) && old->sa_handler == SIG_IGN))
 			continue;
 		sigaction(sigs[i], &sa, NULL);
 	}

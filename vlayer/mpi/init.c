@@ -1,7 +1,8 @@
 /* init.c - start, end and time of an MPI task: MPI_Init and
  * MPI_Init_thread read the VMConfig, start MPI, set up the layer's private
  * communicators and known communicators and join the engine (computation
- * before MPI_Init counts); MPI_Finalize flushes the trace; MPI_Wtime and
+ * before MPI_Init counts); MPI_Finalize flushes the trace, and so does
+ * MPI_Abort (the aborting rank's trace ends with END); MPI_Wtime and
  * MPI_Wtick give virtual time.  Fortran's MPI_INIT, MPI_INIT_THREAD and
  * MPI_FINALIZE are defined here too (they start and end the layer).
  */
@@ -104,3 +105,12 @@ VLMPI_F_ALIAS((MPI_Fint * ierr), vlmpi_f_init, mpi_init, MPI_INIT, ompi_init_f)
 VLMPI_F_ALIAS((MPI_Fint * r, MPI_Fint *p, MPI_Fint *ierr), vlmpi_f_init_thread, mpi_init_thread,
 	  MPI_INIT_THREAD, ompi_init_thread_f)
 VLMPI_F_ALIAS((MPI_Fint * ierr), vlmpi_f_finalize, mpi_finalize, MPI_FINALIZE, ompi_finalize_f)
+
+/* The rank that aborts ends its trace (END at this virtual time) before MPI
+ * takes the job down; the others are killed (SIGTERM: the engine's handler
+ * ends theirs too). */
+int vlmpi_Abort(MPI_Comm comm, int errorcode)
+{
+	vli_finish();
+	return PMPI_Abort(comm, errorcode);
+}
