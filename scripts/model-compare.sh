@@ -112,7 +112,7 @@ for s in "fft -n $NF" "psrs -n $NP2"; do
 	"$B/vlmodel" bsp --trace "$OUT/$name-4" --g "${g}s/B" --L "${L}s" > "$OUT/$name-bsp.txt" 2>&1 ||
 		die "vlmodel bsp on $name: $(tail -3 "$OUT/$name-bsp.txt")"
 	echo "-- $name"
-	grep -i -E "bspwb|mpm|vlayer|steps" "$OUT/$name-bsp.txt" | tail -4
+	sed -n '/^step /,$p' "$OUT/$name-bsp.txt"
 done
 
 # ---- 4. the ray-tracing pipeline and the PC-cluster model ----

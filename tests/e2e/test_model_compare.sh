@@ -27,6 +27,11 @@ echo "$rows" | awk '$1 == 4 && ($2 <= 0 || $2 > 4.001 || $3 <= 0 || $3 > 4.001) 
 err=$(echo "$out" | awk '/^-- fft/ { f = 1 } f && /^vlayer:/ { sub(/.*BSPWB /, ""); sub(/ %.*/, ""); print; exit }')
 awk -v e="$err" 'BEGIN { exit !(e != "" && e > -10 && e < 10) }' &&
 	ok "FFT: BSPWB within 10 % of vlayer ($err %)" || fail "FFT: BSPWB error '$err' %"
+# the BSP tables print their rows: FFT 2 M-steps, PSRS 9 (barrier, scatter, ..., end)
+assert_eq "FFT: the table's M-steps" "1 2" \
+	"$(echo "$out" | awk '/^-- fft/ { f = 1; next } /^-- / { f = 0 } f && $1 ~ /^[0-9]+$/ { printf "%s%s", s, $1; s = " " }')"
+assert_eq "PSRS: the table's M-steps" "1 2 3 4 5 6 7 8 9" \
+	"$(echo "$out" | awk '/^-- psrs/ { f = 1; next } /^-- |^$/ && f > 1 { f = 0 } f && $1 ~ /^[0-9]+$/ { f = 2; printf "%s%s", s, $1; s = " " }')"
 echo "$out" | grep -q "^  display .* = [0-9.e-]* s$" && ok "ray tracer: the eq. 18 estimate is printed" ||
 	fail "ray tracer line missing"
 e2e_summary
