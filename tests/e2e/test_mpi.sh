@@ -319,4 +319,25 @@ assert_eq "traces of a 4-rank run" 4 "$(ls "$WORK/trace" | grep -c '\.trc$')"
 assert_eq "vlpost trf on the MPI traces exits" 0 $?
 "$BUILD/vlpost" check "$WORK/ring.trf" > /dev/null 2>&1
 assert_eq "vlpost check accepts the .trf" 0 $?
+# matched probes (MPI_Mprobe/Mrecv, MPI_Improbe/Imrecv, as mpi4py uses them) are
+# timed as a probe and a receive: S + T(1 KiB) + R to see the first message's
+# envelope and R more to take it; then polls of R each until the second one
+# (sent at S + 1 ms, arriving S + T later) is there, and R to take it;
+# identical to MPI_Probe/Recv, and every send has its receive in the traces
+VLCC_CC="${VLCC_CC:-cc}" "$BUILD/vlcc" -mpi -O1 -o "$WORK/mprobe" "$HERE/mprobe.c" ||
+	fail "build mprobe.c"
+S=10000 T=$((30000 + 8000)) R=20000
+first=$((S + T + R + R))
+arrival2=$((S + 1000000 + S + T))
+polls=$(((arrival2 - first + R - 1) / R + 1))
+second=$((first + polls * R + R))
+for mode in plain matched; do
+	out=$("$BUILD/vlrun" -np 2 --vmconfig "$HERE/mpi.ini" --trace-dir "$WORK/mp-$mode" \
+		"$WORK/mprobe" $mode 2>&1)
+	assert_eq "$mode probes: first message, polls, second message" \
+		"first $first ns, polls $polls, second $second ns, tag 2" "$out"
+	"$BUILD/vlpost" stats --brief --csv "$WORK/mp-$mode" > "$WORK/mp-$mode.csv" 2>&1
+	assert_eq "$mode probes: every send has its receive (2 and 2)" "2 2" \
+		"$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $1 != "all" { s += $c["msgs_sent"]; r += $c["msgs_recv"] } END { print s, r }' "$WORK/mp-$mode.csv")"
+done
 e2e_summary

@@ -100,6 +100,7 @@ function handle(ty) {
 	if (ty == "MPI_Group") return "Group";
 	if (ty == "MPI_Info") return "Info";
 	if (ty == "MPI_Request") return "Request";
+	if (ty == "MPI_Message") return "Message";
 	return "";
 }
 BEGIN {

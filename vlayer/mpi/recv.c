@@ -4,9 +4,12 @@
  * until Wait/Test (complete.c).  A probe that sees a message looks at its
  * header without removing it: the envelope arrives as an eager message would;
  * MPI_Iprobe reports nothing for a message that has not arrived yet in
- * virtual time, and costs the receive delay like a test.
+ * virtual time, and costs the receive delay like a test.  Matched probes
+ * (Mprobe, Improbe) are timed as probes, and the receive of the message they
+ * matched (Mrecv, Imrecv) as a receive.
  */
 #include <sched.h>
+#include <stdlib.h>
 #include <mpi.h>
 #include "vlayer/core/engine.h"
 #include "vlayer/mpi/mpi_internal.h"
@@ -135,5 +138,145 @@ int vlmpi_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 		       vlmpi_arrival_of(&h, 0));
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
+	return rc;
+}
+
+/* ---- matched probes (MPI_Mprobe, MPI_Improbe, MPI_Mrecv, MPI_Imrecv) ----
+ * A matched probe takes the message out of MPI's matching, so the layer
+ * remembers, per message handle, the communicator, source and tag: the
+ * receive of that message (Mrecv, Imrecv) then takes its timing header as a
+ * receive from that source would. */
+typedef struct matched {
+	MPI_Message m;
+	vlmpi_comm *v;
+	int src, tag;
+} matched;
+static matched *mt;
+static int nmt, capmt;
+
+static void matched_add(MPI_Message m, vlmpi_comm *v, const MPI_Status *st)
+{
+	if (nmt == capmt) {
+		capmt = capmt ? 2 * capmt : 8;
+		mt = realloc(mt, sizeof(*mt) * (size_t)capmt);
+		if (!mt)
+			vli_error(1, "out of memory");
+	}
+	mt[nmt].m = m;
+	mt[nmt].v = v;
+	mt[nmt].src = st->MPI_SOURCE;
+	mt[nmt].tag = st->MPI_TAG;
+	nmt++;
+}
+
+/* The entry of message m, removed from the table; 0 if the layer did not see
+ * its probe (an untimed communicator, MPI_MESSAGE_NO_PROC). */
+static int matched_take(MPI_Message m, matched *out)
+{
+	int i;
+
+	for (i = 0; i < nmt; i++)
+		if (mt[i].m == m) {
+			*out = mt[i];
+			mt[i] = mt[--nmt];
+			return 1;
+		}
+	return 0;
+}
+
+int vlmpi_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+{
+	vlmpi_comm *v = vlmpi_comm_timed(comm);
+	MPI_Status st;
+	vlmpi_hdr h;
+	int flag = 0, rc, spins = 0;
+	int64_t t0 = vli_t.now;
+
+	if (!v || source == MPI_PROC_NULL)
+		return PMPI_Mprobe(source, tag, comm, message, status);
+	if (!vlmpi_n_watch) {
+		rc = PMPI_Mprobe(source, tag, comm, message, &st);
+	} else {
+		for (;;) {
+			rc = PMPI_Improbe(source, tag, comm, &flag, message, &st);
+			if (rc != MPI_SUCCESS || flag)
+				break;
+			vlmpi_progress();
+			if (++spins > 64)
+				sched_yield();
+		}
+	}
+	if (rc != MPI_SUCCESS)
+		return rc;
+	vlmpi_header_get(v->world[st.MPI_SOURCE], v->id, st.MPI_TAG, &h, 1);
+	/* as MPI_Probe: the envelope arrives as an eager message would */
+	vli_msg_probed(v->world[st.MPI_SOURCE], h.src_host, st.MPI_TAG, t0, vlmpi_arrival_of(&h, 0));
+	matched_add(*message, v, &st);
+	if (status != MPI_STATUS_IGNORE)
+		*status = st;
+	return rc;
+}
+
+int vlmpi_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+		  MPI_Status *status)
+{
+	vlmpi_comm *v = vlmpi_comm_timed(comm);
+	MPI_Status st;
+	vlmpi_hdr h;
+	int64_t t0 = vli_t.now;
+	int rc;
+
+	if (!v || source == MPI_PROC_NULL)
+		return PMPI_Improbe(source, tag, comm, flag, message, status);
+	vlmpi_progress();
+	/* look first without matching: a message that has not arrived yet in
+	 * virtual time must stay where MPI_Improbe would have taken it from */
+	rc = PMPI_Iprobe(source, tag, comm, flag, &st);
+	if (rc == MPI_SUCCESS && *flag) {
+		vlmpi_header_get(v->world[st.MPI_SOURCE], v->id, st.MPI_TAG, &h, 1);
+		if (vlmpi_arrival_of(&h, 0) > vli_t.now)
+			*flag = 0;
+		else /* the same message: the first from that source with that tag */
+			rc = PMPI_Improbe(st.MPI_SOURCE, st.MPI_TAG, comm, flag, message, &st);
+	}
+	vlmpi_poll_cost(t0, source >= 0 && source < v->size ? v->host[source] : -1);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (*flag) {
+		matched_add(*message, v, &st);
+		if (status != MPI_STATUS_IGNORE)
+			*status = st;
+	}
+	return rc;
+}
+
+int vlmpi_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message, MPI_Status *status)
+{
+	matched e;
+	MPI_Status st;
+	int64_t t0 = vli_t.now;
+	int rc;
+
+	if (!message || !matched_take(*message, &e))
+		return PMPI_Mrecv(buf, count, dt, message, status);
+	rc = PMPI_Mrecv(buf, count, dt, message, &st);
+	if (rc == MPI_SUCCESS)
+		recv_timing(e.v, &st, t0, t0);
+	if (status != MPI_STATUS_IGNORE)
+		*status = st;
+	return rc;
+}
+
+int vlmpi_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message, MPI_Request *req)
+{
+	matched e;
+	int rc;
+
+	if (!message || !matched_take(*message, &e))
+		return PMPI_Imrecv(buf, count, dt, message, req);
+	rc = PMPI_Imrecv(buf, count, dt, message, req);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	vlmpi_irecv_posted(vlmpi_req_new(*req, VLMPI_REQ_RECV, e.v, e.src, e.tag));
 	return rc;
 }
