@@ -82,19 +82,8 @@ static void fz_cleanup(void)
 static void put_rec4(FILE *f, int type, unsigned flags, int32_t tag, int32_t peer, uint32_t seq,
 		     int64_t bytes, int64_t t0, int64_t t1, int64_t t2, int64_t t3, int64_t t4)
 {
-	vl_trec r;
-	memset(&r, 0, sizeof r);
-	r.type = (uint16_t)type;
-	r.flags = (uint16_t)flags;
-	r.tag = tag;
-	r.peer = peer;
-	r.seq = seq;
-	r.u.v.bytes = bytes;
-	r.u.v.t0 = t0;
-	r.u.v.t1 = t1;
-	r.u.v.t2 = t2;
-	r.u.v.t3 = t3;
-	r.u.v.t4 = t4;
+	vl_trec r = vl_trec_make(type, flags, peer, tag, seq, bytes, t0, t1, t2, t3, t4);
+
 	fwrite(&r, sizeof r, 1, f);
 }
 

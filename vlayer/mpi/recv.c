@@ -108,28 +108,36 @@ int vlmpi_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *stat
 	return rc;
 }
 
+/* Block for a message (matching it into *m if m is not NULL): in MPI, or,
+ * while receives are watched, by polling and keeping them going. */
+static int probe_blocking(int source, int tag, MPI_Comm comm, MPI_Message *m, MPI_Status *st)
+{
+	int flag = 0, rc, spins = 0;
+
+	if (!vlmpi_n_watch)
+		return m ? PMPI_Mprobe(source, tag, comm, m, st) : PMPI_Probe(source, tag, comm, st);
+	for (;;) {
+		rc = m ? PMPI_Improbe(source, tag, comm, &flag, m, st)
+		       : PMPI_Iprobe(source, tag, comm, &flag, st);
+		if (rc != MPI_SUCCESS || flag)
+			return rc;
+		vlmpi_progress();
+		if (++spins > 64)
+			sched_yield();
+	}
+}
+
 int vlmpi_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
 	vlmpi_comm *v = vlmpi_comm_timed(comm);
 	MPI_Status st;
 	vlmpi_hdr h;
-	int flag = 0, rc, spins = 0;
+	int rc;
 	int64_t t0 = vli_t.now;
 
 	if (!v || source == MPI_PROC_NULL)
 		return PMPI_Probe(source, tag, comm, status);
-	if (!vlmpi_n_watch) {
-		rc = PMPI_Probe(source, tag, comm, &st);
-	} else {
-		for (;;) {
-			rc = PMPI_Iprobe(source, tag, comm, &flag, &st);
-			if (rc != MPI_SUCCESS || flag)
-				break;
-			vlmpi_progress();
-			if (++spins > 64)
-				sched_yield();
-		}
-	}
+	rc = probe_blocking(source, tag, comm, NULL, &st);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	vlmpi_header_get(v->world[st.MPI_SOURCE], v->id, st.MPI_TAG, &h, 1);
@@ -189,23 +197,12 @@ int vlmpi_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_S
 	vlmpi_comm *v = vlmpi_comm_timed(comm);
 	MPI_Status st;
 	vlmpi_hdr h;
-	int flag = 0, rc, spins = 0;
+	int rc;
 	int64_t t0 = vli_t.now;
 
 	if (!v || source == MPI_PROC_NULL)
 		return PMPI_Mprobe(source, tag, comm, message, status);
-	if (!vlmpi_n_watch) {
-		rc = PMPI_Mprobe(source, tag, comm, message, &st);
-	} else {
-		for (;;) {
-			rc = PMPI_Improbe(source, tag, comm, &flag, message, &st);
-			if (rc != MPI_SUCCESS || flag)
-				break;
-			vlmpi_progress();
-			if (++spins > 64)
-				sched_yield();
-		}
-	}
+	rc = probe_blocking(source, tag, comm, message, &st);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	vlmpi_header_get(v->world[st.MPI_SOURCE], v->id, st.MPI_TAG, &h, 1);
