@@ -332,7 +332,7 @@ arrival2=$((S + 1000000 + S + T))
 polls=$(((arrival2 - first + R - 1) / R + 1))
 second=$((first + polls * R + R))
 for mode in plain matched; do
-	out=$("$BUILD/vlrun" -np 2 --vmconfig "$HERE/mpi.ini" --trace-dir "$WORK/mp-$mode" \
+	out=$("$BUILD/vlrun" $PRE -np 2 --vmconfig "$HERE/mpi.ini" --trace-dir "$WORK/mp-$mode" \
 		"$WORK/mprobe" $mode 2>&1)
 	assert_eq "$mode probes: first message, polls, second message" \
 		"first $first ns, polls $polls, second $second ns, tag 2" "$out"
