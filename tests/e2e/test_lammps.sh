@@ -1,0 +1,40 @@
+#!/bin/bash
+# test_lammps.sh BUILD - LAMMPS (Debian lammps, /usr/bin/lmp), unmodified, under
+# vlrun on 2 and 4 ranks with a bundled small input (lammps/in.melt): it runs to
+# its end, prints its (virtual) loop time, and its traces are complete, every
+# send with its receive, and convert for ParaGraph (vlpost trf + check), Pajé
+# (pj_dump) and OTF2 (otf2-print).
+BUILD=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+if [ ! -x /usr/bin/lmp ]; then
+	ok "skipped: no LAMMPS (apt-get install lammps, or make deps)"
+	e2e_summary
+	exit 0
+fi
+cd "$WORK" || exit 2
+for np in 2 4; do
+	T="$WORK/trace$np"
+	timeout 300 "$BUILD/vlrun" -np $np --vmconfig "$HERE/../../vmconfig/vienna.ini" --trace-dir "$T" \
+		/usr/bin/lmp -in "$HERE/lammps/in.melt" -log none > "out$np" 2>&1
+	assert_eq "$np ranks: exit status" 0 $?
+	grep -q "^Loop time of .* on $np procs for 100 steps with 2048 atoms" "out$np"
+	assert_eq "$np ranks: LAMMPS reports its loop" 0 $?
+	"$BUILD/vlpost" stats --brief --csv "$T" > "s$np.csv" 2> "s$np.err"
+	assert_eq "$np ranks: all traces complete" "0 $np 0" \
+		"$? $(ls "$T" | grep -c '\.trc$') $(grep -c 'no END' "s$np.err")"
+	sr=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $1 != "all" { s += $c["msgs_sent"]; r += $c["msgs_recv"] } END { print s, r }' "s$np.csv")
+	if [ "${sr% *}" = "${sr#* }" ] && [ "${sr% *}" -gt 100 ]; then
+		ok "$np ranks: every send has its receive ($sr)"
+	else
+		fail "$np ranks: sends and receives: $sr"
+	fi
+	"$BUILD/vlpost" trf -o "t$np.trf" "$T" > /dev/null 2>&1 && "$BUILD/vlpost" check "t$np.trf" > /dev/null 2>&1
+	assert_eq "$np ranks: .trf written and checked" 0 $?
+	"$BUILD/vlpost" paje -o "t$np.paje" "$T" > /dev/null 2>&1 && pj_dump "t$np.paje" > /dev/null 2>&1
+	assert_eq "$np ranks: Pajé read by pj_dump" 0 $?
+	"$BUILD/vlpost" otf2 -o "o$np" "$T" > /dev/null 2>&1 && otf2-print "o$np/traces.otf2" > /dev/null 2>&1
+	assert_eq "$np ranks: OTF2 read by otf2-print" 0 $?
+done
+e2e_summary
