@@ -49,6 +49,7 @@ static int add_compute(int64_t ns)
 	t0 = vli_t.now;
 	vli_compute(ns);
 	vli_trace_msg(VL_EV_COMPUTE, -1, 0, 0, 0, t0, vli_t.now, 0, 0, 0);
+	vli_order_tick();
 	return 0;
 }
 

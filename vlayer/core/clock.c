@@ -199,9 +199,11 @@ void vli_enter(void)
 
 void vli_leave(void)
 {
-	if (!vli_t.ready || vli_t.cfg.compute_ignore)
+	if (!vli_t.ready)
 		return;
-	vli_t.cpu_mark = vli_cpu_ns();
+	vli_order_tick();
+	if (!vli_t.cfg.compute_ignore)
+		vli_t.cpu_mark = vli_cpu_ns();
 }
 
 void vli_check_advance(int64_t ns, const char *what)
@@ -250,5 +252,6 @@ void vli_finish(void)
 	vli_trace_msg(VL_EV_END, -1, 0, 0, vli_t.comp, vli_t.now, vli_t.now, vli_t.comm,
 		      vli_t.wait, 0);
 	vli_trace_close();
+	vli_order_exit();
 	vli_tracedir_release();
 }

@@ -120,6 +120,9 @@ int64_t vli_send_time(const vlcfg_config *c, int src_host, int dst_host, int64_t
 int64_t vli_trans_time(const vlcfg_config *c, int src_host, int dst_host, int64_t bytes);
 /* Time the receiver spends in a receive / probe call. */
 int64_t vli_recv_time(const vlcfg_config *c, int src_host, int dst_host);
+/* Lookahead: the least time from the start of any send to its virtual
+ * arrival, over every host and size (>= 1 ns). */
+int64_t vli_lookahead(const vlcfg_config *c);
 /* Spawn delay of host h. */
 int64_t vli_init_delay(const vlcfg_config *c, int h);
 /* Scaled computation: ns of CPU on host h. */
@@ -134,8 +137,8 @@ int vli_set_param(vlcfg_config *c, const char *section, const char *key, const c
  * A live run's lock (its pid alive on this host, or any lock of another host)
  * refuses: -1 and err names who holds it; but a claimant of the same run (run
  * not NULL or "", equal to the lock's: PVM tasks under one pvmd) joins it:
- * 0, nothing removed, nothing locked.  A stale lock is reported (vli_warn)
- * and taken over.  0 on success. */
+ * 1, nothing removed, nothing locked.  A stale lock is reported (vli_warn)
+ * and taken over.  0 on success (a new run). */
 int vli_tracedir_claim(const char *dir, long pid, const char *run, char *err, size_t errlen);
 /* Remove the lock of dir if process pid holds it: 1 removed, 0 not. */
 int vli_tracedir_unlock(const char *dir, long pid);
@@ -183,9 +186,101 @@ void vli_mbox_add(const vli_msg *m);
 /* Find the first message that pred picks (best rank) with arrival <= visible_by
  * (INT64_MAX = any).  Returns its index or -1. */
 int vli_mbox_find(vli_match_fn pred, void *arg, int64_t visible_by);
+/* Virtual order: among the messages pred accepts, the one a receive takes
+ * first - the least (effective arrival, sender id, sequence number), where a
+ * message's effective arrival is the latest of its own and those of the
+ * earlier accepted messages from its sender (one sender's messages keep
+ * their order).  A message without virtual time arrives at now.  Returns
+ * its index (-1: none) and its effective arrival in *eff. */
+int vli_mbox_first(vli_match_fn pred, void *arg, int64_t now, int64_t *eff);
+/* Virtual order for ranking predicates (pvm_recvf): the receive ends at tau
+ * = the later of now and the earliest arrival pred accepts; pred sees the
+ * messages there by tau in virtual-arrival order, and the first it picks
+ * outright (1), else the first of its best rank, is taken.  Returns its
+ * index (-1: none accepted) and tau. */
+int vli_mbox_ranked(vli_match_fn pred, void *arg, int64_t now, int64_t *tau);
 vli_msg *vli_mbox_at(int i);
 void vli_mbox_remove(int i, vli_msg *out);
 int vli_mbox_count(void);
+
+/* ---- virtual order (order.c; the shared board: board.c) ----
+ * Under [simulation] ordering = virtual every choice a task observes is taken
+ * in virtual time.  The tasks of a run on one real host share a board file;
+ * each publishes a lower bound on the virtual time of anything it may still
+ * send, and a task that must choose (a wildcard receive, a poll) waits until
+ * no other task can still send it something that would arrive earlier.  A
+ * front end's waiting loop:
+ *
+ *   vli_order_wait_begin(&w, "pvm_recv(...)");
+ *   for (;;) { vli_order_snap(&w); take in what has really arrived (each
+ *     announced message: vli_order_received); if (vli_order_behind()) { block
+ *     for real for one more message; continue; } find the candidate;
+ *     vli_order_block(lb, how); if (vli_order_safe(tau)) break;
+ *     vli_order_sleep(&w, how); }
+ *   vli_order_wait_end();
+ */
+typedef struct vli_order_wait {
+	uint32_t epoch, kick;     /* the futex words when the loop turned */
+	int watching;             /* counted among the tasks waiting for the root */
+	int64_t stall_since;      /* real ns since when nothing has changed (0: moving) */
+	int64_t last_check;       /* real ns of the last liveness check */
+	uint64_t sig[3];          /* epoch, announced, received when the stall began */
+} vli_order_wait;
+
+/* What the front end answers about a task that has not joined (PENDING) */
+enum { VLI_PROBE_WAIT = 0, VLI_PROBE_DEAD, VLI_PROBE_OUTSIDE };
+typedef int (*vli_order_probe_fn)(int id);
+
+/* Whether this task keeps virtual order (ordering = virtual and a board). */
+int vli_order_on(void);
+/* Join the board at path (create: this task starts the run) in slot (-1: a
+ * new one, else the slot a parent reserved), after vli_init.  id_fmt prints an
+ * id in reports ("t%x", "rank %d"); probe asks about tasks that never joined.
+ * Does nothing under ordering = real. */
+void vli_order_start(const char *path, int create, int slot, const char *id_fmt,
+		     vli_order_probe_fn probe);
+/* Parent side of a spawn: reserve a slot for a task that starts at virtual
+ * time start (-1 if none), then bind it to the task's id once known, or
+ * mark it gone (never started) / outside (not waited for). */
+int vli_order_reserve(int64_t start, int host);
+void vli_order_bind(int slot, int id);
+void vli_order_gone(int slot, int outside);
+/* Sender: a timed message to task dst_id arrives at arrival.  Returns 1 if
+ * announced (the receiver then counts it with vli_order_received), 0 if dst
+ * is not on the board. */
+int vli_order_announce(int dst_id, int64_t arrival);
+/* Receiver: one announced message has really been taken in. */
+void vli_order_received(void);
+/* Whether announced messages to this task have not really arrived yet. */
+int vli_order_behind(void);
+/* A task dst_id is known gone (killed by this task). */
+void vli_order_forget(int dst_id);
+
+/* Waiting (see above).  how: VLI_WAIT_MSG (waits for a message; lb: the
+ * virtual time it will wake, VLI_ORDER_NONE if no message can wake it yet),
+ * VLI_WAIT_EXTERN (the same, but something outside the virtual world may
+ * wake it: never taken for a deadlock), VLI_WAIT_POLL (a poll: lb = its
+ * clock). */
+#define VLI_ORDER_NONE INT64_MAX
+enum { VLI_WAIT_POLL = 0, VLI_WAIT_MSG, VLI_WAIT_EXTERN };
+void vli_order_wait_begin(vli_order_wait *w, const char *what_fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void vli_order_snap(vli_order_wait *w);
+void vli_order_block(int64_t lb, int how);
+/* Whether nothing can still arrive at or before tau that this task has not
+ * seen. */
+int vli_order_safe(int64_t tau);
+/* Sleep until something changes, at most 50 ms - VLI_SLEEP_ROOT: the bound
+ * of the others (or a message announced to this task); VLI_SLEEP_KICK: a
+ * message announced to this task; VLI_SLEEP_CHECK: no sleep (the caller
+ * waited in the message library) - and find dead tasks and deadlocks. */
+enum { VLI_SLEEP_ROOT = 1, VLI_SLEEP_KICK, VLI_SLEEP_CHECK };
+void vli_order_sleep(vli_order_wait *w, int how);
+void vli_order_wait_end(vli_order_wait *w);
+/* A running task's clock moved: publish it if someone waits (vli_leave). */
+void vli_order_tick(void);
+/* The task ends (vli_finish). */
+void vli_order_exit(void);
 
 /* ---- task registry: task id -> virtual host (mailbox.c) ---- */
 void vli_reg_set(int id, int host);

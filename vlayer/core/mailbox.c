@@ -47,6 +47,113 @@ int vli_mbox_find(vli_match_fn pred, void *arg, int64_t visible_by)
 	return best;
 }
 
+/* ---- virtual order ---- */
+
+static int64_t arrival_of(const vli_msg *m, int64_t now)
+{
+	return m->synthetic || m->arrival == INT64_MIN ? now : m->arrival;
+}
+
+/* Whether message a comes before b (both of the same effective arrival ea, eb). */
+static int before(int64_t ea, const vli_msg *a, int64_t eb, const vli_msg *b)
+{
+	if (ea != eb)
+		return ea < eb;
+	if (a->src != b->src)
+		return (unsigned)a->src < (unsigned)b->src;
+	return a->seq < b->seq;
+}
+
+int vli_mbox_first(vli_match_fn pred, void *arg, int64_t now, int64_t *eff_out)
+{
+	int i, j, best = -1, r;
+	int64_t best_eff = 0, *eff;
+
+	if (!nbox)
+		return -1;
+	eff = malloc((size_t)nbox * sizeof *eff);
+	if (!eff)
+		vli_error(3, "out of memory in the virtual mailbox (%d messages)", nbox);
+	for (i = 0; i < nbox; i++) {
+		eff[i] = INT64_MIN;
+		r = pred(&box[i], arg);
+		if (r < 0) {
+			best = -1;
+			break;
+		}
+		if (r == 0)
+			continue;
+		/* one sender's messages keep their order: none is taken before an
+		 * earlier one from the same sender that matches too */
+		eff[i] = arrival_of(&box[i], now);
+		for (j = i - 1; j >= 0; j--)
+			if (eff[j] != INT64_MIN && box[j].src == box[i].src && eff[j] > eff[i])
+				eff[i] = eff[j];
+		if (best < 0 || before(eff[i], &box[i], best_eff, &box[best])) {
+			best = i;
+			best_eff = eff[i];
+		}
+	}
+	free(eff);
+	if (best >= 0 && eff_out)
+		*eff_out = best_eff;
+	return best;
+}
+
+int vli_mbox_ranked(vli_match_fn pred, void *arg, int64_t now, int64_t *tau_out)
+{
+	int i, best = -1, best_rank = 0, r, first = -1;
+	int64_t tau;
+
+	/* the earliest message pred accepts decides when the receive ends */
+	for (i = 0; i < nbox; i++) {
+		r = pred(&box[i], arg);
+		if (r < 0)
+			return -1;
+		if (r > 0 && (first < 0 || before(arrival_of(&box[i], now), &box[i],
+						  arrival_of(&box[first], now), &box[first])))
+			first = i;
+	}
+	if (first < 0)
+		return -1;
+	tau = arrival_of(&box[first], now);
+	if (tau < now)
+		tau = now;
+	/* among those there by then, in virtual-arrival order: the first pred
+	 * picks outright (1), else the first of its best rank */
+	for (;;) {
+		int next = -1;
+		for (i = 0; i < nbox; i++) {
+			if (arrival_of(&box[i], now) > tau)
+				continue;
+			if (best >= 0 && !before(arrival_of(&box[best], now), &box[best],
+						 arrival_of(&box[i], now), &box[i]))
+				continue; /* not after the last one looked at */
+			if (next < 0 || before(arrival_of(&box[i], now), &box[i],
+					       arrival_of(&box[next], now), &box[next]))
+				next = i;
+		}
+		if (next < 0)
+			break;
+		best = next;
+		r = pred(&box[next], arg);
+		if (r < 0)
+			return -1;
+		if (r == 1) {
+			best_rank = 1;
+			first = next;
+			break;
+		}
+		if (r > best_rank) {
+			best_rank = r;
+			first = next;
+		}
+	}
+	if (tau_out)
+		*tau_out = tau;
+	return best_rank > 0 ? first : -1;
+}
+
 vli_msg *vli_mbox_at(int i)
 {
 	return (i >= 0 && i < nbox) ? &box[i] : NULL;

@@ -129,3 +129,59 @@ int vli_set_param(vlcfg_config *c, const char *section, const char *key, const c
 {
 	return vlcfg_set(c, section, key, value, err, errlen);
 }
+
+/* ---- lookahead: the least time from a send call to its arrival ---- */
+
+/* Least value of a piecewise-linear model over all sizes (0 if it falls). */
+static int64_t pwl_min(const vlcfg_pwl *m)
+{
+	int64_t v = m->ns[0];
+	int i;
+
+	for (i = 1; i < m->n; i++)
+		if (m->ns[i] < v)
+			v = m->ns[i];
+	if (m->n >= 2 && m->ns[m->n - 1] < m->ns[m->n - 2])
+		v = 0; /* extrapolated downwards past the last point */
+	return v;
+}
+
+/* Least send + transmission time from host h (-1: the link alone) over l. */
+static int64_t link_min(const vlcfg_config *c, const vlcfg_link *l, int h)
+{
+	const vlcfg_host *hp = host_of(c, h);
+	int64_t s, t;
+	double f = 1.0;
+	int i;
+
+	if (hp && hp->send_delay != VLCFG_UNSET)
+		s = hp->send_delay;
+	else
+		s = l->send_model.n > 0 ? pwl_min(&l->send_model) : l->send_delay;
+	for (i = 0; i < l->ncont; i++)
+		if (l->cont_f[i] < f)
+			f = l->cont_f[i]; /* a multicast may send faster than one send */
+	s = (int64_t)((double)s * f);
+	if (hp && (hp->trans_delay != VLCFG_UNSET || hp->trans_per_kib_ps != VLCFG_UNSET))
+		t = hp->trans_delay != VLCFG_UNSET ? hp->trans_delay : l->trans_delay;
+	else
+		t = l->trans_model.n > 0 ? pwl_min(&l->trans_model) : l->trans_delay;
+	return sat((__int128)s + t);
+}
+
+int64_t vli_lookahead(const vlcfg_config *c)
+{
+	int64_t m = VLI_TIME_MAX, v;
+	int h;
+
+	for (h = 0; h < c->nhosts; h++) {
+		v = link_min(c, &c->intra, h);
+		if (v < m)
+			m = v;
+		if (c->nhosts > 1 && (v = link_min(c, &c->inter, h)) < m)
+			m = v;
+	}
+	if (c->nhosts == 0)
+		m = link_min(c, &c->intra, -1);
+	return m > 0 ? m : 1;
+}

@@ -127,7 +127,7 @@ int vli_tracedir_claim(const char *dir, long pid, const char *run, char *err, si
 					"(if that run is over, remove %s)", dir, at, host, other, path), -1;
 		if (other > 0 && (kill((pid_t)other, 0) == 0 || errno == EPERM)) {
 			if (run && *run && !strcmp(theirs, run))
-				return 0; /* the same run: join it */
+				return 1; /* the same run: join it */
 			return snprintf(err, errlen, "trace directory %s is in use by a live run started "
 					"%s (pid %ld on %s); wait for it or use another trace directory",
 					dir, at, other, host), -1;

@@ -72,6 +72,7 @@ typedef struct vlcfg_config {
 	vlcfg_link inter;            /* between tasks on different virtual hosts */
 	int compute_ignore;       /* [simulation] compute = ignore */
 	int placement;            /* enum vlcfg_placement */
+	int ordering_real;        /* [simulation] ordering = real (0: virtual, the default) */
 	char trace_dir[VLCFG_PATH_MAX]; /* [simulation] trace_dir, "" = not given */
 	vlcfg_mpi mpi;               /* [mpi] and [collectives] */
 } vlcfg_config;

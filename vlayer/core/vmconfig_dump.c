@@ -151,6 +151,7 @@ void vlcfg_dump(const vlcfg_config *cfg, FILE *out)
 	fprintf(out, "compute = %s\n", cfg->compute_ignore ? "ignore" : "measured");
 	fprintf(out, "placement = %s\n",
 		cfg->placement == VLCFG_PLACE_ROUNDROBIN ? "roundrobin" : "fill");
+	fprintf(out, "ordering = %s\n", cfg->ordering_real ? "real" : "virtual");
 	if (cfg->trace_dir[0])
 		fprintf(out, "trace_dir = %s\n", cfg->trace_dir);
 	else

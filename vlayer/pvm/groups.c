@@ -68,7 +68,15 @@ int vlpvm_barrier(char *group, int count)
 	vlcoll_out out[VLPVM_MAX_MCAST];
 	vlcoll_in in;
 
-	cc = vlpvm_real_pvm_barrier(group, count);
+	{
+		/* virtual order: while in the real barrier this task sends nothing
+		 * before the last member arrives */
+		vli_order_wait w;
+		vli_order_wait_begin(&w, "pvm_barrier(%s, %d)", group ? group : "?", count);
+		vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG);
+		cc = vlpvm_real_pvm_barrier(group, count);
+		vli_order_wait_end(&w);
+	}
 	if (cc < 0)
 		return cc;
 	if (count < 0)

@@ -104,8 +104,9 @@ static void pvmd_id(char *buf, size_t size)
 	buf[strcspn(buf, "\n")] = 0;
 }
 
-/* This task's place in its spawn call: VLAYER_SPAWN = "H:START,H:START,...". */
-static int spawn_slot(int me, int *host, int64_t *start)
+/* This task's place in its spawn call: VLAYER_SPAWN = "H:START:SLOT,..."
+ * (SLOT: its slot on the board, -1 if none). */
+static int spawn_slot(int me, int *host, int64_t *start, int *slot)
 {
 	const char *s = getenv("VLAYER_SPAWN");
 	int *sib = NULL, n, i, idx = -1;
@@ -123,7 +124,7 @@ static int spawn_slot(int me, int *host, int64_t *start)
 		if (s)
 			s++;
 	}
-	if (!s || sscanf(s, "%d:%lld", host, (long long *)start) != 2)
+	if (!s || sscanf(s, "%d:%lld:%d", host, (long long *)start, slot) < 2)
 		return -1;
 	/* every sibling's virtual host is in the list too */
 	s = getenv("VLAYER_SPAWN");
@@ -150,9 +151,52 @@ static void read_progname(void)
 	}
 }
 
+/* pvm_exit, pvm_kill or a crash of a task that has not joined the board. */
+static int probe_task(int tid)
+{
+	int cc = vlpvm_real_pvm_pstat(tid), n = 0;
+	struct pvmtaskinfo *ti;
+	char path[64], line[4096];
+	FILE *f;
+	int found = 0;
+
+	if (cc == PvmNoTask)
+		return VLI_PROBE_DEAD;
+	if (vlpvm_real_pvm_tasks(tid, &n, &ti) < 0 || n != 1 || ti[0].ti_pid <= 0)
+		return VLI_PROBE_WAIT;
+	/* a program that does not use vlayer: no libvlayer in its mappings */
+	snprintf(path, sizeof path, "/proc/%d/maps", ti[0].ti_pid);
+	f = fopen(path, "r");
+	if (!f)
+		return VLI_PROBE_WAIT;
+	while (!found && fgets(line, sizeof line, f))
+		found = strstr(line, "vlayer") != NULL;
+	fclose(f);
+	return found ? VLI_PROBE_WAIT : VLI_PROBE_OUTSIDE;
+}
+
+/* Join the run's board (ordering = virtual): the first task of a run makes
+ * it in the trace directory; the others find it through VLAYER_BOARD. */
+static void join_board(int create, int slot)
+{
+	char path[VLCFG_PATH_MAX + 32];
+	const char *b = getenv("VLAYER_BOARD");
+
+	if (vli_t.cfg.ordering_real)
+		return;
+	if (create || !b || !*b) {
+		snprintf(path, sizeof path, "%s/.vlayer-board", getenv("VLAYER_TRACE_DIR"));
+		setenv("VLAYER_BOARD", path, 1);
+		b = path;
+	}
+	if (!create && access(b, F_OK) != 0)
+		create = 1;
+	vli_order_start(b, create, slot, "t%x", probe_task);
+}
+
 static void init_task(void)
 {
-	int me, ptid, host = 0, phost;
+	int me, ptid, host = 0, phost, slot = -1, create = 0;
 	int64_t start = 0;
 	const char *dir, *ph;
 
@@ -161,7 +205,7 @@ static void init_task(void)
 		return;
 	ptid = vlpvm_real_pvm_parent();
 	read_progname();
-	if (ptid < 0 || spawn_slot(me, &host, &start) < 0) {
+	if (ptid < 0 || spawn_slot(me, &host, &start, &slot) < 0) {
 		/* the first task of a run: place it on the first host, start at 0 */
 		ptid = ptid < 0 ? -1 : ptid;
 		host = 0;
@@ -183,9 +227,13 @@ static void init_task(void)
 			char err[VLCFG_PATH_MAX * 2 + 256], run[1024];
 
 			pvmd_id(run, sizeof run);
-			if (vli_tracedir_claim(getenv("VLAYER_TRACE_DIR"), (long)getpid(), run, err,
-					       sizeof err) < 0)
+			create = vli_tracedir_claim(getenv("VLAYER_TRACE_DIR"), (long)getpid(), run, err,
+						    sizeof err);
+			if (create < 0)
 				vli_error(2, "%s", err);
+			create = !create; /* 1: a new run, 0: joined one */
+			if (create)
+				unsetenv("VLAYER_BOARD");
 		}
 	}
 	if (host < 0 || host >= vli_t.cfg.nhosts)
@@ -205,11 +253,14 @@ static void init_task(void)
 	dir = getenv("VLAYER_TRACE_DIR");
 	(void)dir;
 	vli_init(me, ptid, host, start, progname);
+	join_board(create, slot);
 	vlpvm_publish_host(me, host);
 	export_var("VLAYER_SPAWN");
 	export_var("VLAYER_TRACE_DIR");
 	export_var("VLAYER_PHOST");
 	export_var("VLAYER_EPOCH");
+	if (getenv("VLAYER_BOARD"))
+		export_var("VLAYER_BOARD");
 	if (getenv("VMCONFIG"))
 		export_var("VMCONFIG");
 	if (getenv("LD_PRELOAD"))

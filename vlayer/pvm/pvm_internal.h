@@ -48,6 +48,7 @@ void vlpvm_resolve(void *(*sym)(const char *name));
 struct vlpvm_dest {
 	int tid;
 	uint32_t seq;
+	int announced;   /* counted on the receiver's board slot (virtual order) */
 	int64_t t0, t1, arrival;
 };
 
@@ -57,6 +58,7 @@ struct vlpvm_hdr {
 	int src_host;    /* sender's virtual host */
 	int mine;        /* 1 if this task is among the destinations: */
 	uint32_t seq;    /*   its sequence number */
+	int announced;   /*   whether the sender announced it on the board */
 	int64_t arrival; /*   and virtual arrival time */
 };
 
@@ -106,4 +108,7 @@ int vlpvm_pk_typed(void *buf, int len, int type, int unpack);
  * function if set) or the layer's own (1).  Pays its arrival and receive
  * delay, makes it the receive buffer and returns its id, or a PVM error. */
 int vlpvm_vrecv(int tid, int tag, int internal);
+/* Something outside the virtual world (pvmd) will send this task messages:
+ * its waits are never taken for a deadlock. */
+void vlpvm_outside_senders(void);
 #endif

@@ -7,6 +7,13 @@
  * PVM's active receive buffer.  Messages without a header (pvmd, the group
  * server, untraced tasks) arrive at the receiver's current virtual time.
  * pvm_recvf's match function decides for the program's receives.
+ *
+ * Under ordering = virtual (the engine's order.c) the choice is taken in
+ * virtual time instead: a receive takes the matching message with the least
+ * virtual arrival (ties: sender tid, then its sequence number; one sender's
+ * messages keep their order) once no task can still send one that arrives
+ * earlier; a poll (pvm_nrecv, pvm_probe, pvm_trecv's timeout) finds nothing
+ * exactly when no matching message arrives by its virtual time.
  */
 #include <stdint.h>
 #include <string.h>
@@ -15,6 +22,15 @@
 #include "vlayer/pvm/pvm_internal.h"
 
 static vlpvm_recvf_fn user_match;
+/* something outside the virtual world may send to this task (pvm_notify was
+ * called, or a message without virtual time came): a wait is never taken
+ * for a deadlock */
+static int outside_senders;
+
+void vlpvm_outside_senders(void)
+{
+	outside_senders = 1;
+}
 
 /* Take the message that is the active receive buffer into the mailbox. */
 static void take(int b)
@@ -38,6 +54,8 @@ static void take(int b)
 			m.seq = h.seq;
 			m.arrival = h.arrival;
 			m.synthetic = 0;
+			if (h.announced)
+				vli_order_received();
 		}
 		m.internal = h.internal;
 		m.src_host = h.src_host;
@@ -47,6 +65,7 @@ static void take(int b)
 		vlpvm_real_pvm_freebuf(b);
 	} else {
 		vlpvm_real_pvm_setrbuf(0);
+		outside_senders = 1;
 	}
 	vlpvm_real_pvm_bufinfo(m.buf, &len, NULL, NULL);
 	m.bytes = len;
@@ -122,6 +141,103 @@ static int deliver(int i, int64_t t0, int old_rbuf)
 	return m.buf;
 }
 
+/* ---- virtual order ---- */
+
+/* Take in what has really arrived, and wait for real for the messages that
+ * were announced to this task but are still on their way.  0 or a PVM error. */
+static int catch_up(void)
+{
+	struct timeval tv;
+	int64_t since = 0;
+	int cc;
+
+	pull_all();
+	while (vli_order_behind()) {
+		tv.tv_sec = 0;
+		tv.tv_usec = 20000;
+		cc = pull_one(&tv);
+		if (cc < 0)
+			return cc;
+		if (!since)
+			since = vli_mono_ns();
+		else if (vli_mono_ns() - since > 10000000000LL) {
+			vli_warn("messages announced to this task have not arrived for 10 s");
+			since = vli_mono_ns();
+		}
+	}
+	return 0;
+}
+
+/* The message the pattern takes first and the virtual time tau by which it
+ * is there (vli_mbox_first / vli_mbox_ranked); -1 if none. */
+static int vfind(struct pattern *p, int64_t *tau)
+{
+	if (!p->internal && user_match)
+		return vli_mbox_ranked(match, p, vli_t.now, tau);
+	return vli_mbox_first(match, p, vli_t.now, tau);
+}
+
+enum { V_RECV, V_POLL, V_UNTIL };
+
+/* The message a receive takes in virtual order: mode V_RECV waits for one,
+ * V_POLL takes only one there by the caller's clock, V_UNTIL one there by
+ * deadline.  Returns its mailbox index, -1 if there is none by then, or a
+ * PVM error (< -1 is not used by the mailbox: PVM errors are < 0, returned
+ * in *err). */
+static int vpick(struct pattern *p, int mode, int64_t deadline, const char *call, int *err)
+{
+	vli_order_wait w;
+	int waiting = 0, i, how, sleep_how, choice;
+	int64_t tau = 0, lb, limit = mode == V_RECV ? VLI_ORDER_NONE
+				  : mode == V_POLL ? vli_t.now : deadline;
+
+	*err = 0;
+	for (;;) {
+		if (waiting)
+			vli_order_snap(&w);
+		if ((*err = catch_up()) < 0) {
+			i = -1;
+			break;
+		}
+		i = vfind(p, &tau);
+		/* one sender, one order: a receive from a given task has no choice */
+		choice = p->internal || user_match || p->tid == -1 || mode != V_RECV;
+		if (i >= 0 && !choice)
+			break;
+		if (i >= 0 && tau > limit)
+			i = -1;
+		if (vli_order_safe(i >= 0 ? tau : limit))
+			break;
+		if (!waiting) {
+			vli_order_wait_begin(&w, "%s(tid=t%x, tag=%d)", call, (unsigned)p->tid, p->tag);
+			vli_order_snap(&w);
+			waiting = 1;
+		}
+		how = mode == V_POLL ? VLI_WAIT_POLL : outside_senders ? VLI_WAIT_EXTERN : VLI_WAIT_MSG;
+		lb = i >= 0 ? tau : limit;
+		vli_order_block(lb, how);
+		if (i < 0 && limit == VLI_ORDER_NONE) {
+			/* only a new message can help: wait for one for real */
+			struct timeval tv = { 0, 50000 };
+			int cc = pull_one(&tv);
+			if (cc < 0) {
+				*err = cc;
+				break;
+			}
+			sleep_how = cc > 0 ? 0 : VLI_SLEEP_CHECK;
+		} else {
+			if (vli_order_safe(lb))
+				continue;
+			sleep_how = VLI_SLEEP_ROOT;
+		}
+		if (sleep_how)
+			vli_order_sleep(&w, sleep_how);
+	}
+	if (waiting)
+		vli_order_wait_end(&w);
+	return *err < 0 ? -1 : i;
+}
+
 int vlpvm_vrecv(int tid, int tag, int internal)
 {
 	struct pattern p;
@@ -129,6 +245,14 @@ int vlpvm_vrecv(int tid, int tag, int internal)
 	int old = vlpvm_real_pvm_setrbuf(0), i, cc;
 
 	set_pattern(&p, tid, tag, internal);
+	if (vli_order_on()) {
+		i = vpick(&p, V_RECV, 0, internal ? "(layer)" : "pvm_recv", &cc);
+		if (cc < 0) {
+			vlpvm_real_pvm_setrbuf(old);
+			return cc;
+		}
+		return deliver(i, t0, old);
+	}
 	while ((i = vli_mbox_find(match, &p, INT64_MAX)) < 0) {
 		cc = pull_one(NULL);
 		if (cc < 0) {
@@ -158,9 +282,18 @@ int vlpvm_nrecv(int tid, int tag)
 	int64_t t0 = vli_t.now;
 	int old = vlpvm_real_pvm_setrbuf(0), i;
 
-	pull_all();
 	set_pattern(&p, tid, tag, 0);
-	i = vli_mbox_find(match, &p, vli_t.now);
+	if (vli_order_on()) {
+		int cc;
+		i = vpick(&p, V_POLL, 0, "pvm_nrecv", &cc);
+		if (cc < 0) {
+			vlpvm_real_pvm_setrbuf(old);
+			return cc;
+		}
+	} else {
+		pull_all();
+		i = vli_mbox_find(match, &p, vli_t.now);
+	}
 	if (i >= 0)
 		return deliver(i, t0, old);
 	vlpvm_real_pvm_setrbuf(old);
@@ -175,10 +308,18 @@ int vlpvm_probe(int tid, int tag)
 	int old = vlpvm_real_pvm_setrbuf(0), i;
 	vli_msg *m;
 
-	pull_all();
-	vlpvm_real_pvm_setrbuf(old);
 	set_pattern(&p, tid, tag, 0);
-	i = vli_mbox_find(match, &p, vli_t.now);
+	if (vli_order_on()) {
+		int cc;
+		i = vpick(&p, V_POLL, 0, "pvm_probe", &cc);
+		vlpvm_real_pvm_setrbuf(old);
+		if (cc < 0)
+			return cc;
+	} else {
+		pull_all();
+		vlpvm_real_pvm_setrbuf(old);
+		i = vli_mbox_find(match, &p, vli_t.now);
+	}
 	vli_comm(recv_cost(tid == -1 ? -1 : vlpvm_host_of(tid)));
 	if (i < 0) {
 		vli_trace_msg(VL_EV_PROBE, tid, tag, 0, 0, t0, vli_t.now, 0, 0, 0);
@@ -205,6 +346,18 @@ int vlpvm_trecv(int tid, int tag, struct timeval *tmout)
 	real_end = vli_mono_ns() + left;
 	old = vlpvm_real_pvm_setrbuf(0);
 	set_pattern(&p, tid, tag, 0);
+	if (vli_order_on()) {
+		i = vpick(&p, V_UNTIL, deadline, "pvm_trecv", &cc);
+		if (cc < 0) {
+			vlpvm_real_pvm_setrbuf(old);
+			return cc;
+		}
+		if (i >= 0)
+			return deliver(i, t0, old);
+		vlpvm_real_pvm_setrbuf(old);
+		no_message(tid, tag, t0, deadline);
+		return 0;
+	}
 	pull_all();
 	while ((i = vli_mbox_find(match, &p, deadline)) < 0) {
 		left = real_end - vli_mono_ns();

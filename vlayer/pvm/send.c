@@ -42,6 +42,7 @@ static void time_sends(const int *tids, int n, int tag, int64_t bytes, struct vl
 		d[i].t0 = st.t0;
 		d[i].t1 = st.t1;
 		d[i].arrival = st.arrival;
+		d[i].announced = vli_order_announce(tids[i], st.arrival);
 	}
 }
 

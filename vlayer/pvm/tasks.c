@@ -122,7 +122,7 @@ static int pick_host(int k)
 int vlpvm_spawn(char *task, char **argv, int flag, char *where, int ntask, int *tids)
 {
 	const char *base = task ? strrchr(task, '/') : NULL;
-	int vh = -1, *hosts, i, cc;
+	int vh = -1, *hosts, *slots, i, cc;
 	int64_t t0 = vli_t.now, delay = 0;
 	char *env, *rwhere = where, num[32];
 	size_t envlen;
@@ -141,30 +141,44 @@ int vlpvm_spawn(char *task, char **argv, int flag, char *where, int ntask, int *
 		if (!rwhere)
 			flag &= ~PvmTaskHost;
 	}
-	hosts = malloc((size_t)ntask * sizeof *hosts);
-	envlen = (size_t)ntask * 48 + 16;
+	hosts = malloc((size_t)ntask * 2 * sizeof *hosts);
+	envlen = (size_t)ntask * 64 + 16;
 	env = malloc(envlen);
 	if (!hosts || !env) {
 		free(hosts);
 		free(env);
 		return PvmNoMem;
 	}
+	slots = hosts + ntask;
 	env[0] = 0;
 	for (i = 0; i < ntask; i++) {
 		hosts[i] = vh >= 0 ? vh : pick_host((int)++spawn_count);
 		if (vli_init_delay(&vli_t.cfg, hosts[i]) > delay)
 			delay = vli_init_delay(&vli_t.cfg, hosts[i]);
-		snprintf(env + strlen(env), envlen - strlen(env), "%s%d:%lld", i ? "," : "", hosts[i],
-			 (long long)(t0 + vli_init_delay(&vli_t.cfg, hosts[i])));
+		/* virtual order: the new task holds the others back from its start on */
+		slots[i] = vli_order_reserve(t0 + vli_init_delay(&vli_t.cfg, hosts[i]), hosts[i]);
+		snprintf(env + strlen(env), envlen - strlen(env), "%s%d:%lld:%d", i ? "," : "",
+			 hosts[i], (long long)(t0 + vli_init_delay(&vli_t.cfg, hosts[i])), slots[i]);
 	}
 	setenv("VLAYER_SPAWN", env, 1);
 	snprintf(num, sizeof num, "%d", vli_t.host);
 	setenv("VLAYER_PHOST", num, 1);
 	cc = vlpvm_real_pvm_spawn(task, argv, flag, rwhere, ntask, tids);
 	vli_comm(delay);
-	for (i = 0; i < ntask && i < (cc > 0 ? ntask : 0); i++) {
-		if (tids[i] < 0)
+	for (i = 0; i < ntask; i++) {
+		if (cc <= 0 || tids[i] < 0) {
+			vli_order_gone(slots[i], 0); /* never started */
 			continue;
+		}
+		vli_order_bind(slots[i], tids[i]);
+		if (vlpvm_real_pvm_tidtohost(tids[i]) != vlpvm_real_pvm_tidtohost(vli_t.id)) {
+			static int warned;
+			vli_order_gone(slots[i], 1);
+			if (!warned++)
+				vli_warn("ordering = virtual: task t%x runs on another real host; "
+					 "virtual order across real hosts is not supported yet, so "
+					 "choices that involve it follow real arrival", (unsigned)tids[i]);
+		}
 		vli_reg_set(tids[i], hosts[i]);
 		/* the call's interval goes to the first record; the others are
 		 * instants at its end, so the records of a task stay sequential */
@@ -178,8 +192,20 @@ int vlpvm_spawn(char *task, char **argv, int flag, char *where, int ntask, int *
 
 int vlpvm_kill(int tid)
 {
+	int cc;
+
 	vli_comm(vli_send_time(&vli_t.cfg, vli_t.host, vlpvm_host_of(tid), 0));
-	return vlpvm_real_pvm_kill(tid);
+	cc = vlpvm_real_pvm_kill(tid);
+	if (cc >= 0)
+		vli_order_forget(tid); /* it sends nothing more */
+	return cc;
+}
+
+/* pvmd will send this task messages of its own (no virtual time). */
+int vlpvm_notify(int what, int msgtag, int cnt, int *tids)
+{
+	vlpvm_outside_senders();
+	return vlpvm_real_pvm_notify(what, msgtag, cnt, tids);
 }
 
 /* Virtual hosts appear with made-up pvmd ids: host field = index + 1. */

@@ -2,8 +2,9 @@
  * packed around a user message and taken off again.  A message from a
  * virtualised task travels as a wrapper message (encoding PvmDataDefault,
  * minfo wid = VLPVM_WID) holding the header - ints VLPVM_MAGIC, flags, the
- * sender's virtual host, n, then per destination its tid, its sequence number
- * and its virtual arrival time (two ints, high word first) - and the user's
+ * sender's virtual host, n, then per destination its tid, its sequence number,
+ * whether it was announced on the board (virtual order) and its virtual
+ * arrival time (two ints, high word first) - and the user's
  * message packed whole with pvm_pkmesg.  The receiver unpacks it with
  * pvm_upkmesg, gives the inner buffer the outer tag/source/context, and hands
  * the program exactly the buffer it sent.  Messages without the marker
@@ -41,8 +42,8 @@ int vlpvm_wrap(int ubuf, const struct vlpvm_dest *d, int n, int flags)
 	hdr[3] = n;
 	vlpvm_real_pvm_pkint(hdr, 4, 1);
 	for (i = 0; i < n; i++) {
-		int v[2] = { d[i].tid, (int)d[i].seq };
-		vlpvm_real_pvm_pkint(v, 2, 1);
+		int v[3] = { d[i].tid, (int)d[i].seq, d[i].announced };
+		vlpvm_real_pvm_pkint(v, 3, 1);
 		vlpvm_pk64(d[i].arrival);
 	}
 	if (ubuf > 0)
@@ -60,15 +61,17 @@ int vlpvm_unwrap_hdr(const struct pvmminfo *mi, struct vlpvm_hdr *h)
 	if (mi->wid != VLPVM_WID || vlpvm_real_pvm_upkint(hdr, 4, 1) < 0 || hdr[0] != VLPVM_MAGIC)
 		return 0;
 	h->mine = 0;
+	h->announced = 0;
 	h->seq = 0;
 	h->arrival = INT64_MIN;
 	for (i = 0; i < hdr[3]; i++) {
-		int v[2];
+		int v[3];
 		int64_t arr;
-		vlpvm_real_pvm_upkint(v, 2, 1);
+		vlpvm_real_pvm_upkint(v, 3, 1);
 		arr = vlpvm_upk64();
 		if (v[0] == vli_t.id) {
 			h->seq = (uint32_t)v[1];
+			h->announced = v[2];
 			h->arrival = arr;
 			h->mine = 1;
 		}

@@ -1,0 +1,96 @@
+/* board.h - the board of a run: one shared-memory file that every task of the
+ * run on this real host maps (board.c), through which virtual order (order.c)
+ * is kept.  Internal to vlayer/core: front ends use engine.h's vli_order_*.
+ *
+ * One slot per task.  A slot holds the task's state, the lower bound lb of
+ * the virtual time of anything it may still send (its clock while it runs,
+ * the time it will wake while it waits), how many timed messages were sent to
+ * it (announced, counted by the senders) and how many it has taken in
+ * (received).  A tournament tree over the slots' lb keeps the minimum over
+ * all tasks at its root; the root never decreases (order.c says why), so a
+ * task may read it without the lock.  Everything else changes under the
+ * board's lock (a robust process-shared mutex).
+ */
+#ifndef VLI_BOARD_H
+#define VLI_BOARD_H
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#define VLI_BOARD_MAGIC 0x31445241424c5600ULL /* "\0VLBARD1" */
+#define VLI_BOARD_SLOTS 8192                  /* tasks of one run, a power of 2 */
+#define VLI_BOARD_NONE INT64_MAX              /* lb of a task that sends nothing more */
+
+/* slot states */
+enum {
+	VLI_SLOT_FREE = 0,
+	VLI_SLOT_PENDING, /* reserved by a spawning parent, the task has not joined yet */
+	VLI_SLOT_RUNNING, /* computing, or in a call that does not wait for others */
+	VLI_SLOT_BLOCKED, /* waits for a message (lb: when it will wake) */
+	VLI_SLOT_EXTERN,  /* waits for something from outside the virtual world */
+	VLI_SLOT_EXITED,  /* ended (or found dead): sends nothing more */
+	VLI_SLOT_OUTSIDE  /* not virtualised, or on another real host: not waited for */
+};
+
+typedef struct vli_slot {
+	_Atomic int state;
+	_Atomic int id;            /* the front end's task id (PVM tid, MPI world rank) */
+	_Atomic int pid;           /* 0 until the task has joined */
+	int host;                  /* virtual host */
+	_Atomic int64_t now;       /* the task's clock when it last published */
+	_Atomic int64_t lb;        /* its leaf in the tree (a copy, for reading) */
+	_Atomic uint64_t announced;/* timed messages sent to it */
+	_Atomic uint64_t received; /* of those, taken in */
+	_Atomic uint32_t kick;     /* futex word: a message was announced to it */
+	_Atomic int watching;      /* it sleeps on the board's epoch, not on kick */
+	int64_t since;             /* real monotonic ns of the reservation */
+	char what[112];            /* what it waits for (for the deadlock report) */
+} vli_slot;
+
+typedef struct vli_board {
+	uint64_t magic;
+	uint32_t size;             /* sizeof(vli_board), checked on attach */
+	char real_host[64];        /* real host of the task that created it */
+	_Atomic uint32_t epoch;    /* futex word: the root changed */
+	_Atomic uint32_t nwatch;   /* tasks waiting for the root to pass a time */
+	_Atomic int nslots;        /* slots handed out */
+	_Atomic int deadlock;      /* 1: a deadlock was declared */
+	_Atomic int64_t la;        /* lookahead: least send + transmission time of any task */
+	_Atomic uint64_t announced, received; /* totals over all slots */
+	pthread_mutex_t lock;
+	struct {
+		_Atomic int id;    /* 0 = empty (ids are never 0 here: stored + 1) */
+		_Atomic int slot;
+	} map[2 * VLI_BOARD_SLOTS];
+	_Atomic int64_t tree[2 * VLI_BOARD_SLOTS]; /* node 1 is the root; leaf i at SLOTS + i */
+	vli_slot slot[VLI_BOARD_SLOTS];
+} vli_board;
+
+/* The board this task has mapped (NULL: ordering = real, or none). */
+extern vli_board *vli_bd;
+
+/* Create (create = 1: a new run; an old file is replaced) or map the board at
+ * path.  0, or -1 with a message in err. */
+int vli_board_open(const char *path, int create, char *err, size_t errlen);
+/* Take / drop the lock (a task that died holding it leaves the tree rebuilt). */
+void vli_board_lock(void);
+void vli_board_unlock(void);
+/* Under the lock: set slot i's leaf to lb; returns 1 if the root changed. */
+int vli_board_set(int i, int64_t lb);
+/* The root: the least lb over all tasks. */
+int64_t vli_board_root(void);
+/* Under the lock, or for a report: a slot whose lb is the root's; -1 if none. */
+int vli_board_argmin(void);
+/* Under the lock: a new slot (-1 if the board is full). */
+int vli_board_new_slot(void);
+/* id -> slot: under the lock / lock-free (-1 if unknown). */
+void vli_board_map(int id, int slot);
+int vli_board_find(int id);
+/* Wake the tasks waiting for the root / task i's kick word. */
+void vli_board_wake_watchers(void);
+void vli_board_kick(int i);
+/* Sleep until *word != seen or ms milliseconds passed. */
+void vli_board_sleep(_Atomic uint32_t *word, uint32_t seen, int ms);
+/* Whether this thread holds the lock (a signal handler must not take it). */
+int vli_board_holding(void);
+#endif

@@ -1,0 +1,485 @@
+/* order.c - virtual order: conservative synchronisation of the tasks of a
+ * run (Chandy-Misra-Bryant family) through the shared board (board.c), so
+ * that every choice a task observes - which message a wildcard receive gets,
+ * whether a poll finds one - is taken in virtual time, never by real timing.
+ *
+ * Each task's slot holds lb, a lower bound on the virtual time of any send
+ * it may still start: while it runs, its clock when it last published; while
+ * it waits for a message, the time it will wake (the virtual arrival of the
+ * message it will take; none while no message can wake it).  A send's
+ * arrival is at least lb + la, la the lookahead (the least send +
+ * transmission time of the model, >= 1 ns).  The root of the board's tree is
+ * the least lb; so no message not yet sent can arrive before root + la.
+ *
+ * Messages already sent but not yet really arrived are covered by counting:
+ * the sender announces each timed message on the receiver's slot before its
+ * own bound moves past the send, and lowers the bound of a receiver that
+ * waits to the message's arrival; the receiver counts what it takes in and
+ * trusts nothing while it is behind.  A waiting task raises its own bound
+ * only while it is not behind (checked after it says it waits: the
+ * announcement and the wait see each other, seq_cst).  Hence the root never
+ * decreases (a sender's bound is below every arrival it announces, and a
+ * spawned task starts after its parent), and a task may read it lock-free.
+ *
+ * When every task waits with no message that could wake it, and nothing is
+ * on its way, the program is deadlocked: the first task to see that for
+ * 2 s prints who waits for what and every task stops (status 4).  A task
+ * that died without ending is found when it holds everyone back (its pid is
+ * gone) and is taken off the board; one that never joined is asked about
+ * through the front end's probe.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "vlayer/core/board.h"
+#include "vlayer/core/engine.h"
+
+#define STALL_CHECK_NS 500000000LL   /* liveness check when nothing moved this long */
+#define DEADLOCK_NS 2000000000LL     /* a deadlock is declared after this long */
+#define PENDING_NS 3000000000LL      /* a task that has not joined is asked about */
+#define SLEEP_MS 50
+
+static int me = -1;                  /* this task's slot */
+static int64_t published = -1;       /* the lb it last published */
+static const char *id_fmt = "%d";
+static vli_order_probe_fn probe;
+
+int vli_order_on(void)
+{
+	return vli_bd && me >= 0;
+}
+
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	return a >= VLI_ORDER_NONE - b ? VLI_ORDER_NONE : a + b;
+}
+
+/* Under the lock: set slot i's bound; wake the watchers if the root moved. */
+static void set_lb(int i, int64_t lb)
+{
+	if (i == me)
+		published = lb;
+	if (vli_board_set(i, lb))
+		vli_board_wake_watchers();
+}
+
+static void lower_la(int64_t la)
+{
+	int64_t cur = atomic_load(&vli_bd->la);
+
+	while (la < cur && !atomic_compare_exchange_weak(&vli_bd->la, &cur, la))
+		;
+}
+
+void vli_order_start(const char *path, int create, int slot, const char *fmt,
+		     vli_order_probe_fn fn)
+{
+	char err[VLCFG_PATH_MAX + 256], host[64] = "";
+	vli_slot *s;
+
+	if (vli_t.cfg.ordering_real || !path || !*path)
+		return;
+	if (vli_board_open(path, create, err, sizeof err) < 0)
+		vli_error(2, "ordering = virtual: %s", err);
+	id_fmt = fmt ? fmt : "%d";
+	probe = fn;
+	lower_la(vli_lookahead(&vli_t.cfg));
+	vli_board_lock();
+	if (slot < 0 || slot >= VLI_BOARD_SLOTS)
+		slot = vli_board_new_slot();
+	if (slot < 0) {
+		vli_board_unlock();
+		vli_error(2, "ordering = virtual: more than %d tasks in one run; use "
+			  "[simulation] ordering = real", VLI_BOARD_SLOTS);
+	}
+	me = slot;
+	s = &vli_bd->slot[me];
+	atomic_store(&s->id, vli_t.id);
+	atomic_store(&s->pid, (int)getpid());
+	s->host = vli_t.host;
+	atomic_store(&s->now, vli_t.now);
+	vli_board_map(vli_t.id, me);
+	gethostname(host, sizeof host - 1);
+	if (strcmp(host, vli_bd->real_host) != 0) {
+		atomic_store(&s->state, VLI_SLOT_OUTSIDE);
+		set_lb(me, VLI_ORDER_NONE);
+		vli_board_unlock();
+		vli_warn("ordering = virtual: this task runs on real host %s, the run started on %s; "
+			 "virtual order across real hosts is not supported yet, so choices that "
+			 "involve this task follow real arrival", host, vli_bd->real_host);
+		me = -1;
+		vli_bd = NULL;
+		return;
+	}
+	atomic_store(&s->state, VLI_SLOT_RUNNING);
+	set_lb(me, vli_t.now);
+	vli_board_unlock();
+}
+
+int vli_order_reserve(int64_t start, int host)
+{
+	int i;
+
+	if (!vli_order_on())
+		return -1;
+	vli_board_lock();
+	i = vli_board_new_slot();
+	if (i >= 0) {
+		vli_slot *s = &vli_bd->slot[i];
+		s->host = host;
+		s->since = vli_mono_ns();
+		atomic_store(&s->now, start);
+		atomic_store(&s->state, VLI_SLOT_PENDING);
+		set_lb(i, start);
+	}
+	vli_board_unlock();
+	return i;
+}
+
+void vli_order_bind(int slot, int id)
+{
+	if (!vli_order_on() || slot < 0)
+		return;
+	vli_board_lock();
+	if (atomic_load(&vli_bd->slot[slot].id) == 0)
+		atomic_store(&vli_bd->slot[slot].id, id);
+	vli_board_map(id, slot);
+	vli_board_unlock();
+}
+
+/* Under the lock: slot i sends nothing more. */
+static void take_off(int i, int state)
+{
+	atomic_store(&vli_bd->slot[i].state, state);
+	set_lb(i, VLI_ORDER_NONE);
+}
+
+void vli_order_gone(int slot, int outside)
+{
+	if (!vli_order_on() || slot < 0)
+		return;
+	vli_board_lock();
+	take_off(slot, outside ? VLI_SLOT_OUTSIDE : VLI_SLOT_EXITED);
+	vli_board_unlock();
+}
+
+void vli_order_forget(int dst_id)
+{
+	int i;
+
+	if (!vli_order_on() || (i = vli_board_find(dst_id)) < 0 || i == me)
+		return;
+	vli_board_lock();
+	if (atomic_load(&vli_bd->slot[i].state) != VLI_SLOT_OUTSIDE)
+		take_off(i, VLI_SLOT_EXITED);
+	vli_board_unlock();
+}
+
+int vli_order_announce(int dst_id, int64_t arrival)
+{
+	int i, st;
+	vli_slot *s;
+
+	if (!vli_order_on() || (i = vli_board_find(dst_id)) < 0)
+		return 0;
+	s = &vli_bd->slot[i];
+	st = atomic_load(&s->state);
+	if (st == VLI_SLOT_OUTSIDE)
+		return 0;
+	atomic_fetch_add(&s->announced, 1);
+	atomic_fetch_add(&vli_bd->announced, 1);
+	st = atomic_load(&s->state); /* after the count: see the wait, or be seen by it */
+	if (st == VLI_SLOT_BLOCKED || st == VLI_SLOT_EXTERN) {
+		int64_t now = atomic_load(&s->now), v = arrival > now ? arrival : now;
+
+		vli_board_lock();
+		if (v < atomic_load(&s->lb))
+			set_lb(i, v);
+		vli_board_unlock();
+		if (atomic_load(&s->watching))
+			vli_board_wake_watchers();
+		else
+			vli_board_kick(i);
+	}
+	return 1;
+}
+
+void vli_order_received(void)
+{
+	if (!vli_order_on())
+		return;
+	atomic_fetch_add(&vli_bd->slot[me].received, 1);
+	atomic_fetch_add(&vli_bd->received, 1);
+}
+
+int vli_order_behind(void)
+{
+	vli_slot *s;
+
+	if (!vli_order_on())
+		return 0;
+	s = &vli_bd->slot[me];
+	return atomic_load(&s->announced) != atomic_load(&s->received);
+}
+
+/* ---- waiting ---- */
+
+void vli_order_wait_begin(vli_order_wait *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	memset(w, 0, sizeof *w);
+	if (!vli_order_on())
+		return;
+	va_start(ap, fmt);
+	vsnprintf(vli_bd->slot[me].what, sizeof vli_bd->slot[me].what, fmt, ap);
+	va_end(ap);
+}
+
+void vli_order_snap(vli_order_wait *w)
+{
+	if (!vli_order_on())
+		return;
+	w->epoch = atomic_load(&vli_bd->epoch);
+	w->kick = atomic_load(&vli_bd->slot[me].kick);
+}
+
+void vli_order_block(int64_t lb, int how)
+{
+	vli_slot *s;
+	int state = how == VLI_WAIT_POLL ? VLI_SLOT_RUNNING
+		    : how == VLI_WAIT_EXTERN ? VLI_SLOT_EXTERN : VLI_SLOT_BLOCKED;
+
+	if (!vli_order_on())
+		return;
+	s = &vli_bd->slot[me];
+	if (how == VLI_WAIT_POLL || lb < vli_t.now)
+		lb = vli_t.now;
+	if (atomic_load(&s->state) == state && lb == published)
+		return;
+	vli_board_lock();
+	atomic_store(&s->now, vli_t.now);
+	atomic_store(&s->state, state);
+	/* raise the bound only when every announced message is in */
+	if (lb <= published || atomic_load(&s->announced) == atomic_load(&s->received))
+		set_lb(me, lb);
+	vli_board_unlock();
+}
+
+int vli_order_safe(int64_t tau)
+{
+	if (!vli_order_on())
+		return 1;
+	if (vli_order_behind())
+		return 0;
+	return sat_add(vli_board_root(), atomic_load(&vli_bd->la)) > tau;
+}
+
+static const char *state_name(int st)
+{
+	static const char *const n[] = { "free", "not started yet", "running", "waits",
+					  "waits (outside)", "ended", "not virtualised" };
+	return st >= 0 && st <= VLI_SLOT_OUTSIDE ? n[st] : "?";
+}
+
+static void print_id(char *buf, size_t n, int id)
+{
+	snprintf(buf, n, id_fmt, id);
+}
+
+static __attribute__((noreturn)) void die_deadlocked(void)
+{
+	vli_error(4, "deadlock: every task waits for a message that no task will send "
+		  "(the report above says who waits for what)");
+}
+
+/* Print the deadlock report (once, by the task that declared it). */
+static void report_deadlock(void)
+{
+	int i, n = atomic_load(&vli_bd->nslots);
+	char id[32];
+
+	fprintf(stderr, "vlayer: deadlock: every task waits and no message is on its way; "
+		"the tasks of the run:\n");
+	for (i = 0; i < n; i++) {
+		vli_slot *s = &vli_bd->slot[i];
+		int st = atomic_load(&s->state);
+
+		print_id(id, sizeof id, atomic_load(&s->id));
+		fprintf(stderr, "vlayer:   %s (pid %d, virtual host %d) at %.9f s: %s%s%s\n", id,
+			atomic_load(&s->pid), s->host, (double)atomic_load(&s->now) * 1e-9,
+			state_name(st), st == VLI_SLOT_BLOCKED ? " in " : "",
+			st == VLI_SLOT_BLOCKED ? s->what : "");
+	}
+	fflush(stderr);
+}
+
+static int pid_alive(int pid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+	size_t n;
+
+	if (pid <= 0)
+		return 1;
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return 0;
+	snprintf(path, sizeof path, "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 1;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return !(p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X'));
+}
+
+/* Nothing has moved for a while: is the task that holds everyone back still
+ * there? */
+static void check_liveness(void)
+{
+	int i = vli_board_argmin(), st, pid;
+	vli_slot *s;
+	char id[32];
+
+	if (i < 0 || i == me)
+		return;
+	s = &vli_bd->slot[i];
+	st = atomic_load(&s->state);
+	pid = atomic_load(&s->pid);
+	print_id(id, sizeof id, atomic_load(&s->id));
+	if (st == VLI_SLOT_PENDING) {
+		int verdict;
+
+		if (vli_mono_ns() - s->since < PENDING_NS || !probe || atomic_load(&s->id) == 0)
+			return;
+		verdict = probe(atomic_load(&s->id));
+		if (verdict == VLI_PROBE_WAIT)
+			return;
+		vli_board_lock();
+		if (atomic_load(&s->state) == VLI_SLOT_PENDING)
+			take_off(i, verdict == VLI_PROBE_DEAD ? VLI_SLOT_EXITED : VLI_SLOT_OUTSIDE);
+		vli_board_unlock();
+		if (verdict == VLI_PROBE_OUTSIDE)
+			vli_warn("task %s does not use vlayer: it is not waited for, and what it "
+				 "sends is taken when it really arrives", id);
+		return;
+	}
+	if (pid_alive(pid))
+		return;
+	vli_board_lock();
+	st = atomic_load(&s->state);
+	if (st != VLI_SLOT_EXITED && st != VLI_SLOT_OUTSIDE)
+		take_off(i, VLI_SLOT_EXITED);
+	vli_board_unlock();
+	vli_warn("task %s (pid %d) ended without leaving the board (killed?); the others go on "
+		 "without it", id, pid);
+}
+
+static int extern_waiters(void)
+{
+	int i, n = atomic_load(&vli_bd->nslots);
+
+	for (i = 0; i < n; i++)
+		if (atomic_load(&vli_bd->slot[i].state) == VLI_SLOT_EXTERN)
+			return 1;
+	return 0;
+}
+
+void vli_order_sleep(vli_order_wait *w, int how)
+{
+	int watch_root = how == VLI_SLEEP_ROOT;
+	uint64_t sig[3];
+	int64_t t;
+
+	if (!vli_order_on())
+		return;
+	if (atomic_load(&vli_bd->deadlock))
+		die_deadlocked();
+	if (vli_order_behind())
+		return;
+	if (watch_root && !w->watching) {
+		atomic_fetch_add(&vli_bd->nwatch, 1);
+		atomic_store(&vli_bd->slot[me].watching, 1);
+		w->watching = 1;
+		return; /* look again now that the others publish for this task */
+	}
+	if (watch_root)
+		vli_board_sleep(&vli_bd->epoch, w->epoch, SLEEP_MS);
+	else if (how == VLI_SLEEP_KICK)
+		vli_board_sleep(&vli_bd->slot[me].kick, w->kick, SLEEP_MS);
+	sig[0] = atomic_load(&vli_bd->epoch);
+	sig[1] = atomic_load(&vli_bd->announced);
+	sig[2] = atomic_load(&vli_bd->received);
+	t = vli_mono_ns();
+	if (!w->stall_since || memcmp(sig, w->sig, sizeof sig) != 0) {
+		memcpy(w->sig, sig, sizeof sig);
+		w->stall_since = t;
+		w->last_check = t;
+		return;
+	}
+	if (t - w->last_check < STALL_CHECK_NS)
+		return;
+	w->last_check = t;
+	if (vli_board_root() != VLI_ORDER_NONE) {
+		check_liveness();
+		return;
+	}
+	if (t - w->stall_since < DEADLOCK_NS || sig[1] != sig[2] || extern_waiters())
+		return;
+	if (atomic_exchange(&vli_bd->deadlock, 1) == 0) {
+		report_deadlock();
+		vli_board_wake_watchers();
+		{
+			int i, n = atomic_load(&vli_bd->nslots);
+			for (i = 0; i < n; i++)
+				vli_board_kick(i);
+		}
+	}
+	die_deadlocked();
+}
+
+void vli_order_wait_end(vli_order_wait *w)
+{
+	if (!vli_order_on())
+		return;
+	if (w->watching) {
+		atomic_fetch_sub(&vli_bd->nwatch, 1);
+		atomic_store(&vli_bd->slot[me].watching, 0);
+		w->watching = 0;
+	}
+	vli_board_lock();
+	atomic_store(&vli_bd->slot[me].now, vli_t.now);
+	atomic_store(&vli_bd->slot[me].state, VLI_SLOT_RUNNING);
+	set_lb(me, vli_t.now);
+	vli_board_unlock();
+}
+
+void vli_order_tick(void)
+{
+	if (!vli_order_on() || vli_t.now <= published || atomic_load(&vli_bd->nwatch) == 0 ||
+	    vli_board_holding())
+		return;
+	vli_board_lock();
+	if (atomic_load(&vli_bd->slot[me].state) == VLI_SLOT_RUNNING) {
+		atomic_store(&vli_bd->slot[me].now, vli_t.now);
+		set_lb(me, vli_t.now);
+	}
+	vli_board_unlock();
+}
+
+void vli_order_exit(void)
+{
+	if (!vli_order_on() || vli_board_holding())
+		return;
+	vli_board_lock();
+	atomic_store(&vli_bd->slot[me].now, vli_t.now);
+	take_off(me, VLI_SLOT_EXITED);
+	vli_board_unlock();
+	me = -1;
+}
