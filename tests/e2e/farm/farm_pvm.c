@@ -6,9 +6,13 @@
  * simulation to compare with: per worker its tid order and job count, the
  * order results came in, and the master's virtual time at the end.
  *
- *   farm_pvm [-w WORKERS] [-j JOBS] [-f FLOPS] [-m ITERS]
+ * With -k K, worker K is sent job -2 first, on which it kills itself
+ * (SIGKILL): the master learns it from pvm_notify and goes on without it.
+ *
+ *   farm_pvm [-w WORKERS] [-j JOBS] [-f FLOPS] [-m ITERS] [-k K]
  */
 #include <pvm3.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +21,7 @@
 
 #define TAG_JOB 21
 #define TAG_RESULT 22
+#define TAG_EXIT 23
 
 static double flops = 1e6;
 static long iters;
@@ -37,6 +42,8 @@ static void worker(void)
 	for (;;) {
 		pvm_recv(parent, TAG_JOB);
 		pvm_upkint(&job, 1, 1);
+		if (job == -2)
+			raise(SIGKILL);
 		if (job < 0)
 			break;
 		if (iters)
@@ -58,7 +65,7 @@ static void give(int tid, int job)
 
 int main(int argc, char **argv)
 {
-	int nw = 4, jobs = 40, opt, tids[256], count[256], i, next = 0, done = 0, job, src, b;
+	int nw = 4, jobs = 40, opt, kill_k = -1, tag, dead = -1, tids[256], count[256], i, next = 0, done = 0, job, src, b;
 	char self[4096], *cargv[] = { "-worker", NULL }, order[65536] = "";
 	ssize_t n;
 
@@ -72,7 +79,9 @@ int main(int argc, char **argv)
 		pvm_exit();
 		return 0;
 	}
-	while ((opt = getopt(argc, argv, "w:j:f:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "w:j:f:m:k:")) != -1) {
+		if (opt == 'k')
+			kill_k = atoi(optarg);
 		if (opt == 'w')
 			nw = atoi(optarg);
 		else if (opt == 'j')
@@ -104,15 +113,24 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (kill_k >= 0 && kill_k < nw)
+		pvm_notify(PvmTaskExit, TAG_EXIT, 1, &tids[kill_k]);
 	for (i = 0; i < nw; i++) {
 		count[i] = 0;
-		if (next < jobs)
+		if (i == kill_k)
+			give(tids[i], -2);
+		else if (next < jobs)
 			give(tids[i], next++);
 	}
 	while (done < jobs) {
-		b = pvm_recv(-1, TAG_RESULT);
-		pvm_bufinfo(b, NULL, NULL, &src);
+		b = pvm_recv(-1, kill_k >= 0 ? -1 : TAG_RESULT);
+		pvm_bufinfo(b, NULL, &tag, &src);
 		pvm_upkint(&job, 1, 1);
+		if (tag == TAG_EXIT) {
+			printf("worker %d gone\n", kill_k);
+			dead = kill_k;
+			continue;
+		}
 		done++;
 		for (i = 0; i < nw && tids[i] != src; i++)
 			;
@@ -129,7 +147,8 @@ int main(int argc, char **argv)
 	printf("end %lld\n", (long long)vl_time_ns());
 	for (i = 0; i < nw; i++) {
 		printf("count %d %d\n", i, count[i]);
-		give(tids[i], -1);
+		if (i != dead)
+			give(tids[i], -1);
 	}
 	printf("order %s\n", order);
 	pvm_exit();
