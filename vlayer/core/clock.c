@@ -197,11 +197,24 @@ void vli_enter(void)
 	vli_compute(c);
 }
 
+static void (*leave_hook)(void), (*finish_hook)(void);
+
+void vli_on_leave(void (*fn)(void))
+{
+	leave_hook = fn;
+}
+
+void vli_on_finish(void (*fn)(void))
+{
+	finish_hook = fn;
+}
+
 void vli_leave(void)
 {
 	if (!vli_t.ready)
 		return;
-	vli_order_tick();
+	if (leave_hook)
+		leave_hook();
 	if (!vli_t.cfg.compute_ignore)
 		vli_t.cpu_mark = vli_cpu_ns();
 }
@@ -252,6 +265,7 @@ void vli_finish(void)
 	vli_trace_msg(VL_EV_END, -1, 0, 0, vli_t.comp, vli_t.now, vli_t.now, vli_t.comm,
 		      vli_t.wait, 0);
 	vli_trace_close();
-	vli_order_exit();
+	if (finish_hook)
+		finish_hook();
 	vli_tracedir_release();
 }

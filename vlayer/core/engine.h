@@ -53,6 +53,10 @@ int64_t vli_real_ns(void);
  * since the last vli_leave (times the host factor) to computation. */
 void vli_enter(void);
 void vli_leave(void);
+/* Functions vli_leave / vli_finish call (one each; virtual order registers
+ * its own when the task joins the board). */
+void vli_on_leave(void (*fn)(void));
+void vli_on_finish(void (*fn)(void));
 /* Every virtual time stays below VLI_TIME_MAX (about 73 years); the model's
  * costs saturate there. */
 #define VLI_TIME_MAX (INT64_MAX / 4)

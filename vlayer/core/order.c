@@ -118,6 +118,8 @@ void vli_order_start(const char *path, int create, int slot, const char *fmt,
 	atomic_store(&s->state, VLI_SLOT_RUNNING);
 	set_lb(me, vli_t.now);
 	vli_board_unlock();
+	vli_on_leave(vli_order_tick);
+	vli_on_finish(vli_order_exit);
 }
 
 int vli_order_reserve(int64_t start, int host)

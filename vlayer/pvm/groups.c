@@ -116,6 +116,20 @@ int vlpvm_barrier(char *group, int count)
 	return cc;
 }
 
+/* freezegroup waits for the other members to call it too: for virtual
+ * order, this task sends nothing meanwhile (it is not timed). */
+int vlpvm_freezegroup(char *group, int size)
+{
+	vli_order_wait w;
+	int cc;
+
+	vli_order_wait_begin(&w, "pvm_freezegroup(%s, %d)", group ? group : "?", size);
+	vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG);
+	cc = vlpvm_real_pvm_freezegroup(group, size);
+	vli_order_wait_end(&w);
+	return cc;
+}
+
 /* The other group operations run libgpvm3's own algorithm; the messages it
  * sends and receives inside them go through this layer and are timed and
  * traced one by one, so the operation itself needs no record of its own. */

@@ -15,6 +15,7 @@
 #include "vlayer/pvm/pvm_internal.h"
 
 int vl_pvm_layer_present = 1;
+int vlpvm_base_ctx;
 
 /* The real function: the next definition after this library (libpvm3 or
  * libgpvm3 linked to the program), else from the PVM libraries themselves
@@ -253,6 +254,7 @@ static void init_task(void)
 	dir = getenv("VLAYER_TRACE_DIR");
 	(void)dir;
 	vli_init(me, ptid, host, start, progname);
+	vlpvm_base_ctx = vlpvm_real_pvm_getcontext();
 	join_board(create, slot);
 	vlpvm_publish_host(me, host);
 	export_var("VLAYER_SPAWN");

@@ -103,6 +103,10 @@ int vlpvm_pk_typed(void *buf, int len, int type, int unpack);
 
 /* ---- recv.c ---- */
 
+/* The task's context when it started (init.c): virtual order applies to
+ * receives in this context. */
+extern int vlpvm_base_ctx;
+
 /* Blocking receive of the first message from tid with tag (-1: any) in the
  * current context, the program's (internal = 0, through pvm_recvf's match
  * function if set) or the layer's own (1).  Pays its arrival and receive

@@ -32,6 +32,7 @@ void vlpvm_outside_senders(void)
 	outside_senders = 1;
 }
 
+
 /* Take the message that is the active receive buffer into the mailbox. */
 static void take(int b)
 {
@@ -95,6 +96,15 @@ struct pattern {
 	int tid, tag, ctx;
 	int internal;
 };
+
+/* Virtual order applies in the task's first context only: the counting of
+ * announced messages (order.c) cannot see a message of another context,
+ * and receives in another one are libgpvm's own exchanges with the group
+ * server (pvm_newcontext in a program: real order there). */
+static int vorder(const struct pattern *p)
+{
+	return vli_order_on() && p->ctx == vlpvm_base_ctx;
+}
 
 static int match(const vli_msg *m, void *arg)
 {
@@ -245,7 +255,7 @@ int vlpvm_vrecv(int tid, int tag, int internal)
 	int old = vlpvm_real_pvm_setrbuf(0), i, cc;
 
 	set_pattern(&p, tid, tag, internal);
-	if (vli_order_on()) {
+	if (vorder(&p)) {
 		i = vpick(&p, V_RECV, 0, internal ? "(layer)" : "pvm_recv", &cc);
 		if (cc < 0) {
 			vlpvm_real_pvm_setrbuf(old);
@@ -283,7 +293,7 @@ int vlpvm_nrecv(int tid, int tag)
 	int old = vlpvm_real_pvm_setrbuf(0), i;
 
 	set_pattern(&p, tid, tag, 0);
-	if (vli_order_on()) {
+	if (vorder(&p)) {
 		int cc;
 		i = vpick(&p, V_POLL, 0, "pvm_nrecv", &cc);
 		if (cc < 0) {
@@ -309,7 +319,7 @@ int vlpvm_probe(int tid, int tag)
 	vli_msg *m;
 
 	set_pattern(&p, tid, tag, 0);
-	if (vli_order_on()) {
+	if (vorder(&p)) {
 		int cc;
 		i = vpick(&p, V_POLL, 0, "pvm_probe", &cc);
 		vlpvm_real_pvm_setrbuf(old);
@@ -346,7 +356,7 @@ int vlpvm_trecv(int tid, int tag, struct timeval *tmout)
 	real_end = vli_mono_ns() + left;
 	old = vlpvm_real_pvm_setrbuf(0);
 	set_pattern(&p, tid, tag, 0);
-	if (vli_order_on()) {
+	if (vorder(&p)) {
 		i = vpick(&p, V_UNTIL, deadline, "pvm_trecv", &cc);
 		if (cc < 0) {
 			vlpvm_real_pvm_setrbuf(old);
