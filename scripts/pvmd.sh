@@ -33,7 +33,8 @@ vl_pvmd_start() {
 	mkdir -p "$PVM_TMP"
 	rm -f "$PVM_TMP"/pvmd.* "$PVM_TMP"/pvml.*
 	printf '* ep=%s wd=%s\n' "$1" "$2" > "$VL_PVMD_DIR/hostfile"
-	pvmd "$VL_PVMD_DIR/hostfile" > "$VL_PVMD_DIR/pvmd.out" 2>&1 &
+	# VL_PVMD_WRAP: a command to run pvmd under (e.g. "taskset -c 0")
+	${VL_PVMD_WRAP:-} pvmd "$VL_PVMD_DIR/hostfile" > "$VL_PVMD_DIR/pvmd.out" 2>&1 &
 	VL_PVMD_PID=$!
 	for _ in $(seq 1 100); do
 		[ -s "$PVM_TMP/pvmd.$(id -u)" ] && return 0

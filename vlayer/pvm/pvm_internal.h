@@ -5,7 +5,7 @@
  *   init.c    start-up, symbol resolution, enter/leave, mytid, exit
  *   wire.c    the layer's header around a user message (pack / unpack)
  *   send.c    send, mcast, psend
- *   recv.c    receiving: real PVM -> the engine's virtual mailbox
+ *   recv.c    receiving: real PVM -> the engine's virtual mailbox; pvm_notify
  *   tasks.c   who is who (virtual host of a tid), spawn, kill, config, tasks
  *   groups.c  barrier (timed), the other group operations (pass through)
  */
@@ -112,7 +112,5 @@ extern int vlpvm_base_ctx;
  * function if set) or the layer's own (1).  Pays its arrival and receive
  * delay, makes it the receive buffer and returns its id, or a PVM error. */
 int vlpvm_vrecv(int tid, int tag, int internal);
-/* Something outside the virtual world (pvmd) will send this task messages:
- * its waits are never taken for a deadlock. */
-void vlpvm_outside_senders(void);
+
 #endif

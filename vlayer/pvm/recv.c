@@ -27,9 +27,11 @@ static vlpvm_recvf_fn user_match;
  * for a deadlock */
 static int outside_senders;
 
-void vlpvm_outside_senders(void)
+/* pvm_notify: pvmd will send this task messages of its own. */
+int vlpvm_notify(int what, int msgtag, int cnt, int *tids)
 {
 	outside_senders = 1;
+	return vlpvm_real_pvm_notify(what, msgtag, cnt, tids);
 }
 
 

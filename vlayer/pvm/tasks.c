@@ -201,13 +201,6 @@ int vlpvm_kill(int tid)
 	return cc;
 }
 
-/* pvmd will send this task messages of its own (no virtual time). */
-int vlpvm_notify(int what, int msgtag, int cnt, int *tids)
-{
-	vlpvm_outside_senders();
-	return vlpvm_real_pvm_notify(what, msgtag, cnt, tids);
-}
-
 /* Virtual hosts appear with made-up pvmd ids: host field = index + 1. */
 static int vhost_tid(int h)
 {

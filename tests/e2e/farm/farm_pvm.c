@@ -9,19 +9,25 @@
  * With -k K, worker K is sent job -2 first, on which it kills itself
  * (SIGKILL): the master learns it from pvm_notify and goes on without it.
  *
- *   farm_pvm [-w WORKERS] [-j JOBS] [-f FLOPS] [-m ITERS] [-k K]
+ * With -d, every worker first sleeps a real random time (up to 50 ms, not
+ * virtualised), so that the workers start in a different real order.
+ *
+ *   farm_pvm [-w WORKERS] [-j JOBS] [-f FLOPS] [-m ITERS] [-k K] [-d]
  */
 #include <pvm3.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #include "vlayer.h"
 
 #define TAG_JOB 21
 #define TAG_RESULT 22
 #define TAG_EXIT 23
+#define TAG_BYE 24
 
 static double flops = 1e6;
 static long iters;
@@ -44,8 +50,11 @@ static void worker(void)
 		pvm_upkint(&job, 1, 1);
 		if (job == -2)
 			raise(SIGKILL);
-		if (job < 0)
+		if (job < 0) {
+			pvm_initsend(PvmDataDefault); /* the master waits for every worker */
+			pvm_send(parent, TAG_BYE);
 			break;
+		}
 		if (iters)
 			spin(iters);
 		else
@@ -65,7 +74,7 @@ static void give(int tid, int job)
 
 int main(int argc, char **argv)
 {
-	int nw = 4, jobs = 40, opt, kill_k = -1, tag, dead = -1, tids[256], count[256], i, next = 0, done = 0, job, src, b;
+	int nw = 4, jobs = 40, opt, kill_k = -1, delay = 0, tag, dead = -1, tids[256], count[256], i, next = 0, done = 0, job, src, b;
 	char self[4096], *cargv[] = { "-worker", NULL }, order[65536] = "";
 	ssize_t n;
 
@@ -74,12 +83,18 @@ int main(int argc, char **argv)
 			flops = atof(argv[2]);
 		if (argc > 3)
 			iters = atol(argv[3]);
+		if (argc > 4 && atoi(argv[4])) {
+			struct timespec ts = { 0, (long)(getpid() * 7919L % 50) * 1000000L };
+			syscall(SYS_nanosleep, &ts, NULL); /* real, past the layer */
+		}
 		pvm_mytid();
 		worker();
 		pvm_exit();
 		return 0;
 	}
-	while ((opt = getopt(argc, argv, "w:j:f:m:k:")) != -1) {
+	while ((opt = getopt(argc, argv, "w:j:f:m:k:d")) != -1) {
+		if (opt == 'd')
+			delay = 1;
 		if (opt == 'k')
 			kill_k = atoi(optarg);
 		if (opt == 'w')
@@ -100,13 +115,15 @@ int main(int argc, char **argv)
 		return 1;
 	self[n] = 0;
 	{
-		char fl[64], it[64], *wargv[4];
+		char fl[64], it[64], dl[8], *wargv[5];
 		snprintf(fl, sizeof fl, "%.17g", flops);
 		snprintf(it, sizeof it, "%ld", iters);
+		snprintf(dl, sizeof dl, "%d", delay);
 		wargv[0] = cargv[0];
 		wargv[1] = fl;
 		wargv[2] = it;
-		wargv[3] = NULL;
+		wargv[3] = dl;
+		wargv[4] = NULL;
 		if (pvm_spawn(self, wargv, PvmTaskDefault, "", nw, tids) != nw) {
 			fprintf(stderr, "farm: spawn failed\n");
 			pvm_exit();
@@ -151,6 +168,9 @@ int main(int argc, char **argv)
 			give(tids[i], -1);
 	}
 	printf("order %s\n", order);
+	for (i = 0; i < nw; i++)
+		if (i != dead)
+			pvm_recv(-1, TAG_BYE);
 	pvm_exit();
 	return 0;
 }

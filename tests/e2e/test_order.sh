@@ -1,0 +1,120 @@
+#!/bin/bash
+# test_order.sh BUILD - virtual order (issue 11), PVM: what a wildcard
+# receive gets is decided in virtual time.  A heterogeneous task farm (worker
+# speeds 1, 2, 4, 8; computation given by vl_compute_flops, compute = ignore)
+# against an exact event simulation of the same farm (farm/farm_sim.py),
+# identical over 10 runs, beside a CPU hog, with pvmd and every task on one
+# CPU, and with the workers started in another real order; a real deadlock
+# reported and stopped; a killed worker; ordering = real still available.
+BUILD=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+F="$HERE/farm"
+for p in farm_pvm deadlock_pvm; do
+	VLCC_CC="${VLCC_CC:-cc}" "$BUILD/vlcc" -Wall -Wextra -Werror -O1 -I"$HERE/../../include" \
+		-o "$WORK/$p" "$F/$p.c" -lm || { fail "build $p.c"; e2e_summary; exit 1; }
+done
+HOG_PIDS=""
+stop_hogs() { [ -z "$HOG_PIDS" ] || kill $HOG_PIDS 2>/dev/null; wait $HOG_PIDS 2>/dev/null; HOG_PIDS=""; }
+trap 'stop_hogs; e2e_cleanup' EXIT
+
+# farm N ARGS...: a fresh pvmd (tids as in every other run), the farm's output
+# in $WORK/farm.N, its traces in $WORK/trace.N
+farm() {
+	local n=$1
+	shift
+	pvmd_start "$WORK:/usr/bin"
+	VMCONFIG="${CFG:-$F/farm.ini}" VLAYER_TRACE_DIR="$WORK/trace.$n" timeout 120 \
+		"$WORK/farm_pvm" "$@" > "$WORK/farm.$n" 2> "$WORK/farm.$n.err"
+	echo "exit $?" >> "$WORK/farm.$n"
+	pvmd_stop
+}
+sim() {
+	python3 "$F/farm_sim.py" --jobs "$1" --flops "$2" --rates 1e9,2e9,4e9,8e9 --send 5000 \
+		--recv 5000 --trans 50000 --ps-per-kib 8000000 --bytes 4
+}
+
+# 1. the farm equals the event simulation, to the ns and choice by choice
+sim 40 1e6 > "$WORK/expected"
+echo "exit 0" >> "$WORK/expected"
+farm 0 -w 4 -j 40 -f 1e6
+assert_eq "farm (40 jobs, speeds 1 2 4 8) = event simulation: end, counts, order" \
+	"$(cat "$WORK/expected")" "$(cat "$WORK/farm.0")"
+assert_eq "the factor-8 worker takes the most jobs" 3 \
+	"$(awk '$1 == "count" { if ($3 > m) { m = $3; w = $2 } } END { print w }' "$WORK/farm.0")"
+"$BUILD/vlpost" stats --brief "$WORK/trace.0" > "$WORK/stats.0" 2>&1
+assert_eq "vlpost stats on the farm's traces" 0 $?
+sim 200 2e5 > "$WORK/expected2"
+echo "exit 0" >> "$WORK/expected2"
+farm big -w 4 -j 200 -f 2e5
+assert_eq "farm (200 small jobs) = event simulation" "$(cat "$WORK/expected2")" "$(cat "$WORK/farm.big")"
+
+# 2. identical over 10 runs: output, statistics and every trace record
+same=0
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	farm "r$i" -w 4 -j 40 -f 1e6
+	"$BUILD/vlpost" stats --brief "$WORK/trace.r$i" > "$WORK/stats.r$i" 2>&1
+	if cmp -s "$WORK/farm.0" "$WORK/farm.r$i" && cmp -s "$WORK/stats.0" "$WORK/stats.r$i" &&
+		diff -r -x .vlayer-board -x .vlayer-lock "$WORK/trace.0" "$WORK/trace.r$i" > /dev/null; then
+		same=$((same + 1))
+	fi
+done
+assert_eq "runs identical to the first (output, stats, trace files)" 10 "$same"
+
+# 3. beside a CPU hog (two busy loops), then with pvmd and all tasks on one CPU,
+# then with the workers starting in a random real order
+for _ in 1 2; do
+	(while :; do :; done) &
+	HOG_PIDS="$HOG_PIDS $!"
+done
+farm hog -w 4 -j 40 -f 1e6
+stop_hogs
+assert_eq "beside a CPU hog: the same farm" "$(cat "$WORK/farm.0")" "$(cat "$WORK/farm.hog")"
+if command -v taskset > /dev/null; then
+	VL_PVMD_WRAP="taskset -c 0" farm one -w 4 -j 40 -f 1e6
+	assert_eq "every task on one CPU (taskset): the same farm" "$(cat "$WORK/farm.0")" \
+		"$(cat "$WORK/farm.one")"
+else
+	echo "skip: taskset not installed"
+fi
+farm late -w 4 -j 40 -f 1e6 -d
+assert_eq "workers started in another real order: the same farm" "$(cat "$WORK/farm.0")" \
+	"$(cat "$WORK/farm.late")"
+
+# 4. a real deadlock (parent and child both receive first): a report naming
+# both tasks and what they wait for, status 4, in seconds
+pvmd_start "$WORK:/usr/bin"
+t0=$(date +%s%N)
+VMCONFIG="$F/farm.ini" VLAYER_TRACE_DIR="$WORK/trace.dl" timeout 60 "$WORK/deadlock_pvm" \
+	> "$WORK/dl.out" 2> "$WORK/dl.err"
+rc=$?
+t1=$(date +%s%N)
+sleep 0.3
+pvmd_log > "$WORK/dl.log"
+pvmd_stop
+assert_eq "deadlock: exit status" 4 "$rc"
+assert_eq "deadlock: found within 10 s" yes "$( [ $(( (t1 - t0) / 1000000000 )) -lt 10 ] && echo yes || echo no)"
+assert_eq "deadlock: the report lists both waits" 2 \
+	"$(grep -c 'waits in pvm_recv(tid=t[0-9a-f]*, tag=7)' "$WORK/dl.err")"
+assert_eq "deadlock: the program did not go on" "" "$(cat "$WORK/dl.out")"
+assert_eq "deadlock: the child stopped too" 1 "$(grep -c 'vlayer: deadlock: every task waits for a message' "$WORK/dl.log")"
+
+# 5. a worker killed (SIGKILL) mid-run: the others take every job, the master
+# ends, the dead worker's trace stays readable
+farm kill -w 4 -j 40 -f 1e6 -k 1
+assert_eq "killed worker: the master ends" "exit 0" "$(tail -1 "$WORK/farm.kill")"
+assert_eq "killed worker: the master learns it" "worker 1 gone" "$(grep gone "$WORK/farm.kill")"
+assert_eq "killed worker: all 40 jobs done by the others" 40 \
+	"$(awk '$1 == "count" && $2 != 1 { s += $3 } END { print s }' "$WORK/farm.kill")"
+"$BUILD/vlpost" stats --brief "$WORK/trace.kill" > /dev/null 2>&1
+assert_eq "killed worker: vlpost stats reads the traces" 0 $?
+assert_eq "killed worker: 5 traces" 5 "$(ls "$WORK/trace.kill" | grep -c '\.trc$')"
+
+# 6. ordering = real (CLUE's: real arrival order) is still there
+sed 's/^compute = ignore/compute = ignore\nordering = real/' "$F/farm.ini" > "$WORK/real.ini"
+CFG="$WORK/real.ini" farm real -w 4 -j 40 -f 1e6
+assert_eq "ordering = real: the farm runs" "exit 0" "$(tail -1 "$WORK/farm.real")"
+assert_eq "ordering = real: every job done" 40 \
+	"$(awk '$1 == "count" { s += $3 } END { print s }' "$WORK/farm.real")"
+assert_eq "ordering = real: no board" "" "$(ls -a "$WORK/trace.real" | grep board)"
+e2e_summary
