@@ -38,4 +38,22 @@ row "ping-pong 8 B x 2000" pingpong -r 2000 8
 row "ping-pong 64 KiB x 500" pingpong -r 500 65536
 row "master/worker 4 workers, 64 jobs" masterworker -w 4 -j 64 -s 20000
 row "token ring 8 tasks x 200 rounds" tokenring -n 8 -r 200 -b 8
+
+# virtual order (README "Which message"): a wildcard-heavy farm of tiny jobs,
+# under ordering = virtual (the default) and ordering = real, beside native
+REAL_CFG="$WORKDIR/real.ini"
+sed 's/^compute = measured/compute = measured\nordering = real/' "$VMCONFIG" > "$REAL_CFG"
+printf '\n%-34s %10s %10s %10s %9s %9s\n' "wildcard farm (masterworker)" "native ms" "real ms" \
+	"virtual ms" "virt/real" "virt/nat"
+farmrow() {
+	local w=$1 j=$2 n r v
+	n=$(wall "$BUILD/samples/masterworker" -w "$w" -j "$j" -s 100)
+	r=$(VMCONFIG="$REAL_CFG" wall "$BUILD/samples/masterworker.v" -w "$w" -j "$j" -s 100)
+	v=$(wall "$BUILD/samples/masterworker.v" -w "$w" -j "$j" -s 100)
+	awk -v name="$w workers, $j tiny jobs" -v n="$n" -v r="$r" -v v="$v" \
+		'BEGIN { printf "%-34s %10.1f %10.1f %10.1f %9.2f %9.2f\n", name, n / 1000, r / 1000,
+			 v / 1000, v / r, v / n }'
+}
+farmrow 8 512
+farmrow 64 1024
 rm -rf "$WORKDIR"

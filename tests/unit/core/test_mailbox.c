@@ -435,6 +435,101 @@ START_TEST(mbox_growth_10000)
 }
 END_TEST
 
+
+/* ---- virtual order: vli_mbox_first / vli_mbox_ranked ---- */
+
+START_TEST(mbox_first_smallest_arrival)
+{
+	int64_t eff = 0;
+
+	drain();
+	add(1, 30, 5, 900);  /* first really, latest virtually */
+	add(2, 20, 5, 300);
+	add(3, 10, 5, 500);
+	ck_assert_int_eq(vli_mbox_first(pick_any, NULL, 0, &eff), 1);
+	ck_assert_int_eq(eff, 300);
+	drain();
+}
+END_TEST
+
+START_TEST(mbox_first_ties_sender_then_seq)
+{
+	int64_t eff = 0;
+
+	drain();
+	add(7, 30, 5, 400);
+	add(8, 20, 5, 400);
+	add(9, 25, 5, 400);
+	ck_assert_int_eq(vli_mbox_first(pick_any, NULL, 0, &eff), 1); /* src 20 */
+	ck_assert_int_eq(eff, 400);
+	drain();
+}
+END_TEST
+
+START_TEST(mbox_first_keeps_one_senders_order)
+{
+	int64_t eff = 0;
+
+	drain();
+	add(1, 10, 5, 800); /* sender 10's first message: big, late */
+	add(2, 10, 5, 100); /* its second: small, virtually earlier */
+	add(3, 20, 5, 500);
+	/* sender 10's second cannot pass its first: src 20 wins at 500 */
+	ck_assert_int_eq(vli_mbox_first(pick_any, NULL, 0, &eff), 2);
+	ck_assert_int_eq(eff, 500);
+	vli_mbox_remove(2, NULL);
+	/* then sender 10's first, at 800; its second counts as 800 too */
+	ck_assert_int_eq(vli_mbox_first(pick_any, NULL, 0, &eff), 0);
+	ck_assert_int_eq(eff, 800);
+	drain();
+}
+END_TEST
+
+START_TEST(mbox_first_only_matches_and_synthetic_now)
+{
+	int64_t eff = 0;
+	int src = 20;
+	vli_msg m = mk(4, 20, 5, 0);
+
+	drain();
+	add(1, 10, 5, 100);
+	m.synthetic = 1; /* no virtual time: arrives at the receiver's now */
+	vli_mbox_add(&m);
+	ck_assert_int_eq(vli_mbox_first(pick_src, &src, 250, &eff), 1);
+	ck_assert_int_eq(eff, 250);
+	src = 99;
+	ck_assert_int_eq(vli_mbox_first(pick_src, &src, 250, &eff), -1);
+	drain();
+	ck_assert_int_eq(vli_mbox_first(pick_any, NULL, 0, &eff), -1);
+}
+END_TEST
+
+START_TEST(mbox_ranked_in_virtual_order)
+{
+	int64_t tau = 0;
+	struct calls c;
+
+	drain();
+	/* tags are the predicate's ranks */
+	add(1, 10, 2, 900); /* rank 2, after tau */
+	add(2, 20, 3, 400); /* rank 3 */
+	add(3, 30, 2, 200); /* rank 2: the earliest accepted, so tau = max(now, 200) */
+	add(4, 40, 0, 100); /* skipped */
+	memset(&c, 0, sizeof c);
+	ck_assert_int_eq(vli_mbox_ranked(rank_by_tag, &c, 150, &tau), 2);
+	ck_assert_int_eq(tau, 200); /* only buf 3 is there by 200: it is taken */
+	memset(&c, 0, sizeof c);
+	ck_assert_int_eq(vli_mbox_ranked(rank_by_tag, &c, 500, &tau), 1);
+	ck_assert_int_eq(tau, 500); /* bufs 4, 3, 2 there: best rank 3 = buf 2 */
+	drain();
+	add(5, 10, 1, 300);
+	add(6, 20, 1, 200);
+	ck_assert_int_eq(vli_mbox_ranked(rank_by_tag, NULL, 1000, &tau), 1); /* the first picked outright */
+	drain();
+	ck_assert_int_eq(vli_mbox_ranked(rank_by_tag, NULL, 0, &tau), -1);
+}
+END_TEST
+
 /* ---- registry ---- */
 
 /* The registry's slot for id (open hashing, 4096 slots): used here only to build
@@ -570,6 +665,11 @@ static Suite *mailbox_suite(void)
 	tcase_add_test(mb, mbox_remove_keeps_order);
 	tcase_add_test(mb, mbox_growth_past_64);
 	tcase_add_test(mb, mbox_growth_10000);
+	tcase_add_test(mb, mbox_first_smallest_arrival);
+	tcase_add_test(mb, mbox_first_ties_sender_then_seq);
+	tcase_add_test(mb, mbox_first_keeps_one_senders_order);
+	tcase_add_test(mb, mbox_first_only_matches_and_synthetic_now);
+	tcase_add_test(mb, mbox_ranked_in_virtual_order);
 	suite_add_tcase(s, mb);
 
 	tcase_add_test(rg, reg_basic);

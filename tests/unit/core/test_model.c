@@ -936,6 +936,38 @@ START_TEST(set_param_small_err_buffer)
 }
 END_TEST
 
+
+/* ---- lookahead ---- */
+
+START_TEST(lookahead_least_send_plus_trans)
+{
+	vlcfg_config c;
+	int64_t b[] = { 0, 1024 }, t[] = { 7000, 9000 }, t2[] = { 9000, 4000 };
+
+	cfg_hosts(&c, 3);
+	c.intra.send_delay = 2000;
+	c.intra.trans_delay = 3000;
+	c.inter.send_delay = 5000;
+	c.inter.trans_delay = 50000;
+	ck_assert_int_eq(vli_lookahead(&c), 5000); /* intra: 2 + 3 us */
+	c.hosts[1].send_delay = 1000;              /* a host override counts */
+	ck_assert_int_eq(vli_lookahead(&c), 4000);
+	c.intra.send_model = PWL(b, t);            /* a model: its least point */
+	c.hosts[1].send_delay = VLCFG_UNSET;
+	ck_assert_int_eq(vli_lookahead(&c), 10000);
+	c.intra.send_model = PWL(b, t2);           /* falling past its last point: 0 */
+	ck_assert_int_eq(vli_lookahead(&c), 3000);
+	c.intra.send_model.n = 0;
+	c.intra.ncont = 1;                         /* a multicast factor below 1 */
+	c.intra.cont_k[0] = 2;
+	c.intra.cont_f[0] = 0.5;
+	ck_assert_int_eq(vli_lookahead(&c), 4000);
+	c.intra.send_delay = c.intra.trans_delay = 0; /* never 0: at least 1 ns */
+	ck_assert_int_eq(vli_lookahead(&c), 1);
+	vlcfg_free(&c);
+}
+END_TEST
+
 static Suite *model_suite(void)
 {
 	Suite *s = suite_create("model");
@@ -962,6 +994,7 @@ static Suite *model_suite(void)
 	tcase_add_test(ln, trans_time_precedence);
 	tcase_add_test(ln, recv_time_precedence);
 	tcase_add_test(ln, model_from_ini_file);
+	tcase_add_test(ln, lookahead_least_send_plus_trans);
 	suite_add_tcase(s, ln);
 
 	tcase_add_test(ho, init_delay);
