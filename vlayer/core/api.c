@@ -79,6 +79,7 @@ int vl_set_param(const char *section, const char *key, const char *value)
 		vli_warn("vl_set_param [%s] %s: %s", section ? section : "?", key ? key : "?", err);
 		return -1;
 	}
+	vli_order_model_changed();
 	snprintf(text, sizeof text, "%s=%s", key, value);
 	vli_trace_text(VL_EV_PARAM, -1, 0, vli_t.now, vli_t.now, 0, 0, text);
 	return 0;

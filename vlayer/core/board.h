@@ -20,6 +20,7 @@
 #define VLI_BOARD_MAGIC 0x31445241424c5600ULL /* "\0VLBARD1" */
 #define VLI_BOARD_SLOTS 8192                  /* tasks of one run, a power of 2 */
 #define VLI_BOARD_NONE INT64_MAX              /* lb of a task that sends nothing more */
+#define VLI_BOARD_GATES 256                   /* barriers in use at once */
 
 /* slot states */
 enum {
@@ -58,6 +59,13 @@ typedef struct vli_board {
 	_Atomic int64_t la;        /* lookahead: least send + transmission time of any task */
 	_Atomic uint64_t announced, received; /* totals over all slots */
 	pthread_mutex_t lock;
+	struct vli_gate {          /* synchronisation points (barriers): under the lock */
+		uint64_t key;      /* 0 = free */
+		int in;            /* members in the current round */
+		uint32_t gen;      /* rounds completed */
+		int64_t max_entry; /* latest entry of the current round */
+		int64_t last_max;  /* latest entry of round gen - 1 */
+	} gate[VLI_BOARD_GATES];
 	struct {
 		_Atomic int id;    /* 0 = empty (ids are never 0 here: stored + 1) */
 		_Atomic int slot;

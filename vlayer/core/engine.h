@@ -243,6 +243,9 @@ int vli_order_on(void);
  * Does nothing under ordering = real. */
 void vli_order_start(const char *path, int create, int slot, const char *id_fmt,
 		     vli_order_probe_fn probe);
+/* This task's model changed (vl_set_param): the lookahead of the run may
+ * shrink. */
+void vli_order_model_changed(void);
 /* Parent side of a spawn: reserve a slot for a task that starts at virtual
  * time start (-1 if none), then bind it to the task's id once known, or
  * mark it gone (never started) / outside (not waited for). */
@@ -281,6 +284,23 @@ int vli_order_safe(int64_t tau);
 enum { VLI_SLEEP_ROOT = 1, VLI_SLEEP_KICK, VLI_SLEEP_CHECK };
 void vli_order_sleep(vli_order_wait *w, int how);
 void vli_order_wait_end(vli_order_wait *w);
+/* A synchronisation point (a barrier) of count tasks, named by key: the
+ * task enters it at virtual time entry and waits (for real) until all count
+ * have.  No member leaves before the latest entry; so a member waits with no
+ * bound (it sends nothing before the last member enters) except the last to
+ * enter, which publishes the latest entry.  vli_order_gate_enter returns the
+ * round (give it to vli_order_gate_leave) and publishes; after the real
+ * synchronisation vli_order_gate_leave gives the round's latest entry (the
+ * task's own entry under ordering = real) and ends the wait. */
+typedef struct vli_order_gate {
+	uint64_t key;
+	uint32_t gen;
+	int64_t entry;
+	vli_order_wait w;
+} vli_order_gate;
+void vli_order_gate_enter(vli_order_gate *g, const char *key, int count, int64_t entry,
+			  const char *what);
+int64_t vli_order_gate_leave(vli_order_gate *g);
 /* A running task's clock moved: publish it if someone waits (vli_leave). */
 void vli_order_tick(void);
 /* The task ends (vli_finish). */

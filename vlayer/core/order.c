@@ -122,6 +122,12 @@ void vli_order_start(const char *path, int create, int slot, const char *fmt,
 	vli_on_finish(vli_order_exit);
 }
 
+void vli_order_model_changed(void)
+{
+	if (vli_order_on())
+		lower_la(vli_lookahead(&vli_t.cfg));
+}
+
 int vli_order_reserve(int64_t start, int host)
 {
 	int i;
@@ -460,6 +466,88 @@ void vli_order_wait_end(vli_order_wait *w)
 	atomic_store(&vli_bd->slot[me].state, VLI_SLOT_RUNNING);
 	set_lb(me, vli_t.now);
 	vli_board_unlock();
+}
+
+/* ---- synchronisation points ---- */
+
+static uint64_t fnv(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h ? h : 1;
+}
+
+/* Under the lock: the gate of key (a free one if new; NULL if all are used). */
+static struct vli_gate *gate_of(uint64_t key)
+{
+	unsigned i, h = (unsigned)(key % VLI_BOARD_GATES);
+
+	for (i = 0; i < VLI_BOARD_GATES; i++) {
+		struct vli_gate *g = &vli_bd->gate[(h + i) % VLI_BOARD_GATES];
+		if (g->key == key)
+			return g;
+		if (g->key == 0) {
+			g->key = key;
+			g->max_entry = INT64_MIN;
+			return g;
+		}
+	}
+	return NULL;
+}
+
+void vli_order_gate_enter(vli_order_gate *g, const char *key, int count, int64_t entry,
+			  const char *what)
+{
+	struct vli_gate *b;
+	int64_t lb = VLI_ORDER_NONE;
+
+	memset(g, 0, sizeof *g);
+	g->entry = entry;
+	if (!vli_order_on())
+		return;
+	vli_order_wait_begin(&g->w, "%s", what);
+	g->key = fnv(key);
+	vli_board_lock();
+	b = gate_of(g->key);
+	if (!b) {
+		lb = entry; /* no gate left: wait with this task's own bound */
+		g->key = 0;
+	} else {
+		if (entry > b->max_entry)
+			b->max_entry = entry;
+		g->gen = b->gen;
+		if (++b->in >= count) {
+			/* the last to enter: every member leaves at or after the
+			 * latest entry, and that is known now */
+			lb = b->max_entry;
+			b->last_max = b->max_entry;
+			b->max_entry = INT64_MIN;
+			b->in = 0;
+			b->gen++;
+		}
+	}
+	vli_board_unlock();
+	vli_order_block(lb, VLI_WAIT_MSG);
+}
+
+int64_t vli_order_gate_leave(vli_order_gate *g)
+{
+	int64_t t = g->entry;
+
+	if (!vli_order_on())
+		return t;
+	if (g->key) {
+		struct vli_gate *b;
+		vli_board_lock();
+		b = gate_of(g->key);
+		if (b && b->gen == g->gen + 1)
+			t = b->last_max;
+		vli_board_unlock();
+	}
+	vli_order_wait_end(&g->w);
+	return t > g->entry ? t : g->entry;
 }
 
 void vli_order_tick(void)

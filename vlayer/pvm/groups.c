@@ -5,6 +5,7 @@
  * group operations run libgpvm3's own algorithm, whose messages are timed one
  * by one by the send and receive paths.
  */
+#include <stdio.h>
 #include "vlayer/core/engine.h"
 #include "vlayer/coll/coll.h"
 #include "vlayer/pvm/pvm_internal.h"
@@ -29,15 +30,25 @@ static int group_tids(const char *group, int count, int *tids, int max)
 	return n;
 }
 
-/* The layer's own message carrying times t[0..nt) to tids[0..n). */
+/* The layer's own message carrying times t[0..nt) to tids[0..n).  It has no
+ * virtual arrival of its own; under virtual order it is announced at the
+ * sender's time (no member leaves the barrier before that). */
 static void send_times_internal(const int *tids, int n, const int64_t *t, int nt)
 {
 	int b = vlpvm_real_pvm_mkbuf(PvmDataDefault), w, i;
+	struct vlpvm_dest d[VLPVM_MAX_MCAST];
 
 	vlpvm_real_pvm_setsbuf(b);
 	for (i = 0; i < nt; i++)
 		vlpvm_pk64(t[i]);
-	w = vlpvm_wrap(b, NULL, 0, VLPVM_HDR_INTERNAL);
+	for (i = 0; i < n; i++) {
+		d[i].tid = tids[i];
+		d[i].seq = 0;
+		d[i].t0 = d[i].t1 = vli_t.now;
+		d[i].arrival = INT64_MIN; /* none: taken at the receiver's time */
+		d[i].announced = vli_order_announce(tids[i], vli_t.now);
+	}
+	w = vlpvm_wrap(b, d, n, VLPVM_HDR_INTERNAL);
 	if (n == 1)
 		vlpvm_real_pvm_send(tids[0], VLPVM_TAG_BARRIER);
 	else
@@ -69,13 +80,16 @@ int vlpvm_barrier(char *group, int count)
 	vlcoll_in in;
 
 	{
-		/* virtual order: while in the real barrier this task sends nothing
-		 * before the last member arrives */
-		vli_order_wait w;
-		vli_order_wait_begin(&w, "pvm_barrier(%s, %d)", group ? group : "?", count);
-		vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG);
+		/* virtual order: no member leaves before the last one enters */
+		vli_order_gate g;
+		char key[300], what[300];
+		int n = count >= 0 ? count : vlpvm_real_pvm_gsize(group);
+
+		snprintf(key, sizeof key, "pvm_barrier:%s", group ? group : "");
+		snprintf(what, sizeof what, "pvm_barrier(%s, %d)", group ? group : "?", count);
+		vli_order_gate_enter(&g, key, n, t0, what);
 		cc = vlpvm_real_pvm_barrier(group, count);
-		vli_order_wait_end(&w);
+		vli_order_gate_leave(&g);
 	}
 	if (cc < 0)
 		return cc;
@@ -116,17 +130,20 @@ int vlpvm_barrier(char *group, int count)
 	return cc;
 }
 
-/* freezegroup waits for the other members to call it too: for virtual
- * order, this task sends nothing meanwhile (it is not timed). */
+/* freezegroup waits until size members have joined and called it: under
+ * virtual order no member leaves before the last one called it (it costs no
+ * time otherwise); under ordering = real it is not timed. */
 int vlpvm_freezegroup(char *group, int size)
 {
-	vli_order_wait w;
-	int cc;
+	vli_order_gate g;
+	char key[300], what[300];
+	int cc, n = size >= 0 ? size : vlpvm_real_pvm_gsize(group);
 
-	vli_order_wait_begin(&w, "pvm_freezegroup(%s, %d)", group ? group : "?", size);
-	vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG);
+	snprintf(key, sizeof key, "pvm_freezegroup:%s", group ? group : "");
+	snprintf(what, sizeof what, "pvm_freezegroup(%s, %d)", group ? group : "?", size);
+	vli_order_gate_enter(&g, key, n, vli_t.now, what);
 	cc = vlpvm_real_pvm_freezegroup(group, size);
-	vli_order_wait_end(&w);
+	vli_wait_until(vli_order_gate_leave(&g));
 	return cc;
 }
 
