@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <linux/futex.h>
 #include <stdio.h>
 #include <string.h>
@@ -113,6 +114,25 @@ void vli_board_lock(void)
 		vli_error(3, "the board's lock failed: %s", strerror(rc));
 	}
 	holding = 1;
+}
+
+int vli_board_trylock(void)
+{
+	int i, rc;
+
+	for (i = 0; i < 1000; i++) {
+		rc = pthread_mutex_trylock(&vli_bd->lock);
+		if (rc == 0 || rc == EOWNERDEAD) {
+			if (rc == EOWNERDEAD) {
+				tree_rebuild();
+				pthread_mutex_consistent(&vli_bd->lock);
+			}
+			holding = 1;
+			return 1;
+		}
+		sched_yield();
+	}
+	return 0;
 }
 
 void vli_board_unlock(void)

@@ -83,6 +83,8 @@ int vli_board_open(const char *path, int create, char *err, size_t errlen);
 /* Take / drop the lock (a task that died holding it leaves the tree rebuilt). */
 void vli_board_lock(void);
 void vli_board_unlock(void);
+/* The lock, if it can be had soon (for an exit from a signal handler): 1 or 0. */
+int vli_board_trylock(void);
 /* Under the lock: set slot i's leaf to lb; returns 1 if the root changed. */
 int vli_board_set(int i, int64_t lb);
 /* The root: the least lb over all tasks. */

@@ -565,11 +565,14 @@ void vli_order_tick(void)
 
 void vli_order_exit(void)
 {
-	if (!vli_order_on() || vli_board_holding())
+	if (!vli_order_on())
 		return;
-	vli_board_lock();
-	atomic_store(&vli_bd->slot[me].now, vli_t.now);
-	take_off(me, VLI_SLOT_EXITED);
-	vli_board_unlock();
-	me = -1;
+	/* also from a signal handler (pvm_kill): never wait for the lock there;
+	 * without it the others find this task gone by its pid */
+	if (!vli_board_holding() && vli_board_trylock()) {
+		atomic_store(&vli_bd->slot[me].now, vli_t.now);
+		take_off(me, VLI_SLOT_EXITED);
+		vli_board_unlock();
+		me = -1;
+	}
 }
