@@ -10,7 +10,7 @@ BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 F="$HERE/farm"
-for p in farm_pvm deadlock_pvm; do
+for p in farm_pvm deadlock_pvm poll_pvm; do
 	VLCC_CC="${VLCC_CC:-cc}" "$BUILD/vlcc" -Wall -Wextra -Werror -O1 -I"$HERE/../../include" \
 		-o "$WORK/$p" "$F/$p.c" -lm || { fail "build $p.c"; e2e_summary; exit 1; }
 done
@@ -111,6 +111,20 @@ assert_eq "killed worker: all 40 jobs done by the others" 40 \
 "$BUILD/vlpost" stats --brief "$WORK/trace.kill" > /dev/null 2>&1
 assert_eq "killed worker: vlpost stats reads the traces" 0 $?
 assert_eq "killed worker: 5 traces" 5 "$(ls "$WORK/trace.kill" | grep -c '\.trc$')"
+
+# 5b. polls: the child sends 1 ms (virtual) after its start but 200 ms (real)
+# late; every failed pvm_nrecv costs R = 5 us, so the count is exact
+arr_after=$((1000000 + 5000 + 50000 + 4 * 8000000 / 1024000)) # compute + S + T(4 B)
+for mode in nrecv probe; do
+	pvmd_start "$WORK:/usr/bin"
+	VMCONFIG="$F/farm.ini" VLAYER_TRACE_DIR="$WORK/trace.poll" timeout 60 "$WORK/poll_pvm" \
+		$([ $mode = probe ] && echo -p) > "$WORK/poll.out" 2>&1
+	pvmd_stop
+	pv() { awk -v k="$1" '$1 == k { print $2 }' "$WORK/poll.out"; }
+	assert_eq "pvm_$mode polls before a message 1 ms away (200 ms real)" \
+		$(((arr_after + 4999) / 5000)) "$(pv polls)"
+	assert_eq "pvm_$mode: the message's content" 42 "$(pv value)"
+done
 
 # 6. the demo's program (masterworker on vienna.ini) with computation ignored:
 # two runs give byte-identical statistics
