@@ -66,14 +66,20 @@ static int before(int64_t ea, const vli_msg *a, int64_t eb, const vli_msg *b)
 
 int vli_mbox_first(vli_match_fn pred, void *arg, int64_t now, int64_t *eff_out)
 {
+	static int64_t *eff;
+	static int cap_eff;
 	int i, j, best = -1, r;
-	int64_t best_eff = 0, *eff;
+	int64_t best_eff = 0;
 
 	if (!nbox)
 		return -1;
-	eff = malloc((size_t)nbox * sizeof *eff);
-	if (!eff)
-		vli_error(3, "out of memory in the virtual mailbox (%d messages)", nbox);
+	if (cap_eff < capbox) {
+		int64_t *n = realloc(eff, (size_t)capbox * sizeof *n);
+		if (!n)
+			vli_error(3, "out of memory in the virtual mailbox (%d messages)", nbox);
+		eff = n;
+		cap_eff = capbox;
+	}
 	for (i = 0; i < nbox; i++) {
 		eff[i] = INT64_MIN;
 		r = pred(&box[i], arg);
@@ -94,7 +100,6 @@ int vli_mbox_first(vli_match_fn pred, void *arg, int64_t now, int64_t *eff_out)
 			best_eff = eff[i];
 		}
 	}
-	free(eff);
 	if (best >= 0 && eff_out)
 		*eff_out = best_eff;
 	return best;

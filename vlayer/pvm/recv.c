@@ -204,16 +204,18 @@ static int vpick(struct pattern *p, int mode, int64_t deadline, const char *call
 				  : mode == V_POLL ? vli_t.now : deadline;
 
 	*err = 0;
+	/* one sender, one order: a receive from a given task has no choice */
+	choice = p->internal || user_match || p->tid == -1 || mode != V_RECV;
 	for (;;) {
 		if (waiting)
 			vli_order_snap(&w);
+		if (!choice && (i = vfind(p, &tau)) >= 0)
+			break; /* already here: nothing else to take in first */
 		if ((*err = catch_up()) < 0) {
 			i = -1;
 			break;
 		}
 		i = vfind(p, &tau);
-		/* one sender, one order: a receive from a given task has no choice */
-		choice = p->internal || user_match || p->tid == -1 || mode != V_RECV;
 		if (i >= 0 && !choice)
 			break;
 		if (i >= 0 && tau > limit)
