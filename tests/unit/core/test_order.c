@@ -1,0 +1,228 @@
+/* test_order.c - unit tests of virtual order (vlayer/core/order.c) and its
+ * board (vlayer/core/board.c), in one process: this process is one task on
+ * a fresh board; the other tasks are slots it reserves (as a spawning parent
+ * does), whose bounds it sets through the same calls their tasks would make.
+ *
+ * The board and the task are global: every test starts its own board file
+ * (a new run) and its own task.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "vlayer/core/engine.h"
+#include "vlayer/core/board.h"
+
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char path[256];
+
+/* A new run with this task (id 100, clock now) on it; lookahead 55 us
+ * (send 5 us + transmission 50 us). */
+static void start(int64_t now)
+{
+	vlcfg_default(&vli_t.cfg);
+	vli_t.cfg.intra.send_delay = 5000;
+	vli_t.cfg.intra.trans_delay = 50000;
+	vli_t.id = 100;
+	vli_t.host = 0;
+	vli_t.now = now;
+	snprintf(path, sizeof path, "/tmp/vlayer-test-board.%d", (int)getpid());
+	vli_order_start(path, 1, -1, "t%x", NULL);
+	ck_assert(vli_order_on());
+}
+
+static void stop(void)
+{
+	vli_order_exit();
+	unlink(path);
+	vlcfg_free(&vli_t.cfg);
+}
+
+START_TEST(ordering_real_keeps_out)
+{
+	vlcfg_default(&vli_t.cfg);
+	vli_t.cfg.ordering_real = 1;
+	vli_order_start("/nonexistent/board", 1, -1, "%d", NULL);
+	ck_assert(!vli_order_on());
+	ck_assert(vli_order_safe(INT64_MAX - 1)); /* real order: never waits */
+	ck_assert_int_eq(vli_order_announce(5, 100), 0);
+	vlcfg_free(&vli_t.cfg);
+}
+END_TEST
+
+START_TEST(root_is_the_least_bound)
+{
+	int a, b;
+
+	start(1000);
+	ck_assert_int_eq(atomic_load(&vli_bd->la), 55000);
+	ck_assert_int_eq(vli_board_root(), 1000);
+	a = vli_order_reserve(3000, 0); /* two tasks that start later */
+	b = vli_order_reserve(2000, 0);
+	ck_assert_int_ge(a, 0);
+	ck_assert_int_ge(b, 0);
+	ck_assert_int_eq(vli_board_root(), 1000);
+	/* this task waits for a message arriving at 40000: the others hold it */
+	vli_order_block(40000, VLI_WAIT_MSG);
+	ck_assert_int_eq(vli_board_root(), 2000);
+	ck_assert(!vli_order_safe(60000));    /* 2000 + 55000 <= 60000 */
+	ck_assert(vli_order_safe(56999));     /* nothing can arrive before 57000 */
+	ck_assert_int_eq(vli_board_argmin(), b);
+	vli_order_gone(b, 0);
+	ck_assert_int_eq(vli_board_root(), 3000);
+	vli_order_gone(a, 1);
+	ck_assert_int_eq(vli_board_root(), 40000); /* only this task's own bound left */
+	stop();
+}
+END_TEST
+
+START_TEST(announce_lowers_a_waiting_receiver)
+{
+	int r;
+
+	start(0);
+	r = vli_order_reserve(0, 0);
+	vli_order_bind(r, 200);
+	ck_assert_int_eq(vli_board_find(200), r);
+	ck_assert_int_eq(vli_board_find(201), -1);
+	/* the other task waits with nothing to wake it */
+	atomic_store(&vli_bd->slot[r].state, VLI_SLOT_BLOCKED);
+	atomic_store(&vli_bd->slot[r].now, 500);
+	vli_board_lock();
+	vli_board_set(r, VLI_ORDER_NONE);
+	vli_board_unlock();
+	/* this task sends it a message arriving at 70000: its bound drops to that */
+	ck_assert_int_eq(vli_order_announce(200, 70000), 1);
+	ck_assert_int_eq(atomic_load(&vli_bd->slot[r].lb), 70000);
+	ck_assert_int_eq(atomic_load(&vli_bd->slot[r].announced), 1);
+	ck_assert_int_eq(atomic_load(&vli_bd->announced), 1);
+	/* to a task not on the board: not announced */
+	ck_assert_int_eq(vli_order_announce(999, 70000), 0);
+	stop();
+}
+END_TEST
+
+START_TEST(no_raise_while_behind)
+{
+	start(1000);
+	/* a message was announced to this task but has not really arrived */
+	atomic_fetch_add(&vli_bd->slot[0].announced, 1);
+	ck_assert(vli_order_behind());
+	vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG);
+	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].lb), 1000); /* kept */
+	ck_assert(!vli_order_safe(0));                            /* trusts nothing */
+	vli_order_received();
+	ck_assert(!vli_order_behind());
+	vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG);
+	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].lb), VLI_ORDER_NONE);
+	stop();
+}
+END_TEST
+
+START_TEST(poll_bound_is_the_clock)
+{
+	vli_order_wait w;
+
+	start(5000);
+	vli_order_wait_begin(&w, "poll");
+	vli_order_block(123456, VLI_WAIT_POLL); /* a poll goes on at its clock */
+	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].lb), 5000);
+	ck_assert(vli_order_safe(5000 + 55000 - 1));
+	ck_assert(!vli_order_safe(5000 + 55000));
+	vli_t.now = 9000;
+	vli_order_wait_end(&w);
+	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].lb), 9000);
+	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].state), VLI_SLOT_RUNNING);
+	stop();
+}
+END_TEST
+
+START_TEST(gate_last_member_publishes_latest_entry)
+{
+	vli_order_gate g1, g2;
+
+	start(100);
+	/* two members of a barrier of 2, both this process (enter, enter) */
+	vli_order_gate_enter(&g1, "b", 2, 700, "barrier");
+	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].lb), VLI_ORDER_NONE);
+	vli_order_gate_enter(&g2, "b", 2, 300, "barrier");
+	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].lb), 700); /* the latest entry */
+	ck_assert_int_eq(vli_order_gate_leave(&g1), 700);
+	ck_assert_int_eq(vli_order_gate_leave(&g2), 700);
+	/* the next round starts afresh */
+	vli_order_gate_enter(&g1, "b", 1, 50, "barrier");
+	ck_assert_int_eq(vli_order_gate_leave(&g1), 50);
+	stop();
+}
+END_TEST
+
+START_TEST(deadlock_is_declared)
+{
+	/* in a child: it ends with status 4 */
+	pid_t p = fork();
+
+	ck_assert_int_ge(p, 0);
+	if (p == 0) {
+		vli_order_wait w;
+		start(0);
+		vli_order_wait_begin(&w, "pvm_recv(tid=t1, tag=1)");
+		for (;;) {
+			vli_order_snap(&w);
+			vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG);
+			vli_order_sleep(&w, VLI_SLEEP_KICK);
+		}
+	} else {
+		int st = 0;
+		waitpid(p, &st, 0);
+		unlink(path);
+		ck_assert(WIFEXITED(st));
+		ck_assert_int_eq(WEXITSTATUS(st), 4);
+	}
+}
+END_TEST
+
+START_TEST(lookahead_never_zero)
+{
+	vlcfg_default(&vli_t.cfg);
+	vli_t.now = 0;
+	snprintf(path, sizeof path, "/tmp/vlayer-test-board.%d", (int)getpid());
+	vli_order_start(path, 1, -1, "%d", NULL);
+	ck_assert_int_eq(atomic_load(&vli_bd->la), 1); /* the built-in model has no delays */
+	stop();
+}
+END_TEST
+
+static Suite *order_suite(void)
+{
+	Suite *s = suite_create("order");
+	TCase *t = tcase_create("order");
+
+	tcase_set_timeout(t, 30);
+	tcase_add_test(t, ordering_real_keeps_out);
+	tcase_add_test(t, root_is_the_least_bound);
+	tcase_add_test(t, announce_lowers_a_waiting_receiver);
+	tcase_add_test(t, no_raise_while_behind);
+	tcase_add_test(t, poll_bound_is_the_clock);
+	tcase_add_test(t, gate_last_member_publishes_latest_entry);
+	tcase_add_test(t, deadlock_is_declared);
+	tcase_add_test(t, lookahead_never_zero);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(order_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
