@@ -366,23 +366,19 @@ int vlpvm_trecv(int tid, int tag, struct timeval *tmout)
 			vlpvm_real_pvm_setrbuf(old);
 			return cc;
 		}
-		if (i >= 0)
-			return deliver(i, t0, old);
-		vlpvm_real_pvm_setrbuf(old);
-		no_message(tid, tag, t0, deadline);
-		return 0;
-	}
-	pull_all();
-	while ((i = vli_mbox_find(match, &p, deadline)) < 0) {
-		left = real_end - vli_mono_ns();
-		if (left <= 0)
-			break;
-		tv.tv_sec = left / 1000000000;
-		tv.tv_usec = (left % 1000000000) / 1000;
-		cc = pull_one(&tv);
-		if (cc < 0) {
-			vlpvm_real_pvm_setrbuf(old);
-			return cc;
+	} else {
+		pull_all();
+		while ((i = vli_mbox_find(match, &p, deadline)) < 0) {
+			left = real_end - vli_mono_ns();
+			if (left <= 0)
+				break;
+			tv.tv_sec = left / 1000000000;
+			tv.tv_usec = (left % 1000000000) / 1000;
+			cc = pull_one(&tv);
+			if (cc < 0) {
+				vlpvm_real_pvm_setrbuf(old);
+				return cc;
+			}
 		}
 	}
 	if (i >= 0)
