@@ -56,6 +56,7 @@ typedef struct vli_board {
 	_Atomic uint32_t nwatch;   /* tasks waiting for the root to pass a time */
 	_Atomic int nslots;        /* slots handed out */
 	_Atomic int deadlock;      /* 1: a deadlock was declared */
+	_Atomic int outside;       /* tasks not waited for (not virtualised, other hosts) */
 	_Atomic int64_t la;        /* lookahead: least send + transmission time of any task */
 	_Atomic uint64_t announced, received; /* totals over all slots */
 	pthread_mutex_t lock;

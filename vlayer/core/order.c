@@ -67,6 +67,16 @@ static void set_lb(int i, int64_t lb)
 		vli_board_wake_watchers();
 }
 
+/* Under the lock: slot i sends nothing more (that the board knows of: a task
+ * outside it may still send, and then no wait is taken for a deadlock). */
+static void take_off(int i, int state)
+{
+	if (state == VLI_SLOT_OUTSIDE && atomic_load(&vli_bd->slot[i].state) != VLI_SLOT_OUTSIDE)
+		atomic_fetch_add(&vli_bd->outside, 1);
+	atomic_store(&vli_bd->slot[i].state, state);
+	set_lb(i, VLI_ORDER_NONE);
+}
+
 static void lower_la(int64_t la)
 {
 	int64_t cur = atomic_load(&vli_bd->la);
@@ -105,8 +115,7 @@ void vli_order_start(const char *path, int create, int slot, const char *fmt,
 	vli_board_map(vli_t.id, me);
 	gethostname(host, sizeof host - 1);
 	if (strcmp(host, vli_bd->real_host) != 0) {
-		atomic_store(&s->state, VLI_SLOT_OUTSIDE);
-		set_lb(me, VLI_ORDER_NONE);
+		take_off(me, VLI_SLOT_OUTSIDE);
 		vli_board_unlock();
 		vli_warn("ordering = virtual: this task runs on real host %s, the run started on %s; "
 			 "virtual order across real hosts is not supported yet, so choices that "
@@ -157,13 +166,6 @@ void vli_order_bind(int slot, int id)
 		atomic_store(&vli_bd->slot[slot].id, id);
 	vli_board_map(id, slot);
 	vli_board_unlock();
-}
-
-/* Under the lock: slot i sends nothing more. */
-static void take_off(int i, int state)
-{
-	atomic_store(&vli_bd->slot[i].state, state);
-	set_lb(i, VLI_ORDER_NONE);
 }
 
 void vli_order_gone(int slot, int outside)
@@ -438,7 +440,8 @@ void vli_order_sleep(vli_order_wait *w, int how)
 		check_liveness();
 		return;
 	}
-	if (t - w->stall_since < DEADLOCK_NS || sig[1] != sig[2] || extern_waiters())
+	if (t - w->stall_since < DEADLOCK_NS || sig[1] != sig[2] || extern_waiters() ||
+	    atomic_load(&vli_bd->outside))
 		return;
 	if (atomic_exchange(&vli_bd->deadlock, 1) == 0) {
 		report_deadlock();
