@@ -14,6 +14,9 @@ for p in farm_pvm deadlock_pvm poll_pvm; do
 	VLCC_CC="${VLCC_CC:-cc}" "$BUILD/vlcc" -Wall -Wextra -Werror -O1 -I"$HERE/../../include" \
 		-o "$WORK/$p" "$F/$p.c" -lm || { fail "build $p.c"; e2e_summary; exit 1; }
 done
+cc -O1 -o "$WORK/rawchild" "$F/rawchild_pvm.c" -lpvm3 || fail "native build of rawchild_pvm.c"
+VLCC_CC="${VLCC_CC:-cc}" "$BUILD/vlcc" -O1 -o "$WORK/rawmaster" "$F/rawchild_pvm.c" -lpvm3 ||
+	fail "vlcc build of rawchild_pvm.c"
 HOG_PIDS=""
 stop_hogs() { [ -z "$HOG_PIDS" ] || kill $HOG_PIDS 2>/dev/null; wait $HOG_PIDS 2>/dev/null; HOG_PIDS=""; }
 trap 'stop_hogs; e2e_cleanup' EXIT
@@ -125,6 +128,17 @@ for mode in nrecv probe; do
 		$(((arr_after + 4999) / 5000)) "$(pv polls)"
 	assert_eq "pvm_$mode: the message's content" 42 "$(pv value)"
 done
+
+# 5c. a child that does not use vlayer: found out (warning), not waited for,
+# its message taken; no deadlock declared meanwhile
+pvmd_start "$WORK:/usr/bin"
+VMCONFIG="$F/farm.ini" VLAYER_TRACE_DIR="$WORK/trace.raw" timeout 60 "$WORK/rawmaster" \
+	"$WORK/rawchild" > "$WORK/raw.out" 2> "$WORK/raw.err"
+assert_eq "a child without vlayer: the master ends" 0 $?
+assert_eq "a child without vlayer: its message is taken" "value 7" "$(cat "$WORK/raw.out")"
+assert_eq "a child without vlayer: the master says so" 1 \
+	"$(grep -c 'does not use vlayer: it is not waited for' "$WORK/raw.err")"
+pvmd_stop
 
 # 6. the demo's program (masterworker on vienna.ini) with computation ignored:
 # two runs give byte-identical statistics

@@ -165,13 +165,14 @@ static int probe_task(int tid)
 		return VLI_PROBE_DEAD;
 	if (vlpvm_real_pvm_tasks(tid, &n, &ti) < 0 || n != 1 || ti[0].ti_pid <= 0)
 		return VLI_PROBE_WAIT;
-	/* a program that does not use vlayer: no libvlayer in its mappings */
+	/* a program that does not use vlayer: no libvlayer-pvm in its mappings
+	 * (a program linked with the static library is taken for one that does not) */
 	snprintf(path, sizeof path, "/proc/%d/maps", ti[0].ti_pid);
 	f = fopen(path, "r");
 	if (!f)
 		return VLI_PROBE_WAIT;
 	while (!found && fgets(line, sizeof line, f))
-		found = strstr(line, "vlayer") != NULL;
+		found = strstr(line, "libvlayer-pvm") != NULL;
 	fclose(f);
 	return found ? VLI_PROBE_WAIT : VLI_PROBE_OUTSIDE;
 }
