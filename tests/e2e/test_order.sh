@@ -147,6 +147,12 @@ for i in 1 2; do
 	pvmd_start "$BUILD/samples:/usr/bin"
 	VMCONFIG="$WORK/vienna-ignore.ini" VLAYER_TRACE_DIR="$WORK/trace.demo$i" timeout 120 \
 		"$BUILD/samples/masterworker.v" -w 8 -j 64 -s 3000 > "$WORK/demo$i.out" 2>&1
+	# the master does not wait for its workers: let them take their last message
+	for _ in $(seq 1 100); do
+		"$BUILD/vlpost" stats --brief "$WORK/trace.demo$i" 2>&1 > /dev/null | grep -q 'no END' ||
+			break
+		sleep 0.1
+	done
 	pvmd_stop
 	"$BUILD/vlpost" stats --brief "$WORK/trace.demo$i" > "$WORK/demo$i.stats" 2>&1
 done
