@@ -44,6 +44,8 @@ typedef struct vli_slot {
 	_Atomic uint64_t received; /* of those, taken in */
 	_Atomic uint32_t kick;     /* futex word: a message was announced to it */
 	_Atomic int watching;      /* it sleeps on the board's epoch, not on kick */
+	_Atomic uint64_t wait_on;  /* while it waits: on whom (vli_order_block_on; 0: none) */
+	_Atomic uint64_t wait_n;   /* ... and which instance (a collective's number) */
 	int64_t since;             /* real monotonic ns of the reservation */
 	char what[112];            /* what it waits for (for the deadlock report) */
 } vli_slot;
@@ -57,6 +59,7 @@ typedef struct vli_board {
 	_Atomic int nslots;        /* slots handed out */
 	_Atomic int deadlock;      /* 1: a deadlock was declared */
 	_Atomic int outside;       /* tasks not waited for (not virtualised, other hosts) */
+	_Atomic int nwaiton;       /* tasks waiting on another (wait_on != 0) */
 	_Atomic int64_t la;        /* lookahead: least send + transmission time of any task */
 	_Atomic uint64_t announced, received; /* totals over all slots */
 	pthread_mutex_t lock;

@@ -145,10 +145,19 @@ static void measure_read_cost(void)
 	read_cost = best > 0 && best < 100000 ? best : 0;
 }
 
+const char *vli_trace_dir(void)
+{
+	const char *dir = getenv("VLAYER_TRACE_DIR");
+
+	if (!dir || !*dir)
+		dir = vli_t.cfg.trace_dir[0] ? vli_t.cfg.trace_dir : "vltrace";
+	return dir;
+}
+
 void vli_init(int id, int ptid, int host, int64_t start, const char *program)
 {
 	vl_thdr h;
-	const char *dir = getenv("VLAYER_TRACE_DIR");
+	const char *dir = vli_trace_dir();
 	const char *slash;
 
 	vli_t.id = id;
@@ -157,8 +166,6 @@ void vli_init(int id, int ptid, int host, int64_t start, const char *program)
 	vli_t.start = vli_t.now = start;
 	vli_t.ready = 1;
 	vli_main_thread = 1;
-	if (!dir || !*dir)
-		dir = vli_t.cfg.trace_dir[0] ? vli_t.cfg.trace_dir : "vltrace";
 	memset(&h, 0, sizeof h);
 	memcpy(h.magic, VL_TRACE_MAGIC, 8);
 	h.version = VL_TRACE_VERSION;

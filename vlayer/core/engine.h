@@ -44,6 +44,9 @@ extern vli_task vli_t;
 void vli_load_config(vlcfg_config *cfg);
 /* Start the clock of this task: id, parent id, virtual host, start time. */
 void vli_init(int id, int ptid, int host, int64_t start, const char *program);
+/* The trace directory of this task: $VLAYER_TRACE_DIR, else the VMConfig's
+ * trace_dir, else ./vltrace. */
+const char *vli_trace_dir(void);
 /* Thread CPU time in ns (real clock, never virtualised). */
 int64_t vli_cpu_ns(void);
 /* Real monotonic/realtime clocks in ns (never virtualised). */
@@ -274,6 +277,17 @@ void vli_order_wait_begin(vli_order_wait *w, const char *what_fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void vli_order_snap(vli_order_wait *w);
 void vli_order_block(int64_t lb, int how);
+/* The same, for a task that waits on something another may do:
+ * on = VLI_ON_TASK(id): it cannot go on before task id does something (a
+ * rendezvous sender waits for the receive), so task id need not wait for it;
+ * another key (with n): the front end's exempt function says, for each task,
+ * whether the waiter waits for it (a collective: for the members that have
+ * not entered it).  A task ignores the waiters that wait for it when it asks
+ * vli_order_safe. */
+#define VLI_ON_TASK(id) ((1ULL << 63) | (uint64_t)(uint32_t)(id))
+void vli_order_block_on(int64_t lb, int how, uint64_t on, uint64_t n);
+typedef int (*vli_order_exempt_fn)(uint64_t on, uint64_t n);
+void vli_order_set_exempt(vli_order_exempt_fn fn);
 /* Whether nothing can still arrive at or before tau that this task has not
  * seen. */
 int vli_order_safe(int64_t tau);

@@ -47,6 +47,7 @@ static int me = -1;                  /* this task's slot */
 static int64_t published = -1;       /* the lb it last published */
 static const char *id_fmt = "%d";
 static vli_order_probe_fn probe;
+static vli_order_exempt_fn exempt_fn;
 
 int vli_order_on(void)
 {
@@ -63,8 +64,24 @@ static void set_lb(int i, int64_t lb)
 {
 	if (i == me)
 		published = lb;
-	if (vli_board_set(i, lb))
+	/* while some task waits on another, a waiter's own least bound may move
+	 * without the root: wake them all */
+	if (vli_board_set(i, lb) || atomic_load(&vli_bd->nwaiton))
 		vli_board_wake_watchers();
+}
+
+/* Under the lock: what slot i waits on (0: nothing in particular). */
+static void set_wait_on(int i, uint64_t on, uint64_t n)
+{
+	vli_slot *s = &vli_bd->slot[i];
+	uint64_t old = atomic_load(&s->wait_on);
+
+	atomic_store(&s->wait_n, n);
+	atomic_store(&s->wait_on, on);
+	if (!old && on)
+		atomic_fetch_add(&vli_bd->nwaiton, 1);
+	else if (old && !on)
+		atomic_fetch_sub(&vli_bd->nwaiton, 1);
 }
 
 /* Under the lock: slot i sends nothing more (that the board knows of: a task
@@ -74,6 +91,7 @@ static void take_off(int i, int state)
 	if (state == VLI_SLOT_OUTSIDE && atomic_load(&vli_bd->slot[i].state) != VLI_SLOT_OUTSIDE)
 		atomic_fetch_add(&vli_bd->outside, 1);
 	atomic_store(&vli_bd->slot[i].state, state);
+	set_wait_on(i, 0, 0);
 	set_lb(i, VLI_ORDER_NONE);
 }
 
@@ -258,7 +276,17 @@ void vli_order_snap(vli_order_wait *w)
 	w->kick = atomic_load(&vli_bd->slot[me].kick);
 }
 
+void vli_order_set_exempt(vli_order_exempt_fn fn)
+{
+	exempt_fn = fn;
+}
+
 void vli_order_block(int64_t lb, int how)
+{
+	vli_order_block_on(lb, how, 0, 0);
+}
+
+void vli_order_block_on(int64_t lb, int how, uint64_t on, uint64_t n)
 {
 	vli_slot *s;
 	int state = how == VLI_WAIT_POLL ? VLI_SLOT_RUNNING
@@ -269,24 +297,57 @@ void vli_order_block(int64_t lb, int how)
 	s = &vli_bd->slot[me];
 	if (how == VLI_WAIT_POLL || lb < vli_t.now)
 		lb = vli_t.now;
-	if (atomic_load(&s->state) == state && lb == published)
+	/* (the slot's bound, not the one published: a sender may have lowered it) */
+	if (atomic_load(&s->state) == state && lb == atomic_load(&s->lb) &&
+	    atomic_load(&s->wait_on) == on && atomic_load(&s->wait_n) == n)
 		return;
 	vli_board_lock();
 	atomic_store(&s->now, vli_t.now);
+	set_wait_on(me, how == VLI_WAIT_POLL ? 0 : on, n);
 	atomic_store(&s->state, state);
 	/* raise the bound only when every announced message is in */
-	if (lb <= published || atomic_load(&s->announced) == atomic_load(&s->received))
+	if (lb <= atomic_load(&s->lb) || atomic_load(&s->announced) == atomic_load(&s->received))
 		set_lb(me, lb);
 	vli_board_unlock();
 }
 
+/* Whether slot i waits for this task: on it by id, or in a collective this
+ * task has not entered (the front end's exempt function). */
+static int waits_for_me(int i)
+{
+	vli_slot *s = &vli_bd->slot[i];
+	uint64_t on = atomic_load(&s->wait_on);
+
+	if (!on || i == me || atomic_load(&s->state) != VLI_SLOT_BLOCKED)
+		return 0;
+	if (on & VLI_ON_TASK(0))
+		return on == VLI_ON_TASK(vli_t.id);
+	return exempt_fn && exempt_fn(on, atomic_load(&s->wait_n));
+}
+
 int vli_order_safe(int64_t tau)
 {
+	int64_t la, m = VLI_ORDER_NONE;
+	int i, n;
+
 	if (!vli_order_on())
 		return 1;
 	if (vli_order_behind())
 		return 0;
-	return sat_add(vli_board_root(), atomic_load(&vli_bd->la)) > tau;
+	la = atomic_load(&vli_bd->la);
+	if (sat_add(vli_board_root(), la) > tau)
+		return 1;
+	if (!atomic_load(&vli_bd->nwaiton))
+		return 0;
+	/* a task that cannot go on before this one does sends nothing that this
+	 * one could take now: the least bound of the others */
+	n = atomic_load(&vli_bd->nslots);
+	for (i = 0; i < n; i++) {
+		int64_t lb = atomic_load(&vli_bd->slot[i].lb);
+		if (lb < m && !waits_for_me(i))
+			m = lb;
+	}
+	return sat_add(m, la) > tau;
 }
 
 static const char *state_name(int st)
@@ -466,6 +527,7 @@ void vli_order_wait_end(vli_order_wait *w)
 	}
 	vli_board_lock();
 	atomic_store(&vli_bd->slot[me].now, vli_t.now);
+	set_wait_on(me, 0, 0);
 	atomic_store(&vli_bd->slot[me].state, VLI_SLOT_RUNNING);
 	set_lb(me, vli_t.now);
 	vli_board_unlock();

@@ -21,6 +21,7 @@ struct vlmpi_coll {
 	int64_t *mine, *all;
 	MPI_Request xreq;       /* nonblocking collectives: the exchange */
 	int done;               /* exit computed */
+	uint64_t num;           /* its number among the collectives of its communicator */
 	vlcoll_out o;           /* this rank's result */
 };
 typedef struct vlmpi_coll vlmpi_coll;
@@ -146,6 +147,7 @@ int vlmpi_coll_start(vlmpi_comm *v, int kind, int root, int64_t t0, const int64_
 		vlmpi_coll_free(c);
 		return rc;
 	}
+	c->num = v->ncoll++;
 	q = vlmpi_req_new(*req, VLMPI_REQ_COLL, v, -1, 0);
 	q->coll = c;
 	return MPI_SUCCESS;
@@ -178,6 +180,25 @@ int vlmpi_coll_ready(vlmpi_req *q, int wait)
 	else if (PMPI_Test(&c->xreq, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || !flag)
 		return 0;
 	coll_sim(q->vc, c);
+	return 1;
+}
+
+uint64_t vlmpi_coll_num(const vlmpi_coll *c)
+{
+	return c->num;
+}
+
+int vlmpi_coll_enter(MPI_Comm comm, const char *name)
+{
+	vlmpi_comm *v = vlmpi_comm_find(comm);
+	uint64_t n;
+
+	if (!v)
+		return 0;
+	n = v->ncoll++;
+	if (!vlmpi_vorder)
+		return 0;
+	vlmpi_wait_begin(vli_t.now, VLMPI_ON_COLL(v->id), n, "%s", name);
 	return 1;
 }
 

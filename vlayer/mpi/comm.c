@@ -26,6 +26,16 @@ vlmpi_comm *vlmpi_comm_find(MPI_Comm c)
 	return NULL;
 }
 
+vlmpi_comm *vlmpi_comm_by_id(uint64_t id)
+{
+	int i;
+
+	for (i = 0; i < ncomms; i++)
+		if (comms[i]->id == id)
+			return comms[i];
+	return NULL;
+}
+
 static uint64_t mix(uint64_t h, uint64_t v)
 {
 	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);

@@ -64,6 +64,29 @@ static void complete(vlmpi_req *q, const MPI_Status *st, int64_t t0)
 	}
 }
 
+/* Virtual order: the task waits for followed request q (active): a receive
+ * until its message arrives; a rendezvous send on its receiver; a collective
+ * on the members that have not entered it. */
+static void wait_begin(vlmpi_req *q, const char *call)
+{
+	if (!vlmpi_vorder)
+		return;
+	if (q->kind == VLMPI_REQ_RECV)
+		vlmpi_wait_begin(q->hdr_ready ? vli_t.now
+					      : vlmpi_pending_arrival(q->vc, q->peer, q->tag, q->t_post),
+				 0, 0, "%s (a receive from %d, tag %d)", call, q->peer, q->tag);
+	else if (q->kind == VLMPI_REQ_COLL)
+		vlmpi_wait_begin(vli_t.now, VLMPI_ON_COLL(q->vc->id), vlmpi_coll_num(q->coll),
+				 "%s (a collective)", call);
+	else if (q->rdv)
+		vlmpi_wait_begin(vli_t.now, VLI_ON_TASK(q->vc->world[q->peer]), 0,
+				 "%s (a rendezvous send to rank %d, tag %d)", call,
+				 q->vc->world[q->peer], q->tag);
+	else
+		vlmpi_wait_begin(vli_t.now, 0, 0, "%s (a send to rank %d, tag %d)", call,
+				 q->vc->world[q->peer], q->tag);
+}
+
 int vlmpi_Wait(MPI_Request *req, MPI_Status *status)
 {
 	vlmpi_req *q = vlmpi_req_find(*req);
@@ -75,9 +98,11 @@ int vlmpi_Wait(MPI_Request *req, MPI_Status *status)
 		rc = vlmpi_real_wait(req, status);
 		return rc;
 	}
+	wait_begin(q, "MPI_Wait");
 	rc = vlmpi_real_wait(req, &st);
 	if (rc == MPI_SUCCESS)
 		complete(q, &st, t0);
+	vlmpi_wait_end();
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
 	return rc;

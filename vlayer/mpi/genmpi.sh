@@ -54,16 +54,19 @@ if [ "$1" = "-c" ]; then
 		print "\tint64_t t0 = vli_t.now;";
 		print "\tint rc;";
 		print "";
-		if (kind == "C")
+		if (kind == "C") {
+			# virtual order: the member waits, on the members not in yet
+			print "\tint waits_ = vlmpi_coll_enter(comm, \"" name "\");";
 			print "\tVLMPI_REAL_COLL(P" name "(" an "), " nb "(" an ", &cr_));";
-		else
+		} else {
 			print "\trc = P" name "(" an ");";
+		}
 		print "\tif (rc != MPI_SUCCESS || !vlmpi_coll_timed(comm, &v))";
-		print "\t\treturn rc;";
+		print "\t\tgoto out_;";
 		tail = (kind == "C") ? ")" : ", request)";
 		fn = (kind == "C") ? "vlmpi_coll_time" : "vlmpi_coll_start";
 		if (bytes == "-") {
-			print "\treturn " fn "(v, " ck ", " root ", t0, NULL, 0" tail ";";
+			print "\trc = " fn "(v, " ck ", " root ", t0, NULL, 0" tail ";";
 		} else if (bytes ~ /^row:/) {
 			print "\tint64_t *row = malloc(sizeof(int64_t) * (size_t)v->size);";
 			print "\tif (!row)";
@@ -72,11 +75,14 @@ if [ "$1" = "-c" ]; then
 			print "\t\trow[i] = " substr(bytes, 5) ";";
 			print "\trc = " fn "(v, " ck ", " root ", t0, row, v->size" tail ";";
 			print "\tfree(row);";
-			print "\treturn rc;";
 		} else {
 			print "\tint64_t b = " bytes ";";
-			print "\treturn " fn "(v, " ck ", " root ", t0, &b, 1" tail ";";
+			print "\trc = " fn "(v, " ck ", " root ", t0, &b, 1" tail ";";
 		}
+		print "out_:";
+		if (kind == "C")
+			print "\tif (waits_)\n\t\tvlmpi_wait_end();";
+		print "\treturn rc;";
 		print "}";
 	}' "$2"
 	exit 0

@@ -65,6 +65,56 @@ static void stash_drop(int src, int i)
 	s->n--;
 }
 
+/* A header that has really arrived from world rank src: counted if it was
+ * announced; a cancellation drops the header it cancels, anything else is
+ * returned (1) for the caller to stash or use. */
+static int header_in(int src, const vlmpi_hdr *h)
+{
+	stash *s = &stashes[src];
+	int i;
+
+	if (h->flags & VLMPI_HDR_ANN)
+		vli_order_received();
+	if (!(h->flags & VLMPI_HDR_CANCEL))
+		return 1;
+	for (i = 0; i < s->n; i++)
+		if (s->h[i].seq == h->seq) {
+			stash_drop(src, i);
+			break;
+		}
+	return 0;
+}
+
+void vlmpi_header_drain(void)
+{
+	MPI_Status st;
+	vlmpi_hdr h;
+	int flag;
+
+	for (;;) {
+		flag = 0;
+		PMPI_Iprobe(MPI_ANY_SOURCE, 0, hdr_comm, &flag, &st);
+		if (!flag)
+			return;
+		PMPI_Recv(&h, sizeof h, MPI_BYTE, st.MPI_SOURCE, 0, hdr_comm, MPI_STATUS_IGNORE);
+		if (header_in(st.MPI_SOURCE, &h))
+			stash_push(st.MPI_SOURCE, &h);
+	}
+}
+
+int vlmpi_header_first(int src, uint64_t cid, int tag, vlmpi_hdr *out)
+{
+	stash *s = &stashes[src];
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->h[i].cid == cid && (tag == MPI_ANY_TAG || s->h[i].tag == tag)) {
+			*out = s->h[i];
+			return 1;
+		}
+	return 0;
+}
+
 /* The header of the next message from world rank src on communicator cid
  * with tag; removed from the stream unless peek. */
 void vlmpi_header_get(int src, uint64_t cid, int tag, vlmpi_hdr *out, int peek)
@@ -82,14 +132,8 @@ void vlmpi_header_get(int src, uint64_t cid, int tag, vlmpi_hdr *out, int peek)
 		}
 	for (;;) {
 		PMPI_Recv(&h, sizeof h, MPI_BYTE, src, 0, hdr_comm, MPI_STATUS_IGNORE);
-		if (h.flags & VLMPI_HDR_CANCEL) {
-			for (i = 0; i < s->n; i++)
-				if (s->h[i].seq == h.seq) {
-					stash_drop(src, i);
-					break;
-				}
+		if (!header_in(src, &h))
 			continue;
-		}
 		if (h.cid == cid && h.tag == tag) {
 			*out = h;
 			if (peek)
@@ -114,6 +158,10 @@ void vlmpi_header_make(vlmpi_hdr *h, vlmpi_comm *v, int dest, int tag, int64_t b
 	h->trans_ns = vli_trans_time(&vli_t.cfg, vli_t.host, dh, bytes);
 	h->flags = rdv ? VLMPI_HDR_RDV : 0;
 	h->src_host = vli_t.host;
+	/* virtual order: the receiver learns of the message before this task's
+	 * bound can pass the send */
+	if (vli_order_announce(v->world[dest], h->t_call + h->send_ns + h->trans_ns))
+		h->flags |= VLMPI_HDR_ANN;
 	PMPI_Send(h, sizeof *h, MPI_BYTE, v->world[dest], 0, hdr_comm);
 }
 
@@ -121,7 +169,7 @@ void vlmpi_header_cancel(const vlmpi_hdr *hs, int dest)
 {
 	vlmpi_hdr h = *hs;
 
-	h.flags |= VLMPI_HDR_CANCEL;
+	h.flags = (h.flags | VLMPI_HDR_CANCEL) & ~VLMPI_HDR_ANN;
 	PMPI_Send(&h, sizeof h, MPI_BYTE, dest, 0, hdr_comm);
 }
 

@@ -33,6 +33,7 @@ static void layer_init(void)
 	vli_t.now = vli_t.comp = 0;
 	c = vli_scale_cpu(&vli_t.cfg, host, cpu_before_init);
 	vli_t.now = vli_t.comp = c;
+	vlmpi_order_init();
 }
 
 static void load_config(void)
@@ -65,6 +66,8 @@ int vlmpi_Init_thread(int *argc, char ***argv, int required, int *provided)
 
 int vlmpi_Finalize(void)
 {
+	vlmpi_order_end();
+	vlmpi_copies_progress(1);
 	vli_trace_flush();
 	vlmpi_header_end();
 	return PMPI_Finalize();

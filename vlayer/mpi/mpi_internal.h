@@ -56,6 +56,7 @@ typedef struct vlmpi_comm {
 	MPI_Comm comm;
 	uint64_t id;       /* the same on every member: from the parent's id and history */
 	uint32_t ncreated; /* communicators created from this one so far */
+	uint64_t ncoll;    /* collectives this task has entered on it so far */
 	int size, rank;
 	int *world;        /* world rank of each member */
 	int *host;         /* virtual host of each member */
@@ -69,6 +70,8 @@ extern int vlmpi_world_rank, vlmpi_world_size;
 void vlmpi_comm_init(void);
 /* The communicator c as the layer knows it; NULL if it does not. */
 vlmpi_comm *vlmpi_comm_find(MPI_Comm c);
+/* The same, by its id. */
+vlmpi_comm *vlmpi_comm_by_id(uint64_t id);
 /* The same, for a timed point-to-point call: NULL (the call passes untimed)
  * for a communicator the layer does not know, with a warning the first time. */
 vlmpi_comm *vlmpi_comm_timed(MPI_Comm c);
@@ -79,6 +82,7 @@ vlmpi_comm *vlmpi_comm_timed(MPI_Comm c);
  * the send was cancelled, the receiver forgets its header. */
 #define VLMPI_HDR_RDV    1
 #define VLMPI_HDR_CANCEL 2
+#define VLMPI_HDR_ANN    4 /* announced on the receiver's slot (virtual order) */
 
 /* The header that precedes every timed message (sent as MPI_BYTE). */
 typedef struct vlmpi_hdr {
@@ -102,6 +106,12 @@ void vlmpi_header_end(void);
  * with tag, into *out; removed from the stream unless peek.  Blocks until it
  * is there. */
 void vlmpi_header_get(int src, uint64_t cid, int tag, vlmpi_hdr *out, int peek);
+/* Takes every header that has really arrived into the stashes (without
+ * blocking). */
+void vlmpi_header_drain(void);
+/* The first header stashed from world rank src on communicator cid whose tag
+ * matches tag (MPI_ANY_TAG: any), into *out; 0 if there is none. */
+int vlmpi_header_first(int src, uint64_t cid, int tag, vlmpi_hdr *out);
 /* Fills *h for a message this task sends now to rank dest of v (rdv: a
  * rendezvous) and sends it; the clock is not touched. */
 void vlmpi_header_make(vlmpi_hdr *h, vlmpi_comm *v, int dest, int tag, int64_t bytes, int rdv);
@@ -119,6 +129,39 @@ void vlmpi_ack_send(int src, const vlmpi_hdr *h, int64_t t_post);
 /* Sender's side: posts the receive of the answer to header *h from world
  * rank dest into *t; *r completes when it is there.  Returns PMPI_Irecv's. */
 int vlmpi_ack_irecv(int64_t *t, int dest, const vlmpi_hdr *h, MPI_Request *r);
+
+/* ---- order.c: virtual order ---- */
+
+/* Whether this task keeps virtual order (ordering = virtual, one real host). */
+extern int vlmpi_vorder;
+/* Join the run's board (after vli_init; collective over MPI_COMM_WORLD) /
+ * leave it (MPI_Finalize). */
+void vlmpi_order_init(void);
+void vlmpi_order_end(void);
+/* The task waits for real from here to vlmpi_wait_end: lb is when it will
+ * wake at the earliest (VLI_ORDER_NONE: when a message comes), on/n what it
+ * waits on (vli_order_block_on).  Nested waits only update the bound. */
+void vlmpi_wait_begin(int64_t lb, uint64_t on, uint64_t n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void vlmpi_wait_end(void);
+/* What a collective waits on: the communicator's id (top bit clear). */
+#define VLMPI_ON_COLL(id) ((id) & ~VLI_ON_TASK(0) ? (id) & ~VLI_ON_TASK(0) : 1)
+/* The earliest virtual arrival of a message a receive (source: a rank of v or
+ * MPI_ANY_SOURCE; tag or MPI_ANY_TAG) posted at t_post would take, among the
+ * headers there; VLI_ORDER_NONE if none. */
+int64_t vlmpi_pending_arrival(vlmpi_comm *v, int source, int tag, int64_t t_post);
+/* The message a receive or probe takes in virtual order: mode RECV (posted at
+ * t_post: waits for one), PROBE (its envelope; waits for one), POLL (only one
+ * there by the caller's clock).  Returns 1 and its source (a rank of v) and
+ * tag, or 0 (POLL: none). */
+enum { VLMPI_PICK_RECV, VLMPI_PICK_PROBE, VLMPI_PICK_POLL };
+int vlmpi_pick(vlmpi_comm *v, int source, int tag, int mode, int64_t t_post, int *src, int *htag,
+	       const char *call);
+/* Sends a copy of the message (MPI_PACKED) and completes it in the
+ * background: under virtual order an eager send never waits for real. */
+int vlmpi_send_copy(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm);
+/* Completes the copies that have really gone (wait: all of them). */
+void vlmpi_copies_progress(int wait);
 
 /* ---- request.c: the requests the layer follows ---- */
 
@@ -231,6 +274,12 @@ int64_t vlmpi_coll_exit(const struct vlmpi_coll *c);
 void vlmpi_coll_leave(vlmpi_comm *v, struct vlmpi_coll *c, int blocking);
 /* Frees c. */
 void vlmpi_coll_free(struct vlmpi_coll *c);
+/* The number of c among the collectives of its communicator (virtual order). */
+uint64_t vlmpi_coll_num(const struct vlmpi_coll *c);
+/* A blocking collective on comm begins: counts it and, under virtual order,
+ * waits (on the members that have not entered it); returns 1 if it waits
+ * (then vlmpi_wait_end after it). */
+int vlmpi_coll_enter(MPI_Comm comm, const char *name);
 /* Collective request q freed without completion: finishes its exchange, frees. */
 void vlmpi_coll_drop(vlmpi_req *q);
 

@@ -33,6 +33,12 @@ static void recv_timing(vlmpi_comm *v, const MPI_Status *st, int64_t t_post, int
 			 vlmpi_arrival_of(&h, t_post), 0, 0);
 }
 
+/* Whether source is MPI_ANY_SOURCE or a rank of v (else MPI reports the error). */
+static int valid_source(const vlmpi_comm *v, int source)
+{
+	return source == MPI_ANY_SOURCE || (source >= 0 && source < v->size);
+}
+
 int vlmpi_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
 	       MPI_Status *status)
 {
@@ -43,6 +49,8 @@ int vlmpi_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_C
 
 	if (source == MPI_PROC_NULL || !(v = vlmpi_comm_timed(comm)))
 		return PMPI_Recv(buf, count, dt, source, tag, comm, status);
+	if (vlmpi_vorder && valid_source(v, source))
+		vlmpi_pick(v, source, tag, VLMPI_PICK_RECV, t0, &source, &tag, "MPI_Recv");
 	if (vlmpi_n_watch) {
 		MPI_Request r;
 		rc = PMPI_Irecv(buf, count, dt, source, tag, comm, &r);
@@ -90,6 +98,18 @@ int vlmpi_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *stat
 	int rc;
 
 	vlmpi_progress();
+	if (vlmpi_vorder && v && valid_source(v, source)) {
+		/* virtual order: a message is there exactly when it has arrived by now */
+		int s, htag;
+		*flag = vlmpi_pick(v, source, tag, VLMPI_PICK_POLL, t0, &s, &htag, "MPI_Iprobe");
+		rc = MPI_SUCCESS;
+		if (*flag)
+			rc = PMPI_Probe(s, htag, comm, &st);
+		vlmpi_poll_cost(t0, source >= 0 ? v->host[source] : -1);
+		if (rc == MPI_SUCCESS && *flag && status != MPI_STATUS_IGNORE)
+			*status = st;
+		return rc;
+	}
 	rc = PMPI_Iprobe(source, tag, comm, flag, &st);
 	if (rc != MPI_SUCCESS || !v || source == MPI_PROC_NULL) {
 		if (status != MPI_STATUS_IGNORE)
@@ -137,6 +157,8 @@ int vlmpi_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 
 	if (!v || source == MPI_PROC_NULL)
 		return PMPI_Probe(source, tag, comm, status);
+	if (vlmpi_vorder && valid_source(v, source))
+		vlmpi_pick(v, source, tag, VLMPI_PICK_PROBE, t0, &source, &tag, "MPI_Probe");
 	rc = probe_blocking(source, tag, comm, NULL, &st);
 	if (rc != MPI_SUCCESS)
 		return rc;
@@ -202,6 +224,8 @@ int vlmpi_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_S
 
 	if (!v || source == MPI_PROC_NULL)
 		return PMPI_Mprobe(source, tag, comm, message, status);
+	if (vlmpi_vorder && valid_source(v, source))
+		vlmpi_pick(v, source, tag, VLMPI_PICK_PROBE, t0, &source, &tag, "MPI_Mprobe");
 	rc = probe_blocking(source, tag, comm, message, &st);
 	if (rc != MPI_SUCCESS)
 		return rc;
@@ -226,6 +250,20 @@ int vlmpi_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *me
 	if (!v || source == MPI_PROC_NULL)
 		return PMPI_Improbe(source, tag, comm, flag, message, status);
 	vlmpi_progress();
+	if (vlmpi_vorder && valid_source(v, source)) {
+		int s, htag;
+		*flag = vlmpi_pick(v, source, tag, VLMPI_PICK_POLL, t0, &s, &htag, "MPI_Improbe");
+		rc = *flag ? probe_blocking(s, htag, comm, message, &st) : MPI_SUCCESS;
+		vlmpi_poll_cost(t0, source >= 0 ? v->host[source] : -1);
+		if (rc != MPI_SUCCESS)
+			return rc;
+		if (*flag) {
+			matched_add(*message, v, &st);
+			if (status != MPI_STATUS_IGNORE)
+				*status = st;
+		}
+		return rc;
+	}
 	/* look first without matching: a message that has not arrived yet in
 	 * virtual time must stay where MPI_Improbe would have taken it from */
 	rc = PMPI_Iprobe(source, tag, comm, flag, &st);

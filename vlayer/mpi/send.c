@@ -39,7 +39,10 @@ static int do_send(const void *buf, int count, MPI_Datatype dt, int dest, int ta
 	bytes = vlmpi_type_bytes(dt, count);
 	vlmpi_header_make(&h, v, dest, tag, bytes, !vlmpi_eager(bytes, mode));
 	if (!(h.flags & VLMPI_HDR_RDV)) {
-		if (vlmpi_n_watch) {
+		if (vlmpi_vorder && mode != VLMPI_MODE_B) {
+			/* never wait for real where the model does not */
+			rc = vlmpi_send_copy(buf, count, dt, dest, tag, comm);
+		} else if (vlmpi_n_watch) {
 			MPI_Request r;
 			rc = PMPI_Isend(buf, count, dt, dest, tag, comm, &r);
 			if (rc == MPI_SUCCESS)
@@ -60,8 +63,12 @@ static int do_send(const void *buf, int count, MPI_Datatype dt, int dest, int ta
 		if (rc != MPI_SUCCESS)
 			return rc;
 		vlmpi_ack_irecv(&ack, v->world[dest], &h, &r[1]);
+		/* the receiver takes the message when it chooses: wait on it */
+		vlmpi_wait_begin(vli_t.now, VLI_ON_TASK(v->world[dest]), 0,
+				 "a rendezvous send to rank %d, tag %d", v->world[dest], tag);
 		vlmpi_ack_wait(&r[1], v->world[dest], tag, bytes);
 		rc = vlmpi_real_wait(&r[0], MPI_STATUS_IGNORE);
+		vlmpi_wait_end();
 		/* the data leave when both the send and the receive are there */
 		vli_msg_sent(v->world[dest], v->host[dest], tag, bytes, h.send_ns, t0, ack, 1, 0, &s);
 		return rc;
