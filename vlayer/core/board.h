@@ -57,7 +57,7 @@ typedef struct vli_board {
 	_Atomic uint32_t epoch;    /* futex word: the root changed */
 	_Atomic uint32_t nwatch;   /* tasks waiting for the root to pass a time */
 	_Atomic int nslots;        /* slots handed out */
-	_Atomic int deadlock;      /* 1: a deadlock was declared */
+	_Atomic int deadlock;      /* 1: a task reports a deadlock, 2: declared */
 	_Atomic int outside;       /* tasks not waited for (not virtualised, other hosts) */
 	_Atomic int nwaiton;       /* tasks waiting on another (wait_on != 0) */
 	_Atomic int64_t la;        /* lookahead: least send + transmission time of any task */

@@ -42,6 +42,7 @@
 #define DEADLOCK_NS 2000000000LL     /* a deadlock is declared after this long */
 #define PENDING_NS 3000000000LL      /* a task that has not joined is asked about */
 #define SLEEP_MS 50
+enum { DEADLOCK_REPORTING = 1, DEADLOCK_DECLARED = 2 }; /* the board's deadlock word */
 
 static int me = -1;                  /* this task's slot */
 static int64_t published = -1;       /* the lb it last published */
@@ -325,28 +326,40 @@ static int waits_for_me(int i)
 	return exempt_fn && exempt_fn(on, atomic_load(&s->wait_n));
 }
 
-int vli_order_safe(int64_t tau)
+/* The least bound that this task must respect: the root, or, if some task
+ * waits on another, the least over the tasks that do not wait for this one. */
+static int64_t least_bound(int64_t la, int64_t tau)
 {
-	int64_t la, m = VLI_ORDER_NONE;
+	int64_t m = vli_board_root();
 	int i, n;
 
-	if (!vli_order_on())
-		return 1;
-	if (vli_order_behind())
-		return 0;
-	la = atomic_load(&vli_bd->la);
-	if (sat_add(vli_board_root(), la) > tau)
-		return 1;
-	if (!atomic_load(&vli_bd->nwaiton))
-		return 0;
+	if (sat_add(m, la) > tau || !atomic_load(&vli_bd->nwaiton))
+		return m;
 	/* a task that cannot go on before this one does sends nothing that this
-	 * one could take now: the least bound of the others */
+	 * one could take now */
+	m = VLI_ORDER_NONE;
 	n = atomic_load(&vli_bd->nslots);
 	for (i = 0; i < n; i++) {
 		int64_t lb = atomic_load(&vli_bd->slot[i].lb);
 		if (lb < m && !waits_for_me(i))
 			m = lb;
 	}
+	return m;
+}
+
+int vli_order_safe(int64_t tau)
+{
+	int64_t la, m;
+
+	if (!vli_order_on())
+		return 1;
+	la = atomic_load(&vli_bd->la);
+	/* the bounds first, then the count: a sender announces before its bound
+	 * passes the send (or it waits on this task), so a message announced
+	 * after the bounds were read is seen by the count */
+	m = least_bound(la, tau);
+	if (vli_order_behind())
+		return 0;
 	return sat_add(m, la) > tau;
 }
 
@@ -470,7 +483,7 @@ void vli_order_sleep(vli_order_wait *w, int how)
 
 	if (!vli_order_on())
 		return;
-	if (atomic_load(&vli_bd->deadlock))
+	if (atomic_load(&vli_bd->deadlock) == DEADLOCK_DECLARED)
 		die_deadlocked();
 	if (vli_order_behind())
 		return;
@@ -504,8 +517,16 @@ void vli_order_sleep(vli_order_wait *w, int how)
 	if (t - w->stall_since < DEADLOCK_NS || sig[1] != sig[2] || extern_waiters() ||
 	    atomic_load(&vli_bd->outside))
 		return;
-	if (atomic_exchange(&vli_bd->deadlock, 1) == 0) {
+	{
+		int expect = 0;
+		/* one task reports, while the others still wait (so the report
+		 * shows them waiting), then every task stops */
+		if (!atomic_compare_exchange_strong(&vli_bd->deadlock, &expect, DEADLOCK_REPORTING))
+			return;
+	}
+	{
 		report_deadlock();
+		atomic_store(&vli_bd->deadlock, DEADLOCK_DECLARED);
 		vli_board_wake_watchers();
 		{
 			int i, n = atomic_load(&vli_bd->nslots);

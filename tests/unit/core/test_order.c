@@ -187,6 +187,80 @@ START_TEST(deadlock_is_declared)
 }
 END_TEST
 
+/* Set another task's slot as its own vli_order_block_on would. */
+static void other_waits(int r, int64_t lb, uint64_t on, uint64_t n)
+{
+	vli_board_lock();
+	atomic_store(&vli_bd->slot[r].state, VLI_SLOT_BLOCKED);
+	if (!atomic_load(&vli_bd->slot[r].wait_on) && on)
+		atomic_fetch_add(&vli_bd->nwaiton, 1);
+	atomic_store(&vli_bd->slot[r].wait_on, on);
+	atomic_store(&vli_bd->slot[r].wait_n, n);
+	vli_board_set(r, lb);
+	vli_board_unlock();
+}
+
+static uint64_t exempt_on;
+static int exempt_coll(uint64_t on, uint64_t n)
+{
+	return on == exempt_on && n >= 3; /* collectives 3.. of `on`: not entered yet */
+}
+
+START_TEST(waiters_on_this_task_are_not_waited_for)
+{
+	int a, b;
+
+	start(1000);
+	a = vli_order_reserve(0, 0);
+	b = vli_order_reserve(0, 0);
+	vli_order_bind(a, 200);
+	vli_order_bind(b, 300);
+	vli_order_block(900000, VLI_WAIT_MSG); /* this task's candidate arrives at 900 us */
+	/* a waits on this task (a rendezvous to it) at 2000; b runs at 500000 */
+	other_waits(a, 2000, VLI_ON_TASK(100), 0);
+	other_waits(b, 500000, 0, 0);
+	ck_assert_int_eq(vli_board_root(), 2000);
+	ck_assert(vli_order_safe(555000 - 1)); /* b's bound + la */
+	ck_assert(!vli_order_safe(555000));
+	/* a waits on another task: it is waited for again */
+	other_waits(a, 2000, VLI_ON_TASK(300), 0);
+	ck_assert(!vli_order_safe(60000));
+	/* a waits in collective 4 of communicator 77, which this task has not
+	 * entered (the front end says so); collective 2 it has */
+	exempt_on = 77;
+	vli_order_set_exempt(exempt_coll);
+	other_waits(a, 2000, 77, 4);
+	ck_assert(vli_order_safe(555000 - 1));
+	other_waits(a, 2000, 77, 2);
+	ck_assert(!vli_order_safe(60000));
+	/* the bounds are read before the count: a message announced to this task
+	 * (by a task that then waits on it) is not missed */
+	other_waits(a, 2000, 77, 4);
+	atomic_fetch_add(&vli_bd->slot[0].announced, 1);
+	ck_assert(!vli_order_safe(555000 - 1));
+	vli_order_received();
+	vli_order_set_exempt(NULL);
+	stop();
+}
+END_TEST
+
+START_TEST(a_bound_lowered_by_a_sender_is_raised_again)
+{
+	start(1000);
+	vli_order_block(900000, VLI_WAIT_MSG);
+	/* a sender lowers this waiting task's bound to its message's arrival */
+	atomic_store(&vli_bd->slot[0].state, VLI_SLOT_BLOCKED);
+	ck_assert_int_eq(vli_order_announce(100, 70000), 1);
+	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].lb), 70000);
+	vli_order_received();
+	/* the same wait again (the message taken in is not the one it takes):
+	 * the bound goes back up, although this task published 900000 before */
+	vli_order_block(900000, VLI_WAIT_MSG);
+	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].lb), 900000);
+	stop();
+}
+END_TEST
+
 START_TEST(lookahead_never_zero)
 {
 	vlcfg_default(&vli_t.cfg);
@@ -212,6 +286,8 @@ static Suite *order_suite(void)
 	tcase_add_test(t, gate_last_member_publishes_latest_entry);
 	tcase_add_test(t, deadlock_is_declared);
 	tcase_add_test(t, lookahead_never_zero);
+	tcase_add_test(t, waiters_on_this_task_are_not_waited_for);
+	tcase_add_test(t, a_bound_lowered_by_a_sender_is_raised_again);
 	suite_add_tcase(s, t);
 	return s;
 }

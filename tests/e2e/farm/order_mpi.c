@@ -1,0 +1,82 @@
+/* order_mpi.c - small MPI programs for the virtual-order tests.
+ *
+ *   order_mpi poll [-p]   rank 1 sleeps 200 ms of real time (past the layer),
+ *                         computes 1 ms (vl_compute) and sends one int to rank
+ *                         0, which polls with MPI_Iprobe(MPI_ANY_SOURCE) (-p:
+ *                         MPI_Improbe) from the start; rank 0 prints how many
+ *                         polls found nothing, its time, the value.
+ *   order_mpi deadlock    ranks 0 and 1 each wait in MPI_Recv(MPI_ANY_SOURCE)
+ *                         for a message nobody sends.
+ *   order_mpi named       rank 2 sleeps 200 ms of real time, then sends to rank
+ *                         0; rank 1 sends to rank 0 at once; rank 0 receives
+ *                         from rank 2 by name, then from any source: prints
+ *                         the sources and times (the named receive does not
+ *                         change what the wildcard gets).
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include "vlayer.h"
+
+static void real_sleep(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	syscall(SYS_nanosleep, &ts, NULL); /* real time, not virtual */
+}
+
+int main(int argc, char **argv)
+{
+	int rank, x = 42, polls = 0, flag = 0;
+	const char *mode = argc > 1 ? argv[1] : "poll";
+	MPI_Status st;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	if (!strcmp(mode, "poll")) {
+		int improbe = argc > 2 && !strcmp(argv[2], "-p");
+		if (rank == 1) {
+			real_sleep(200);
+			vl_compute(1e-3);
+			MPI_Send(&x, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
+		} else if (rank == 0) {
+			MPI_Message m;
+			for (;;) {
+				if (improbe)
+					MPI_Improbe(MPI_ANY_SOURCE, 5, MPI_COMM_WORLD, &flag, &m, &st);
+				else
+					MPI_Iprobe(MPI_ANY_SOURCE, 5, MPI_COMM_WORLD, &flag, &st);
+				if (flag)
+					break;
+				polls++;
+			}
+			x = 0;
+			if (improbe)
+				MPI_Mrecv(&x, 1, MPI_INT, &m, &st);
+			else
+				MPI_Recv(&x, 1, MPI_INT, st.MPI_SOURCE, 5, MPI_COMM_WORLD, &st);
+			printf("polls %d\nend %lld\nvalue %d\n", polls, (long long)vl_time_ns(), x);
+		}
+	} else if (!strcmp(mode, "deadlock")) {
+		if (rank < 2)
+			MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &st);
+	} else if (!strcmp(mode, "named")) {
+		if (rank == 2) {
+			real_sleep(200);
+			MPI_Send(&rank, 1, MPI_INT, 0, 9, MPI_COMM_WORLD);
+		} else if (rank == 1) {
+			vl_compute(1e-3);
+			MPI_Send(&rank, 1, MPI_INT, 0, 9, MPI_COMM_WORLD);
+		} else if (rank == 0) {
+			MPI_Recv(&x, 1, MPI_INT, 2, 9, MPI_COMM_WORLD, &st);
+			printf("named %d at %lld\n", x, (long long)vl_time_ns());
+			MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 9, MPI_COMM_WORLD, &st);
+			printf("any %d at %lld\n", x, (long long)vl_time_ns());
+		}
+	}
+	fflush(stdout);
+	MPI_Finalize();
+	return 0;
+}

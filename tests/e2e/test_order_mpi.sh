@@ -1,0 +1,164 @@
+#!/bin/bash
+# test_order_mpi.sh BUILD - virtual order (issue 11), MPI: what a wildcard
+# receive or probe gets is decided in virtual time.  The heterogeneous task
+# farm of test_order.sh as an MPI program (farm/farm_mpi.c: worker speeds 1,
+# 2, 4, 8; computation given by vl_compute_flops, compute = ignore) against
+# the same exact event simulation (farm/farm_sim.py), with 4 and 16 workers;
+# identical over repeated runs with the workers started in another real
+# order, beside a CPU hog and on one CPU; taken with MPI_Probe, MPI_Iprobe
+# polling and MPI_Mprobe; with rendezvous-sized results; with the workers
+# waiting in a collective while the master still takes results; polls that
+# find nothing exactly until the virtual arrival; a deadlock reported.
+BUILD=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+F="$HERE/farm"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+PRE=""
+[ -n "${VL_SANITIZED:-}" ] && PRE=--no-preload
+for p in farm_mpi order_mpi; do
+	VLCC_CC="${VLCC_CC:-cc}" "$BUILD/vlcc" -mpi -Wall -Wextra -Werror -O1 \
+		-I"$HERE/../../include" -o "$WORK/$p" "$F/$p.c" ||
+		{ fail "build $p.c"; e2e_summary; exit 1; }
+done
+HOG_PIDS=""
+stop_hogs() { [ -z "$HOG_PIDS" ] || kill $HOG_PIDS 2>/dev/null; wait $HOG_PIDS 2>/dev/null; HOG_PIDS=""; }
+trap 'stop_hogs; e2e_cleanup' EXIT
+
+# farm N NP ARGS...: the farm on NP ranks; output in $WORK/farm.N (with its
+# exit status), traces in $WORK/trace.N
+farm() {
+	local n=$1 np=$2
+	shift 2
+	${WRAP:-} timeout 120 "$BUILD/vlrun" $PRE -np "$np" --vmconfig "${CFG:-$F/farm.ini}" \
+		--trace-dir "$WORK/trace.$n" "$WORK/farm_mpi" "$@" > "$WORK/farm.$n" 2> "$WORK/farm.$n.err"
+	echo "exit $?" >> "$WORK/farm.$n"
+	if grep -q -e "ERROR: AddressSanitizer" -e "runtime error:" "$WORK/farm.$n.err"; then
+		fail "sanitizer report: farm $n"
+		grep -A8 -e "ERROR: AddressSanitizer" -e "runtime error:" "$WORK/farm.$n.err" | head -20
+	fi
+}
+# sim JOBS FLOPS RATES: what the farm must print
+sim() {
+	python3 "$F/farm_sim.py" --jobs "$1" --flops "$2" --rates "$3" --send 5000 \
+		--recv 5000 --trans 50000 --ps-per-kib 8000000 --bytes 4
+	echo "exit 0"
+}
+R4=1e9,2e9,4e9,8e9
+# ranks 1..16 on the hosts w1 w2 w4 w8 master w1 ... (rank r on host r mod 5)
+R16=$R4,1e9,$R4,1e9,$R4,1e9,1e9
+
+# 1. the farm equals the event simulation, to the ns and choice by choice
+sim 40 1e6 $R4 > "$WORK/expected"
+farm 0 5 -j 40 -f 1e6
+assert_eq "MPI farm (40 jobs, speeds 1 2 4 8, MPI_Recv(MPI_ANY_SOURCE)) = event simulation" \
+	"$(cat "$WORK/expected")" "$(cat "$WORK/farm.0")"
+sim 200 2e5 $R4 > "$WORK/expected2"
+farm big 5 -j 200 -f 2e5
+assert_eq "MPI farm (200 small jobs) = event simulation" "$(cat "$WORK/expected2")" \
+	"$(cat "$WORK/farm.big")"
+sim 400 2e5 $R16 > "$WORK/expected16"
+farm w16 17 -j 400 -f 2e5
+assert_eq "MPI farm (16 workers, 400 jobs) = event simulation" "$(cat "$WORK/expected16")" \
+	"$(cat "$WORK/farm.w16")"
+"$BUILD/vlpost" stats "$WORK/trace.0" > "$WORK/stats.0" 2>&1
+assert_eq "vlpost stats on the MPI farm's traces" 0 $?
+
+# 2. the same in every run: workers started in another real order each time
+same=0
+for i in 1 2 3 4 5; do
+	farm "r$i" 5 -j 40 -f 1e6 -d
+	"$BUILD/vlpost" stats "$WORK/trace.r$i" > "$WORK/stats.r$i" 2>&1
+	if cmp -s "$WORK/farm.0" "$WORK/farm.r$i" && cmp -s "$WORK/stats.0" "$WORK/stats.r$i"; then
+		same=$((same + 1))
+	fi
+done
+assert_eq "5 runs, workers started in random real order: same output and same vlpost stats" 5 "$same"
+
+# 3. beside a CPU hog, and with every rank on one CPU
+for h in 1 2; do
+	sh -c 'while :; do :; done' &
+	HOG_PIDS="$HOG_PIDS $!"
+done
+farm hog 5 -j 40 -f 1e6
+stop_hogs
+assert_eq "beside two CPU hogs: the same farm" "$(cat "$WORK/farm.0")" "$(cat "$WORK/farm.hog")"
+if command -v taskset > /dev/null; then
+	WRAP="taskset -c 0" farm one 5 -j 40 -f 1e6
+	assert_eq "every rank on one CPU (taskset): the same farm" "$(cat "$WORK/farm.0")" \
+		"$(cat "$WORK/farm.one")"
+fi
+
+# 4. the master takes results with MPI_Probe, an MPI_Iprobe loop, MPI_Mprobe:
+# a probe costs its own time, so the schedule is its own; each is the same in
+# every run, and every job is done once
+for how in probe iprobe mprobe; do
+	farm "$how.1" 5 -j 60 -f 5e5 -r $how -d
+	farm "$how.2" 5 -j 60 -f 5e5 -r $how
+	assert_eq "master with $how: ends, all 60 jobs done" "exit 0 60" \
+		"$(tail -1 "$WORK/farm.$how.1") $(awk '$1 == "count" { s += $3 } END { print s }' "$WORK/farm.$how.1")"
+	assert_eq "master with $how: two runs identical" "$(cat "$WORK/farm.$how.1")" \
+		"$(cat "$WORK/farm.$how.2")"
+done
+
+# 5. results of 100000 B (rendezvous: the sender waits for the receive the
+# master posts when it chooses) and of 16 KiB (eager in the model, rendezvous
+# in Open MPI): no hang, the same in every run
+for b in 100000 16384; do
+	farm "rdv$b.1" 5 -j 40 -f 1e6 -b $b -d
+	farm "rdv$b.2" 5 -j 40 -f 1e6 -b $b
+	assert_eq "results of $b B: the master ends" "exit 0" "$(tail -1 "$WORK/farm.rdv$b.1")"
+	assert_eq "results of $b B: two runs identical" "$(cat "$WORK/farm.rdv$b.1")" \
+		"$(cat "$WORK/farm.rdv$b.2")"
+done
+
+# 6. workers that are done wait in MPI_Reduce while the master still takes
+# results (they are in a collective it has not entered: it does not wait for them)
+farm red.1 5 -j 40 -f 1e6 -e
+farm red.2 5 -j 40 -f 1e6 -e -d
+assert_eq "workers in MPI_Reduce while the master receives: ends, the sum" "exit 0 reduce 40" \
+	"$(tail -1 "$WORK/farm.red.1") $(grep reduce "$WORK/farm.red.1")"
+assert_eq "workers in MPI_Reduce: two runs identical" "$(cat "$WORK/farm.red.1")" \
+	"$(cat "$WORK/farm.red.2")"
+
+# 7. polls: rank 1 sends 1 ms (virtual) after its start but 200 ms (real)
+# late; every failed MPI_Iprobe costs R = 5 us, so the count is exact
+arr=$((1000000 + 5000 + 50000 + 4 * 8000000 / 1024000)) # compute + S + T(4 B)
+for mode in iprobe improbe; do
+	timeout 60 "$BUILD/vlrun" $PRE -np 2 --vmconfig "$F/farm.ini" --trace-dir "$WORK/trace.poll" \
+		"$WORK/order_mpi" poll $([ $mode = improbe ] && echo -p) > "$WORK/poll.out" 2>&1
+	pv() { awk -v k="$1" '$1 == k { print $2 }' "$WORK/poll.out"; }
+	assert_eq "MPI_$mode(MPI_ANY_SOURCE) polls before a message 1 ms away (200 ms real)" \
+		$(((arr + 4999) / 5000)) "$(pv polls)"
+	assert_eq "MPI_$mode: the message's content" 42 "$(pv value)"
+done
+
+# 8. a named receive from a rank that is 200 ms late (real), then a wildcard:
+# exact times (S + T + R; the wildcard's message arrives 1 ms later)
+timeout 60 "$BUILD/vlrun" $PRE -np 3 --vmconfig "$F/farm.ini" --trace-dir "$WORK/trace.named" \
+	"$WORK/order_mpi" named > "$WORK/named.out" 2>&1
+assert_eq "named receive, then MPI_ANY_SOURCE: sources and times" \
+	"named 2 at $((arr - 1000000 + 5000)) any 1 at $((arr + 5000))" \
+	"$(grep -e '^named' -e '^any' "$WORK/named.out" | tr '\n' ' ' | sed 's/ $//')"
+
+# 9. a real deadlock (ranks 0 and 1 both wait in MPI_Recv(MPI_ANY_SOURCE)):
+# a report, status 4, in seconds
+t0=$(date +%s%N)
+timeout 60 "$BUILD/vlrun" $PRE -np 2 --vmconfig "$F/farm.ini" --trace-dir "$WORK/trace.dl" \
+	"$WORK/order_mpi" deadlock > "$WORK/dl.out" 2>&1
+rc=$?
+t1=$(date +%s%N)
+assert_eq "deadlock: a non-zero exit" yes "$([ $rc != 0 ] && [ $rc != 124 ] && echo yes || echo no)"
+assert_eq "deadlock: found within 10 s" yes "$( [ $(( (t1 - t0) / 1000000000 )) -lt 10 ] && echo yes || echo no)"
+assert_eq "deadlock: the report lists both waits" 2 \
+	"$(grep -c 'waits in MPI_Recv(source=-1, tag=7)' "$WORK/dl.out")"
+
+# 10. ordering = real: the CLUE behaviour is still there
+sed 's/^compute = ignore/compute = ignore\nordering = real/' "$F/farm.ini" > "$WORK/real.ini"
+CFG="$WORK/real.ini" farm real 5 -j 40 -f 1e6
+assert_eq "ordering = real: the farm ends, all 40 jobs done" "exit 0 40" \
+	"$(tail -1 "$WORK/farm.real") $(awk '$1 == "count" { s += $3 } END { print s }' "$WORK/farm.real")"
+assert_eq "ordering = real: no board" no "$([ -e "$WORK/trace.real/.vlayer-board" ] && echo yes || echo no)"
+
+e2e_summary
