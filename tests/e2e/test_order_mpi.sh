@@ -5,8 +5,9 @@
 # 2, 4, 8; computation given by vl_compute_flops, compute = ignore) against
 # the same exact event simulation (farm/farm_sim.py), with 4 and 16 workers;
 # identical over repeated runs with the workers started in another real
-# order, beside a CPU hog and on one CPU; taken with MPI_Probe, MPI_Iprobe
-# polling and MPI_Mprobe; with rendezvous-sized results; with the workers
+# order, beside a CPU hog and on one CPU; taken with MPI_Waitany over one
+# MPI_Irecv per worker (exact too), MPI_Probe, MPI_Iprobe polling, MPI_Mprobe,
+# MPI_Testany polling and MPI_Waitsome; with rendezvous-sized results; with the workers
 # waiting in a collective while the master still takes results; polls that
 # find nothing exactly until the virtual arrival; a deadlock reported.
 BUILD=$(cd "$1" && pwd)
@@ -90,10 +91,17 @@ if command -v taskset > /dev/null; then
 		"$(cat "$WORK/farm.one")"
 fi
 
-# 4. the master takes results with MPI_Probe, an MPI_Iprobe loop, MPI_Mprobe:
+# 3b. the master posts an MPI_Irecv per worker and takes the first to complete
+# with MPI_Waitany: the same farm, to the ns
+farm waitany 5 -j 40 -f 1e6 -r waitany -d
+assert_eq "MPI_Irecv per worker + MPI_Waitany = event simulation" "$(cat "$WORK/expected")" \
+	"$(cat "$WORK/farm.waitany")"
+
+# 4. the master takes results with MPI_Probe, an MPI_Iprobe loop, MPI_Mprobe,
+# an MPI_Testany loop, MPI_Waitsome:
 # a probe costs its own time, so the schedule is its own; each is the same in
 # every run, and every job is done once
-for how in probe iprobe mprobe; do
+for how in probe iprobe mprobe testany waitsome; do
 	farm "$how.1" 5 -j 60 -f 5e5 -r $how -d
 	farm "$how.2" 5 -j 60 -f 5e5 -r $how
 	assert_eq "master with $how: ends, all 60 jobs done" "exit 0 60" \

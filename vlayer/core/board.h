@@ -21,6 +21,7 @@
 #define VLI_BOARD_SLOTS 8192                  /* tasks of one run, a power of 2 */
 #define VLI_BOARD_NONE INT64_MAX              /* lb of a task that sends nothing more */
 #define VLI_BOARD_GATES 256                   /* barriers in use at once */
+#define VLI_BOARD_COLLS 256                   /* collectives waited in at once */
 
 /* slot states */
 enum {
@@ -70,6 +71,12 @@ typedef struct vli_board {
 		int64_t max_entry; /* latest entry of the current round */
 		int64_t last_max;  /* latest entry of round gen - 1 */
 	} gate[VLI_BOARD_GATES];
+	struct vli_coll {          /* collectives being waited in (order.c): under the lock */
+		uint64_t on, n;    /* which: the front end's key and instance; on == 0: free */
+		int size, left;    /* members; members that have left it */
+		uint64_t member[VLI_BOARD_SLOTS / 64]; /* the members' slots */
+		uint64_t in[VLI_BOARD_SLOTS / 64];     /* those that have entered */
+	} coll[VLI_BOARD_COLLS];
 	struct {
 		_Atomic int id;    /* 0 = empty (ids are never 0 here: stored + 1) */
 		_Atomic int slot;

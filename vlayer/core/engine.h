@@ -263,6 +263,9 @@ int vli_order_announce(int dst_id, int64_t arrival);
 void vli_order_received(void);
 /* Whether announced messages to this task have not really arrived yet. */
 int vli_order_behind(void);
+/* The bound task id publishes (VLI_ORDER_NONE if it is not on the board): it
+ * starts nothing before it. */
+int64_t vli_order_bound_of(int id);
 /* A task dst_id is known gone (killed by this task). */
 void vli_order_forget(int dst_id);
 
@@ -277,20 +280,24 @@ void vli_order_wait_begin(vli_order_wait *w, const char *what_fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void vli_order_snap(vli_order_wait *w);
 void vli_order_block(int64_t lb, int how);
-/* The same, for a task that waits on something another may do:
- * on = VLI_ON_TASK(id): it cannot go on before task id does something (a
- * rendezvous sender waits for the receive), so task id need not wait for it;
- * another key (with n): the front end's exempt function says, for each task,
- * whether the waiter waits for it (a collective: for the members that have
- * not entered it).  A task ignores the waiters that wait for it when it asks
- * vli_order_safe. */
+/* The same, for a task that waits on something others must do first:
+ * on = VLI_ON_TASK(id): on task id (a rendezvous sender waits for the
+ * receive); another key (top bit clear) with instance n: in a collective
+ * recorded with vli_order_coll_enter (on the members that have not entered
+ * it).  A task ignores, when it asks vli_order_safe, the tasks that wait for
+ * it, directly or through others: they send nothing before it acts. */
 #define VLI_ON_TASK(id) ((1ULL << 63) | (uint64_t)(uint32_t)(id))
 void vli_order_block_on(int64_t lb, int how, uint64_t on, uint64_t n);
-typedef int (*vli_order_exempt_fn)(uint64_t on, uint64_t n);
-void vli_order_set_exempt(vli_order_exempt_fn fn);
+/* This task enters collective (on, n) of count tasks ids[] (every member
+ * gives the same), and leaves it once it has really ended. */
+void vli_order_coll_enter(uint64_t on, uint64_t n, int count, const int *ids);
+void vli_order_coll_leave(uint64_t on, uint64_t n);
 /* Whether nothing can still arrive at or before tau that this task has not
  * seen. */
 int vli_order_safe(int64_t tau);
+/* The same for what task id alone may still send (a receive from a named
+ * task: only its bound counts). */
+int vli_order_safe_from(int id, int64_t tau);
 /* Sleep until something changes, at most 50 ms - VLI_SLEEP_ROOT: the bound
  * of the others (or a message announced to this task); VLI_SLEEP_KICK: a
  * message announced to this task; VLI_SLEEP_CHECK: no sleep (the caller

@@ -48,7 +48,6 @@ static int me = -1;                  /* this task's slot */
 static int64_t published = -1;       /* the lb it last published */
 static const char *id_fmt = "%d";
 static vli_order_probe_fn probe;
-static vli_order_exempt_fn exempt_fn;
 
 int vli_order_on(void)
 {
@@ -65,9 +64,9 @@ static void set_lb(int i, int64_t lb)
 {
 	if (i == me)
 		published = lb;
-	/* while some task waits on another, a waiter's own least bound may move
-	 * without the root: wake them all */
-	if (vli_board_set(i, lb) || atomic_load(&vli_bd->nwaiton))
+	/* a waiter's own least bound may move without the root (the tasks that
+	 * wait for it are left out): wake the waiters at every change */
+	if (vli_board_set(i, lb) || atomic_load(&vli_bd->nwatch))
 		vli_board_wake_watchers();
 }
 
@@ -245,6 +244,15 @@ void vli_order_received(void)
 	atomic_fetch_add(&vli_bd->received, 1);
 }
 
+int64_t vli_order_bound_of(int id)
+{
+	int i;
+
+	if (!vli_order_on() || (i = vli_board_find(id)) < 0)
+		return VLI_ORDER_NONE;
+	return atomic_load(&vli_bd->slot[i].lb);
+}
+
 int vli_order_behind(void)
 {
 	vli_slot *s;
@@ -277,11 +285,6 @@ void vli_order_snap(vli_order_wait *w)
 	w->kick = atomic_load(&vli_bd->slot[me].kick);
 }
 
-void vli_order_set_exempt(vli_order_exempt_fn fn)
-{
-	exempt_fn = fn;
-}
-
 void vli_order_block(int64_t lb, int how)
 {
 	vli_order_block_on(lb, how, 0, 0);
@@ -312,18 +315,122 @@ void vli_order_block_on(int64_t lb, int how, uint64_t on, uint64_t n)
 	vli_board_unlock();
 }
 
-/* Whether slot i waits for this task: on it by id, or in a collective this
- * task has not entered (the front end's exempt function). */
-static int waits_for_me(int i)
+/* ---- who waits for this task ----
+ * A task that waits on another (a rendezvous sender on its receiver), in a
+ * collective (on the members that have not entered it) or for a message that
+ * nobody has announced may be unable to go on before this task acts.  The
+ * tasks that can go on without it are found as a least fixed point: those
+ * that run (or are not started, or wait for something outside), those that
+ * wait for a message on its way, and - repeatedly - those waiting on a task
+ * that can, in a collective whose missing members all can, or for a message
+ * while any task that can might send it.  The others send nothing before this
+ * task acts: vli_order_safe ignores their bounds. */
+
+#define DEP_WORDS (VLI_BOARD_SLOTS / 64)
+static uint64_t ind[DEP_WORDS]; /* the slots that can go on without this task (scratch) */
+
+#define IND(i) ((ind[(i) / 64] >> ((i) % 64)) & 1)
+
+/* Under the lock: the record of collective (on, n); NULL if none (create: a
+ * free one, NULL if all are in use). */
+static struct vli_coll *coll_of(uint64_t on, uint64_t n, int create)
+{
+	int i, free_i = -1;
+
+	for (i = 0; i < VLI_BOARD_COLLS; i++) {
+		struct vli_coll *c = &vli_bd->coll[i];
+		if (c->on == on && c->n == n)
+			return c;
+		if (!c->on && free_i < 0)
+			free_i = i;
+	}
+	if (!create || free_i < 0)
+		return NULL;
+	memset(&vli_bd->coll[free_i], 0, sizeof vli_bd->coll[free_i]);
+	vli_bd->coll[free_i].on = on;
+	vli_bd->coll[free_i].n = n;
+	return &vli_bd->coll[free_i];
+}
+
+/* Under the lock: whether blocked slot s can go on without this task, given
+ * ind (any: some other task can). */
+static int can_go_on(int i, int any)
 {
 	vli_slot *s = &vli_bd->slot[i];
 	uint64_t on = atomic_load(&s->wait_on);
+	struct vli_coll *c;
+	int w, j;
 
-	if (!on || i == me || atomic_load(&s->state) != VLI_SLOT_BLOCKED)
-		return 0;
-	if (on & VLI_ON_TASK(0))
-		return on == VLI_ON_TASK(vli_t.id);
-	return exempt_fn && exempt_fn(on, atomic_load(&s->wait_n));
+	if (!on) /* a message: on its way (a bound), or from anyone who can send */
+		return atomic_load(&s->lb) != VLI_ORDER_NONE || any;
+	if (on & VLI_ON_TASK(0)) {
+		j = vli_board_find((int)(uint32_t)on);
+		return j < 0 || (j != me && IND(j));
+	}
+	c = coll_of(on, atomic_load(&s->wait_n), 0);
+	if (!c)
+		return 1; /* not recorded: assume it can */
+	for (w = 0; w < DEP_WORDS; w++)
+		if (c->member[w] & ~c->in[w] & ~ind[w])
+			return 0; /* a missing member that cannot (this task among them) */
+	return 1;
+}
+
+/* Under the lock: fill ind. */
+static void find_independent(void)
+{
+	int i, n = atomic_load(&vli_bd->nslots), changed, any = 0;
+
+	memset(ind, 0, sizeof ind);
+	do {
+		changed = 0;
+		for (i = 0; i < n; i++) {
+			int st = atomic_load(&vli_bd->slot[i].state), go;
+
+			if (i == me || IND(i))
+				continue;
+			go = st == VLI_SLOT_RUNNING || st == VLI_SLOT_PENDING || st == VLI_SLOT_EXTERN ||
+			     st == VLI_SLOT_OUTSIDE || (st == VLI_SLOT_BLOCKED && can_go_on(i, any));
+			if (go) {
+				ind[i / 64] |= 1ULL << (i % 64);
+				changed = any = 1;
+			}
+		}
+	} while (changed);
+}
+
+void vli_order_coll_enter(uint64_t on, uint64_t n, int count, const int *ids)
+{
+	struct vli_coll *c;
+	int k, j;
+
+	if (!vli_order_on())
+		return;
+	vli_board_lock();
+	c = coll_of(on, n, 1);
+	if (c) {
+		if (!c->size) {
+			c->size = count;
+			for (k = 0; k < count; k++)
+				if ((j = vli_board_find(ids[k])) >= 0)
+					c->member[j / 64] |= 1ULL << (j % 64);
+		}
+		c->in[me / 64] |= 1ULL << (me % 64);
+	}
+	vli_board_unlock();
+}
+
+void vli_order_coll_leave(uint64_t on, uint64_t n)
+{
+	struct vli_coll *c;
+
+	if (!vli_order_on())
+		return;
+	vli_board_lock();
+	c = coll_of(on, n, 0);
+	if (c && ++c->left >= c->size)
+		c->on = 0;
+	vli_board_unlock();
 }
 
 /* The least bound that this task must respect: the root, or, if some task
@@ -333,17 +440,18 @@ static int64_t least_bound(int64_t la, int64_t tau)
 	int64_t m = vli_board_root();
 	int i, n;
 
-	if (sat_add(m, la) > tau || !atomic_load(&vli_bd->nwaiton))
+	if (sat_add(m, la) > tau)
 		return m;
-	/* a task that cannot go on before this one does sends nothing that this
-	 * one could take now */
 	m = VLI_ORDER_NONE;
+	vli_board_lock();
+	find_independent();
 	n = atomic_load(&vli_bd->nslots);
 	for (i = 0; i < n; i++) {
 		int64_t lb = atomic_load(&vli_bd->slot[i].lb);
-		if (lb < m && !waits_for_me(i))
+		if (lb < m && (i == me || IND(i)))
 			m = lb;
 	}
+	vli_board_unlock();
 	return m;
 }
 
@@ -358,6 +466,30 @@ int vli_order_safe(int64_t tau)
 	 * passes the send (or it waits on this task), so a message announced
 	 * after the bounds were read is seen by the count */
 	m = least_bound(la, tau);
+	if (vli_order_behind())
+		return 0;
+	return sat_add(m, la) > tau;
+}
+
+int vli_order_safe_from(int id, int64_t tau)
+{
+	int64_t la, m = VLI_ORDER_NONE;
+	int i;
+
+	if (!vli_order_on())
+		return 1;
+	la = atomic_load(&vli_bd->la);
+	i = vli_board_find(id);
+	if (i >= 0) {
+		m = atomic_load(&vli_bd->slot[i].lb);
+		if (sat_add(m, la) <= tau) {
+			vli_board_lock();
+			find_independent();
+			if (!IND(i))
+				m = VLI_ORDER_NONE; /* it waits for this task */
+			vli_board_unlock();
+		}
+	}
 	if (vli_order_behind())
 		return 0;
 	return sat_add(m, la) > tau;

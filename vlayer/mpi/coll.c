@@ -22,6 +22,7 @@ struct vlmpi_coll {
 	MPI_Request xreq;       /* nonblocking collectives: the exchange */
 	int done;               /* exit computed */
 	uint64_t num;           /* its number among the collectives of its communicator */
+	uint64_t on;            /* virtual order: recorded on the board (nonblocking) */
 	vlcoll_out o;           /* this rank's result */
 };
 typedef struct vlmpi_coll vlmpi_coll;
@@ -51,6 +52,8 @@ static vlmpi_coll *coll_new(vlmpi_comm *v, int kind, int root, int64_t t0, const
 
 void vlmpi_coll_free(vlmpi_coll *c)
 {
+	if (c->on)
+		vli_order_coll_leave(c->on, c->num);
 	free(c->mine);
 	free(c->all);
 	free(c);
@@ -148,6 +151,11 @@ int vlmpi_coll_start(vlmpi_comm *v, int kind, int root, int64_t t0, const int64_
 		return rc;
 	}
 	c->num = v->ncoll++;
+	if (vlmpi_vorder) {
+		/* entered now; its members wait in it at Wait/Test */
+		c->on = VLMPI_ON_COLL(v->id);
+		vli_order_coll_enter(c->on, c->num, v->size, v->world);
+	}
 	q = vlmpi_req_new(*req, VLMPI_REQ_COLL, v, -1, 0);
 	q->coll = c;
 	return MPI_SUCCESS;
@@ -188,6 +196,9 @@ uint64_t vlmpi_coll_num(const vlmpi_coll *c)
 	return c->num;
 }
 
+/* The blocking collective this rank waits in (virtual order). */
+static uint64_t in_on, in_n;
+
 int vlmpi_coll_enter(MPI_Comm comm, const char *name)
 {
 	vlmpi_comm *v = vlmpi_comm_find(comm);
@@ -198,8 +209,17 @@ int vlmpi_coll_enter(MPI_Comm comm, const char *name)
 	n = v->ncoll++;
 	if (!vlmpi_vorder)
 		return 0;
-	vlmpi_wait_begin(vli_t.now, VLMPI_ON_COLL(v->id), n, "%s", name);
+	in_on = VLMPI_ON_COLL(v->id);
+	in_n = n;
+	vli_order_coll_enter(in_on, in_n, v->size, v->world);
+	vlmpi_wait_begin(vli_t.now, in_on, in_n, "%s", name);
 	return 1;
+}
+
+void vlmpi_coll_done(void)
+{
+	vlmpi_wait_end();
+	vli_order_coll_leave(in_on, in_n);
 }
 
 /* Used by the generated collectives. */

@@ -2,7 +2,7 @@
  * virtual host of every member and an id that is the same on every member
  * (made from the parent's id and how many communicators the parent created
  * before); MPI_COMM_WORLD and MPI_COMM_SELF are registered at start-up, every
- * communicator a wrapped creation call makes is registered after it, and
+ * communicator a wrapped creation call makes (newcomm.c) is registered after it, and
  * MPI_Comm_free forgets it.  Messages on any other communicator (an
  * intercommunicator ...) pass untimed.
  */
@@ -129,100 +129,13 @@ void vlmpi_comm_init(void)
 	comms[0]->ncreated++;
 }
 
-/* After a collective creation call on parent: count it and register the
- * result, so that every member agrees on the new communicator's id; the wait
- * (virtual order: the call is a collective on parent) ends. */
-static int created(int rc, MPI_Comm parent, MPI_Comm *newcomm, int waits)
+/* A communicator created collectively from parent: registered, so that every
+ * member agrees on its id (made from the parent's and how many the parent
+ * created before). */
+void vlmpi_comm_created(MPI_Comm c, vlmpi_comm *parent)
 {
-	vlmpi_comm *p = vlmpi_comm_find(parent);
-
-	if (waits)
-		vlmpi_wait_end();
-	if (rc != MPI_SUCCESS || !p)
-		return rc;
-	comm_add(*newcomm, p);
-	p->ncreated++;
-	return rc;
-}
-
-int vlmpi_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
-{
-	int w = vlmpi_coll_enter(comm, "MPI_Comm_dup");
-
-	return created(PMPI_Comm_dup(comm, newcomm), comm, newcomm, w);
-}
-
-int vlmpi_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
-{
-	int w = vlmpi_coll_enter(comm, "MPI_Comm_split");
-
-	return created(PMPI_Comm_split(comm, color, key, newcomm), comm, newcomm, w);
-}
-
-int vlmpi_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm *newcomm)
-{
-	int w = vlmpi_coll_enter(comm, "MPI_Comm_split_type");
-
-	return created(PMPI_Comm_split_type(comm, type, key, info, newcomm), comm, newcomm, w);
-}
-
-int vlmpi_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
-{
-	int w = vlmpi_coll_enter(comm, "MPI_Comm_create");
-
-	return created(PMPI_Comm_create(comm, group, newcomm), comm, newcomm, w);
-}
-
-int vlmpi_Cart_create(MPI_Comm old, int ndims, const int dims[], const int periods[], int reorder,
-		      MPI_Comm *cart)
-{
-	int w = vlmpi_coll_enter(old, "MPI_Cart_create");
-
-	return created(PMPI_Cart_create(old, ndims, dims, periods, reorder, cart), old, cart, w);
-}
-
-int vlmpi_Cart_sub(MPI_Comm comm, const int remain[], MPI_Comm *newcomm)
-{
-	int w = vlmpi_coll_enter(comm, "MPI_Cart_sub");
-
-	return created(PMPI_Cart_sub(comm, remain, newcomm), comm, newcomm, w);
-}
-
-int vlmpi_Graph_create(MPI_Comm old, int nnodes, const int index[], const int edges[], int reorder,
-		       MPI_Comm *graph)
-{
-	int w = vlmpi_coll_enter(old, "MPI_Graph_create");
-
-	return created(PMPI_Graph_create(old, nnodes, index, edges, reorder, graph), old, graph, w);
-}
-
-int vlmpi_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
-{
-	int w = vlmpi_coll_enter(comm, "MPI_Comm_dup_with_info");
-
-	return created(PMPI_Comm_dup_with_info(comm, info, newcomm), comm, newcomm, w);
-}
-
-int vlmpi_Dist_graph_create_adjacent(MPI_Comm old, int indegree, const int sources[],
-				     const int sourceweights[], int outdegree,
-				     const int destinations[], const int destweights[],
-				     MPI_Info info, int reorder, MPI_Comm *graph)
-{
-	int w = vlmpi_coll_enter(old, "MPI_Dist_graph_create_adjacent");
-
-	return created(PMPI_Dist_graph_create_adjacent(old, indegree, sources, sourceweights,
-						       outdegree, destinations, destweights, info,
-						       reorder, graph), old, graph, w);
-}
-
-int vlmpi_Dist_graph_create(MPI_Comm old, int n, const int sources[], const int degrees[],
-			    const int destinations[], const int weights[], MPI_Info info,
-			    int reorder, MPI_Comm *graph)
-{
-	int w = vlmpi_coll_enter(old, "MPI_Dist_graph_create");
-
-	return created(PMPI_Dist_graph_create(old, n, sources, degrees, destinations, weights, info,
-					      reorder, graph), old, graph, w);
+	comm_add(c, parent);
+	parent->ncreated++;
 }
 
 int vlmpi_Comm_free(MPI_Comm *comm)

@@ -7,6 +7,7 @@
  * clock.  MPI_Request_free and MPI_Cancel end a request without completion.
  */
 #include <sched.h>
+#include <stdlib.h>
 #include <mpi.h>
 #include "vlayer/core/engine.h"
 #include "vlayer/mpi/mpi_internal.h"
@@ -159,6 +160,191 @@ static int test_one(MPI_Request *req, vlmpi_req *q, MPI_Status *st)
 	return 1;
 }
 
+/* ---- virtual order: which requests complete first ----
+ * Under ordering = virtual, MPI_Test, Testany, Testall, Testsome, Waitany
+ * and Waitsome do not report what MPI has completed for real but what has
+ * completed in virtual time: each request's virtual completion (a receive:
+ * its message's arrival, from the header; an eager send: its call; a
+ * rendezvous send: its departure, once the receiver answered; a collective:
+ * its exit) once nothing that is not known yet can complete earlier; then the
+ * chosen ones are completed for real. */
+
+/* The virtual completion of followed request q (active, handle *r): 1 and *c
+ * if known; 0 and a lower bound *c if not (VLI_ORDER_NONE for a receive whose
+ * message has not been announced: vli_order_safe covers it). */
+static int vcompletion(vlmpi_req *q, MPI_Request *r, int64_t *c)
+{
+	MPI_Status s;
+	vlmpi_hdr h;
+	int f = 0;
+	int64_t b, d;
+
+	if (q->kind == VLMPI_REQ_RECV) {
+		if (!q->hdr_ready && q->peer != MPI_ANY_SOURCE) {
+			*c = VLI_ORDER_NONE;
+			if (!vlmpi_header_first(q->vc->world[q->peer], q->vc->id, q->tag, &h))
+				return 0;
+			*c = vlmpi_arrival_of(&h, q->t_post);
+			return 1;
+		}
+		if (!q->hdr_ready) {
+			/* posted for real with a wildcard source: MPI matches it */
+			PMPI_Request_get_status(*r, &f, &s);
+			if (!f) {
+				*c = vlmpi_pending_arrival(q->vc, MPI_ANY_SOURCE, q->tag, q->t_post);
+				return 0;
+			}
+			vlmpi_recv_header(q, &s);
+		}
+		*c = q->src_world >= 0 ? vlmpi_arrival_of(&q->rh, q->t_post) : q->t_post;
+		return 1;
+	}
+	if (q->kind == VLMPI_REQ_COLL) {
+		if (vlmpi_coll_ready(q, 0)) {
+			*c = vlmpi_coll_exit(q->coll);
+			return 1;
+		}
+		*c = q->t_post;
+		return 0;
+	}
+	if (!q->rdv) {
+		*c = q->t_post;
+		return 1;
+	}
+	if (!q->ack_done)
+		PMPI_Test(&q->ack, &q->ack_done, MPI_STATUS_IGNORE);
+	if (q->ack_done) {
+		*c = vlmpi_rdv_departure(&q->h, q->ack_t);
+		return 1;
+	}
+	/* the data leave when the receiver posts: not before its bound */
+	b = vli_order_bound_of(q->vc->world[q->peer]);
+	d = q->h.t_call + q->h.send_ns;
+	*c = b > d ? b : d;
+	return 0;
+}
+
+/* Whether no receive among reqs whose completion is not known (known[i] 0)
+ * can complete by tau: its source (anyone, for a wildcard) sends nothing
+ * that arrives by then. */
+static int unknown_safe(int count, MPI_Request reqs[], const char *known, int64_t tau)
+{
+	int i;
+
+	for (i = 0; i < count; i++) {
+		vlmpi_req *q;
+		if (known[i] || reqs[i] == MPI_REQUEST_NULL || !(q = vlmpi_req_find(reqs[i])) ||
+		    !q->active || q->kind != VLMPI_REQ_RECV)
+			continue;
+		if (q->peer == MPI_ANY_SOURCE ? !vli_order_safe(tau)
+					      : !vli_order_safe_from(q->vc->world[q->peer], tau))
+			return 0;
+	}
+	return 1;
+}
+
+enum { VC_ANY, VC_SOME, VC_ALL };
+
+/* The requests of reqs that complete first in virtual time, marked in out[]:
+ * VC_ANY the lowest index among those complete at the earliest time, VC_SOME
+ * every one complete by then, VC_ALL every one complete by the caller's clock.
+ * wait: wait until one completes (else only those complete by the caller's
+ * clock count, as a test).  Returns how many (*nactive: the active ones), -1
+ * if an active request is not followed by the layer (the caller does what MPI
+ * does), -2 if none is active. */
+static int vchoose(int count, MPI_Request reqs[], int wait, int how, char *out, int *nactive,
+		   const char *call)
+{
+	int64_t *c = malloc(sizeof(int64_t) * (size_t)(count > 0 ? count : 1)), kmin, ulb, target, lb;
+	char *known = malloc((size_t)(count > 0 ? count : 1));
+	int i, n = 0, active, waiting = 0, decided;
+	vli_order_wait w;
+
+	if (!c || !known)
+		vli_error(1, "out of memory");
+	for (;;) {
+		if (waiting)
+			vli_order_snap(&w);
+		vlmpi_progress();
+		vlmpi_catch_up();
+		active = 0;
+		kmin = ulb = VLI_ORDER_NONE;
+		for (i = 0; i < count; i++) {
+			vlmpi_req *q;
+			out[i] = known[i] = 0;
+			if (reqs[i] == MPI_REQUEST_NULL)
+				continue;
+			if (!(q = vlmpi_req_find(reqs[i]))) {
+				n = -1;
+				goto done;
+			}
+			if (!q->active)
+				continue; /* an inactive persistent request */
+			active++;
+			known[i] = (char)vcompletion(q, &reqs[i], &c[i]);
+			if (known[i] && c[i] < kmin)
+				kmin = c[i];
+			else if (!known[i] && c[i] < ulb)
+				ulb = c[i];
+		}
+		if (!active) {
+			n = -2;
+			goto done;
+		}
+		target = !wait || how == VC_ALL ? vli_t.now : kmin > vli_t.now ? kmin : vli_t.now;
+		/* decided: nothing unknown completes by target - no message that is
+		 * not announced yet arrives by then from the source of a receive that
+		 * has none */
+		decided = ulb > target && unknown_safe(count, reqs, known, target);
+		if (decided)
+			break;
+		if (!waiting) {
+			vli_order_wait_begin(&w, "%s", call);
+			vli_order_snap(&w);
+			waiting = 1;
+		}
+		lb = ulb < target ? ulb : target;
+		vli_order_block(lb, wait ? VLI_WAIT_MSG : VLI_WAIT_POLL);
+		if (lb == VLI_ORDER_NONE) {
+			vli_order_sleep(&w, VLI_SLEEP_KICK);
+		} else {
+			if (ulb > target && unknown_safe(count, reqs, known, lb))
+				continue;
+			vli_order_sleep(&w, VLI_SLEEP_ROOT);
+		}
+	}
+	for (i = 0; i < count; i++) {
+		if (!known[i] || c[i] > target)
+			continue;
+		out[i] = 1;
+		n++;
+		if (how == VC_ANY)
+			break;
+	}
+done:
+	if (waiting)
+		vli_order_wait_end(&w);
+	if (nactive)
+		*nactive = n >= 0 ? active : 0;
+	free(c);
+	free(known);
+	return n;
+}
+
+/* Complete chosen request i for real and in time (the call began at t0). */
+static void vfinish(MPI_Request reqs[], int i, MPI_Status *st, int64_t t0)
+{
+	vlmpi_req *q = vlmpi_req_find(reqs[i]);
+	MPI_Status s;
+
+	wait_begin(q, "MPI_Wait");
+	vlmpi_real_wait(&reqs[i], &s);
+	complete(q, &s, t0);
+	vlmpi_wait_end();
+	if (st != MPI_STATUS_IGNORE)
+		*st = s;
+}
+
 /* Host of the peer a request names, -1 for a wildcard. */
 static int req_host(const vlmpi_req *q)
 {
@@ -173,6 +359,15 @@ int vlmpi_Test(MPI_Request *req, int *flag, MPI_Status *status)
 	vlmpi_progress();
 	if (!q || !q->active)
 		return PMPI_Test(req, flag, status);
+	if (vlmpi_vorder) {
+		char out;
+		*flag = vchoose(1, req, 0, VC_ANY, &out, NULL, "MPI_Test") == 1;
+		if (*flag)
+			vfinish(req, 0, status, t0);
+		else
+			vlmpi_poll_cost(t0, req_host(q));
+		return MPI_SUCCESS;
+	}
 	int r = test_one(req, q, status);
 	*flag = r == 1;
 	if (r == 0)
@@ -186,6 +381,23 @@ int vlmpi_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[
 	int64_t t0 = vli_t.now;
 
 	vlmpi_progress();
+	if (vlmpi_vorder) {
+		char *out = malloc((size_t)(count > 0 ? count : 1));
+		int n, nactive = 0;
+		if (!out)
+			vli_error(1, "out of memory");
+		n = vchoose(count, reqs, 0, VC_ALL, out, &nactive, "MPI_Testall");
+		free(out);
+		if (n >= 0 && n < nactive) {
+			*flag = 0;
+			vlmpi_poll_cost(t0, -1);
+			return MPI_SUCCESS;
+		}
+		if (n >= 0 || n == -2) {
+			*flag = 1;
+			return vlmpi_Waitall(count, reqs, statuses);
+		}
+	}
 	/* all or nothing: first see whether every one is complete in virtual time;
 	 * the call costs R unless the only ones missing are eager sends (see
 	 * test_one) */
@@ -230,6 +442,29 @@ int vlmpi_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Stat
 
 	vlmpi_progress();
 	*index = MPI_UNDEFINED;
+	if (vlmpi_vorder) {
+		char *out = malloc((size_t)(count > 0 ? count : 1));
+		int n;
+		if (!out)
+			vli_error(1, "out of memory");
+		n = vchoose(count, reqs, 0, VC_ANY, out, NULL, "MPI_Testany");
+		for (i = 0; n == 1 && i < count && !out[i]; i++)
+			;
+		free(out);
+		if (n == 1) {
+			*index = i;
+			*flag = 1;
+			vfinish(reqs, i, status, t0);
+			return MPI_SUCCESS;
+		}
+		if (n == 0) {
+			*flag = 0;
+			vlmpi_poll_cost(t0, -1);
+			return MPI_SUCCESS;
+		}
+		if (n == -2)
+			return PMPI_Testany(count, reqs, index, flag, status);
+	}
 	for (i = 0; i < count; i++) {
 		vlmpi_req *q;
 		if (reqs[i] == MPI_REQUEST_NULL)
@@ -269,6 +504,23 @@ int vlmpi_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
 			active = 1;
 	if (!active)
 		return PMPI_Waitany(count, reqs, index, status);
+	if (vlmpi_vorder) {
+		char *out = malloc((size_t)count);
+		int n;
+		if (!out)
+			vli_error(1, "out of memory");
+		n = vchoose(count, reqs, 1, VC_ANY, out, NULL, "MPI_Waitany");
+		for (i = 0; n == 1 && i < count && !out[i]; i++)
+			;
+		free(out);
+		if (n == 1) {
+			*index = i;
+			vfinish(reqs, i, status, t0);
+			return MPI_SUCCESS;
+		}
+		if (n == -2)
+			return PMPI_Waitany(count, reqs, index, status);
+	}
 	/* the first that completes for real; virtual time then waits for it */
 	for (;;) {
 		for (i = 0; i < count; i++) {
@@ -307,6 +559,33 @@ static int some(int incount, MPI_Request reqs[], int *outcount, int indices[],
 	if (!active) {
 		*outcount = MPI_UNDEFINED;
 		return MPI_SUCCESS;
+	}
+	if (vlmpi_vorder) {
+		char *out = malloc((size_t)incount);
+		if (!out)
+			vli_error(1, "out of memory");
+		n = vchoose(incount, reqs, wait, VC_SOME, out, NULL, wait ? "MPI_Waitsome" : "MPI_Testsome");
+		if (n >= 0) {
+			int k = 0;
+			for (i = 0; i < incount; i++) {
+				if (!out[i])
+					continue;
+				indices[k] = i;
+				vfinish(reqs, i, statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
+										  : &statuses[k], t0);
+				k++;
+			}
+			free(out);
+			if (!n && !wait)
+				vlmpi_poll_cost(t0, -1);
+			*outcount = n;
+			return MPI_SUCCESS;
+		}
+		free(out);
+		if (n == -2) {
+			*outcount = MPI_UNDEFINED;
+			return MPI_SUCCESS;
+		}
 	}
 	for (;;) {
 		vlmpi_progress();

@@ -81,7 +81,7 @@ if [ "$1" = "-c" ]; then
 		}
 		print "out_:";
 		if (kind == "C")
-			print "\tif (waits_)\n\t\tvlmpi_wait_end();";
+			print "\tif (waits_)\n\t\tvlmpi_coll_done();";
 		print "\treturn rc;";
 		print "}";
 	}' "$2"

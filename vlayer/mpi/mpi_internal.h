@@ -27,7 +27,8 @@
  *
  * Which file defines what:
  *   init.c        MPI_Init, MPI_Finalize, MPI_Wtime (C and Fortran start and end)
- *   comm.c        the communicators the layer knows: ids, members, creation, freeing
+ *   comm.c        the communicators the layer knows: ids, members, freeing
+ *   newcomm.c     the calls that create communicators (collectives on the parent)
  *   header.c      the timing header protocol: headers, rendezvous answers
  *   request.c     the requests the layer follows; waiting while watching receives
  *   send.c        sends in the four modes, blocking and nonblocking
@@ -37,6 +38,8 @@
  *   complete.c    MPI_Wait and MPI_Test in all their forms; MPI_Request_free,
  *                 MPI_Cancel
  *   coll.c        the timing of collectives, called by the generated collectives
+ *   order.c       virtual order: joining the board, waiting, the choice of
+ *                 wildcard receives and probes, eager sends by copy
  *   fortran.c     argument conversions of the generated Fortran entry points
  *                 (fortran.h)
  */
@@ -72,6 +75,8 @@ void vlmpi_comm_init(void);
 vlmpi_comm *vlmpi_comm_find(MPI_Comm c);
 /* The same, by its id. */
 vlmpi_comm *vlmpi_comm_by_id(uint64_t id);
+/* Registers c, created collectively from parent (newcomm.c). */
+void vlmpi_comm_created(MPI_Comm c, vlmpi_comm *parent);
 /* The same, for a timed point-to-point call: NULL (the call passes untimed)
  * for a communicator the layer does not know, with a warning the first time. */
 vlmpi_comm *vlmpi_comm_timed(MPI_Comm c);
@@ -146,6 +151,9 @@ void vlmpi_wait_begin(int64_t lb, uint64_t on, uint64_t n, const char *fmt, ...)
 void vlmpi_wait_end(void);
 /* What a collective waits on: the communicator's id (top bit clear). */
 #define VLMPI_ON_COLL(id) ((id) & ~VLI_ON_TASK(0) ? (id) & ~VLI_ON_TASK(0) : 1)
+/* Takes in every header that has arrived, and waits for real for those
+ * announced to this task but still on their way. */
+void vlmpi_catch_up(void);
 /* The earliest virtual arrival of a message a receive (source: a rank of v or
  * MPI_ANY_SOURCE; tag or MPI_ANY_TAG) posted at t_post would take, among the
  * headers there; VLI_ORDER_NONE if none. */
@@ -162,6 +170,9 @@ int vlmpi_pick(vlmpi_comm *v, int source, int tag, int mode, int64_t t_post, int
 int vlmpi_send_copy(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm);
 /* Completes the copies that have really gone (wait: all of them). */
 void vlmpi_copies_progress(int wait);
+/* A request that is complete already (a generalized request; a send's
+ * status), into *req. */
+int vlmpi_done_request(MPI_Request *req);
 
 /* ---- request.c: the requests the layer follows ---- */
 
@@ -278,8 +289,10 @@ void vlmpi_coll_free(struct vlmpi_coll *c);
 uint64_t vlmpi_coll_num(const struct vlmpi_coll *c);
 /* A blocking collective on comm begins: counts it and, under virtual order,
  * waits (on the members that have not entered it); returns 1 if it waits
- * (then vlmpi_wait_end after it). */
+ * (then vlmpi_coll_done after it). */
 int vlmpi_coll_enter(MPI_Comm comm, const char *name);
+/* ... and has left it (when vlmpi_coll_enter returned 1). */
+void vlmpi_coll_done(void);
 /* Collective request q freed without completion: finishes its exchange, frees. */
 void vlmpi_coll_drop(vlmpi_req *q);
 

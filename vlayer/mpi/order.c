@@ -41,17 +41,6 @@ int vlmpi_vorder;
 static vli_order_wait wait_state;
 static int wait_depth;
 
-/* A collective waiter on communicator `on` (its id), number n, waits for this
- * task if this task is a member that has not entered collective n yet. */
-static int waits_for_me(uint64_t on, uint64_t n)
-{
-	vlmpi_comm *v = vlmpi_comm_by_id(on);
-
-	if (!v) /* the id had its top bit set */
-		v = vlmpi_comm_by_id(on | VLI_ON_TASK(0));
-	return v && VLMPI_ON_COLL(v->id) == on && v->ncoll <= n;
-}
-
 static unsigned long host_hash(void)
 {
 	char h[256] = "";
@@ -95,8 +84,6 @@ void vlmpi_order_init(void)
 	if (vlmpi_world_rank != 0)
 		vli_order_start(path, 0, vlmpi_world_rank, "rank %d", NULL);
 	vlmpi_vorder = vli_order_on();
-	if (vlmpi_vorder)
-		vli_order_set_exempt(waits_for_me);
 }
 
 void vlmpi_order_end(void)
@@ -135,7 +122,7 @@ void vlmpi_wait_end(void)
 
 /* Take in every header that has arrived, and wait for real for the ones that
  * were announced to this task but are still on their way. */
-static void catch_up(void)
+void vlmpi_catch_up(void)
 {
 	int64_t since = 0;
 
@@ -201,6 +188,14 @@ int64_t vlmpi_pending_arrival(vlmpi_comm *v, int source, int tag, int64_t t_post
 									       : VLI_ORDER_NONE;
 }
 
+/* Whether nothing a receive from source (MPI_ANY_SOURCE: anyone) has not
+ * seen can arrive by tau. */
+static int safe(vlmpi_comm *v, int source, int64_t tau)
+{
+	return source == MPI_ANY_SOURCE ? vli_order_safe(tau)
+					: vli_order_safe_from(v->world[source], tau);
+}
+
 int vlmpi_pick(vlmpi_comm *v, int source, int tag, int mode, int64_t t_post, int *src, int *htag,
 	       const char *call)
 {
@@ -212,14 +207,14 @@ int vlmpi_pick(vlmpi_comm *v, int source, int tag, int mode, int64_t t_post, int
 		if (waiting)
 			vli_order_snap(&w);
 		vlmpi_progress();
-		catch_up();
+		vlmpi_catch_up();
 		b = best(v, source, tag, mode, t_post, &tau, htag);
 		/* one sender, one order: a receive from a named rank has no choice */
 		if (b >= 0 && !choice && tau <= limit)
 			break;
 		if (b >= 0 && tau > limit)
 			b = -1;
-		if (vli_order_safe(b >= 0 ? tau : limit))
+		if (safe(v, source, b >= 0 ? tau : limit))
 			break;
 		if (!waiting) {
 			vli_order_wait_begin(&w, "%s(source=%d, tag=%d)", call, source, tag);
@@ -232,7 +227,7 @@ int vlmpi_pick(vlmpi_comm *v, int source, int tag, int mode, int64_t t_post, int
 			/* only a new message can help: it is announced first */
 			vli_order_sleep(&w, VLI_SLEEP_KICK);
 		} else {
-			if (vli_order_safe(lb))
+			if (safe(v, source, lb))
 				continue;
 			vli_order_sleep(&w, VLI_SLEEP_ROOT);
 		}
@@ -308,4 +303,36 @@ void vlmpi_copies_progress(int wait)
 		copies = NULL;
 		capcopies = 0;
 	}
+}
+
+/* ---- requests complete from the start ---- */
+
+static int done_query(void *extra, MPI_Status *st)
+{
+	(void)extra;
+	PMPI_Status_set_elements(st, MPI_BYTE, 0);
+	PMPI_Status_set_cancelled(st, 0);
+	st->MPI_SOURCE = MPI_UNDEFINED;
+	st->MPI_TAG = MPI_UNDEFINED;
+	return MPI_SUCCESS;
+}
+
+static int done_free(void *extra)
+{
+	(void)extra;
+	return MPI_SUCCESS;
+}
+
+static int done_cancel(void *extra, int complete)
+{
+	(void)extra;
+	(void)complete;
+	return MPI_SUCCESS; /* too late: the message has gone */
+}
+
+int vlmpi_done_request(MPI_Request *req)
+{
+	int rc = PMPI_Grequest_start(done_query, done_free, done_cancel, NULL, req);
+
+	return rc == MPI_SUCCESS ? PMPI_Grequest_complete(*req) : rc;
 }

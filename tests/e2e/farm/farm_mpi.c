@@ -11,6 +11,10 @@
  *   probe   MPI_Probe(MPI_ANY_SOURCE), then MPI_Recv from the source probed
  *   iprobe  a polling loop of MPI_Iprobe(MPI_ANY_SOURCE), then MPI_Recv
  *   mprobe  MPI_Mprobe(MPI_ANY_SOURCE), then MPI_Mrecv
+ *   waitany  an MPI_Irecv from every worker, MPI_Waitany (then a new MPI_Irecv
+ *            from the worker whose result came)
+ *   testany  the same, with a polling loop of MPI_Testany
+ *   waitsome the same, with MPI_Waitsome (every result it returns, in order)
  * With -d every worker first sleeps a real random time (up to 50 ms, not
  * virtualised); with -b BYTES results carry BYTES bytes (default: one int);
  * -e ends with an MPI_Reduce of the job counts to rank 0 (the workers wait in
@@ -61,11 +65,43 @@ static int worker(int *res)
 	}
 }
 
+/* Nonblocking receives, one per worker (-r waitany/testany/waitsome). */
+static MPI_Request *rq;
+static int *rbuf, nrq, pend[256], npend;
+
+static void post(int w)
+{
+	MPI_Irecv((char *)rbuf + (size_t)w * (size_t)rbytes, rbytes / (int)sizeof(int), MPI_INT, w + 1,
+		  TAG_RESULT, MPI_COMM_WORLD, &rq[w]);
+}
+
 /* Take one result: returns its source. */
 static int take(const char *how, int *res)
 {
 	MPI_Status st;
-	int n = rbytes / (int)sizeof(int), flag = 0;
+	int n = rbytes / (int)sizeof(int), flag = 0, i;
+
+	if (!strcmp(how, "waitany") || !strcmp(how, "testany") || !strcmp(how, "waitsome")) {
+		if (npend) { /* the rest of what Waitsome returned */
+			i = pend[0];
+			memmove(pend, pend + 1, sizeof(int) * (size_t)--npend);
+			return i + 1;
+		}
+		if (!strcmp(how, "waitany")) {
+			MPI_Waitany(nrq, rq, &i, &st);
+		} else if (!strcmp(how, "testany")) {
+			while (!flag)
+				MPI_Testany(nrq, rq, &i, &flag, &st);
+		} else {
+			int idx[256], k;
+			MPI_Waitsome(nrq, rq, &npend, idx, MPI_STATUSES_IGNORE);
+			for (k = 0; k < npend; k++)
+				pend[k] = idx[k];
+			i = pend[0];
+			memmove(pend, pend + 1, sizeof(int) * (size_t)--npend);
+		}
+		return i + 1;
+	}
 
 	if (!strcmp(how, "probe")) {
 		MPI_Probe(MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &st);
@@ -126,11 +162,19 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return 0;
 	}
+	nrq = size - 1;
+	rq = malloc(sizeof(MPI_Request) * (size_t)nrq);
+	rbuf = calloc((size_t)nrq, (size_t)rbytes);
+	if (!rq || !rbuf)
+		MPI_Abort(MPI_COMM_WORLD, 2);
 	for (i = 1; i < size; i++) {
 		count[i - 1] = 0;
+		rq[i - 1] = MPI_REQUEST_NULL;
 		if (next < jobs) {
 			job = next++;
 			MPI_Send(&job, 1, MPI_INT, i, TAG_JOB, MPI_COMM_WORLD);
+			if (strstr(how, "any") || strstr(how, "some"))
+				post(i - 1);
 		}
 	}
 	while (done < jobs) {
@@ -143,6 +187,8 @@ int main(int argc, char **argv)
 		if (next < jobs) {
 			job = next++;
 			MPI_Send(&job, 1, MPI_INT, src, TAG_JOB, MPI_COMM_WORLD);
+			if (strstr(how, "any") || strstr(how, "some"))
+				post(src - 1);
 		} else if (reduce) {
 			job = -1; /* -e: this worker is done, it goes on to the reduce */
 			MPI_Send(&job, 1, MPI_INT, src, TAG_JOB, MPI_COMM_WORLD);

@@ -200,10 +200,20 @@ static void other_waits(int r, int64_t lb, uint64_t on, uint64_t n)
 	vli_board_unlock();
 }
 
-static uint64_t exempt_on;
-static int exempt_coll(uint64_t on, uint64_t n)
+/* Record collective (on, n) with members slot 0 (this task) and slot a, of
+ * which only a has entered. */
+static void coll_with(int a, uint64_t on, uint64_t n)
 {
-	return on == exempt_on && n >= 3; /* collectives 3.. of `on`: not entered yet */
+	struct vli_coll *c = &vli_bd->coll[0];
+
+	vli_board_lock();
+	memset(c, 0, sizeof *c);
+	c->on = on;
+	c->n = n;
+	c->size = 2;
+	c->member[0] = 1ULL | 1ULL << a;
+	c->in[0] = 1ULL << a;
+	vli_board_unlock();
 }
 
 START_TEST(waiters_on_this_task_are_not_waited_for)
@@ -222,24 +232,32 @@ START_TEST(waiters_on_this_task_are_not_waited_for)
 	ck_assert_int_eq(vli_board_root(), 2000);
 	ck_assert(vli_order_safe(555000 - 1)); /* b's bound + la */
 	ck_assert(!vli_order_safe(555000));
+	ck_assert(vli_order_safe_from(200, 800000)); /* a alone: it waits for this task */
+	ck_assert(!vli_order_safe_from(300, 800000));
 	/* a waits on another task: it is waited for again */
 	other_waits(a, 2000, VLI_ON_TASK(300), 0);
 	ck_assert(!vli_order_safe(60000));
-	/* a waits in collective 4 of communicator 77, which this task has not
-	 * entered (the front end says so); collective 2 it has */
-	exempt_on = 77;
-	vli_order_set_exempt(exempt_coll);
+	/* a waits in collective 4 of communicator 77, which this task is a member
+	 * of and has not entered */
+	coll_with(a, 77, 4);
 	other_waits(a, 2000, 77, 4);
 	ck_assert(vli_order_safe(555000 - 1));
-	other_waits(a, 2000, 77, 2);
+	/* ... in one it has entered (or is no member of): waited for */
+	other_waits(a, 2000, 77, 5);
 	ck_assert(!vli_order_safe(60000));
+	/* through another: b waits on a, which waits in collective 4 for this task */
+	other_waits(a, 2000, 77, 4);
+	other_waits(b, 3000, VLI_ON_TASK(200), 0);
+	ck_assert(vli_order_safe(800000));
 	/* the bounds are read before the count: a message announced to this task
 	 * (by a task that then waits on it) is not missed */
-	other_waits(a, 2000, 77, 4);
 	atomic_fetch_add(&vli_bd->slot[0].announced, 1);
 	ck_assert(!vli_order_safe(555000 - 1));
 	vli_order_received();
-	vli_order_set_exempt(NULL);
+	/* the record of a collective ends when all its members have left */
+	vli_order_coll_leave(77, 4);
+	vli_order_coll_leave(77, 4);
+	ck_assert(!vli_order_safe(60000));
 	stop();
 }
 END_TEST
