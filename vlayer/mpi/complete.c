@@ -331,6 +331,22 @@ done:
 	return n;
 }
 
+/* vchoose for one request (VC_ANY): its index in *index. */
+static int vchoose_one(int count, MPI_Request reqs[], int wait, int *index, const char *call)
+{
+	char *out = malloc((size_t)(count > 0 ? count : 1));
+	int n, i;
+
+	if (!out)
+		vli_error(1, "out of memory");
+	n = vchoose(count, reqs, wait, VC_ANY, out, NULL, call);
+	for (i = 0; n == 1 && i < count && !out[i]; i++)
+		;
+	*index = i;
+	free(out);
+	return n;
+}
+
 /* Complete chosen request i for real and in time (the call began at t0). */
 static void vfinish(MPI_Request reqs[], int i, MPI_Status *st, int64_t t0)
 {
@@ -443,14 +459,7 @@ int vlmpi_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Stat
 	vlmpi_progress();
 	*index = MPI_UNDEFINED;
 	if (vlmpi_vorder) {
-		char *out = malloc((size_t)(count > 0 ? count : 1));
-		int n;
-		if (!out)
-			vli_error(1, "out of memory");
-		n = vchoose(count, reqs, 0, VC_ANY, out, NULL, "MPI_Testany");
-		for (i = 0; n == 1 && i < count && !out[i]; i++)
-			;
-		free(out);
+		int n = vchoose_one(count, reqs, 0, &i, "MPI_Testany");
 		if (n == 1) {
 			*index = i;
 			*flag = 1;
@@ -505,14 +514,7 @@ int vlmpi_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
 	if (!active)
 		return PMPI_Waitany(count, reqs, index, status);
 	if (vlmpi_vorder) {
-		char *out = malloc((size_t)count);
-		int n;
-		if (!out)
-			vli_error(1, "out of memory");
-		n = vchoose(count, reqs, 1, VC_ANY, out, NULL, "MPI_Waitany");
-		for (i = 0; n == 1 && i < count && !out[i]; i++)
-			;
-		free(out);
+		int n = vchoose_one(count, reqs, 1, &i, "MPI_Waitany");
 		if (n == 1) {
 			*index = i;
 			vfinish(reqs, i, status, t0);
