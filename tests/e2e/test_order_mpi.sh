@@ -6,7 +6,7 @@
 # the same exact event simulation (farm/farm_sim.py), with 4 and 16 workers;
 # identical over repeated runs with the workers started in another real
 # order, beside a CPU hog and on one CPU; taken with MPI_Waitany over one
-# MPI_Irecv per worker (exact too), MPI_Probe, MPI_Iprobe polling, MPI_Mprobe,
+# MPI_Irecv per worker and with MPI_Irecv(MPI_ANY_SOURCE) (exact too), MPI_Probe, MPI_Iprobe polling, MPI_Mprobe,
 # MPI_Testany polling and MPI_Waitsome; with rendezvous-sized results; with the workers
 # waiting in a collective while the master still takes results; polls that
 # find nothing exactly until the virtual arrival; a deadlock reported.
@@ -96,6 +96,9 @@ fi
 farm waitany 5 -j 40 -f 1e6 -r waitany -d
 assert_eq "MPI_Irecv per worker + MPI_Waitany = event simulation" "$(cat "$WORK/expected")" \
 	"$(cat "$WORK/farm.waitany")"
+farm irecv 5 -j 40 -f 1e6 -r irecv -d
+assert_eq "MPI_Irecv(MPI_ANY_SOURCE) + MPI_Wait = event simulation" "$(cat "$WORK/expected")" \
+	"$(cat "$WORK/farm.irecv")"
 
 # 4. the master takes results with MPI_Probe, an MPI_Iprobe loop, MPI_Mprobe,
 # an MPI_Testany loop, MPI_Waitsome:

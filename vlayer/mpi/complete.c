@@ -100,6 +100,7 @@ int vlmpi_Wait(MPI_Request *req, MPI_Status *status)
 		return rc;
 	}
 	wait_begin(q, "MPI_Wait");
+	vlmpi_deferred_finish(q);
 	rc = vlmpi_real_wait(req, &st);
 	if (rc == MPI_SUCCESS)
 		complete(q, &st, t0);
@@ -180,6 +181,16 @@ static int vcompletion(vlmpi_req *q, MPI_Request *r, int64_t *c)
 	int64_t b, d;
 
 	if (q->kind == VLMPI_REQ_RECV) {
+		if (vlmpi_deferred_cancelled(q)) {
+			*c = vli_t.now;
+			return 1;
+		}
+		if (!q->hdr_ready && q->deferred) {
+			/* the layer's own choice: the earliest candidate (its safety:
+			 * unknown_safe) */
+			*c = vlmpi_pending_arrival(q->vc, MPI_ANY_SOURCE, q->tag, q->t_post);
+			return *c != VLI_ORDER_NONE;
+		}
 		if (!q->hdr_ready && q->peer != MPI_ANY_SOURCE) {
 			*c = VLI_ORDER_NONE;
 			if (!vlmpi_header_first(q->vc->world[q->peer], q->vc->id, q->tag, &h))
@@ -233,8 +244,12 @@ static int unknown_safe(int count, MPI_Request reqs[], const char *known, int64_
 
 	for (i = 0; i < count; i++) {
 		vlmpi_req *q;
-		if (known[i] || reqs[i] == MPI_REQUEST_NULL || !(q = vlmpi_req_find(reqs[i])) ||
-		    !q->active || q->kind != VLMPI_REQ_RECV)
+		if (reqs[i] == MPI_REQUEST_NULL || !(q = vlmpi_req_find(reqs[i])) || !q->active ||
+		    q->kind != VLMPI_REQ_RECV || q->hdr_ready)
+			continue;
+		/* known: a named receive's message; a deferred wildcard's candidate
+		 * still needs that nothing earlier comes */
+		if (known[i] && !q->deferred)
 			continue;
 		if (q->peer == MPI_ANY_SOURCE ? !vli_order_safe(tau)
 					      : !vli_order_safe_from(q->vc->world[q->peer], tau))
@@ -354,6 +369,7 @@ static void vfinish(MPI_Request reqs[], int i, MPI_Status *st, int64_t t0)
 	MPI_Status s;
 
 	wait_begin(q, "MPI_Wait");
+	vlmpi_deferred_finish(q);
 	vlmpi_real_wait(&reqs[i], &s);
 	complete(q, &s, t0);
 	vlmpi_wait_end();
@@ -650,8 +666,10 @@ int vlmpi_Request_free(MPI_Request *req)
 {
 	vlmpi_req *q = vlmpi_req_find(*req);
 
-	if (q)
+	if (q) {
+		vlmpi_deferred_drop(q);
 		req_forget(q);
+	}
 	return PMPI_Request_free(req);
 }
 

@@ -137,6 +137,8 @@ int vlmpi_ack_irecv(int64_t *t, int dest, const vlmpi_hdr *h, MPI_Request *r);
 
 /* ---- order.c: virtual order ---- */
 
+struct vlmpi_req;
+
 /* Whether this task keeps virtual order (ordering = virtual, one real host). */
 extern int vlmpi_vorder;
 /* Join the run's board (after vli_init; collective over MPI_COMM_WORLD) /
@@ -173,6 +175,17 @@ void vlmpi_copies_progress(int wait);
 /* A request that is complete already (a generalized request; a send's
  * status), into *req. */
 int vlmpi_done_request(MPI_Request *req);
+/* MPI_Irecv with MPI_ANY_SOURCE under virtual order: the program gets a
+ * generalized request; the real receive is made, from the source the layer
+ * chooses, when the program waits for it (or a test finds it complete):
+ * vlmpi_deferred_finish.  vlmpi_deferred_cancelled: cancelled by MPI_Cancel.
+ * vlmpi_deferred_drop: freed while active (then MPI receives it in real
+ * order). */
+int vlmpi_deferred_start(vlmpi_comm *v, void *buf, int count, MPI_Datatype dt, int tag,
+			 MPI_Request *req);
+void vlmpi_deferred_finish(struct vlmpi_req *q);
+int vlmpi_deferred_cancelled(const struct vlmpi_req *q);
+void vlmpi_deferred_drop(struct vlmpi_req *q);
 
 /* ---- request.c: the requests the layer follows ---- */
 
@@ -202,6 +215,11 @@ typedef struct vlmpi_req {
 	const void *buf;
 	int count;
 	MPI_Datatype dt;
+	/* virtual order: a wildcard receive not posted for real yet (the
+	 * program holds a generalized request; vlmpi_deferred_finish) */
+	int deferred;
+	void *rbuf;
+	struct vlmpi_deferred *dst;
 	/* nonblocking collectives */
 	struct vlmpi_coll *coll;
 	uint32_t num;          /* request number in the trace (per activation) */
@@ -216,6 +234,8 @@ extern int vlmpi_n_watch;
 vlmpi_req *vlmpi_req_new(MPI_Request r, int kind, vlmpi_comm *vc, int peer, int tag);
 /* The followed request of handle r; NULL if none (or r is MPI_REQUEST_NULL). */
 vlmpi_req *vlmpi_req_find(MPI_Request r);
+/* Traces the post of nonblocking receive q, now. */
+void vlmpi_irecv_posted(vlmpi_req *q);
 /* Stops following q and frees it; what q holds (watch, collective, answer)
  * is the caller's to drop first. */
 void vlmpi_req_free(vlmpi_req *q);
@@ -243,10 +263,6 @@ int vlmpi_eager(int64_t bytes, int mode);
  * pays the send; for a rendezvous posts the receive of the answer. */
 void vlmpi_isend_timing(vlmpi_req *q, int64_t bytes);
 
-/* ---- recv.c: receiving ---- */
-
-/* Traces the post of nonblocking receive q, now. */
-void vlmpi_irecv_posted(vlmpi_req *q);
 
 /* ---- coll.c: collectives ---- */
 

@@ -336,3 +336,103 @@ int vlmpi_done_request(MPI_Request *req)
 
 	return rc == MPI_SUCCESS ? PMPI_Grequest_complete(*req) : rc;
 }
+
+/* ---- wildcard receives posted later ---- */
+
+struct vlmpi_deferred {
+	MPI_Request greq;  /* the program's handle */
+	MPI_Status st;     /* the real receive's status */
+	int cancelled;
+};
+
+static int deferred_query(void *extra, MPI_Status *st)
+{
+	struct vlmpi_deferred *d = extra;
+
+	*st = d->st;
+	PMPI_Status_set_cancelled(st, d->cancelled);
+	return MPI_SUCCESS;
+}
+
+static int deferred_free(void *extra)
+{
+	free(extra);
+	return MPI_SUCCESS;
+}
+
+static int deferred_cancel(void *extra, int complete)
+{
+	struct vlmpi_deferred *d = extra;
+
+	if (!complete) {
+		d->cancelled = 1;
+		PMPI_Status_set_elements(&d->st, MPI_BYTE, 0);
+		d->st.MPI_SOURCE = MPI_ANY_SOURCE;
+		d->st.MPI_TAG = MPI_ANY_TAG;
+		PMPI_Grequest_complete(d->greq);
+	}
+	return MPI_SUCCESS;
+}
+
+int vlmpi_deferred_start(vlmpi_comm *v, void *buf, int count, MPI_Datatype dt, int tag,
+			 MPI_Request *req)
+{
+	struct vlmpi_deferred *d = calloc(1, sizeof(*d));
+	vlmpi_req *q;
+	int rc;
+
+	if (!d)
+		vli_error(1, "out of memory");
+	rc = PMPI_Grequest_start(deferred_query, deferred_free, deferred_cancel, d, req);
+	if (rc != MPI_SUCCESS) {
+		free(d);
+		return rc;
+	}
+	d->greq = *req;
+	q = vlmpi_req_new(*req, VLMPI_REQ_RECV, v, MPI_ANY_SOURCE, tag);
+	q->deferred = 1;
+	q->dst = d;
+	q->rbuf = buf;
+	q->count = count;
+	q->dt = dt;
+	vlmpi_irecv_posted(q);
+	return MPI_SUCCESS;
+}
+
+int vlmpi_deferred_cancelled(const vlmpi_req *q)
+{
+	return q->deferred && q->dst && q->dst->cancelled;
+}
+
+void vlmpi_deferred_finish(vlmpi_req *q)
+{
+	struct vlmpi_deferred *d = q->dst;
+	int s, htag;
+
+	if (!q->deferred || q->hdr_ready || d->cancelled)
+		return;
+	vlmpi_pick(q->vc, MPI_ANY_SOURCE, q->tag, VLMPI_PICK_RECV, q->t_post, &s, &htag,
+		   "MPI_Irecv(MPI_ANY_SOURCE)");
+	if (vlmpi_n_watch > 1) {
+		MPI_Request r;
+		if (PMPI_Irecv(q->rbuf, q->count, q->dt, s, htag, q->vc->comm, &r) == MPI_SUCCESS)
+			vlmpi_real_wait(&r, &d->st);
+	} else {
+		PMPI_Recv(q->rbuf, q->count, q->dt, s, htag, q->vc->comm, &d->st);
+	}
+	vlmpi_recv_header(q, &d->st);
+	PMPI_Grequest_complete(d->greq);
+}
+
+void vlmpi_deferred_drop(vlmpi_req *q)
+{
+	MPI_Request r;
+
+	if (!q->deferred || q->hdr_ready || q->dst->cancelled)
+		return;
+	/* the program will not wait for it: MPI receives it, in real order */
+	if (PMPI_Irecv(q->rbuf, q->count, q->dt, MPI_ANY_SOURCE, q->tag, q->vc->comm, &r) ==
+	    MPI_SUCCESS)
+		PMPI_Request_free(&r);
+	PMPI_Grequest_complete(q->dst->greq);
+}

@@ -66,20 +66,15 @@ int vlmpi_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_C
 	return rc;
 }
 
-/* Trace the post of nonblocking receive q (pattern source -1 = any). */
-void vlmpi_irecv_posted(vlmpi_req *q)
-{
-	q->num = vli_req_next();
-	vli_msg_posted(q->peer >= 0 && q->peer < q->vc->size ? q->vc->world[q->peer] : -1,
-		       q->tag == MPI_ANY_TAG ? -1 : q->tag, q->num, vli_t.now);
-}
-
 int vlmpi_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
 		MPI_Request *req)
 {
 	vlmpi_comm *v;
 	int rc;
 
+	/* virtual order: a wildcard's message is chosen when the program waits */
+	if (vlmpi_vorder && source == MPI_ANY_SOURCE && (v = vlmpi_comm_find(comm)))
+		return vlmpi_deferred_start(v, buf, count, dt, tag, req);
 	rc = PMPI_Irecv(buf, count, dt, source, tag, comm, req);
 	if (rc != MPI_SUCCESS || source == MPI_PROC_NULL || !(v = vlmpi_comm_timed(comm)))
 		return rc;

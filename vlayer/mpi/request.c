@@ -107,6 +107,14 @@ vlmpi_req *vlmpi_req_new(MPI_Request r, int kind, vlmpi_comm *vc, int peer, int 
 	return v;
 }
 
+/* Trace the post of nonblocking receive q (pattern source -1 = any). */
+void vlmpi_irecv_posted(vlmpi_req *q)
+{
+	q->num = vli_req_next();
+	vli_msg_posted(q->peer >= 0 && q->peer < q->vc->size ? q->vc->world[q->peer] : -1,
+		       q->tag == MPI_ANY_TAG ? -1 : q->tag, q->num, vli_t.now);
+}
+
 void vlmpi_req_free(vlmpi_req *q)
 {
 	rq_del(q);

@@ -15,6 +15,7 @@
  *            from the worker whose result came)
  *   testany  the same, with a polling loop of MPI_Testany
  *   waitsome the same, with MPI_Waitsome (every result it returns, in order)
+ *   irecv   MPI_Irecv(MPI_ANY_SOURCE), then MPI_Wait
  * With -d every worker first sleeps a real random time (up to 50 ms, not
  * virtualised); with -b BYTES results carry BYTES bytes (default: one int);
  * -e ends with an MPI_Reduce of the job counts to rank 0 (the workers wait in
@@ -110,6 +111,10 @@ static int take(const char *how, int *res)
 		while (!flag)
 			MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &flag, &st);
 		MPI_Recv(res, n, MPI_INT, st.MPI_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &st);
+	} else if (!strcmp(how, "irecv")) {
+		MPI_Request r;
+		MPI_Irecv(res, n, MPI_INT, MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &r);
+		MPI_Wait(&r, &st);
 	} else if (!strcmp(how, "mprobe")) {
 		MPI_Message m;
 		MPI_Mprobe(MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &m, &st);
