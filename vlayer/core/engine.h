@@ -238,6 +238,9 @@ typedef struct vli_order_wait {
 enum { VLI_PROBE_WAIT = 0, VLI_PROBE_DEAD, VLI_PROBE_OUTSIDE };
 typedef int (*vli_order_probe_fn)(int id);
 
+/* The longest sleep of vli_order_sleep (default 50 ms): a front end whose
+ * message library needs the sleeper to make progress (MPI) sets it short. */
+void vli_order_set_sleep_ms(int ms);
 /* Whether this task keeps virtual order (ordering = virtual and a board). */
 int vli_order_on(void);
 /* Join the board at path (create: this task starts the run) in slot (-1: a
@@ -261,6 +264,9 @@ void vli_order_gone(int slot, int outside);
 int vli_order_announce(int dst_id, int64_t arrival);
 /* Receiver: one announced message has really been taken in. */
 void vli_order_received(void);
+/* Whether some task waits for the bounds of the others (then a task that
+ * waits should say so: vli_order_block). */
+int vli_order_watched(void);
 /* Whether announced messages to this task have not really arrived yet. */
 int vli_order_behind(void);
 /* The bound task id publishes (VLI_ORDER_NONE if it is not on the board): it

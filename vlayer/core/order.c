@@ -41,13 +41,19 @@
 #define STALL_CHECK_NS 500000000LL   /* liveness check when nothing moved this long */
 #define DEADLOCK_NS 2000000000LL     /* a deadlock is declared after this long */
 #define PENDING_NS 3000000000LL      /* a task that has not joined is asked about */
-#define SLEEP_MS 50
+#define SLEEP_MS 50                  /* longest sleep on the board (vli_order_set_sleep_ms) */
 enum { DEADLOCK_REPORTING = 1, DEADLOCK_DECLARED = 2 }; /* the board's deadlock word */
 
 static int me = -1;                  /* this task's slot */
+static int sleep_ms = SLEEP_MS;
 static int64_t published = -1;       /* the lb it last published */
 static const char *id_fmt = "%d";
 static vli_order_probe_fn probe;
+
+void vli_order_set_sleep_ms(int ms)
+{
+	sleep_ms = ms > 0 ? ms : 1;
+}
 
 int vli_order_on(void)
 {
@@ -251,6 +257,11 @@ int64_t vli_order_bound_of(int id)
 	if (!vli_order_on() || (i = vli_board_find(id)) < 0)
 		return VLI_ORDER_NONE;
 	return atomic_load(&vli_bd->slot[i].lb);
+}
+
+int vli_order_watched(void)
+{
+	return vli_order_on() && atomic_load(&vli_bd->nwatch) > 0;
 }
 
 int vli_order_behind(void)
@@ -626,9 +637,9 @@ void vli_order_sleep(vli_order_wait *w, int how)
 		return; /* look again now that the others publish for this task */
 	}
 	if (watch_root)
-		vli_board_sleep(&vli_bd->epoch, w->epoch, SLEEP_MS);
+		vli_board_sleep(&vli_bd->epoch, w->epoch, sleep_ms);
 	else if (how == VLI_SLEEP_KICK)
-		vli_board_sleep(&vli_bd->slot[me].kick, w->kick, SLEEP_MS);
+		vli_board_sleep(&vli_bd->slot[me].kick, w->kick, sleep_ms);
 	sig[0] = atomic_load(&vli_bd->epoch);
 	sig[1] = atomic_load(&vli_bd->announced);
 	sig[2] = atomic_load(&vli_bd->received);

@@ -213,6 +213,7 @@ int vlmpi_coll_enter(MPI_Comm comm, const char *name)
 	in_n = n;
 	vli_order_coll_enter(in_on, in_n, v->size, v->world);
 	vlmpi_wait_begin(vli_t.now, in_on, in_n, "%s", name);
+	vlmpi_wait_now(); /* communicator creation blocks in MPI without polling */
 	return 1;
 }
 

@@ -12,6 +12,7 @@
 #include "vlayer/mpi/mpi_internal.h"
 
 int vlmpi_world_rank, vlmpi_world_size;
+int vlmpi_vorder;
 
 static vlmpi_comm **comms;
 static int ncomms, acomms;

@@ -72,10 +72,11 @@ static void wait_begin(vlmpi_req *q, const char *call)
 {
 	if (!vlmpi_vorder)
 		return;
-	if (q->kind == VLMPI_REQ_RECV)
-		vlmpi_wait_begin(q->hdr_ready ? vli_t.now
-					      : vlmpi_pending_arrival(q->vc, q->peer, q->tag, q->t_post),
-				 0, 0, "%s (a receive from %d, tag %d)", call, q->peer, q->tag);
+	if (q->kind == VLMPI_REQ_RECV && q->hdr_ready)
+		vlmpi_wait_begin(vli_t.now, 0, 0, "%s (a receive)", call);
+	else if (q->kind == VLMPI_REQ_RECV)
+		vlmpi_wait_recv(q->vc, q->peer, q->tag, q->t_post, "%s (a receive from %d, tag %d)",
+				call, q->peer, q->tag);
 	else if (q->kind == VLMPI_REQ_COLL)
 		vlmpi_wait_begin(vli_t.now, VLMPI_ON_COLL(q->vc->id), vlmpi_coll_num(q->coll),
 				 "%s (a collective)", call);
@@ -321,11 +322,11 @@ static int vchoose(int count, MPI_Request reqs[], int wait, int how, char *out, 
 		lb = ulb < target ? ulb : target;
 		vli_order_block(lb, wait ? VLI_WAIT_MSG : VLI_WAIT_POLL);
 		if (lb == VLI_ORDER_NONE) {
-			vli_order_sleep(&w, VLI_SLEEP_KICK);
+			vlmpi_order_sleep(&w, VLI_SLEEP_KICK);
 		} else {
 			if (ulb > target && unknown_safe(count, reqs, known, lb))
 				continue;
-			vli_order_sleep(&w, VLI_SLEEP_ROOT);
+			vlmpi_order_sleep(&w, VLI_SLEEP_ROOT);
 		}
 	}
 	for (i = 0; i < count; i++) {

@@ -199,3 +199,41 @@ int vlmpi_ack_irecv(int64_t *t, int dest, const vlmpi_hdr *h, MPI_Request *r)
 {
 	return PMPI_Irecv(t, 1, MPI_INT64_T, dest, ACK_TAG(h->seq), ack_comm, r);
 }
+
+/* ---- candidates (virtual order) ---- */
+
+int vlmpi_header_best(vlmpi_comm *v, int source, int tag, int64_t t_post, int64_t *tau, int *htag)
+{
+	int s, lo = source == MPI_ANY_SOURCE ? 0 : source;
+	int hi = source == MPI_ANY_SOURCE ? v->size : source + 1, b = -1;
+	uint32_t bseq = 0;
+	vlmpi_hdr h;
+	int64_t a;
+
+	for (s = lo; s < hi; s++) {
+		/* a source's candidate: its first matching header (MPI's order) */
+		if (!vlmpi_header_first(v->world[s], v->id, tag, &h))
+			continue;
+		a = vlmpi_arrival_of(&h, t_post);
+		if (b < 0 || a < *tau ||
+		    (a == *tau && (v->world[s] < v->world[b] ||
+				   (v->world[s] == v->world[b] && h.seq < bseq)))) {
+			b = s;
+			*tau = a;
+			*htag = h.tag;
+			bseq = h.seq;
+		}
+	}
+	return b;
+}
+
+int64_t vlmpi_pending_arrival(vlmpi_comm *v, int source, int tag, int64_t t_post)
+{
+	int64_t tau = VLI_ORDER_NONE;
+	int htag;
+
+	if (!vlmpi_vorder || source == MPI_PROC_NULL)
+		return VLI_ORDER_NONE;
+	vlmpi_header_drain();
+	return vlmpi_header_best(v, source, tag, t_post, &tau, &htag) >= 0 ? tau : VLI_ORDER_NONE;
+}

@@ -47,6 +47,7 @@
 #define VLMPI_INTERNAL_H
 #include <stdint.h>
 #include <mpi.h>
+#include "vlayer/core/engine.h"
 
 /* The front end's implementations (vlmpi_NAME), one per line of mpi.protos. */
 #include "mpi_wrap_gen.h"
@@ -117,6 +118,12 @@ void vlmpi_header_drain(void);
 /* The first header stashed from world rank src on communicator cid whose tag
  * matches tag (MPI_ANY_TAG: any), into *out; 0 if there is none. */
 int vlmpi_header_first(int src, uint64_t cid, int tag, vlmpi_hdr *out);
+/* Virtual order: among the sources a receive (source: a rank of v or
+ * MPI_ANY_SOURCE; tag or MPI_ANY_TAG) posted at t_post can take from (0: a
+ * probe, the envelope), the one whose first matching header arrives first -
+ * least (arrival, world rank, sequence); its arrival in *tau and tag in
+ * *htag; -1 if no header matches. */
+int vlmpi_header_best(vlmpi_comm *v, int source, int tag, int64_t t_post, int64_t *tau, int *htag);
 /* Fills *h for a message this task sends now to rank dest of v (rdv: a
  * rendezvous) and sends it; the clock is not touched. */
 void vlmpi_header_make(vlmpi_hdr *h, vlmpi_comm *v, int dest, int tag, int64_t bytes, int rdv);
@@ -150,7 +157,17 @@ void vlmpi_order_end(void);
  * waits on (vli_order_block_on).  Nested waits only update the bound. */
 void vlmpi_wait_begin(int64_t lb, uint64_t on, uint64_t n, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* The same for a receive (source: a rank of v or MPI_ANY_SOURCE) posted at
+ * t_post: it wakes at the arrival of its message (once announced). */
+void vlmpi_wait_recv(vlmpi_comm *v, int source, int tag, int64_t t_post, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 void vlmpi_wait_end(void);
+/* Whether the task is in such a wait (then it waits for real by polling,
+ * calling vlmpi_wait_poll, which publishes the wait once someone needs it). */
+int vlmpi_waiting(void);
+void vlmpi_wait_poll(void);
+/* Publishes the wait now (before a call that blocks in MPI without polling). */
+void vlmpi_wait_now(void);
 /* What a collective waits on: the communicator's id (top bit clear). */
 #define VLMPI_ON_COLL(id) ((id) & ~VLI_ON_TASK(0) ? (id) & ~VLI_ON_TASK(0) : 1)
 /* Takes in every header that has arrived, and waits for real for those
@@ -168,10 +185,16 @@ enum { VLMPI_PICK_RECV, VLMPI_PICK_PROBE, VLMPI_PICK_POLL };
 int vlmpi_pick(vlmpi_comm *v, int source, int tag, int mode, int64_t t_post, int *src, int *htag,
 	       const char *call);
 /* Sends a copy of the message (MPI_PACKED) and completes it in the
- * background: under virtual order an eager send never waits for real. */
+ * background: under virtual order an eager send never waits for real.  Up to
+ * VLMPI_COPY_MIN bytes MPI itself never makes a send wait (its own eager
+ * limits are higher): those go as they are. */
+#define VLMPI_COPY_MIN 1024
 int vlmpi_send_copy(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm);
-/* Completes the copies that have really gone (wait: all of them). */
-void vlmpi_copies_progress(int wait);
+/* Completes the copies that have really gone (wait: all of them); returns
+ * how many are still going out (request.c). */
+int vlmpi_copies_progress(int wait);
+/* vli_order_sleep, but without sleeping while copies still go out. */
+void vlmpi_order_sleep(vli_order_wait *w, int how);
 /* A request that is complete already (a generalized request; a send's
  * status), into *req. */
 int vlmpi_done_request(MPI_Request *req);
@@ -267,11 +290,11 @@ void vlmpi_isend_timing(vlmpi_req *q, int64_t bytes);
 /* ---- coll.c: collectives ---- */
 
 /* Block in a real collective: the blocking call when no receive needs
- * watching, else the nonblocking one (which sets MPI_Request cr_) and
- * vlmpi_real_wait.  Sets int rc. */
+ * watching and no wait may need publishing, else the nonblocking one (which
+ * sets MPI_Request cr_) and vlmpi_real_wait.  Sets int rc. */
 #define VLMPI_REAL_COLL(blocking, nonblocking)                                 \
 	do {                                                                   \
-		if (!vlmpi_n_watch) {                                          \
+		if (!vlmpi_n_watch && !vlmpi_waiting()) {                      \
 			rc = (blocking);                                       \
 		} else {                                                       \
 			MPI_Request cr_;                                       \

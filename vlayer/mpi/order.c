@@ -36,10 +36,6 @@
 #include "vlayer/core/engine.h"
 #include "vlayer/mpi/mpi_internal.h"
 
-int vlmpi_vorder;
-
-static vli_order_wait wait_state;
-static int wait_depth;
 
 static unsigned long host_hash(void)
 {
@@ -84,38 +80,15 @@ void vlmpi_order_init(void)
 	if (vlmpi_world_rank != 0)
 		vli_order_start(path, 0, vlmpi_world_rank, "rank %d", NULL);
 	vlmpi_vorder = vli_order_on();
+	/* MPI moves this rank's outgoing messages only while it calls MPI: a
+	 * rank that sleeps on the board wakes every millisecond to let it */
+	vli_order_set_sleep_ms(1);
 }
 
 void vlmpi_order_end(void)
 {
 	vli_order_exit();
 	vlmpi_vorder = 0;
-}
-
-/* ---- waiting ---- */
-
-void vlmpi_wait_begin(int64_t lb, uint64_t on, uint64_t n, const char *fmt, ...)
-{
-	if (!vlmpi_vorder)
-		return;
-	if (wait_depth++ == 0) {
-		va_list ap;
-		char what[112];
-
-		va_start(ap, fmt);
-		vsnprintf(what, sizeof what, fmt, ap);
-		va_end(ap);
-		vli_order_wait_begin(&wait_state, "%s", what);
-	}
-	vli_order_block_on(lb, VLI_WAIT_MSG, on, n);
-}
-
-void vlmpi_wait_end(void)
-{
-	if (!vlmpi_vorder || wait_depth == 0)
-		return;
-	if (--wait_depth == 0)
-		vli_order_wait_end(&wait_state);
 }
 
 /* ---- choosing ---- */
@@ -141,51 +114,17 @@ void vlmpi_catch_up(void)
 	}
 }
 
-/* The candidate of source rank s of v: its first matching header; arrival of
- * the message (mode RECV, posted at t_post) or of its envelope. */
-static int candidate(vlmpi_comm *v, int s, int tag, int mode, int64_t t_post, vlmpi_hdr *h,
-		     int64_t *arr)
+void vlmpi_order_sleep(vli_order_wait *w, int how)
 {
-	if (!vlmpi_header_first(v->world[s], v->id, tag, h))
-		return 0;
-	*arr = vlmpi_arrival_of(h, mode == VLMPI_PICK_RECV ? t_post : 0);
-	return 1;
-}
-
-/* The least (arrival, world rank, sequence) among the candidates; -1 if none. */
-static int best(vlmpi_comm *v, int source, int tag, int mode, int64_t t_post, int64_t *tau,
-		int *htag)
-{
-	int s, lo = source == MPI_ANY_SOURCE ? 0 : source, hi = source == MPI_ANY_SOURCE ? v->size : source + 1;
-	int b = -1;
-	uint32_t bseq = 0;
-	vlmpi_hdr h;
-	int64_t a;
-
-	for (s = lo; s < hi; s++) {
-		if (!candidate(v, s, tag, mode, t_post, &h, &a))
-			continue;
-		if (b < 0 || a < *tau || (a == *tau && (v->world[s] < v->world[b] ||
-						       (v->world[s] == v->world[b] && h.seq < bseq)))) {
-			b = s;
-			*tau = a;
-			*htag = h.tag;
-			bseq = h.seq;
-		}
-	}
-	return b;
-}
-
-int64_t vlmpi_pending_arrival(vlmpi_comm *v, int source, int tag, int64_t t_post)
-{
-	int64_t tau = VLI_ORDER_NONE;
-	int htag;
-
-	if (!vlmpi_vorder || source == MPI_PROC_NULL)
-		return VLI_ORDER_NONE;
+	/* copies still going out need MPI to progress: do not sleep in the board;
+	 * otherwise sleep at most 1 ms, and let MPI progress between sleeps */
 	vlmpi_header_drain();
-	return best(v, source, tag, VLMPI_PICK_RECV, t_post, &tau, &htag) >= 0 ? tau
-									       : VLI_ORDER_NONE;
+	if (vlmpi_copies_progress(0)) {
+		sched_yield();
+		vli_order_sleep(w, VLI_SLEEP_CHECK);
+	} else {
+		vli_order_sleep(w, how);
+	}
 }
 
 /* Whether nothing a receive from source (MPI_ANY_SOURCE: anyone) has not
@@ -208,7 +147,7 @@ int vlmpi_pick(vlmpi_comm *v, int source, int tag, int mode, int64_t t_post, int
 			vli_order_snap(&w);
 		vlmpi_progress();
 		vlmpi_catch_up();
-		b = best(v, source, tag, mode, t_post, &tau, htag);
+		b = vlmpi_header_best(v, source, tag, mode == VLMPI_PICK_RECV ? t_post : 0, &tau, htag);
 		/* one sender, one order: a receive from a named rank has no choice */
 		if (b >= 0 && !choice && tau <= limit)
 			break;
@@ -225,84 +164,17 @@ int vlmpi_pick(vlmpi_comm *v, int source, int tag, int mode, int64_t t_post, int
 		vli_order_block(lb, mode == VLMPI_PICK_POLL ? VLI_WAIT_POLL : VLI_WAIT_MSG);
 		if (b < 0 && limit == VLI_ORDER_NONE) {
 			/* only a new message can help: it is announced first */
-			vli_order_sleep(&w, VLI_SLEEP_KICK);
+			vlmpi_order_sleep(&w, VLI_SLEEP_KICK);
 		} else {
 			if (safe(v, source, lb))
 				continue;
-			vli_order_sleep(&w, VLI_SLEEP_ROOT);
+			vlmpi_order_sleep(&w, VLI_SLEEP_ROOT);
 		}
 	}
 	if (waiting)
 		vli_order_wait_end(&w);
 	*src = b;
 	return b >= 0;
-}
-
-/* ---- eager sends by copy ---- */
-
-typedef struct copy {
-	MPI_Request r;
-	void *buf;
-} copy;
-static copy *copies;
-static int ncopies, capcopies;
-
-int vlmpi_send_copy(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
-{
-	int size = 0, pos = 0, rc;
-	void *tmp;
-
-	vlmpi_copies_progress(0);
-	rc = PMPI_Pack_size(count, dt, comm, &size);
-	if (rc != MPI_SUCCESS)
-		return rc;
-	tmp = malloc(size > 0 ? (size_t)size : 1);
-	if (!tmp)
-		vli_error(1, "out of memory");
-	rc = PMPI_Pack(buf, count, dt, tmp, size, &pos, comm);
-	if (rc != MPI_SUCCESS) {
-		free(tmp);
-		return rc;
-	}
-	if (ncopies == capcopies) {
-		capcopies = capcopies ? 2 * capcopies : 16;
-		copies = realloc(copies, sizeof(*copies) * (size_t)capcopies);
-		if (!copies)
-			vli_error(1, "out of memory");
-	}
-	/* the packed copy has the user's type signature: any matching receive
-	 * takes it */
-	rc = PMPI_Isend(tmp, pos, MPI_PACKED, dest, tag, comm, &copies[ncopies].r);
-	if (rc != MPI_SUCCESS) {
-		free(tmp);
-		return rc;
-	}
-	copies[ncopies++].buf = tmp;
-	return MPI_SUCCESS;
-}
-
-void vlmpi_copies_progress(int wait)
-{
-	int i, flag;
-
-	for (i = 0; i < ncopies;) {
-		flag = 0;
-		if (wait)
-			PMPI_Wait(&copies[i].r, MPI_STATUS_IGNORE), flag = 1;
-		else
-			PMPI_Test(&copies[i].r, &flag, MPI_STATUS_IGNORE);
-		if (flag) {
-			free(copies[i].buf);
-			copies[i] = copies[--ncopies];
-		} else {
-			i++;
-		}
-	}
-	if (wait) {
-		free(copies);
-		copies = NULL;
-		capcopies = 0;
-	}
 }
 
 /* ---- requests complete from the start ---- */

@@ -49,9 +49,13 @@ int vlmpi_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_C
 
 	if (source == MPI_PROC_NULL || !(v = vlmpi_comm_timed(comm)))
 		return PMPI_Recv(buf, count, dt, source, tag, comm, status);
-	if (vlmpi_vorder && valid_source(v, source))
+	/* virtual order: a wildcard's message is chosen, then received as from
+	 * its source; a receive from a named rank has no choice: it waits */
+	if (vlmpi_vorder && source == MPI_ANY_SOURCE)
 		vlmpi_pick(v, source, tag, VLMPI_PICK_RECV, t0, &source, &tag, "MPI_Recv");
-	if (vlmpi_n_watch) {
+	else if (vlmpi_vorder && valid_source(v, source))
+		vlmpi_wait_recv(v, source, tag, t0, "MPI_Recv(source=%d, tag=%d)", source, tag);
+	if (vlmpi_n_watch || vlmpi_waiting()) {
 		MPI_Request r;
 		rc = PMPI_Irecv(buf, count, dt, source, tag, comm, &r);
 		if (rc == MPI_SUCCESS)
@@ -61,6 +65,7 @@ int vlmpi_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_C
 	}
 	if (rc == MPI_SUCCESS)
 		recv_timing(v, &st, t0, t0);
+	vlmpi_wait_end();
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
 	return rc;
@@ -129,7 +134,7 @@ static int probe_blocking(int source, int tag, MPI_Comm comm, MPI_Message *m, MP
 {
 	int flag = 0, rc, spins = 0;
 
-	if (!vlmpi_n_watch)
+	if (!vlmpi_n_watch && !vlmpi_waiting())
 		return m ? PMPI_Mprobe(source, tag, comm, m, st) : PMPI_Probe(source, tag, comm, st);
 	for (;;) {
 		rc = m ? PMPI_Improbe(source, tag, comm, &flag, m, st)
@@ -137,6 +142,7 @@ static int probe_blocking(int source, int tag, MPI_Comm comm, MPI_Message *m, MP
 		if (rc != MPI_SUCCESS || flag)
 			return rc;
 		vlmpi_progress();
+		vlmpi_wait_poll();
 		if (++spins > 64)
 			sched_yield();
 	}
@@ -152,9 +158,12 @@ int vlmpi_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 
 	if (!v || source == MPI_PROC_NULL)
 		return PMPI_Probe(source, tag, comm, status);
-	if (vlmpi_vorder && valid_source(v, source))
+	if (vlmpi_vorder && source == MPI_ANY_SOURCE)
 		vlmpi_pick(v, source, tag, VLMPI_PICK_PROBE, t0, &source, &tag, "MPI_Probe");
+	else if (vlmpi_vorder && valid_source(v, source))
+		vlmpi_wait_recv(v, source, tag, 0, "MPI_Probe(source=%d, tag=%d)", source, tag);
 	rc = probe_blocking(source, tag, comm, NULL, &st);
+	vlmpi_wait_end();
 	if (rc != MPI_SUCCESS)
 		return rc;
 	vlmpi_header_get(v->world[st.MPI_SOURCE], v->id, st.MPI_TAG, &h, 1);
@@ -219,9 +228,12 @@ int vlmpi_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_S
 
 	if (!v || source == MPI_PROC_NULL)
 		return PMPI_Mprobe(source, tag, comm, message, status);
-	if (vlmpi_vorder && valid_source(v, source))
+	if (vlmpi_vorder && source == MPI_ANY_SOURCE)
 		vlmpi_pick(v, source, tag, VLMPI_PICK_PROBE, t0, &source, &tag, "MPI_Mprobe");
+	else if (vlmpi_vorder && valid_source(v, source))
+		vlmpi_wait_recv(v, source, tag, 0, "MPI_Mprobe(source=%d, tag=%d)", source, tag);
 	rc = probe_blocking(source, tag, comm, message, &st);
+	vlmpi_wait_end();
 	if (rc != MPI_SUCCESS)
 		return rc;
 	vlmpi_header_get(v->world[st.MPI_SOURCE], v->id, st.MPI_TAG, &h, 1);

@@ -2,9 +2,13 @@
  * sends and receives, nonblocking collectives), found by their MPI handle in
  * an open-addressing table; the watch over active receives whose header is
  * not taken yet, and waiting in MPI while keeping that watch (so that
- * rendezvous answers go out); the virtual cost of a poll that finds nothing.
+ * rendezvous answers go out); the virtual cost of a poll that finds nothing;
+ * the copies of eager sends going out, and waiting as virtual order sees it
+ * (what a waiting task publishes on the board).
  */
 #include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <mpi.h>
 #include "vlayer/core/engine.h"
@@ -144,13 +148,14 @@ void vlmpi_recv_header(vlmpi_req *v, const MPI_Status *st)
 }
 
 /* Look at every watched receive: those that completed for real give their
- * header now and answer a rendezvous. */
+ * header now and answer a rendezvous; the copies that have gone are freed. */
 void vlmpi_progress(void)
 {
 	size_t i;
 	int flag;
 	MPI_Status st;
 
+	vlmpi_copies_progress(0);
 	if (!vlmpi_n_watch)
 		return;
 	for (i = 0; i < rq_cap && vlmpi_n_watch; i++) {
@@ -169,13 +174,14 @@ int vlmpi_real_wait(MPI_Request *r, MPI_Status *st)
 {
 	int flag = 0, rc, spins = 0;
 
-	if (!vlmpi_n_watch)
+	if (!vlmpi_n_watch && !vlmpi_waiting())
 		return PMPI_Wait(r, st);
 	for (;;) {
 		rc = PMPI_Test(r, &flag, st);
 		if (rc != MPI_SUCCESS || flag)
 			return rc;
 		vlmpi_progress();
+		vlmpi_wait_poll();
 		if (++spins > 64)
 			sched_yield();
 	}
@@ -194,6 +200,7 @@ void vlmpi_ack_wait(MPI_Request *r, int dest_world, int tag, int64_t bytes)
 		if (PMPI_Test(r, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || flag)
 			return;
 		vlmpi_progress();
+		vlmpi_wait_poll();
 		sched_yield();
 		if (!warned && vli_mono_ns() - t0 > 10000000000LL) {
 			warned = 1;
@@ -212,4 +219,173 @@ void vlmpi_poll_cost(int64_t t0, int src_host)
 {
 	vli_comm(vli_recv_time(&vli_t.cfg, src_host >= 0 ? src_host : vli_t.host, vli_t.host));
 	vli_trace_msg(VL_EV_PROBE, -1, -1, 0, 0, t0, vli_t.now, 0, 0, 0);
+}
+
+/* ---- eager sends by copy (order.c: virtual order) ---- */
+
+typedef struct copy {
+	MPI_Request r;
+	void *buf;
+} copy;
+static copy *copies;
+static int ncopies, capcopies;
+
+int vlmpi_send_copy(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
+{
+	int size = 0, pos = 0, rc;
+	void *tmp;
+
+	vlmpi_copies_progress(0);
+	rc = PMPI_Pack_size(count, dt, comm, &size);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	tmp = malloc(size > 0 ? (size_t)size : 1);
+	if (!tmp)
+		vli_error(1, "out of memory");
+	rc = PMPI_Pack(buf, count, dt, tmp, size, &pos, comm);
+	if (rc != MPI_SUCCESS) {
+		free(tmp);
+		return rc;
+	}
+	if (ncopies == capcopies) {
+		capcopies = capcopies ? 2 * capcopies : 16;
+		copies = realloc(copies, sizeof(*copies) * (size_t)capcopies);
+		if (!copies)
+			vli_error(1, "out of memory");
+	}
+	/* the packed copy has the user's type signature: any matching receive
+	 * takes it */
+	rc = PMPI_Isend(tmp, pos, MPI_PACKED, dest, tag, comm, &copies[ncopies].r);
+	if (rc != MPI_SUCCESS) {
+		free(tmp);
+		return rc;
+	}
+	copies[ncopies++].buf = tmp;
+	return MPI_SUCCESS;
+}
+
+int vlmpi_copies_progress(int wait)
+{
+	int i, flag;
+
+	for (i = 0; i < ncopies;) {
+		flag = 0;
+		if (wait)
+			PMPI_Wait(&copies[i].r, MPI_STATUS_IGNORE), flag = 1;
+		else
+			PMPI_Test(&copies[i].r, &flag, MPI_STATUS_IGNORE);
+		if (flag) {
+			free(copies[i].buf);
+			copies[i] = copies[--ncopies];
+		} else {
+			i++;
+		}
+	}
+	if (wait) {
+		free(copies);
+		copies = NULL;
+		capcopies = 0;
+	}
+	return ncopies;
+}
+
+/* ---- waiting (virtual order) ----
+ * A wait is published on the board lazily: only when some task waits for the
+ * bounds (vli_order_watched), at the start or while this task waits for real
+ * (vlmpi_wait_poll, from the waiting loops).  Until then the slot shows this
+ * task running at its clock, which is lower than its real bound: safe, and a
+ * ping-pong pays no lock and no wake-up. */
+
+static vli_order_wait wait_state;
+static int wait_depth, wait_published;
+static struct {
+	int64_t lb;
+	uint64_t on, n;
+	vlmpi_comm *v;          /* a receive: its bound is found when published */
+	int src, tag;
+	int64_t t_post;
+	char what[112];
+} lazy;
+
+static void publish(void)
+{
+	int64_t lb = lazy.lb;
+
+	if (lazy.v)
+		lb = vlmpi_pending_arrival(lazy.v, lazy.src, lazy.tag, lazy.t_post);
+	if (!wait_published) {
+		vli_order_wait_begin(&wait_state, "%s", lazy.what);
+		wait_published = 1;
+	}
+	vli_order_block_on(lb, VLI_WAIT_MSG, lazy.on, lazy.n);
+}
+
+static void wait_set(int64_t lb, uint64_t on, uint64_t n, vlmpi_comm *v, int src, int tag,
+		     int64_t t_post, const char *fmt, va_list ap)
+{
+	if (!vlmpi_vorder)
+		return;
+	lazy.lb = lb;
+	lazy.on = on;
+	lazy.n = n;
+	lazy.v = v;
+	lazy.src = src;
+	lazy.tag = tag;
+	lazy.t_post = t_post;
+	if (wait_depth++ == 0) {
+		vsnprintf(lazy.what, sizeof lazy.what, fmt, ap);
+		wait_published = 0;
+	}
+	if (wait_published || vli_order_watched())
+		publish();
+}
+
+void vlmpi_wait_begin(int64_t lb, uint64_t on, uint64_t n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	wait_set(lb, on, n, NULL, 0, 0, 0, fmt, ap);
+	va_end(ap);
+}
+
+void vlmpi_wait_recv(vlmpi_comm *v, int source, int tag, int64_t t_post, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	wait_set(VLI_ORDER_NONE, 0, 0, v, source, tag, t_post, fmt, ap);
+	va_end(ap);
+}
+
+int vlmpi_waiting(void)
+{
+	return vlmpi_vorder && wait_depth > 0;
+}
+
+void vlmpi_wait_poll(void)
+{
+	if (!vlmpi_vorder || wait_depth == 0)
+		return;
+	if (!wait_published ? vli_order_watched() : lazy.v && vli_order_behind())
+		/* not published yet and needed; or a receive to which a message
+		 * was announced meanwhile (its bound was lowered to that arrival):
+		 * is it the one it waits for? */
+		publish();
+}
+
+void vlmpi_wait_now(void)
+{
+	if (vlmpi_vorder && wait_depth > 0)
+		publish();
+}
+
+void vlmpi_wait_end(void)
+{
+	if (!vlmpi_vorder || wait_depth == 0)
+		return;
+	if (--wait_depth == 0 && wait_published) {
+		vli_order_wait_end(&wait_state);
+		wait_published = 0;
+	}
 }

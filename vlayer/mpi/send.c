@@ -39,7 +39,7 @@ static int do_send(const void *buf, int count, MPI_Datatype dt, int dest, int ta
 	bytes = vlmpi_type_bytes(dt, count);
 	vlmpi_header_make(&h, v, dest, tag, bytes, !vlmpi_eager(bytes, mode));
 	if (!(h.flags & VLMPI_HDR_RDV)) {
-		if (vlmpi_vorder && mode != VLMPI_MODE_B) {
+		if (vlmpi_vorder && mode != VLMPI_MODE_B && bytes > VLMPI_COPY_MIN) {
 			/* never wait for real where the model does not */
 			rc = vlmpi_send_copy(buf, count, dt, dest, tag, comm);
 		} else if (vlmpi_n_watch) {
@@ -141,7 +141,8 @@ static int do_isend(const void *buf, int count, MPI_Datatype dt, int dest, int t
 		return start_isend(buf, count, dt, dest, tag, comm, mode, req);
 	bytes = vlmpi_type_bytes(dt, count);
 	vlmpi_header_make(&h, v, dest, tag, bytes, !vlmpi_eager(bytes, mode));
-	if (vlmpi_vorder && !(h.flags & VLMPI_HDR_RDV) && mode != VLMPI_MODE_B) {
+	if (vlmpi_vorder && !(h.flags & VLMPI_HDR_RDV) && mode != VLMPI_MODE_B &&
+	    bytes > VLMPI_COPY_MIN) {
 		/* virtual order: an eager send is complete at the end of its call, so
 		 * the layer sends a copy and gives the program a request that is
 		 * complete already (a generalized request) */
