@@ -65,6 +65,28 @@ else
 	echo "pdgemm: ScaLAPACK samples not built (libscalapack-openmpi-dev missing?)"
 fi
 
+# virtual order: the MPI task farm of the tests (tests/e2e/farm/farm_mpi.c) with
+# tiny jobs, MPI_Recv(MPI_ANY_SOURCE), under ordering = virtual and = real
+echo
+echo "virtual order: MPI task farm of tiny jobs (vl_compute_flops 1000), real time"
+if VLCC_CC=cc "$BUILD/vlcc" -mpi -O1 -I"$TOP/include" -o "$W/farm_mpi" \
+	"$TOP/tests/e2e/farm/farm_mpi.c" > /dev/null 2>&1; then
+	printf '[simulation]\ncompute = ignore\n[hosts n]\ncount = 64\nflops = 1e9\n' > "$W/fv.ini"
+	sed 's/^compute = ignore/compute = ignore\nordering = real/' "$W/fv.ini" > "$W/fr.ini"
+	for fw in "8 512" "64 1024"; do
+		set -- $fw
+		fv() { "$BUILD/vlrun" --vmconfig "$1" --trace-dir "$W/t" -np $(($2 + 1)) \
+			"$W/farm_mpi" -j "$3" -f 1000; }
+		v=$(best fv "$W/fv.ini" "$1" "$2")
+		r=$(best fv "$W/fr.ini" "$1" "$2")
+		awk -v w="$1" -v j="$2" -v v=$v -v r=$r 'BEGIN {
+			printf "  %3d workers, %5d jobs: virtual %8.1f ms, real %8.1f ms, ratio %.2f\n",
+				w, j, v / 1000, r / 1000, (r > 0 ? v / r : 0) }'
+	done
+else
+	echo "  farm_mpi could not be built"
+fi
+
 echo
 echo "ranks that fit on this machine: allreduce of 16 doubles x 10, computation ignored"
 printf '[simulation]\ncompute = ignore\n[hosts n]\ncount = 64\nprocessors = 16\n' > "$W/skel.ini"

@@ -3,7 +3,8 @@
 # receive or probe gets is decided in virtual time.  The heterogeneous task
 # farm of test_order.sh as an MPI program (farm/farm_mpi.c: worker speeds 1,
 # 2, 4, 8; computation given by vl_compute_flops, compute = ignore) against
-# the same exact event simulation (farm/farm_sim.py), with 4 and 16 workers;
+# the same exact event simulation (farm/farm_sim.py), with 4 and 16 workers,
+# and in Fortran (farm/farm_mpi_f.f90);
 # identical over repeated runs with the workers started in another real
 # order, beside a CPU hog and on one CPU; taken with MPI_Waitany over one
 # MPI_Irecv per worker and with MPI_Irecv(MPI_ANY_SOURCE) (exact too), MPI_Probe, MPI_Iprobe polling, MPI_Mprobe,
@@ -33,7 +34,7 @@ farm() {
 	local n=$1 np=$2
 	shift 2
 	${WRAP:-} timeout 120 "$BUILD/vlrun" $PRE -np "$np" --vmconfig "${CFG:-$F/farm.ini}" \
-		--trace-dir "$WORK/trace.$n" "$WORK/farm_mpi" "$@" > "$WORK/farm.$n" 2> "$WORK/farm.$n.err"
+		--trace-dir "$WORK/trace.$n" "${FARM:-$WORK/farm_mpi}" "$@" > "$WORK/farm.$n" 2> "$WORK/farm.$n.err"
 	echo "exit $?" >> "$WORK/farm.$n"
 	if grep -q -e "ERROR: AddressSanitizer" -e "runtime error:" "$WORK/farm.$n.err"; then
 		fail "sanitizer report: farm $n"
@@ -65,6 +66,17 @@ assert_eq "MPI farm (16 workers, 400 jobs) = event simulation" "$(cat "$WORK/exp
 	"$(cat "$WORK/farm.w16")"
 "$BUILD/vlpost" stats "$WORK/trace.0" > "$WORK/stats.0" 2>&1
 assert_eq "vlpost stats on the MPI farm's traces" 0 $?
+
+# 1b. the same farm in Fortran (use mpi), built with vlcc -mpifort
+if [ -z "${VL_SANITIZED:-}" ]; then
+	if "$BUILD/vlcc" -mpifort -O1 -o "$WORK/farm_mpi_f" "$F/farm_mpi_f.f90" > "$WORK/fbuild" 2>&1; then
+		FARM="$WORK/farm_mpi_f" farm fortran 5 40 1e6
+		assert_eq "Fortran MPI farm (MPI_RECV with MPI_ANY_SOURCE) = event simulation" \
+			"$(cat "$WORK/expected")" "$(cat "$WORK/farm.fortran")"
+	else
+		fail "build farm_mpi_f.f90 with vlcc -mpifort: $(head -3 "$WORK/fbuild")"
+	fi
+fi
 
 # 2. the same in every run: workers started in another real order each time
 same=0

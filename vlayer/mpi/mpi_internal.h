@@ -152,9 +152,10 @@ extern int vlmpi_vorder;
  * leave it (MPI_Finalize). */
 void vlmpi_order_init(void);
 void vlmpi_order_end(void);
-/* The task waits for real from here to vlmpi_wait_end: lb is when it will
- * wake at the earliest (VLI_ORDER_NONE: when a message comes), on/n what it
- * waits on (vli_order_block_on).  Nested waits only update the bound. */
+/* request.c: the task waits for real from here to vlmpi_wait_end: lb is
+ * when it will wake at the earliest (VLI_ORDER_NONE: when a message comes),
+ * on/n what it waits on (vli_order_block_on).  Nested waits only update it.
+ * Published on the board lazily (see request.c). */
 void vlmpi_wait_begin(int64_t lb, uint64_t on, uint64_t n, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* The same for a receive (source: a rank of v or MPI_ANY_SOURCE) posted at
@@ -173,7 +174,7 @@ void vlmpi_wait_now(void);
 /* Takes in every header that has arrived, and waits for real for those
  * announced to this task but still on their way. */
 void vlmpi_catch_up(void);
-/* The earliest virtual arrival of a message a receive (source: a rank of v or
+/* header.c: the earliest virtual arrival of a message a receive (source: a rank of v or
  * MPI_ANY_SOURCE; tag or MPI_ANY_TAG) posted at t_post would take, among the
  * headers there; VLI_ORDER_NONE if none. */
 int64_t vlmpi_pending_arrival(vlmpi_comm *v, int source, int tag, int64_t t_post);
