@@ -252,29 +252,22 @@ int vlmpi_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *me
 	MPI_Status st;
 	vlmpi_hdr h;
 	int64_t t0 = vli_t.now;
-	int rc;
+	int rc, chose;
 
 	if (!v || source == MPI_PROC_NULL)
 		return PMPI_Improbe(source, tag, comm, flag, message, status);
 	vlmpi_progress();
-	if (vlmpi_vorder && valid_source(v, source)) {
+	if ((chose = vlmpi_vorder && valid_source(v, source))) {
+		/* virtual order: the message chosen, then matched from its source */
 		int s, htag;
 		*flag = vlmpi_pick(v, source, tag, VLMPI_PICK_POLL, t0, &s, &htag, "MPI_Improbe");
 		rc = *flag ? probe_blocking(s, htag, comm, message, &st) : MPI_SUCCESS;
-		vlmpi_poll_cost(t0, source >= 0 ? v->host[source] : -1);
-		if (rc != MPI_SUCCESS)
-			return rc;
-		if (*flag) {
-			matched_add(*message, v, &st);
-			if (status != MPI_STATUS_IGNORE)
-				*status = st;
-		}
-		return rc;
+	} else {
+		/* look first without matching: a message that has not arrived yet in
+		 * virtual time must stay where MPI_Improbe would have taken it from */
+		rc = PMPI_Iprobe(source, tag, comm, flag, &st);
 	}
-	/* look first without matching: a message that has not arrived yet in
-	 * virtual time must stay where MPI_Improbe would have taken it from */
-	rc = PMPI_Iprobe(source, tag, comm, flag, &st);
-	if (rc == MPI_SUCCESS && *flag) {
+	if (!chose && rc == MPI_SUCCESS && *flag) {
 		vlmpi_header_get(v->world[st.MPI_SOURCE], v->id, st.MPI_TAG, &h, 1);
 		if (vlmpi_arrival_of(&h, 0) > vli_t.now)
 			*flag = 0;
