@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "vlayer.h"
+#include "spin.h"
 
 #define TAG_JOB 21
 #define TAG_RESULT 22
@@ -32,14 +33,6 @@
 static double flops = 1e6;
 static long iters;
 
-static double spin(long n)
-{
-	volatile double x = 1.0;
-	long i;
-	for (i = 0; i < n; i++)
-		x = x * 1.0000001 + 1e-9;
-	return x;
-}
 
 static void worker(void)
 {
