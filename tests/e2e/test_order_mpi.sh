@@ -111,12 +111,15 @@ assert_eq "MPI_Irecv per worker + MPI_Waitany = event simulation" "$(cat "$WORK/
 farm irecv 5 -j 40 -f 1e6 -r irecv -d
 assert_eq "MPI_Irecv(MPI_ANY_SOURCE) + MPI_Wait = event simulation" "$(cat "$WORK/expected")" \
 	"$(cat "$WORK/farm.irecv")"
+farm persist 5 -j 40 -f 1e6 -r persist -d
+assert_eq "persistent MPI_Recv_init(MPI_ANY_SOURCE) + MPI_Start + MPI_Wait = event simulation" \
+	"$(cat "$WORK/expected")" "$(cat "$WORK/farm.persist")"
 
 # 4. the master takes results with MPI_Probe, an MPI_Iprobe loop, MPI_Mprobe,
 # an MPI_Testany loop, MPI_Waitsome:
 # a probe costs its own time, so the schedule is its own; each is the same in
 # every run, and every job is done once
-for how in probe iprobe mprobe testany waitsome; do
+for how in probe iprobe mprobe testany waitsome ptest; do
 	farm "$how.1" 5 -j 60 -f 5e5 -r $how -d
 	farm "$how.2" 5 -j 60 -f 5e5 -r $how
 	assert_eq "master with $how: ends, all 60 jobs done" "exit 0 60" \
@@ -164,6 +167,14 @@ timeout 60 "$BUILD/vlrun" $PRE -np 3 --vmconfig "$F/farm.ini" --trace-dir "$WORK
 assert_eq "named receive, then MPI_ANY_SOURCE: sources and times" \
 	"named 2 at $((arr - 1000000 + 5000)) any 1 at $((arr + 5000))" \
 	"$(grep -e '^named' -e '^any' "$WORK/named.out" | tr '\n' ' ' | sed 's/ $//')"
+
+# 8b. the same messages into one persistent MPI_Recv_init(MPI_ANY_SOURCE),
+# started and cancelled once, then started twice: virtual order, exact times
+timeout 60 "$BUILD/vlrun" $PRE -np 3 --vmconfig "$F/farm.ini" --trace-dir "$WORK/trace.persist" \
+	"$WORK/order_mpi" persist > "$WORK/persist.out" 2>&1
+assert_eq "persistent MPI_ANY_SOURCE receive: cancel, then two messages in virtual order" \
+	"cancelled 1 got 2 from 2 at $((arr - 1000000 + 5000)) got 1 from 1 at $((arr + 5000)) freed 1" \
+	"$(grep -e '^cancelled' -e '^got' -e '^freed' "$WORK/persist.out" | tr '\n' ' ' | sed 's/ $//')"
 
 # 9. a real deadlock (ranks 0 and 1 both wait in MPI_Recv(MPI_ANY_SOURCE)):
 # a report, status 4, in seconds

@@ -19,6 +19,7 @@ static void req_forget(vlmpi_req *q)
 		vlmpi_n_watch--;
 	if (q->coll)
 		vlmpi_coll_drop(q);
+	vlmpi_deferred_forget(q);
 	if (q->ack != MPI_REQUEST_NULL) {
 		PMPI_Cancel(&q->ack);
 		PMPI_Request_free(&q->ack);
@@ -101,8 +102,7 @@ int vlmpi_Wait(MPI_Request *req, MPI_Status *status)
 		return rc;
 	}
 	wait_begin(q, "MPI_Wait");
-	vlmpi_deferred_finish(q);
-	rc = vlmpi_real_wait(req, &st);
+	rc = vlmpi_deferred_wait(q, req, &st);
 	if (rc == MPI_SUCCESS)
 		complete(q, &st, t0);
 	vlmpi_wait_end();
@@ -370,8 +370,7 @@ static void vfinish(MPI_Request reqs[], int i, MPI_Status *st, int64_t t0)
 	MPI_Status s;
 
 	wait_begin(q, "MPI_Wait");
-	vlmpi_deferred_finish(q);
-	vlmpi_real_wait(&reqs[i], &s);
+	vlmpi_deferred_wait(q, &reqs[i], &s);
 	complete(q, &s, t0);
 	vlmpi_wait_end();
 	if (st != MPI_STATUS_IGNORE)
@@ -678,6 +677,10 @@ int vlmpi_Cancel(MPI_Request *req)
 {
 	vlmpi_req *q = vlmpi_req_find(*req);
 
+	if (q && q->deferred && q->persistent && q->active) {
+		vlmpi_deferred_cancel(q); /* never started for real */
+		return MPI_SUCCESS;
+	}
 	if (q && q->kind == VLMPI_REQ_SEND && q->active) {
 		/* if the cancel succeeds the receiver must forget the header: say so */
 		int rc = PMPI_Cancel(req);

@@ -207,6 +207,17 @@ int vlmpi_done_request(MPI_Request *req);
  * order). */
 int vlmpi_deferred_start(vlmpi_comm *v, void *buf, int count, MPI_Datatype dt, int tag,
 			 MPI_Request *req);
+/* The same for a persistent receive with MPI_ANY_SOURCE (MPI_Start): the
+ * program keeps its real persistent request, which is never started; the
+ * layer receives from the source it chooses, with a receive of its own.
+ * vlmpi_deferred_cancel: MPI_Cancel of it; vlmpi_deferred_forget: frees what
+ * the layer keeps for it (MPI_Request_free). */
+int vlmpi_deferred_restart(struct vlmpi_req *q);
+void vlmpi_deferred_cancel(struct vlmpi_req *q);
+void vlmpi_deferred_forget(struct vlmpi_req *q);
+/* Completes request q (handle *req) for real into *st: makes the real
+ * receive of a deferred one (vlmpi_deferred_finish), then waits. */
+int vlmpi_deferred_wait(struct vlmpi_req *q, MPI_Request *req, MPI_Status *st);
 void vlmpi_deferred_finish(struct vlmpi_req *q);
 int vlmpi_deferred_cancelled(const struct vlmpi_req *q);
 void vlmpi_deferred_drop(struct vlmpi_req *q);

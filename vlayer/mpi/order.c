@@ -276,6 +276,50 @@ int vlmpi_deferred_cancelled(const vlmpi_req *q)
 	return q->deferred && q->dst && q->dst->cancelled;
 }
 
+int vlmpi_deferred_restart(vlmpi_req *q)
+{
+	struct vlmpi_deferred *d = q->dst;
+
+	if (!d && !(d = q->dst = calloc(1, sizeof(*d))))
+		vli_error(1, "out of memory");
+	d->greq = MPI_REQUEST_NULL;
+	d->cancelled = 0;
+	q->deferred = 1;
+	q->rbuf = (void *)q->buf;
+	return MPI_SUCCESS;
+}
+
+void vlmpi_deferred_cancel(vlmpi_req *q)
+{
+	struct vlmpi_deferred *d = q->dst;
+
+	if (q->hdr_ready || d->cancelled)
+		return;
+	d->cancelled = 1;
+	PMPI_Status_set_elements(&d->st, MPI_BYTE, 0);
+	PMPI_Status_set_cancelled(&d->st, 1);
+	d->st.MPI_SOURCE = MPI_ANY_SOURCE;
+	d->st.MPI_TAG = MPI_ANY_TAG;
+}
+
+void vlmpi_deferred_forget(vlmpi_req *q)
+{
+	if (q->persistent) {
+		free(q->dst);
+		q->dst = NULL;
+	}
+}
+
+int vlmpi_deferred_wait(vlmpi_req *q, MPI_Request *req, MPI_Status *st)
+{
+	vlmpi_deferred_finish(q);
+	if (!q->deferred || !q->persistent)
+		return vlmpi_real_wait(req, st);
+	/* the real persistent request was never started: it stays inactive */
+	*st = q->dst->st;
+	return MPI_SUCCESS;
+}
+
 void vlmpi_deferred_finish(vlmpi_req *q)
 {
 	struct vlmpi_deferred *d = q->dst;
@@ -284,7 +328,7 @@ void vlmpi_deferred_finish(vlmpi_req *q)
 	if (!q->deferred || q->hdr_ready || d->cancelled)
 		return;
 	vlmpi_pick(q->vc, MPI_ANY_SOURCE, q->tag, VLMPI_PICK_RECV, q->t_post, &s, &htag,
-		   "MPI_Irecv(MPI_ANY_SOURCE)");
+		   q->persistent ? "MPI_Start(MPI_ANY_SOURCE)" : "MPI_Irecv(MPI_ANY_SOURCE)");
 	if (vlmpi_n_watch > 1) {
 		MPI_Request r;
 		if (PMPI_Irecv(q->rbuf, q->count, q->dt, s, htag, q->vc->comm, &r) == MPI_SUCCESS)
@@ -293,7 +337,8 @@ void vlmpi_deferred_finish(vlmpi_req *q)
 		PMPI_Recv(q->rbuf, q->count, q->dt, s, htag, q->vc->comm, &d->st);
 	}
 	vlmpi_recv_header(q, &d->st);
-	PMPI_Grequest_complete(d->greq);
+	if (d->greq != MPI_REQUEST_NULL)
+		PMPI_Grequest_complete(d->greq);
 }
 
 void vlmpi_deferred_drop(vlmpi_req *q)
@@ -306,5 +351,6 @@ void vlmpi_deferred_drop(vlmpi_req *q)
 	if (PMPI_Irecv(q->rbuf, q->count, q->dt, MPI_ANY_SOURCE, q->tag, q->vc->comm, &r) ==
 	    MPI_SUCCESS)
 		PMPI_Request_free(&r);
-	PMPI_Grequest_complete(q->dst->greq);
+	if (q->dst->greq != MPI_REQUEST_NULL)
+		PMPI_Grequest_complete(q->dst->greq);
 }

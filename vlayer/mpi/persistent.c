@@ -82,6 +82,8 @@ int vlmpi_Start(MPI_Request *req)
 	if (q->kind == VLMPI_REQ_RECV) {
 		vlmpi_n_watch++;
 		vlmpi_irecv_posted(q);
+		if (vlmpi_vorder && q->peer == MPI_ANY_SOURCE)
+			return vlmpi_deferred_restart(q); /* virtual order chooses */
 		return PMPI_Start(req);
 	}
 	int64_t bytes = vlmpi_type_bytes(q->dt, q->count);

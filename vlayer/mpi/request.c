@@ -160,8 +160,9 @@ void vlmpi_progress(void)
 		return;
 	for (i = 0; i < rq_cap && vlmpi_n_watch; i++) {
 		vlmpi_req *v = rq[i];
-		if (!v || v->kind != VLMPI_REQ_RECV || !v->active || v->hdr_ready)
-			continue;
+		if (!v || v->kind != VLMPI_REQ_RECV || !v->active || v->hdr_ready ||
+		    (v->deferred && v->persistent))
+			continue; /* (the real request of that one is never started) */
 		flag = 0;
 		PMPI_Request_get_status(v->req, &flag, &st);
 		if (flag)

@@ -16,6 +16,8 @@
  *   testany  the same, with a polling loop of MPI_Testany
  *   waitsome the same, with MPI_Waitsome (every result it returns, in order)
  *   irecv   MPI_Irecv(MPI_ANY_SOURCE), then MPI_Wait
+ *   persist one persistent MPI_Recv_init(MPI_ANY_SOURCE); MPI_Start, MPI_Wait
+ *   ptest   the same, with a polling loop of MPI_Test
  * With -d every worker first sleeps a real random time (up to 50 ms, not
  * virtualised); with -b BYTES results carry BYTES bytes (default: one int);
  * -e ends with an MPI_Reduce of the job counts to rank 0 (the workers wait in
@@ -60,7 +62,7 @@ static int worker(int *res)
 }
 
 /* Nonblocking receives, one per worker (-r waitany/testany/waitsome). */
-static MPI_Request *rq;
+static MPI_Request *rq, prq = MPI_REQUEST_NULL;
 static int *rbuf, nrq, pend[256], npend;
 
 static void post(int w)
@@ -108,6 +110,14 @@ static int take(const char *how, int *res)
 		MPI_Request r;
 		MPI_Irecv(res, n, MPI_INT, MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &r);
 		MPI_Wait(&r, &st);
+	} else if (!strcmp(how, "persist") || !strcmp(how, "ptest")) {
+		if (prq == MPI_REQUEST_NULL)
+			MPI_Recv_init(res, n, MPI_INT, MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &prq);
+		MPI_Start(&prq);
+		if (!strcmp(how, "persist"))
+			MPI_Wait(&prq, &st);
+		while (!flag && strcmp(how, "persist"))
+			MPI_Test(&prq, &flag, &st);
 	} else if (!strcmp(how, "mprobe")) {
 		MPI_Message m;
 		MPI_Mprobe(MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &m, &st);
@@ -201,6 +211,8 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("order %s\n", order);
+	if (prq != MPI_REQUEST_NULL)
+		MPI_Request_free(&prq);
 	if (reduce) {
 		mine = 0;
 		MPI_Reduce(&mine, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);

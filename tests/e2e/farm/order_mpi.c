@@ -12,6 +12,11 @@
  *                         from rank 2 by name, then from any source: prints
  *                         the sources and times (the named receive does not
  *                         change what the wildcard gets).
+ *   order_mpi persist     ranks 1 and 2 send as in named; rank 0 makes one
+ *                         persistent MPI_Recv_init(MPI_ANY_SOURCE), starts and
+ *                         cancels it, then starts and waits for it twice:
+ *                         prints whether the first was cancelled, and the
+ *                         sources and times of the two messages.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -62,13 +67,30 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "deadlock")) {
 		if (rank < 2)
 			MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &st);
-	} else if (!strcmp(mode, "named")) {
+	} else if (!strcmp(mode, "named") || !strcmp(mode, "persist")) {
 		if (rank == 2) {
 			real_sleep(200);
 			MPI_Send(&rank, 1, MPI_INT, 0, 9, MPI_COMM_WORLD);
 		} else if (rank == 1) {
 			vl_compute(1e-3);
 			MPI_Send(&rank, 1, MPI_INT, 0, 9, MPI_COMM_WORLD);
+		} else if (rank == 0 && !strcmp(mode, "persist")) {
+			MPI_Request r;
+			int c = 0, i;
+			MPI_Recv_init(&x, 1, MPI_INT, MPI_ANY_SOURCE, 9, MPI_COMM_WORLD, &r);
+			MPI_Start(&r);
+			MPI_Cancel(&r);
+			MPI_Wait(&r, &st);
+			MPI_Test_cancelled(&st, &c);
+			printf("cancelled %d\n", c);
+			for (i = 0; i < 2; i++) {
+				MPI_Start(&r);
+				MPI_Wait(&r, &st);
+				printf("got %d from %d at %lld\n", x, st.MPI_SOURCE,
+				       (long long)vl_time_ns());
+			}
+			MPI_Request_free(&r);
+			printf("freed %d\n", r == MPI_REQUEST_NULL);
 		} else if (rank == 0) {
 			MPI_Recv(&x, 1, MPI_INT, 2, 9, MPI_COMM_WORLD, &st);
 			printf("named %d at %lld\n", x, (long long)vl_time_ns());
