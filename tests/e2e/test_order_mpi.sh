@@ -176,6 +176,16 @@ assert_eq "persistent MPI_ANY_SOURCE receive: cancel, then two messages in virtu
 	"cancelled 1 got 2 from 2 at $((arr - 1000000 + 5000)) got 1 from 1 at $((arr + 5000)) freed 1" \
 	"$(grep -e '^cancelled' -e '^got' -e '^freed' "$WORK/persist.out" | tr '\n' ' ' | sed 's/ $//')"
 
+# 8c. live bounds: with measured computation a rank that computes for long
+# without calling MPI does not hold the others' choices back until its next
+# call - they see its clock move with its CPU time
+sed 's/^compute = ignore/compute = measured/' "$F/farm.ini" > "$WORK/live.ini"
+timeout 60 "$BUILD/vlrun" $PRE -np 3 --vmconfig "$WORK/live.ini" --trace-dir "$WORK/trace.live" \
+	"$WORK/order_mpi" live "$WORK/live.flag" > "$WORK/live.out" 2>&1
+assert_eq "a rank computing for real: the wildcard chooses while it computes (live bound)" \
+	"first 1 saw 1 second 2" \
+	"$(grep -e '^first' -e '^saw' -e '^second' "$WORK/live.out" | sort -k1,1 -s | tr '\n' ' ' | sed 's/ $//')"
+
 # 9. a real deadlock (ranks 0 and 1 both wait in MPI_Recv(MPI_ANY_SOURCE)):
 # a report, status 4, in seconds
 t0=$(date +%s%N)

@@ -47,6 +47,14 @@ typedef struct vli_slot {
 	_Atomic int watching;      /* it sleeps on the board's epoch, not on kick */
 	_Atomic uint64_t wait_on;  /* while it waits: on whom (vli_order_block_on; 0: none) */
 	_Atomic uint64_t wait_n;   /* ... and which instance (a collective's number) */
+	/* while it computes (between two layer calls), the others can see its
+	 * clock move with its CPU time (order.c, live bounds): a sequence number,
+	 * odd inside the layer, and the clock, CPU mark (thread clock of thread
+	 * tid), read cost and host factor (bits of a double) of its last leave */
+	_Atomic uint32_t live_seq;
+	_Atomic int live_tid;
+	_Atomic int64_t live_now, live_mark, live_rc;
+	_Atomic uint64_t live_factor;
 	int64_t since;             /* real monotonic ns of the reservation */
 	char what[112];            /* what it waits for (for the deadlock report) */
 } vli_slot;

@@ -130,6 +130,7 @@ static void install_handlers(void)
  * off every computation segment so that a program that computes nothing
  * between two calls gets no computation. */
 static int64_t read_cost;
+static void (*leave_hook)(void), (*finish_hook)(void), (*seg_begin)(void), (*seg_end)(void);
 
 static void measure_read_cost(void)
 {
@@ -197,6 +198,8 @@ void vli_enter(void)
 
 	if (!vli_t.ready || vli_t.cfg.compute_ignore)
 		return;
+	if (seg_end)
+		seg_end();
 	cpu = vli_cpu_ns();
 	c = cpu - vli_t.cpu_mark - read_cost;
 	c = vli_scale_cpu(&vli_t.cfg, vli_t.host, c > 0 ? c : 0);
@@ -204,11 +207,26 @@ void vli_enter(void)
 	vli_compute(c);
 }
 
-static void (*leave_hook)(void), (*finish_hook)(void);
-
 void vli_on_leave(void (*fn)(void))
 {
 	leave_hook = fn;
+}
+
+void vli_on_segment(void (*begin)(void), void (*end)(void))
+{
+	seg_begin = begin;
+	seg_end = end;
+}
+
+void vli_segment_base(int64_t *now, int64_t *mark, int64_t *rc, double *factor)
+{
+	const vlcfg_host *hp = vli_t.host >= 0 && vli_t.host < vli_t.cfg.nhosts
+				       ? &vli_t.cfg.hosts[vli_t.host] : NULL;
+
+	*now = vli_t.now;
+	*mark = vli_t.cpu_mark;
+	*rc = read_cost;
+	*factor = hp ? hp->factor : 0.0;
 }
 
 void vli_on_finish(void (*fn)(void))
@@ -222,8 +240,11 @@ void vli_leave(void)
 		return;
 	if (leave_hook)
 		leave_hook();
-	if (!vli_t.cfg.compute_ignore)
+	if (!vli_t.cfg.compute_ignore) {
 		vli_t.cpu_mark = vli_cpu_ns();
+		if (seg_begin)
+			seg_begin();
+	}
 }
 
 void vli_check_advance(int64_t ns, const char *what)

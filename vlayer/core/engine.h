@@ -60,6 +60,13 @@ void vli_leave(void);
  * its own when the task joins the board). */
 void vli_on_leave(void (*fn)(void));
 void vli_on_finish(void (*fn)(void));
+/* Functions called when a segment of measured computation begins (at
+ * vli_leave, after the CPU mark is taken) and ends (at vli_enter, before the
+ * CPU clock is read); not under compute = ignore. */
+void vli_on_segment(void (*begin)(void), void (*end)(void));
+/* What the clock of the current segment is made of: the clock at its begin,
+ * the CPU mark, the read cost taken off, the host factor (0: 1). */
+void vli_segment_base(int64_t *now, int64_t *mark, int64_t *read_cost, double *factor);
 /* Every virtual time stays below VLI_TIME_MAX (about 73 years); the model's
  * costs saturate there. */
 #define VLI_TIME_MAX (INT64_MAX / 4)

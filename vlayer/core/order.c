@@ -109,6 +109,121 @@ static void lower_la(int64_t la)
 		;
 }
 
+/* ---- live bounds ----
+ * A task that computes between two layer calls publishes nothing, yet its
+ * clock moves with its CPU time: at its next call it will be at least its
+ * clock at the last leave plus the CPU time used since, scaled (clock.c's
+ * rule).  Another process can read that CPU time (the scheduler's count of
+ * the thread, /proc/PID/task/TID/schedstat, never ahead of the thread's own
+ * clock), so a task that waits for the bounds raises a computing task's
+ * bound itself, instead of waiting in real time for its next call.  The
+ * sequence number makes that sound: it turns odd when the task enters the
+ * layer, before the task reads its CPU clock; a reading of the CPU time
+ * between two equal even readings of the number was taken before that, so it
+ * is no more than what the task's clock will count. */
+
+static int my_tid;
+
+static void segment_begin(void)
+{
+	vli_slot *s = &vli_bd->slot[me];
+	int64_t now, mark, rc;
+	double f;
+	uint64_t bits;
+
+	if (me < 0 || !vli_bd)
+		return;
+	if (!my_tid)
+		my_tid = (int)gettid();
+	vli_segment_base(&now, &mark, &rc, &f);
+	memcpy(&bits, &f, sizeof bits);
+	atomic_store(&s->live_tid, my_tid);
+	atomic_store(&s->live_now, now);
+	atomic_store(&s->live_mark, mark);
+	atomic_store(&s->live_rc, rc);
+	atomic_store(&s->live_factor, bits);
+	atomic_store(&s->live_seq, (atomic_load(&s->live_seq) | 1) + 1); /* even */
+}
+
+static void segment_end(void)
+{
+	vli_slot *s;
+
+	if (me < 0 || !vli_bd)
+		return;
+	s = &vli_bd->slot[me];
+	atomic_store(&s->live_seq, atomic_load(&s->live_seq) | 1); /* odd: in the layer */
+}
+
+/* The CPU time the scheduler has counted for thread tid of pid; -1 if
+ * unknown. */
+static int64_t thread_cpu(int pid, int tid)
+{
+	char path[64], buf[128];
+	FILE *f;
+	long long v;
+	int ok;
+
+	snprintf(path, sizeof path, "/proc/%d/task/%d/schedstat", pid, tid);
+	if (!(f = fopen(path, "r")))
+		return -1;
+	ok = fgets(buf, sizeof buf, f) && sscanf(buf, "%lld", &v) == 1;
+	fclose(f);
+	return ok && v >= 0 ? v : -1;
+}
+
+/* A lower bound on slot i's clock, from its CPU time, while it computes;
+ * -1 if none (in the layer, or unknown).  *seq: the sequence number read. */
+static int64_t live_bound(int i, uint32_t *seq)
+{
+	vli_slot *s = &vli_bd->slot[i];
+	uint32_t q = atomic_load(&s->live_seq);
+	int64_t now, mark, rc, cpu, c;
+	uint64_t bits;
+	double f, v;
+
+	if (!q || (q & 1))
+		return -1;
+	now = atomic_load(&s->live_now);
+	mark = atomic_load(&s->live_mark);
+	rc = atomic_load(&s->live_rc);
+	bits = atomic_load(&s->live_factor);
+	cpu = thread_cpu(atomic_load(&s->pid), atomic_load(&s->live_tid));
+	if (cpu < 0 || atomic_load(&s->live_seq) != q)
+		return -1;
+	*seq = q;
+	c = cpu - mark - rc;
+	if (c <= 0)
+		return now;
+	memcpy(&f, &bits, sizeof f);
+	v = (double)c * (f > 0.0 ? f : 1.0); /* clock.c rounds; this floors */
+	if (v >= (double)(VLI_TIME_MAX - now))
+		return -1;
+	return now + (int64_t)v;
+}
+
+/* Raise the bounds of the computing tasks that are below this task's own
+ * (those hold it back) to what their CPU time shows. */
+static void refresh_live(void)
+{
+	int i, n = atomic_load(&vli_bd->nslots);
+	int64_t mine = atomic_load(&vli_bd->slot[me].lb), L;
+	uint32_t q = 0;
+
+	for (i = 0; i < n; i++) {
+		vli_slot *s = &vli_bd->slot[i];
+		if (i == me || atomic_load(&s->state) != VLI_SLOT_RUNNING ||
+		    atomic_load(&s->lb) >= mine || (L = live_bound(i, &q)) <= atomic_load(&s->lb))
+			continue;
+		vli_board_lock();
+		/* still computing in the same segment, and the bound only rises */
+		if (atomic_load(&s->state) == VLI_SLOT_RUNNING && atomic_load(&s->live_seq) == q &&
+		    L > atomic_load(&s->lb))
+			set_lb(i, L);
+		vli_board_unlock();
+	}
+}
+
 void vli_order_start(const char *path, int create, int slot, const char *fmt,
 		     vli_order_probe_fn fn)
 {
@@ -153,6 +268,7 @@ void vli_order_start(const char *path, int create, int slot, const char *fmt,
 	vli_board_unlock();
 	vli_on_leave(vli_order_tick);
 	vli_on_finish(vli_order_exit);
+	vli_on_segment(segment_begin, segment_end);
 }
 
 void vli_order_model_changed(void)
@@ -636,8 +752,11 @@ void vli_order_sleep(vli_order_wait *w, int how)
 		w->watching = 1;
 		return; /* look again now that the others publish for this task */
 	}
-	if (watch_root)
+	if (watch_root) {
 		vli_board_sleep(&vli_bd->epoch, w->epoch, sleep_ms);
+		if (!vli_t.cfg.compute_ignore)
+			refresh_live();
+	}
 	else if (how == VLI_SLEEP_KICK)
 		vli_board_sleep(&vli_bd->slot[me].kick, w->kick, sleep_ms);
 	sig[0] = atomic_load(&vli_bd->epoch);

@@ -34,6 +34,7 @@ static void layer_init(void)
 	c = vli_scale_cpu(&vli_t.cfg, host, cpu_before_init);
 	vli_t.now = vli_t.comp = c;
 	vlmpi_order_init();
+	vli_leave(); /* the program computes from here */
 }
 
 static void load_config(void)

@@ -17,6 +17,13 @@
  *                         cancels it, then starts and waits for it twice:
  *                         prints whether the first was cancelled, and the
  *                         sources and times of the two messages.
+ *   order_mpi live FILE   (measured computation) rank 1 sends to rank 0 at
+ *                         once; rank 2 computes for real until FILE exists
+ *                         (at most 10 s of real time), then sends; rank 0
+ *                         takes both with MPI_Recv(MPI_ANY_SOURCE) and makes
+ *                         FILE after the first.  Prints the first source and
+ *                         whether rank 2 saw FILE: it does only if rank 0 could
+ *                         choose while rank 2 still computed (live bounds).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -25,6 +32,13 @@
 #include <time.h>
 #include <unistd.h>
 #include "vlayer.h"
+
+static double real_s(void)
+{
+	struct timespec ts;
+	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts); /* real, past the layer */
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static void real_sleep(long ms)
 {
@@ -63,6 +77,28 @@ int main(int argc, char **argv)
 			else
 				MPI_Recv(&x, 1, MPI_INT, st.MPI_SOURCE, 5, MPI_COMM_WORLD, &st);
 			printf("polls %d\nend %lld\nvalue %d\n", polls, (long long)vl_time_ns(), x);
+		}
+	} else if (!strcmp(mode, "live") && argc > 2) {
+		if (rank == 1) {
+			MPI_Send(&rank, 1, MPI_INT, 0, 11, MPI_COMM_WORLD);
+		} else if (rank == 2) {
+			volatile unsigned long k = 0;
+			double t0 = real_s();
+			int saw = 0;
+			while (!(saw = access(argv[2], F_OK) == 0) && real_s() - t0 < 10.0)
+				for (unsigned long j = 0; j < 100000; j++)
+					k += j;
+			printf("saw %d\n", saw);
+			MPI_Send(&rank, 1, MPI_INT, 0, 11, MPI_COMM_WORLD);
+		} else if (rank == 0) {
+			FILE *f;
+			MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 11, MPI_COMM_WORLD, &st);
+			printf("first %d\n", x);
+			fflush(stdout);
+			if ((f = fopen(argv[2], "w")))
+				fclose(f);
+			MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 11, MPI_COMM_WORLD, &st);
+			printf("second %d\n", x);
 		}
 	} else if (!strcmp(mode, "deadlock")) {
 		if (rank < 2)
