@@ -93,6 +93,45 @@ typedef struct vli_board {
 	vli_slot slot[VLI_BOARD_SLOTS];
 } vli_board;
 
+/* A task on another real host than the board's keeps virtual order through
+ * the run's board server (order_net.c): order.c's calls then go to these. */
+#include "vlayer/core/engine.h"
+typedef struct vli_order_remote_ops {
+	void (*model_changed)(int64_t la);
+	int (*reserve)(int64_t start, int host);
+	void (*bind)(int slot, int id);
+	void (*gone)(int slot, int outside);
+	void (*forget)(int dst_id);
+	int (*announce)(int dst_id, int64_t arrival);
+	void (*received)(void);
+	int64_t (*bound_of)(int id);
+	int (*behind)(void);
+	void (*wait_begin)(const char *what);
+	void (*snap)(vli_order_wait *w);
+	void (*block_on)(int64_t lb, int how, uint64_t on, uint64_t n);
+	void (*coll_enter)(uint64_t on, uint64_t n, int count, const int *ids);
+	void (*coll_leave)(uint64_t on, uint64_t n);
+	int (*safe)(int id, int64_t tau); /* id < 0: from anyone */
+	void (*sleep)(vli_order_wait *w, int how, int ms);
+	void (*wait_end)(vli_order_wait *w);
+	void (*gate_enter)(vli_order_gate *g, const char *key, int count, int64_t entry,
+			   const char *what);
+	int64_t (*gate_leave)(vli_order_gate *g);
+	void (*tick)(int64_t now);
+	void (*exit)(void);
+} vli_order_remote_ops;
+extern const vli_order_remote_ops *vli_order_remote;
+
+/* The server's side (order.c): this thread acts for the task in slot, whose
+ * clock is now and whose longest sleep is ms; vli_order_serve_join joins a
+ * task of another host (pid unknown here) and returns its slot (-1: full);
+ * vli_order_served_deadlock: the thread found the run deadlocked. */
+void vli_order_serve_as(int slot, int64_t now, int ms);
+int vli_order_serve_join(int slot, int id, int host, int64_t now, int64_t la, const char *fmt);
+int vli_order_served_deadlock(void);
+/* A task of another host may send as soon as la after its bound. */
+void vli_order_serve_la(int64_t la);
+
 /* The board this task has mapped (NULL: ordering = real, or none). */
 extern vli_board *vli_bd;
 

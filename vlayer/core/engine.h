@@ -335,6 +335,14 @@ typedef struct vli_order_gate {
 void vli_order_gate_enter(vli_order_gate *g, const char *key, int count, int64_t entry,
 			  const char *what);
 int64_t vli_order_gate_leave(vli_order_gate *g);
+/* Several real hosts (order_net.c).  The task that made the board starts the
+ * run's board server: a process of its own on this host that acts on the
+ * board for the tasks of other hosts, over TCP; *addr (n bytes) gets its
+ * address ("PORT IP IP ..."), to pass to them.  0, or -1 with a warning.
+ * A task on another host joins through it instead of vli_order_start (slot
+ * as there); 0, or -1 with a warning (then it keeps real order). */
+int vli_order_serve(char *addr, size_t n);
+int vli_order_connect(const char *addr, int slot, const char *id_fmt);
 /* A running task's clock moved: publish it if someone waits (vli_leave). */
 void vli_order_tick(void);
 /* The task ends (vli_finish). */

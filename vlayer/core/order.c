@@ -44,11 +44,24 @@
 #define SLEEP_MS 50                  /* longest sleep on the board (vli_order_set_sleep_ms) */
 enum { DEADLOCK_REPORTING = 1, DEADLOCK_DECLARED = 2 }; /* the board's deadlock word */
 
-static int me = -1;                  /* this task's slot */
-static int sleep_ms = SLEEP_MS;
-static int64_t published = -1;       /* the lb it last published */
-static const char *id_fmt = "%d";
-static vli_order_probe_fn probe;
+/* Per thread: a task has one; the board server of a run over several real
+ * hosts (order_net.c) runs one thread per task of another host, in that
+ * task's name (vli_order_serve_as). */
+static __thread int me = -1;                  /* this task's slot */
+static __thread int sleep_ms = SLEEP_MS;
+static __thread int64_t published = -1;       /* the lb it last published */
+static __thread const char *id_fmt = "%d";
+static __thread vli_order_probe_fn probe;
+static __thread int serving;                  /* a server thread ... */
+static __thread int64_t served_now;           /* ... and the clock its task sent */
+static __thread int served_deadlock;          /* it found the run deadlocked */
+
+/* The clock of the task this thread acts for. */
+#define TASK_NOW() (serving ? served_now : vli_t.now)
+
+const vli_order_remote_ops *vli_order_remote;
+
+static void lower_la(int64_t la);
 
 void vli_order_set_sleep_ms(int ms)
 {
@@ -57,7 +70,26 @@ void vli_order_set_sleep_ms(int ms)
 
 int vli_order_on(void)
 {
-	return vli_bd && me >= 0;
+	return vli_order_remote || (vli_bd && me >= 0);
+}
+
+void vli_order_serve_as(int slot, int64_t now, int ms)
+{
+	serving = 1;
+	me = slot;
+	served_now = now;
+	sleep_ms = ms > 0 ? ms : 1;
+}
+
+int vli_order_served_deadlock(void)
+{
+	return served_deadlock;
+}
+
+void vli_order_serve_la(int64_t la)
+{
+	if (vli_bd)
+		lower_la(la);
 }
 
 static int64_t sat_add(int64_t a, int64_t b)
@@ -122,7 +154,7 @@ static void lower_la(int64_t la)
  * between two equal even readings of the number was taken before that, so it
  * is no more than what the task's clock will count. */
 
-static int my_tid;
+static __thread int my_tid;
 
 static void segment_begin(void)
 {
@@ -224,11 +256,30 @@ static void refresh_live(void)
 	}
 }
 
+/* Under the lock: task id (on virtual host, at virtual time now, process
+ * pid; negative: on another real host) takes slot (-1: a new one).  Returns
+ * the slot, -1 if the board is full. */
+static int join(int slot, int id, int host, int64_t now, int pid)
+{
+	vli_slot *s;
+
+	if (slot < 0 || slot >= VLI_BOARD_SLOTS)
+		slot = vli_board_new_slot();
+	if (slot < 0)
+		return -1;
+	s = &vli_bd->slot[slot];
+	atomic_store(&s->id, id);
+	atomic_store(&s->pid, pid);
+	s->host = host;
+	atomic_store(&s->now, now);
+	vli_board_map(id, slot);
+	return slot;
+}
+
 void vli_order_start(const char *path, int create, int slot, const char *fmt,
 		     vli_order_probe_fn fn)
 {
 	char err[VLCFG_PATH_MAX + 256], host[64] = "";
-	vli_slot *s;
 
 	if (vli_t.cfg.ordering_real || !path || !*path)
 		return;
@@ -238,32 +289,24 @@ void vli_order_start(const char *path, int create, int slot, const char *fmt,
 	probe = fn;
 	lower_la(vli_lookahead(&vli_t.cfg));
 	vli_board_lock();
-	if (slot < 0 || slot >= VLI_BOARD_SLOTS)
-		slot = vli_board_new_slot();
-	if (slot < 0) {
+	me = join(slot, vli_t.id, vli_t.host, vli_t.now, (int)getpid());
+	if (me < 0) {
 		vli_board_unlock();
 		vli_error(2, "ordering = virtual: more than %d tasks in one run; use "
 			  "[simulation] ordering = real", VLI_BOARD_SLOTS);
 	}
-	me = slot;
-	s = &vli_bd->slot[me];
-	atomic_store(&s->id, vli_t.id);
-	atomic_store(&s->pid, (int)getpid());
-	s->host = vli_t.host;
-	atomic_store(&s->now, vli_t.now);
-	vli_board_map(vli_t.id, me);
 	gethostname(host, sizeof host - 1);
 	if (strcmp(host, vli_bd->real_host) != 0) {
 		take_off(me, VLI_SLOT_OUTSIDE);
 		vli_board_unlock();
-		vli_warn("ordering = virtual: this task runs on real host %s, the run started on %s; "
-			 "virtual order across real hosts is not supported yet, so choices that "
+		vli_warn("ordering = virtual: this task runs on real host %s, the run started on %s, "
+			 "and it was not told the address of the run's board server; choices that "
 			 "involve this task follow real arrival", host, vli_bd->real_host);
 		me = -1;
 		vli_bd = NULL;
 		return;
 	}
-	atomic_store(&s->state, VLI_SLOT_RUNNING);
+	atomic_store(&vli_bd->slot[me].state, VLI_SLOT_RUNNING);
 	set_lb(me, vli_t.now);
 	vli_board_unlock();
 	vli_on_leave(vli_order_tick);
@@ -271,8 +314,23 @@ void vli_order_start(const char *path, int create, int slot, const char *fmt,
 	vli_on_segment(segment_begin, segment_end);
 }
 
+int vli_order_serve_join(int slot, int id, int host, int64_t now, int64_t la, const char *fmt)
+{
+	lower_la(la);
+	id_fmt = fmt;
+	vli_board_lock();
+	me = join(slot, id, host, now, -1);
+	if (me >= 0) {
+		atomic_store(&vli_bd->slot[me].state, VLI_SLOT_RUNNING);
+		set_lb(me, now);
+	}
+	vli_board_unlock();
+	return me;
+}
+
 void vli_order_model_changed(void)
 {
+	if (vli_order_remote) { vli_order_remote->model_changed(vli_lookahead(&vli_t.cfg)); return; }
 	if (vli_order_on())
 		lower_la(vli_lookahead(&vli_t.cfg));
 }
@@ -280,6 +338,7 @@ void vli_order_model_changed(void)
 int vli_order_reserve(int64_t start, int host)
 {
 	int i;
+	if (vli_order_remote) return vli_order_remote->reserve(start, host);
 
 	if (!vli_order_on())
 		return -1;
@@ -299,6 +358,7 @@ int vli_order_reserve(int64_t start, int host)
 
 void vli_order_bind(int slot, int id)
 {
+	if (vli_order_remote) { vli_order_remote->bind(slot, id); return; }
 	if (!vli_order_on() || slot < 0)
 		return;
 	vli_board_lock();
@@ -310,6 +370,7 @@ void vli_order_bind(int slot, int id)
 
 void vli_order_gone(int slot, int outside)
 {
+	if (vli_order_remote) { vli_order_remote->gone(slot, outside); return; }
 	if (!vli_order_on() || slot < 0)
 		return;
 	vli_board_lock();
@@ -320,6 +381,7 @@ void vli_order_gone(int slot, int outside)
 void vli_order_forget(int dst_id)
 {
 	int i;
+	if (vli_order_remote) { vli_order_remote->forget(dst_id); return; }
 
 	if (!vli_order_on() || (i = vli_board_find(dst_id)) < 0 || i == me)
 		return;
@@ -333,6 +395,7 @@ int vli_order_announce(int dst_id, int64_t arrival)
 {
 	int i, st;
 	vli_slot *s;
+	if (vli_order_remote) return vli_order_remote->announce(dst_id, arrival);
 
 	if (!vli_order_on() || (i = vli_board_find(dst_id)) < 0)
 		return 0;
@@ -360,6 +423,7 @@ int vli_order_announce(int dst_id, int64_t arrival)
 
 void vli_order_received(void)
 {
+	if (vli_order_remote) { vli_order_remote->received(); return; }
 	if (!vli_order_on())
 		return;
 	atomic_fetch_add(&vli_bd->slot[me].received, 1);
@@ -369,6 +433,7 @@ void vli_order_received(void)
 int64_t vli_order_bound_of(int id)
 {
 	int i;
+	if (vli_order_remote) return vli_order_remote->bound_of(id);
 
 	if (!vli_order_on() || (i = vli_board_find(id)) < 0)
 		return VLI_ORDER_NONE;
@@ -377,12 +442,14 @@ int64_t vli_order_bound_of(int id)
 
 int vli_order_watched(void)
 {
+	if (vli_order_remote) return 1; /* the others' waits are not seen from here */
 	return vli_order_on() && atomic_load(&vli_bd->nwatch) > 0;
 }
 
 int vli_order_behind(void)
 {
 	vli_slot *s;
+	if (vli_order_remote) return vli_order_remote->behind();
 
 	if (!vli_order_on())
 		return 0;
@@ -397,6 +464,14 @@ void vli_order_wait_begin(vli_order_wait *w, const char *fmt, ...)
 	va_list ap;
 
 	memset(w, 0, sizeof *w);
+	if (vli_order_remote) {
+		char what[sizeof vli_bd->slot[0].what];
+		va_start(ap, fmt);
+		vsnprintf(what, sizeof what, fmt, ap);
+		va_end(ap);
+		vli_order_remote->wait_begin(what);
+		return;
+	}
 	if (!vli_order_on())
 		return;
 	va_start(ap, fmt);
@@ -406,6 +481,7 @@ void vli_order_wait_begin(vli_order_wait *w, const char *fmt, ...)
 
 void vli_order_snap(vli_order_wait *w)
 {
+	if (vli_order_remote) { vli_order_remote->snap(w); return; }
 	if (!vli_order_on())
 		return;
 	w->epoch = atomic_load(&vli_bd->epoch);
@@ -420,20 +496,21 @@ void vli_order_block(int64_t lb, int how)
 void vli_order_block_on(int64_t lb, int how, uint64_t on, uint64_t n)
 {
 	vli_slot *s;
+	if (vli_order_remote) { vli_order_remote->block_on(lb, how, on, n); return; }
 	int state = how == VLI_WAIT_POLL ? VLI_SLOT_RUNNING
 		    : how == VLI_WAIT_EXTERN ? VLI_SLOT_EXTERN : VLI_SLOT_BLOCKED;
 
 	if (!vli_order_on())
 		return;
 	s = &vli_bd->slot[me];
-	if (how == VLI_WAIT_POLL || lb < vli_t.now)
-		lb = vli_t.now;
+	if (how == VLI_WAIT_POLL || lb < TASK_NOW())
+		lb = TASK_NOW();
 	/* (the slot's bound, not the one published: a sender may have lowered it) */
 	if (atomic_load(&s->state) == state && lb == atomic_load(&s->lb) &&
 	    atomic_load(&s->wait_on) == on && atomic_load(&s->wait_n) == n)
 		return;
 	vli_board_lock();
-	atomic_store(&s->now, vli_t.now);
+	atomic_store(&s->now, TASK_NOW());
 	set_wait_on(me, how == VLI_WAIT_POLL ? 0 : on, n);
 	atomic_store(&s->state, state);
 	/* raise the bound only when every announced message is in */
@@ -454,7 +531,7 @@ void vli_order_block_on(int64_t lb, int how, uint64_t on, uint64_t n)
  * task acts: vli_order_safe ignores their bounds. */
 
 #define DEP_WORDS (VLI_BOARD_SLOTS / 64)
-static uint64_t ind[DEP_WORDS]; /* the slots that can go on without this task (scratch) */
+static __thread uint64_t ind[DEP_WORDS]; /* the slots that can go on without this task (scratch) */
 
 #define IND(i) ((ind[(i) / 64] >> ((i) % 64)) & 1)
 
@@ -530,6 +607,7 @@ void vli_order_coll_enter(uint64_t on, uint64_t n, int count, const int *ids)
 {
 	struct vli_coll *c;
 	int k, j;
+	if (vli_order_remote) { vli_order_remote->coll_enter(on, n, count, ids); return; }
 
 	if (!vli_order_on())
 		return;
@@ -550,6 +628,7 @@ void vli_order_coll_enter(uint64_t on, uint64_t n, int count, const int *ids)
 void vli_order_coll_leave(uint64_t on, uint64_t n)
 {
 	struct vli_coll *c;
+	if (vli_order_remote) { vli_order_remote->coll_leave(on, n); return; }
 
 	if (!vli_order_on())
 		return;
@@ -585,6 +664,7 @@ static int64_t least_bound(int64_t la, int64_t tau)
 int vli_order_safe(int64_t tau)
 {
 	int64_t la, m;
+	if (vli_order_remote) return vli_order_remote->safe(-1, tau);
 
 	if (!vli_order_on())
 		return 1;
@@ -602,6 +682,7 @@ int vli_order_safe_from(int id, int64_t tau)
 {
 	int64_t la, m = VLI_ORDER_NONE;
 	int i;
+	if (vli_order_remote) return vli_order_remote->safe(id, tau);
 
 	if (!vli_order_on())
 		return 1;
@@ -634,8 +715,13 @@ static void print_id(char *buf, size_t n, int id)
 	snprintf(buf, n, id_fmt, id);
 }
 
-static __attribute__((noreturn)) void die_deadlocked(void)
+/* The run is deadlocked: stop (a server thread only says so to its task). */
+static void die_deadlocked(void)
 {
+	if (serving) {
+		served_deadlock = 1;
+		return;
+	}
 	vli_error(4, "deadlock: every task waits for a message that no task will send "
 		  "(the report above says who waits for what)");
 }
@@ -652,9 +738,15 @@ static void report_deadlock(void)
 		vli_slot *s = &vli_bd->slot[i];
 		int st = atomic_load(&s->state);
 
+		char who[48];
+
 		print_id(id, sizeof id, atomic_load(&s->id));
-		fprintf(stderr, "vlayer:   %s (pid %d, virtual host %d) at %.9f s: %s%s%s\n", id,
-			atomic_load(&s->pid), s->host, (double)atomic_load(&s->now) * 1e-9,
+		if (atomic_load(&s->pid) < 0)
+			snprintf(who, sizeof who, "on another real host");
+		else
+			snprintf(who, sizeof who, "pid %d", atomic_load(&s->pid));
+		fprintf(stderr, "vlayer:   %s (%s, virtual host %d) at %.9f s: %s%s%s\n", id, who,
+			s->host, (double)atomic_load(&s->now) * 1e-9,
 			state_name(st), st == VLI_SLOT_BLOCKED ? " in " : "",
 			st == VLI_SLOT_BLOCKED ? s->what : "");
 	}
@@ -739,11 +831,14 @@ void vli_order_sleep(vli_order_wait *w, int how)
 	int watch_root = how == VLI_SLEEP_ROOT;
 	uint64_t sig[3];
 	int64_t t;
+	if (vli_order_remote) { vli_order_remote->sleep(w, how, sleep_ms); return; }
 
 	if (!vli_order_on())
 		return;
-	if (atomic_load(&vli_bd->deadlock) == DEADLOCK_DECLARED)
+	if (atomic_load(&vli_bd->deadlock) == DEADLOCK_DECLARED) {
 		die_deadlocked();
+		return;
+	}
 	if (vli_order_behind())
 		return;
 	if (watch_root && !w->watching) {
@@ -801,6 +896,7 @@ void vli_order_sleep(vli_order_wait *w, int how)
 
 void vli_order_wait_end(vli_order_wait *w)
 {
+	if (vli_order_remote) { vli_order_remote->wait_end(w); return; }
 	if (!vli_order_on())
 		return;
 	if (w->watching) {
@@ -809,10 +905,10 @@ void vli_order_wait_end(vli_order_wait *w)
 		w->watching = 0;
 	}
 	vli_board_lock();
-	atomic_store(&vli_bd->slot[me].now, vli_t.now);
+	atomic_store(&vli_bd->slot[me].now, TASK_NOW());
 	set_wait_on(me, 0, 0);
 	atomic_store(&vli_bd->slot[me].state, VLI_SLOT_RUNNING);
-	set_lb(me, vli_t.now);
+	set_lb(me, TASK_NOW());
 	vli_board_unlock();
 }
 
@@ -853,6 +949,10 @@ void vli_order_gate_enter(vli_order_gate *g, const char *key, int count, int64_t
 
 	memset(g, 0, sizeof *g);
 	g->entry = entry;
+	if (vli_order_remote) {
+		vli_order_remote->gate_enter(g, key, count, entry, what);
+		return;
+	}
 	if (!vli_order_on())
 		return;
 	vli_order_wait_begin(&g->w, "%s", what);
@@ -883,6 +983,7 @@ void vli_order_gate_enter(vli_order_gate *g, const char *key, int count, int64_t
 int64_t vli_order_gate_leave(vli_order_gate *g)
 {
 	int64_t t = g->entry;
+	if (vli_order_remote) return vli_order_remote->gate_leave(g);
 
 	if (!vli_order_on())
 		return t;
@@ -900,25 +1001,31 @@ int64_t vli_order_gate_leave(vli_order_gate *g)
 
 void vli_order_tick(void)
 {
-	if (!vli_order_on() || vli_t.now <= published || atomic_load(&vli_bd->nwatch) == 0 ||
+	if (vli_order_remote) {
+		if (vli_t.now > published)
+			vli_order_remote->tick(published = vli_t.now);
+		return;
+	}
+	if (!vli_order_on() || TASK_NOW() <= published || atomic_load(&vli_bd->nwatch) == 0 ||
 	    vli_board_holding())
 		return;
 	vli_board_lock();
 	if (atomic_load(&vli_bd->slot[me].state) == VLI_SLOT_RUNNING) {
-		atomic_store(&vli_bd->slot[me].now, vli_t.now);
-		set_lb(me, vli_t.now);
+		atomic_store(&vli_bd->slot[me].now, TASK_NOW());
+		set_lb(me, TASK_NOW());
 	}
 	vli_board_unlock();
 }
 
 void vli_order_exit(void)
 {
+	if (vli_order_remote) { vli_order_remote->exit(); return; }
 	if (!vli_order_on())
 		return;
 	/* also from a signal handler (pvm_kill): never wait for the lock there;
 	 * without it the others find this task gone by its pid */
 	if (!vli_board_holding() && vli_board_trylock()) {
-		atomic_store(&vli_bd->slot[me].now, vli_t.now);
+		atomic_store(&vli_bd->slot[me].now, TASK_NOW());
 		take_off(me, VLI_SLOT_EXITED);
 		vli_board_unlock();
 		me = -1;

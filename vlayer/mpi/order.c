@@ -4,7 +4,8 @@
  *
  * Joining: at MPI_Init rank 0 makes the board in the trace directory and
  * reserves a slot for every rank (slot = world rank), then every rank joins.
- * Ranks on several real hosts keep real order, with a warning.
+ * Ranks on other real hosts than rank 0 join through the run's board server
+ * (the engine's order_net.c), which rank 0 starts.
  *
  * Announcing: every timing header is announced on the receiver's slot when it
  * is made (header.c); the receiver counts the announced headers it takes in
@@ -51,21 +52,18 @@ static unsigned long host_hash(void)
 
 void vlmpi_order_init(void)
 {
-	char path[VLCFG_PATH_MAX + 32];
-	unsigned long hh = host_hash(), lo = 0, hi = 0;
-	int i;
+	char path[VLCFG_PATH_MAX + 32], addr[1024] = "";
+	unsigned long hh = host_hash(), lo = 0, hi = 0, h0 = hh;
+	/* VLAYER_BOARD_REMOTE=1 (for tests): every rank but 0 goes through the
+	 * board server, as if on another real host */
+	const char *force = getenv("VLAYER_BOARD_REMOTE");
+	int i, remote = force && *force == '1';
 
 	if (vli_t.cfg.ordering_real)
 		return;
 	PMPI_Allreduce(&hh, &lo, 1, MPI_UNSIGNED_LONG, MPI_MIN, MPI_COMM_WORLD);
 	PMPI_Allreduce(&hh, &hi, 1, MPI_UNSIGNED_LONG, MPI_MAX, MPI_COMM_WORLD);
-	if (lo != hi) {
-		if (vlmpi_world_rank == 0)
-			vli_warn("ordering = virtual: the ranks run on several real hosts; virtual "
-				 "order across real hosts is not supported yet, so wildcard receives "
-				 "follow real arrival");
-		return;
-	}
+	PMPI_Bcast(&h0, 1, MPI_UNSIGNED_LONG, 0, MPI_COMM_WORLD);
 	snprintf(path, sizeof path, "%s/.vlayer-board", vli_trace_dir());
 	if (vlmpi_world_rank == 0) {
 		vli_order_start(path, 1, -1, "rank %d", NULL); /* slot 0 */
@@ -75,10 +73,19 @@ void vlmpi_order_init(void)
 				vli_error(2, "ordering = virtual: the board gave slot %d to rank %d", s, i);
 			vli_order_bind(s, i);
 		}
+		/* ranks on other real hosts join through the board server */
+		if ((lo != hi || remote) && vli_order_serve(addr, sizeof addr) < 0)
+			addr[0] = 0;
 	}
+	if (lo != hi || remote)
+		PMPI_Bcast(addr, sizeof addr, MPI_CHAR, 0, MPI_COMM_WORLD);
 	PMPI_Barrier(MPI_COMM_WORLD);
-	if (vlmpi_world_rank != 0)
+	if (vlmpi_world_rank != 0 && (hh != h0 || remote)) {
+		if (vli_order_connect(addr, vlmpi_world_rank, "rank %d") < 0)
+			vli_order_start(path, 0, vlmpi_world_rank, "rank %d", NULL);
+	} else if (vlmpi_world_rank != 0) {
 		vli_order_start(path, 0, vlmpi_world_rank, "rank %d", NULL);
+	}
 	vlmpi_vorder = vli_order_on();
 	/* MPI moves this rank's outgoing messages only while it calls MPI: a
 	 * rank that sleeps on the board wakes every millisecond to let it */
