@@ -1,8 +1,9 @@
 /* init.c - a task's life in the PVM front end: at load time find the real
  * PVM functions and read the VMConfig; on the first virtualised call join
  * the engine (this task's virtual host and start time from its spawn call,
- * or host 0 at time 0 for the first task of a run, which also sets up the
- * environment its children inherit); vlpvm_enter/vlpvm_leave around every
+ * or host 0 - $VLAYER_HOST if set - at time 0 for a task started from the
+ * shell; the first task of a run also sets up the environment its children
+ * inherit); vlpvm_enter/vlpvm_leave around every
  * call; pvm_mytid and pvm_exit.
  */
 #include <dlfcn.h>
@@ -140,6 +141,34 @@ static int spawn_slot(int me, int *host, int64_t *start, int *slot)
 	return 0;
 }
 
+/* The virtual host of a task started from the shell: $VLAYER_HOST, a host
+ * name of the VMConfig (programs whose tasks are all started by hand, such as
+ * NetPIPE-PVM's two ends, choose each one's host so), else the first host. */
+static int shell_host(void)
+{
+	const char *name = getenv("VLAYER_HOST");
+	char valid[256];
+	size_t at = 0;
+	int h;
+
+	if (!name || !*name)
+		return 0;
+	h = vlcfg_host_index(&vli_t.cfg, name);
+	if (h >= 0)
+		return h;
+	valid[0] = 0;
+	for (h = 0; h < vli_t.cfg.nhosts; h++) {
+		const char *n = vli_t.cfg.hosts[h].name;
+		if (at + strlen(n) + 8 > sizeof valid) {
+			snprintf(valid + at, sizeof valid - at, ", ...");
+			break;
+		}
+		at += (size_t)snprintf(valid + at, sizeof valid - at, "%s%s", h ? ", " : "", n);
+	}
+	vli_error(2, "VLAYER_HOST=%s: the VMConfig has no host of that name (hosts: %s)", name,
+		  valid);
+}
+
 static char progname[256];
 
 static void read_progname(void)
@@ -208,9 +237,10 @@ static void init_task(void)
 	ptid = vlpvm_real_pvm_parent();
 	read_progname();
 	if (ptid < 0 || spawn_slot(me, &host, &start, &slot) < 0) {
-		/* the first task of a run: place it on the first host, start at 0 */
+		/* the first task of a run, or one started from the shell that joins
+		 * it: on the first host (or $VLAYER_HOST), start at 0 */
+		host = ptid < 0 ? shell_host() : 0;
 		ptid = ptid < 0 ? -1 : ptid;
-		host = 0;
 		start = 0;
 		make_absolute("VMCONFIG");
 		if (!getenv("VLAYER_EPOCH") || ptid < 0) {

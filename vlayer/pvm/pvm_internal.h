@@ -66,18 +66,27 @@ struct vlpvm_hdr {
  * receive buffer. */
 void vlpvm_pk64(int64_t v);
 int64_t vlpvm_upk64(void);
+/* The buffer to wrap for user buffer ubuf: ubuf itself, or, if ubuf was
+ * packed with PvmDataInPlace, a new PvmDataRaw buffer holding the data the
+ * program's memory holds now (what pvm_send would transmit: the same bytes,
+ * the sender's data format), which the caller frees.  The active send and
+ * receive buffers are kept.  Returns a PVM error if the copy fails. */
+int vlpvm_inplace_copy(int ubuf);
 /* Build a wrapper (a new buffer, made the send buffer) holding the header
- * (flags, this task's host, d[0..n)) and, if ubuf > 0, buffer ubuf packed
- * whole.  Returns the wrapper's id; ubuf stays intact, the caller frees both. */
+ * (flags, this task's host, d[0..n)) and buffer ubuf (> 0, not in place:
+ * vlpvm_inplace_copy) packed whole.  Returns the wrapper's id; ubuf stays
+ * intact, the caller frees both. */
 int vlpvm_wrap(int ubuf, const struct vlpvm_dest *d, int n, int flags);
 /* If the active receive buffer (message info mi) is a wrapper: unpacks its
- * header into h and returns 1.  Otherwise returns 0; a buffer whose mi->wid
+ * header into h and returns 1; -1 if it has the marker and the magic number
+ * but its header cannot be read.  Otherwise returns 0; a buffer whose mi->wid
  * has the marker may have been read from, any other is untouched. */
 int vlpvm_unwrap_hdr(const struct pvmminfo *mi, struct vlpvm_hdr *h);
 /* After vlpvm_unwrap_hdr returned 1: unpacks the user's message as a new
- * buffer with mi's tag, source and context and returns its id (an empty
- * buffer if the wrapper held none).  The caller frees the wrapper. */
-int vlpvm_unwrap_msg(const struct pvmminfo *mi);
+ * buffer with mi's tag, source and context and returns its id.  If the
+ * wrapper holds no message that libpvm can decode, returns a PVM error and
+ * sets *why to what is wrong.  The caller frees the wrapper. */
+int vlpvm_unwrap_msg(const struct pvmminfo *mi, const char **why);
 
 /* ---- tasks.c: who is who ---- */
 
@@ -96,10 +105,10 @@ int vlpvm_host_of(int tid);
 /* Most destinations of one pvm_mcast, most members of one timed barrier. */
 #define VLPVM_MAX_MCAST 4096
 
-/* Pack (unpack = 0) or unpack (1) len items of PVM data type type at buf
- * with stride 1, into / from the active buffer.  Returns the pk/upk
- * function's result, PvmBadParam for an unknown type. */
-int vlpvm_pk_typed(void *buf, int len, int type, int unpack);
+/* Bytes of one item of a pvm_psend / pvm_precv data type, as libpvm counts
+ * them (the data travel as bytes); 0 for PVM_STR and unknown types, which
+ * libpvm refuses. */
+int vlpvm_type_size(int type);
 
 /* ---- recv.c ---- */
 

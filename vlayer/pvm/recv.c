@@ -6,7 +6,10 @@
  * timeout), the clock waits for it and pays the receive delay, and it becomes
  * PVM's active receive buffer.  Messages without a header (pvmd, the group
  * server, untraced tasks) arrive at the receiver's current virtual time.
- * pvm_recvf's match function decides for the program's receives.
+ * pvm_recvf's match function decides for the program's receives.  A wrapper
+ * whose user message cannot be decoded stops the task with a message naming
+ * the receiver, the source and the tag, instead of handing the program an
+ * empty or garbled buffer.
  *
  * Under ordering = virtual (the engine's order.c) the choice is taken in
  * virtual time instead: a receive takes the matching message with the least
@@ -35,13 +38,22 @@ int vlpvm_notify(int what, int msgtag, int cnt, int *tids)
 }
 
 
+/* A message this task cannot hand to the program as it was sent: the task
+ * stops, naming it (the program would get garbage or nothing). */
+static void undecodable(const struct pvmminfo *mi, const char *why)
+{
+	vli_error(2, "t%x cannot decode the message from t%x (tag %d, context %d): %s",
+		  (unsigned)vli_t.id, (unsigned)mi->src, mi->tag, mi->ctx, why);
+}
+
 /* Take the message that is the active receive buffer into the mailbox. */
 static void take(int b)
 {
 	struct pvmminfo mi;
 	struct vlpvm_hdr h;
 	vli_msg m;
-	int len = 0;
+	int len = 0, wrapped;
+	const char *why;
 
 	memset(&m, 0, sizeof m);
 	vlpvm_real_pvm_getminfo(b, &mi);
@@ -52,7 +64,9 @@ static void take(int b)
 	m.arrival = INT64_MIN;
 	m.synthetic = 1;
 	m.buf = b;
-	if (vlpvm_unwrap_hdr(&mi, &h)) {
+	if ((wrapped = vlpvm_unwrap_hdr(&mi, &h)) < 0)
+		undecodable(&mi, "its vlayer header is damaged");
+	if (wrapped) {
 		if (h.mine) {
 			m.seq = h.seq;
 			m.arrival = h.arrival;
@@ -63,7 +77,9 @@ static void take(int b)
 		m.internal = h.internal;
 		m.src_host = h.src_host;
 		vli_reg_set(m.src, h.src_host);
-		m.buf = vlpvm_unwrap_msg(&mi);
+		m.buf = vlpvm_unwrap_msg(&mi, &why);
+		if (m.buf < 0)
+			undecodable(&mi, why);
 		vlpvm_real_pvm_setrbuf(0);
 		vlpvm_real_pvm_freebuf(b);
 	} else {
@@ -395,29 +411,31 @@ vlpvm_recvf_ret vlpvm_recvf(vlpvm_recvf_fn fn)
 	return (vlpvm_recvf_ret)(void *)old;
 }
 
-/* Bytes of one item of PVM data type type (PVM_STR ...), 1 if unknown. */
-static int type_size(int type)
-{
-	static const int sz[] = { 1, 2, 4, 4, 8, 8, 16, 8, 2, 4, 8 };
-	return (type >= 0 && type <= 10) ? sz[type] : 1;
-}
-
+/* As libpvm's pvm_precv: up to len items' bytes of the message into buf;
+ * *rlen gets the message's length in bytes; the receive buffer is kept. */
 int vlpvm_precv(int tid, int tag, void *buf, int len, int datatype, int *rtid, int *rtag, int *rlen)
 {
-	int b = vlpvm_vrecv(tid, tag, 0), bytes = 0, stag = 0, src = 0, n, cc;
+	int size = vlpvm_type_size(datatype), rbf, b, bytes = 0, stag = 0, src = 0;
 
-	if (b < 0)
-		return b;
-	vlpvm_real_pvm_bufinfo(b, &bytes, &stag, &src);
-	n = bytes / type_size(datatype);
-	if (n > len)
-		n = len;
-	cc = vlpvm_pk_typed(buf, n, datatype, 1);
-	if (rtid)
-		*rtid = src;
-	if (rtag)
-		*rtag = stag;
-	if (rlen)
-		*rlen = n;
-	return cc < 0 ? cc : 0;
+	if (size == 0) /* refused, with libpvm's own message, before anything is received */
+		return vlpvm_real_pvm_precv(tid, tag, buf, len, datatype, rtid, rtag, rlen);
+	len *= size;
+	rbf = vlpvm_real_pvm_setrbuf(0);
+	b = vlpvm_vrecv(tid, tag, 0);
+	if (b > 0) {
+		vlpvm_real_pvm_bufinfo(b, &bytes, &stag, &src);
+		if (rlen)
+			*rlen = bytes;
+		if (bytes < len)
+			len = bytes;
+		if (rtag)
+			*rtag = stag;
+		if (rtid)
+			*rtid = src;
+		vlpvm_real_pvm_upkbyte(buf, len, 1);
+		vlpvm_real_pvm_freebuf(b);
+		b = 0;
+	}
+	vlpvm_real_pvm_setrbuf(rbf);
+	return b;
 }

@@ -3,7 +3,9 @@
  * link: contention); the user's send buffer then goes out inside a wrapper
  * (wire.c) that carries every destination's sequence number and virtual
  * arrival time.  Destinations that are not virtualised (VLPVM_HOST_RAW: the
- * group server, pvmds) get the user's buffer as it is.
+ * group server, pvmds) get the user's buffer as it is.  A buffer packed
+ * in place is read at the send, as libpvm does, and timed by its data bytes.
+ * pvm_psend sends the items as bytes, as libpvm does.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -51,8 +53,7 @@ static void time_sends(const int *tids, int n, int tag, int64_t bytes, struct vl
 static int vsend(const int *tids, int n, int tag, int flags)
 {
 	struct vlpvm_dest dst[64], *d = dst;
-	int ubuf = vlpvm_real_pvm_getsbuf(), w, cc, i, nv = 0;
-	int64_t bytes = sbuf_bytes(ubuf);
+	int ubuf = vlpvm_real_pvm_getsbuf(), mb = ubuf, w, cc, i, nv = 0;
 	int *vt = NULL, *rt = NULL, nr = 0;
 
 	if (ubuf <= 0)
@@ -75,12 +76,16 @@ static int vsend(const int *tids, int n, int tag, int flags)
 	cc = 0;
 	if (nr > 0)
 		cc = nr == 1 ? vlpvm_real_pvm_send(rt[0], tag) : vlpvm_real_pvm_mcast(rt, nr, tag);
+	if (nv > 0 && cc >= 0)
+		cc = mb = vlpvm_inplace_copy(ubuf); /* in-place data are read now */
 	if (nv > 0 && cc >= 0) {
-		time_sends(vt, nv, tag, bytes, d);
-		w = vlpvm_wrap(ubuf, d, nv, flags);
+		time_sends(vt, nv, tag, sbuf_bytes(mb), d);
+		w = vlpvm_wrap(mb, d, nv, flags);
 		cc = nv == 1 ? vlpvm_real_pvm_send(vt[0], tag) : vlpvm_real_pvm_mcast(vt, nv, tag);
 		vlpvm_real_pvm_setsbuf(ubuf);
 		vlpvm_real_pvm_freebuf(w);
+		if (mb != ubuf)
+			vlpvm_real_pvm_freebuf(mb);
 	}
 	free(vt);
 	if (d != dst)
@@ -106,40 +111,43 @@ int vlpvm_mcast(int *tids, int ntask, int tag)
 	return vsend(v, n, tag, 0);
 }
 
-/* pack/unpack len items of a PVM data type */
-int vlpvm_pk_typed(void *buf, int len, int type, int unpack)
+int vlpvm_type_size(int type)
 {
 	switch (type) {
-	case PVM_STR:
 	case PVM_BYTE:
-		return unpack ? vlpvm_real_pvm_upkbyte(buf, len, 1) : vlpvm_real_pvm_pkbyte(buf, len, 1);
+		return 1;
 	case PVM_SHORT:
 	case PVM_USHORT:
-		return unpack ? vlpvm_real_pvm_upkshort(buf, len, 1) : vlpvm_real_pvm_pkshort(buf, len, 1);
+		return (int)sizeof(short);
 	case PVM_INT:
 	case PVM_UINT:
-		return unpack ? vlpvm_real_pvm_upkint(buf, len, 1) : vlpvm_real_pvm_pkint(buf, len, 1);
+		return (int)sizeof(int);
 	case PVM_LONG:
 	case PVM_ULONG:
-		return unpack ? vlpvm_real_pvm_upklong(buf, len, 1) : vlpvm_real_pvm_pklong(buf, len, 1);
+		return (int)sizeof(long);
 	case PVM_FLOAT:
-		return unpack ? vlpvm_real_pvm_upkfloat(buf, len, 1) : vlpvm_real_pvm_pkfloat(buf, len, 1);
+		return (int)sizeof(float);
 	case PVM_CPLX:
-		return unpack ? vlpvm_real_pvm_upkcplx(buf, len, 1) : vlpvm_real_pvm_pkcplx(buf, len, 1);
+		return 2 * (int)sizeof(float);
 	case PVM_DOUBLE:
-		return unpack ? vlpvm_real_pvm_upkdouble(buf, len, 1) : vlpvm_real_pvm_pkdouble(buf, len, 1);
+		return (int)sizeof(double);
 	case PVM_DCPLX:
-		return unpack ? vlpvm_real_pvm_upkdcplx(buf, len, 1) : vlpvm_real_pvm_pkdcplx(buf, len, 1);
-	default:
-		return PvmBadParam;
+		return 2 * (int)sizeof(double);
+	default: /* PVM_STR: not implemented by libpvm; others: bad parameter */
+		return 0;
 	}
 }
 
+/* As libpvm's pvm_psend: the len items go out as bytes, read now. */
 int vlpvm_psend(int tid, int tag, void *buf, int len, int datatype)
 {
-	int b = vlpvm_real_pvm_mkbuf(PvmDataRaw), old = vlpvm_real_pvm_setsbuf(b), cc;
+	int size = vlpvm_type_size(datatype), b, old, cc;
 
-	cc = vlpvm_pk_typed(buf, len, datatype, 0);
+	if (size == 0) /* refused, with libpvm's own message, before anything is sent */
+		return vlpvm_real_pvm_psend(tid, tag, buf, len, datatype);
+	b = vlpvm_real_pvm_mkbuf(PvmDataRaw);
+	old = vlpvm_real_pvm_setsbuf(b);
+	cc = vlpvm_real_pvm_pkbyte(buf, len * size, 1);
 	if (cc >= 0)
 		cc = vsend(&tid, 1, tag, 0);
 	vlpvm_real_pvm_setsbuf(old);
