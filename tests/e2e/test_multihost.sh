@@ -1,0 +1,111 @@
+#!/bin/bash
+# test_multihost.sh BUILD - virtual order across two real hosts: two network
+# namespaces of this machine (each its own network stack, address and host
+# name), joined by a veth pair, are the hosts vlha and vlhb; mpirun starts
+# ranks on both (its rsh agent enters the namespace).  The ranks of vlhb reach
+# the board through the run's board server on vlha (TCP), and the heterogeneous
+# farm gives what it gives on one host: the exact event simulation, choice by
+# choice.  A deadlock across the hosts is reported, status 4.  Needs root,
+# ip netns and unshare: skipped with a message otherwise.
+BUILD=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+F="$HERE/farm"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+
+skip() {
+	ok "skipped: $1"
+	e2e_summary
+	exit 0
+}
+[ "$(id -u)" = 0 ] || skip "two real hosts need network namespaces, made as root"
+command -v ip > /dev/null || skip "no ip (Debian package iproute2)"
+command -v unshare > /dev/null || skip "no unshare (util-linux)"
+[ -n "${VL_SANITIZED:-}" ] && skip "not in the sanitizer build"
+
+NA=vlt$$a
+NB=vlt$$b
+cleanup() {
+	ip netns del "$NA" 2> /dev/null
+	ip netns del "$NB" 2> /dev/null
+	rm -rf "/etc/netns/$NA" "/etc/netns/$NB"
+	e2e_cleanup
+}
+trap cleanup EXIT
+if ! ip netns add "$NA" 2> "$WORK/ns.err" || ! ip netns add "$NB" 2>> "$WORK/ns.err" ||
+	! ip link add "ve$$a" type veth peer name "ve$$b" 2>> "$WORK/ns.err"; then
+	skip "network namespaces cannot be made here ($(head -1 "$WORK/ns.err"))"
+fi
+ip link set "ve$$a" netns "$NA" && ip link set "ve$$b" netns "$NB" &&
+	ip -n "$NA" addr add 10.231.7.1/24 dev "ve$$a" &&
+	ip -n "$NB" addr add 10.231.7.2/24 dev "ve$$b" &&
+	ip -n "$NA" link set lo up && ip -n "$NB" link set lo up &&
+	ip -n "$NA" link set "ve$$a" up && ip -n "$NB" link set "ve$$b" up ||
+	skip "the two namespaces cannot be linked"
+# each namespace resolves both host names (ip netns exec mounts /etc/netns/NS/hosts)
+for ns in "$NA" "$NB"; do
+	mkdir -p "/etc/netns/$ns"
+	printf '127.0.0.1 localhost\n10.231.7.1 vlha\n10.231.7.2 vlhb\n' > "/etc/netns/$ns/hosts"
+done
+# mpirun's rsh agent: enter the host's namespace, under its host name
+cat > "$WORK/agent.sh" << EOF
+#!/bin/sh
+while [ "\${1#-}" != "\$1" ]; do shift; done
+h=\$1
+shift
+case \$h in vlha) ns=$NA ;; vlhb) ns=$NB ;; *) echo "agent: unknown host \$h" >&2; exit 1 ;; esac
+exec ip netns exec \$ns unshare --uts sh -c "hostname \$h; exec sh -c \"\\\$0\"" "\$*"
+EOF
+chmod +x "$WORK/agent.sh"
+printf 'vlha slots=3\nvlhb slots=2\n' > "$WORK/hosts5"
+printf 'vlha slots=1\nvlhb slots=1\n' > "$WORK/hosts2"
+
+for p in farm_mpi order_mpi; do
+	"$BUILD/vlcc" -mpi -Wall -Wextra -Werror -O1 -I"$HERE/../../include" -o "$WORK/$p" \
+		"$F/$p.c" || { fail "build $p.c"; e2e_summary; exit 1; }
+done
+
+# on2 NAME HOSTFILE NP ARGS...: vlrun on host vlha with ranks on both hosts
+on2() {
+	local n=$1 hf=$2 np=$3
+	shift 3
+	timeout 120 ip netns exec "$NA" unshare --uts sh -c 'hostname vlha; exec "$@"' sh \
+		"$BUILD/vlrun" --no-preload --vmconfig "${CFG:-$F/farm.ini}" --trace-dir "$WORK/trace.$n" \
+		--mca plm_rsh_agent "$WORK/agent.sh" --hostfile "$WORK/$hf" -np "$np" "$@" \
+		> "$WORK/$n.out" 2> "$WORK/$n.err"
+	echo "exit $?" >> "$WORK/$n.out"
+}
+
+python3 "$F/farm_sim.py" --jobs 40 --flops 1e6 --rates 1e9,2e9,4e9,8e9 --send 5000 \
+	--recv 5000 --trans 50000 --ps-per-kib 8000000 --bytes 4 > "$WORK/expected"
+echo "exit 0" >> "$WORK/expected"
+
+# 1. ranks 0-2 on vlha, 3-4 on vlhb: the farm equals the event simulation
+on2 farm hosts5 5 "$WORK/farm_mpi" -j 40 -f 1e6 -d
+assert_eq "farm over two real hosts (ranks 3, 4 on the other) = event simulation" \
+	"$(cat "$WORK/expected")" "$(cat "$WORK/farm.out")"
+on2 where hosts5 5 hostname
+assert_eq "the same mapping puts ranks on both hosts" "vlha vlhb" \
+	"$(grep '^vlh' "$WORK/where.out" | sort -u | tr '\n' ' ' | sed 's/ $//')"
+assert_eq "no warning about real order" 0 "$(grep -c 'real arrival\|real order' "$WORK/farm.err")"
+on2 waitany hosts5 5 "$WORK/farm_mpi" -j 40 -f 1e6 -d -r waitany
+assert_eq "MPI_Irecv per worker + MPI_Waitany over two hosts = event simulation" \
+	"$(cat "$WORK/expected")" "$(cat "$WORK/waitany.out")"
+on2 reduce hosts5 5 "$WORK/farm_mpi" -j 40 -f 1e6 -e
+assert_eq "workers waiting in MPI_Reduce over two hosts: all 40 jobs, no hang" "exit 0 40" \
+	"$(tail -1 "$WORK/reduce.out") $(awk '$1 == "count" { s += $3 } END { print s }' "$WORK/reduce.out")"
+
+# 2. ordering = real over the same two hosts is not the modelled machine
+sed 's/^compute = ignore/compute = ignore\nordering = real/' "$F/farm.ini" > "$WORK/real.ini"
+CFG="$WORK/real.ini" on2 real hosts5 5 "$WORK/farm_mpi" -j 40 -f 1e6 -d
+assert_eq "ordering = real over two hosts: ends, all 40 jobs" "exit 0 40" \
+	"$(tail -1 "$WORK/real.out") $(awk '$1 == "count" { s += $3 } END { print s }' "$WORK/real.out")"
+
+# 3. a deadlock of a rank on each host: reported with both waits, status 4
+on2 dl hosts2 2 "$WORK/order_mpi" deadlock
+assert_eq "deadlock across two hosts: a non-zero exit" yes \
+	"$(tail -1 "$WORK/dl.out" | awk '{ print ($2 != 0 && $2 != 124) ? "yes" : "no: " $0 }')"
+assert_eq "deadlock across two hosts: the report lists both waits, one on the other host" \
+	"2 1" "$(grep -c 'waits in MPI_Recv' "$WORK/dl.err") $(grep -c 'on another real host' "$WORK/dl.err")"
+e2e_summary
