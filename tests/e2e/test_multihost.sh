@@ -5,8 +5,11 @@
 # ranks on both (its rsh agent enters the namespace).  The ranks of vlhb reach
 # the board through the run's board server on vlha (TCP), and the heterogeneous
 # farm gives what it gives on one host: the exact event simulation, choice by
-# choice.  A deadlock across the hosts is reported, status 4.  Needs root,
-# ip netns and unshare: skipped with a message otherwise.
+# choice.  A deadlock across the hosts is reported, status 4.  Then PVM: one
+# virtual machine of both hosts (the second pvmd started through PVM_RSH), the
+# PVM farm's workers on both, the same event simulation.  The remote shell is
+# multihost/rsh.sh.  Needs root, ip netns and unshare: skipped with a message
+# otherwise.
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -48,16 +51,9 @@ for ns in "$NA" "$NB"; do
 	mkdir -p "/etc/netns/$ns"
 	printf '127.0.0.1 localhost\n10.231.7.1 vlha\n10.231.7.2 vlhb\n' > "/etc/netns/$ns/hosts"
 done
-# mpirun's rsh agent: enter the host's namespace, under its host name
-cat > "$WORK/agent.sh" << EOF
-#!/bin/sh
-while [ "\${1#-}" != "\$1" ]; do shift; done
-h=\$1
-shift
-case \$h in vlha) ns=$NA ;; vlhb) ns=$NB ;; *) echo "agent: unknown host \$h" >&2; exit 1 ;; esac
-exec ip netns exec \$ns unshare --uts sh -c "hostname \$h; exec sh -c \"\\\$0\"" "\$*"
-EOF
-chmod +x "$WORK/agent.sh"
+# the remote shell of mpirun and pvmd: enter the host's namespace
+export VL_NS_A="$NA" VL_NS_B="$NB"
+RSH="$HERE/multihost/rsh.sh"
 printf 'vlha slots=3\nvlhb slots=2\n' > "$WORK/hosts5"
 printf 'vlha slots=1\nvlhb slots=1\n' > "$WORK/hosts2"
 
@@ -72,7 +68,7 @@ on2() {
 	shift 3
 	timeout 120 ip netns exec "$NA" unshare --uts sh -c 'hostname vlha; exec "$@"' sh \
 		"$BUILD/vlrun" --no-preload --vmconfig "${CFG:-$F/farm.ini}" --trace-dir "$WORK/trace.$n" \
-		--mca plm_rsh_agent "$WORK/agent.sh" --hostfile "$WORK/$hf" -np "$np" "$@" \
+		--mca plm_rsh_agent "$RSH" --hostfile "$WORK/$hf" -np "$np" "$@" \
 		> "$WORK/$n.out" 2> "$WORK/$n.err"
 	echo "exit $?" >> "$WORK/$n.out"
 }
@@ -108,4 +104,50 @@ assert_eq "deadlock across two hosts: a non-zero exit" yes \
 	"$(tail -1 "$WORK/dl.out" | awk '{ print ($2 != 0 && $2 != 124) ? "yes" : "no: " $0 }')"
 assert_eq "deadlock across two hosts: the report lists both waits, one on the other host" \
 	"2 1" "$(grep -c 'waits in MPI_Recv' "$WORK/dl.err") $(grep -c 'on another real host' "$WORK/dl.err")"
+
+# ---- PVM: one virtual machine of the two hosts ----
+# pvmd on vlha starts the pvmd of vlhb through PVM_RSH (each its own
+# PVM_TMP); the farm's master runs on vlha, pvmd places its workers on both
+# hosts, and those of vlhb reach the board through the board server that the
+# master starts (its virtual machine has two hosts).
+if command -v pvmd > /dev/null; then
+	export VL_PVM_TMP="$WORK/pvm" VL_PIDS="$WORK/pvmd.pids"
+	mkdir -p "$WORK/ep" "$WORK/pvm.vlha"
+	"$BUILD/vlcc" -O1 -I"$HERE/../../include" -o "$WORK/ep/farm_pvm" "$F/farm_pvm.c" ||
+		fail "vlcc build of farm_pvm.c"
+	printf '* ep=%s:/usr/bin wd=%s\nvlhb\n' "$WORK/ep" "$WORK" > "$WORK/pvm.hosts"
+	# ona CMD...: CMD on host vlha, in the virtual machine of its pvmd
+	ona() {
+		PVM_TMP="$WORK/pvm.vlha" PVM_ALLOW_ROOT=1 PVM_RSH="$RSH" \
+			ip netns exec "$NA" unshare --uts sh -c 'hostname vlha; exec "$@"' sh "$@"
+	}
+	pvm_halt() {
+		echo halt | ona timeout 10 pvm > /dev/null 2>&1
+		sleep 0.5
+		[ -s "$WORK/pvmd.pids" ] && kill $(cat "$WORK/pvmd.pids") 2> /dev/null
+		rm -f "$WORK/pvmd.pids"
+	}
+	trap 'pvm_halt; cleanup' EXIT
+	ona pvmd "$WORK/pvm.hosts" > "$WORK/pvmd.out" 2>&1 &
+	echo $! >> "$WORK/pvmd.pids"
+	nh=0
+	for _ in $(seq 1 100); do
+		nh=$(echo conf | ona timeout 10 pvm 2> /dev/null | awk '/ hosts?, / { print $1; exit }')
+		[ "$nh" = 2 ] && break
+		sleep 0.2
+	done
+	assert_eq "PVM: the virtual machine has both hosts" 2 "$nh"
+	ona env VMCONFIG="$F/farm.ini" VLAYER_TRACE_DIR="$WORK/trace.pvm" timeout 120 \
+		"$WORK/ep/farm_pvm" -w 4 -j 40 -f 1e6 -d > "$WORK/pvm.out" 2> "$WORK/pvm.err"
+	echo "exit $?" >> "$WORK/pvm.out"
+	assert_eq "PVM farm over two real hosts = event simulation" \
+		"$(cat "$WORK/expected")" "$(cat "$WORK/pvm.out")"
+	assert_eq "PVM: tasks ran on both hosts (traces of tasks of pvmds 4 and 8)" "4 8" \
+		"$(ls "$WORK/trace.pvm" | sed -n 's/^vl-000\([48]\).*/\1/p' | sort -u | tr '\n' ' ' | sed 's/ $//')"
+	assert_eq "PVM: no warning about real order" 0 "$(grep -c 'real arrival' "$WORK/pvm.err")"
+	pvm_halt
+	trap cleanup EXIT
+else
+	ok "skipped the PVM part: no pvmd"
+fi
 e2e_summary

@@ -207,13 +207,23 @@ static int probe_task(int tid)
 }
 
 /* Join the run's board (ordering = virtual): the first task of a run makes
- * it in the trace directory; the others find it through VLAYER_BOARD. */
+ * it in the trace directory; the others find it through VLAYER_BOARD.  If the
+ * virtual machine has several real hosts, the first task also starts the
+ * run's board server, and tasks on another real host than the board's
+ * (VLAYER_BOARD_HOST) join through it (VLAYER_BOARD_ADDR). */
 static void join_board(int create, int slot)
 {
-	char path[VLCFG_PATH_MAX + 32];
-	const char *b = getenv("VLAYER_BOARD");
+	char path[VLCFG_PATH_MAX + 32], host[64] = "";
+	const char *b = getenv("VLAYER_BOARD"), *addr = getenv("VLAYER_BOARD_ADDR"),
+		   *bhost = getenv("VLAYER_BOARD_HOST");
+	int nhost = 0, narch = 0;
+	struct pvmhostinfo *hi;
 
 	if (vli_t.cfg.ordering_real)
+		return;
+	gethostname(host, sizeof host - 1);
+	if (!create && addr && *addr && bhost && strcmp(bhost, host) != 0 &&
+	    vli_order_connect(addr, slot, "t%x") == 0)
 		return;
 	if (create || !b || !*b) {
 		snprintf(path, sizeof path, "%s/.vlayer-board", getenv("VLAYER_TRACE_DIR"));
@@ -223,6 +233,17 @@ static void join_board(int create, int slot)
 	if (!create && access(b, F_OK) != 0)
 		create = 1;
 	vli_order_start(b, create, slot, "t%x", probe_task);
+	unsetenv("VLAYER_BOARD_ADDR");
+	if (create && vli_order_on() && vlpvm_real_pvm_config(&nhost, &narch, &hi) >= 0 &&
+	    nhost > 1) {
+		char a[1024];
+		if (vli_order_serve(a, sizeof a) == 0) {
+			setenv("VLAYER_BOARD_ADDR", a, 1);
+			setenv("VLAYER_BOARD_HOST", host, 1);
+		}
+	} else if (addr && *addr && !create) {
+		setenv("VLAYER_BOARD_ADDR", addr, 1); /* a task of the board's host */
+	}
 }
 
 static void init_task(void)
@@ -294,6 +315,10 @@ static void init_task(void)
 	export_var("VLAYER_EPOCH");
 	if (getenv("VLAYER_BOARD"))
 		export_var("VLAYER_BOARD");
+	if (getenv("VLAYER_BOARD_ADDR")) {
+		export_var("VLAYER_BOARD_ADDR");
+		export_var("VLAYER_BOARD_HOST");
+	}
 	if (getenv("VMCONFIG"))
 		export_var("VMCONFIG");
 	if (getenv("LD_PRELOAD"))
