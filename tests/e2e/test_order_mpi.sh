@@ -144,13 +144,18 @@ done
 
 # 5. results of 100000 B (rendezvous: the sender waits for the receive the
 # master posts when it chooses) and of 16 KiB (eager in the model, rendezvous
-# in Open MPI): no hang, the same in every run
+# in Open MPI): no hang, the same in every run (a rendezvous sender that the
+# master has answered is no longer taken for one that waits on it: before,
+# 1 run in 3 differed)
 for b in 100000 16384; do
 	farm "rdv$b.1" 5 -j 40 -f 1e6 -b $b -d
-	farm "rdv$b.2" 5 -j 40 -f 1e6 -b $b
 	assert_eq "results of $b B: the master ends" "exit 0" "$(tail -1 "$WORK/farm.rdv$b.1")"
-	assert_eq "results of $b B: two runs identical" "$(cat "$WORK/farm.rdv$b.1")" \
-		"$(cat "$WORK/farm.rdv$b.2")"
+	same=0
+	for i in 2 3 4 5; do
+		farm "rdv$b.$i" 5 -j 40 -f 1e6 -b $b $([ $i = 3 ] || echo -d)
+		cmp -s "$WORK/farm.rdv$b.1" "$WORK/farm.rdv$b.$i" && same=$((same + 1))
+	done
+	assert_eq "results of $b B: 5 runs identical" 4 "$same"
 done
 
 # 6. workers that are done wait in MPI_Reduce while the master still takes

@@ -47,6 +47,10 @@ typedef struct vli_slot {
 	_Atomic int watching;      /* it sleeps on the board's epoch, not on kick */
 	_Atomic uint64_t wait_on;  /* while it waits: on whom (vli_order_block_on; 0: none) */
 	_Atomic uint64_t wait_n;   /* ... and which instance (a collective's number) */
+	/* answers that free it (a rendezvous receive posted): counted by the
+	 * task that answers before the answer goes, and by this task once the
+	 * answer is in and its wait on the answerer is cleared */
+	_Atomic uint64_t released, released_seen;
 	/* while it computes (between two layer calls), the others can see its
 	 * clock move with its CPU time (order.c, live bounds): a sequence number,
 	 * odd inside the layer, and the clock, CPU mark (thread clock of thread
@@ -119,6 +123,8 @@ typedef struct vli_order_remote_ops {
 	int64_t (*gate_leave)(vli_order_gate *g);
 	void (*tick)(int64_t now);
 	void (*exit)(void);
+	void (*release)(int id);
+	void (*release_seen)(void);
 } vli_order_remote_ops;
 extern const vli_order_remote_ops *vli_order_remote;
 

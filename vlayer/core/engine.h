@@ -281,6 +281,13 @@ int vli_order_behind(void);
 int64_t vli_order_bound_of(int id);
 /* A task dst_id is known gone (killed by this task). */
 void vli_order_forget(int dst_id);
+/* A task that waits on this one (vli_order_block_on with VLI_ON_TASK) is
+ * freed by it: vli_order_release(id) before the answer goes out (an MPI
+ * rendezvous receive posted); the freed task calls vli_order_release_seen
+ * once the answer is in.  Until then the others take it for a task that can
+ * go on, not for one that waits (its wait on the answerer is out of date). */
+void vli_order_release(int id);
+void vli_order_release_seen(void);
 
 /* Waiting (see above).  how: VLI_WAIT_MSG (waits for a message; lb: the
  * virtual time it will wake, VLI_ORDER_NONE if no message can wake it yet),

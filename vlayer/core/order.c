@@ -391,6 +391,41 @@ void vli_order_forget(int dst_id)
 	vli_board_unlock();
 }
 
+void vli_order_release(int id)
+{
+	int i;
+
+	if (vli_order_remote) {
+		vli_order_remote->release(id);
+		return;
+	}
+	if (!vli_order_on() || (i = vli_board_find(id)) < 0)
+		return;
+	atomic_fetch_add(&vli_bd->slot[i].released, 1);
+}
+
+void vli_order_release_seen(void)
+{
+	vli_slot *s;
+
+	if (vli_order_remote) {
+		vli_order_remote->release_seen();
+		return;
+	}
+	if (!vli_order_on())
+		return;
+	s = &vli_bd->slot[me];
+	/* its wait on a task ends first: the count must not say "nothing in
+	 * flight" while the slot still says it waits on its answerer */
+	if (atomic_load(&s->wait_on) & VLI_ON_TASK(0)) {
+		vli_board_lock();
+		if (atomic_load(&s->wait_on) & VLI_ON_TASK(0))
+			set_wait_on(me, 0, 0);
+		vli_board_unlock();
+	}
+	atomic_fetch_add(&s->released_seen, 1);
+}
+
 int vli_order_announce(int dst_id, int64_t arrival)
 {
 	int i, st;
@@ -568,6 +603,9 @@ static int can_go_on(int i, int any)
 	if (!on) /* a message: on its way (a bound), or from anyone who can send */
 		return atomic_load(&s->lb) != VLI_ORDER_NONE || any;
 	if (on & VLI_ON_TASK(0)) {
+		/* an answer on its way frees it (see vli_order_release) */
+		if (atomic_load(&s->released) != atomic_load(&s->released_seen))
+			return 1;
 		j = vli_board_find((int)(uint32_t)on);
 		return j < 0 || (j != me && IND(j));
 	}

@@ -148,7 +148,7 @@ static int test_one(MPI_Request *req, vlmpi_req *q, MPI_Status *st)
 			return 0; /* not arrived yet in virtual time */
 	} else if (q->rdv) {
 		if (!q->ack_done) {
-			PMPI_Test(&q->ack, &q->ack_done, MPI_STATUS_IGNORE);
+			vlmpi_ack_test(&q->ack, &q->ack_done);
 			if (!q->ack_done)
 				return 0;
 		}
@@ -224,7 +224,7 @@ static int vcompletion(vlmpi_req *q, MPI_Request *r, int64_t *c)
 		return 1;
 	}
 	if (!q->ack_done)
-		PMPI_Test(&q->ack, &q->ack_done, MPI_STATUS_IGNORE);
+		vlmpi_ack_test(&q->ack, &q->ack_done);
 	if (q->ack_done) {
 		*c = vlmpi_rdv_departure(&q->h, q->ack_t);
 		return 1;
@@ -453,7 +453,7 @@ int vlmpi_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[
 				all = 0, costly = 1;
 		} else if (q && q->active && q->rdv) {
 			if (!q->ack_done)
-				PMPI_Test(&q->ack, &q->ack_done, MPI_STATUS_IGNORE);
+				vlmpi_ack_test(&q->ack, &q->ack_done);
 			if (!q->ack_done || vlmpi_rdv_departure(&q->h, q->ack_t) > vli_t.now)
 				all = 0, costly = 1;
 		}

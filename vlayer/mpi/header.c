@@ -191,8 +191,10 @@ int64_t vlmpi_rdv_departure(const vlmpi_hdr *h, int64_t ack)
 
 void vlmpi_ack_send(int src, const vlmpi_hdr *h, int64_t t_post)
 {
-	if (h->flags & VLMPI_HDR_RDV)
+	if (h->flags & VLMPI_HDR_RDV) {
+		vli_order_release(src); /* the sender no longer waits on this task */
 		PMPI_Send(&t_post, 1, MPI_INT64_T, src, ACK_TAG(h->seq), ack_comm);
+	}
 }
 
 int vlmpi_ack_irecv(int64_t *t, int dest, const vlmpi_hdr *h, MPI_Request *r)

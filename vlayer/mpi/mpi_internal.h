@@ -281,6 +281,9 @@ void vlmpi_recv_header(vlmpi_req *q, const MPI_Status *st);
 void vlmpi_progress(void);
 /* PMPI_Wait(r, st), watching the receives meanwhile. */
 int vlmpi_real_wait(MPI_Request *r, MPI_Status *st);
+/* PMPI_Test of the answer *r to a rendezvous (then *done); an answer that
+ * is in frees this task on the board (vli_order_release_seen). */
+int vlmpi_ack_test(MPI_Request *r, int *done);
 /* Waits for the answer *r to a rendezvous to world rank dest (tag, bytes:
  * for the warning after 10 s). */
 void vlmpi_ack_wait(MPI_Request *r, int dest, int tag, int64_t bytes);

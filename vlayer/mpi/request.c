@@ -188,6 +188,15 @@ int vlmpi_real_wait(MPI_Request *r, MPI_Status *st)
 	}
 }
 
+int vlmpi_ack_test(MPI_Request *r, int *done)
+{
+	int rc = PMPI_Test(r, done, MPI_STATUS_IGNORE);
+
+	if (rc == MPI_SUCCESS && *done)
+		vli_order_release_seen();
+	return rc;
+}
+
 /* Wait for the receiver's answer to a rendezvous.  A program that relies on
  * MPI buffering a message at or above eager_limit (unsafe in MPI's terms)
  * waits here for ever, as it would on a machine with that limit: say so once. */
@@ -198,7 +207,7 @@ void vlmpi_ack_wait(MPI_Request *r, int dest_world, int tag, int64_t bytes)
 	static int warned;
 
 	for (;;) {
-		if (PMPI_Test(r, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || flag)
+		if (vlmpi_ack_test(r, &flag) != MPI_SUCCESS || flag)
 			return;
 		vlmpi_progress();
 		vlmpi_wait_poll();

@@ -262,6 +262,38 @@ START_TEST(waiters_on_this_task_are_not_waited_for)
 }
 END_TEST
 
+/* A task that waits on this one (a rendezvous) is freed by this task's
+ * answer: from vli_order_release until it has seen the answer it counts as a
+ * task that can go on (its wait on this task is out of date); once it has,
+ * its wait on a task is cleared. */
+START_TEST(an_answered_waiter_is_waited_for_again)
+{
+	int a;
+
+	start(1000);
+	a = vli_order_reserve(0, 0);
+	vli_order_bind(a, 200);
+	vli_order_block(900000, VLI_WAIT_MSG);
+	other_waits(a, 2000, VLI_ON_TASK(100), 0);
+	ck_assert(vli_order_safe(800000)); /* a waits on this task */
+	vli_order_release(200);             /* this task answers a */
+	ck_assert(!vli_order_safe(60000));  /* a can go on: its bound 2000 counts */
+	ck_assert(vli_order_safe(57000 - 1));
+	/* a takes the answer in: its wait on this task ends */
+	atomic_fetch_add(&vli_bd->slot[a].released_seen, 1);
+	atomic_store(&vli_bd->slot[a].wait_on, 0);
+	ck_assert(!vli_order_safe(60000));
+	/* a waits on this task again, nothing in flight: not waited for */
+	other_waits(a, 2000, VLI_ON_TASK(100), 0);
+	ck_assert(vli_order_safe(800000));
+	/* this task's own answer seen: its wait on a task is cleared */
+	vli_order_block_on(900000, VLI_WAIT_MSG, VLI_ON_TASK(200), 0);
+	vli_order_release_seen();
+	ck_assert_int_eq((long long)atomic_load(&vli_bd->slot[0].wait_on), 0);
+	stop();
+}
+END_TEST
+
 START_TEST(a_bound_lowered_by_a_sender_is_raised_again)
 {
 	start(1000);
@@ -306,6 +338,7 @@ static Suite *order_suite(void)
 	tcase_add_test(t, lookahead_never_zero);
 	tcase_add_test(t, waiters_on_this_task_are_not_waited_for);
 	tcase_add_test(t, a_bound_lowered_by_a_sender_is_raised_again);
+	tcase_add_test(t, an_answered_waiter_is_waited_for_again);
 	suite_add_tcase(s, t);
 	return s;
 }
