@@ -140,10 +140,10 @@ assert_eq "a child without vlayer: the master says so" 1 \
 	"$(grep -c 'does not use vlayer: it is not waited for' "$WORK/raw.err")"
 pvmd_stop
 
-# 5b. measured computation (a real loop of about 8 ms per job, host factors
+# 5b. measured computation (a real loop of about 35 ms per job, host factors
 # 1, 1/2, 1/4, 1/8): jobs per worker within +-1 of the event simulation for
 # the CPU time a job took in this run
-CFG="$F/farm_measured.ini" farm measured -w 4 -j 40 -m 2000000
+CFG="$F/farm_measured.ini" farm measured -w 4 -j 40 -m 8000000
 "$BUILD/vlpost" stats "$WORK/trace.measured" > "$WORK/measured.stats" 2>&1
 python3 "$F/measured_check.py" "$WORK/measured.stats" "$WORK/farm.measured" 1,0.5,0.25,0.125 40 \
 	> "$WORK/measured.check" 2>&1

@@ -103,12 +103,12 @@ if command -v taskset > /dev/null; then
 		"$(cat "$WORK/farm.one")"
 fi
 
-# 3a. measured computation (a real loop of about 8 ms per job, host factors
+# 3a. measured computation (a real loop of about 35 ms per job, host factors
 # 1, 1/2, 1/4, 1/8), beside a CPU hog: jobs per worker within +-1 of the event
 # simulation for the CPU time a job took in this run
 sh -c 'while :; do :; done' &
 HOG_PIDS="$!"
-CFG="$F/farm_measured.ini" farm measured 5 -j 40 -m 2000000
+CFG="$F/farm_measured.ini" farm measured 5 -j 40 -m 8000000
 stop_hogs
 "$BUILD/vlpost" stats "$WORK/trace.measured" > "$WORK/measured.stats" 2>&1
 python3 "$F/measured_check.py" "$WORK/measured.stats" "$WORK/farm.measured" 1,0.5,0.25,0.125 40 \
