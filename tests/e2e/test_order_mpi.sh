@@ -79,15 +79,17 @@ if [ -z "${VL_SANITIZED:-}" ]; then
 fi
 
 # 2. the same in every run: workers started in another real order each time
+# (and the same trace files, byte for byte)
 same=0
-for i in 1 2 3 4 5; do
+for i in 1 2 3 4 5 6 7 8 9 10; do
 	farm "r$i" 5 -j 40 -f 1e6 -d
 	"$BUILD/vlpost" stats "$WORK/trace.r$i" > "$WORK/stats.r$i" 2>&1
-	if cmp -s "$WORK/farm.0" "$WORK/farm.r$i" && cmp -s "$WORK/stats.0" "$WORK/stats.r$i"; then
+	if cmp -s "$WORK/farm.0" "$WORK/farm.r$i" && cmp -s "$WORK/stats.0" "$WORK/stats.r$i" &&
+		(for t in "$WORK"/trace.0/vl-*.trc; do cmp -s "$t" "$WORK/trace.r$i/${t##*/}" || exit 1; done); then
 		same=$((same + 1))
 	fi
 done
-assert_eq "5 runs, workers started in random real order: same output and same vlpost stats" 5 "$same"
+assert_eq "10 runs, workers started in random real order: same output, vlpost stats and trace files" 10 "$same"
 
 # 3. beside a CPU hog, and with every rank on one CPU
 for h in 1 2; do
