@@ -194,7 +194,7 @@ int vlpost_mg_recv_src(vlm *m, vlpost_mg_task *k, const vl_trec *r, int *src)
 	if (*src < 0)
 		return vlpost_mg_bad(m, "%s: record %llu: message from task 0x%x, which has no trace file",
 			       k->f->path, (unsigned long long)k->f->nrec - 1, (unsigned)r->peer);
-	if (m->partial && r->seq > vlpost_mg_tk(m, *src)->maxseq) {
+	if ((m->partial || m->incomplete) && r->seq > vlpost_mg_tk(m, *src)->maxseq) {
 		vlpost_mg_warn(m, "%s: record %llu: message %u of task 0x%x is not in its trace",
 			 k->f->path, (unsigned long long)k->f->nrec - 1, r->seq, (unsigned)r->peer);
 		*src = -1;
@@ -202,7 +202,104 @@ int vlpost_mg_recv_src(vlm *m, vlpost_mg_task *k, const vl_trec *r, int *src)
 	return 0;
 }
 
-/* ---- message checks: every receive end at or after its send begin ---- */
+/* ---- messages in flight: an open-addressing table keyed by (sender, seq) ---- */
+#define FLY_DEL (~(uint64_t)0)
+
+static uint64_t fly_key(int sender, uint32_t seq)
+{
+	return (uint64_t)(sender + 1) << 32 | seq;
+}
+
+/* MurmurHash3's finalizer: every bit of the key (sender and seq) moves the
+ * low bits (the messages in flight at one time often share their seq). */
+static size_t fly_slot(const vlm *m, uint64_t key)
+{
+	uint64_t h = key ^ (key >> 33);
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return (size_t)h & (m->cfly - 1);
+}
+
+static vlpost_mg_fly *fly_find(vlm *m, uint64_t key)
+{
+	if (!m->nfly)
+		return NULL;
+	for (size_t i = fly_slot(m, key);; i = (i + 1) & (m->cfly - 1)) {
+		if (m->fly[i].key == key)
+			return &m->fly[i];
+		if (m->fly[i].key == 0)
+			return NULL;
+	}
+}
+
+static void fly_put(vlm *m, vlpost_mg_fly e)
+{
+	size_t i;
+	for (i = fly_slot(m, e.key); m->fly[i].key && m->fly[i].key != FLY_DEL; i = (i + 1) & (m->cfly - 1))
+		;
+	if (m->fly[i].key == 0)
+		m->nused++;
+	m->fly[i] = e;
+	m->nfly++;
+}
+
+/* Rebuilt without the deleted entries, at least half empty. */
+static int fly_grow(vlm *m)
+{
+	vlpost_mg_fly *old = m->fly;
+	size_t n = m->cfly, cap = m->nfly * 4 > 64 ? m->nfly * 4 : 64;
+	while (cap & (cap - 1))
+		cap &= cap - 1;
+	m->fly = calloc(cap * 2, sizeof *m->fly);
+	if (!m->fly) {
+		m->fly = old;
+		return vlpost_mg_fail(m, "out of memory");
+	}
+	m->cfly = cap * 2;
+	m->nfly = m->nused = 0;
+	for (size_t i = 0; i < n; i++)
+		if (old[i].key && old[i].key != FLY_DEL)
+			fly_put(m, old[i]);
+	free(old);
+	return 0;
+}
+
+static int fly_add(vlm *m, int sender, uint32_t seq, int receiver, int32_t tag)
+{
+	if ((m->nused + 1) * 2 > m->cfly && fly_grow(m) < 0)
+		return -1;
+	fly_put(m, (vlpost_mg_fly){ fly_key(sender, seq), receiver, tag });
+	vlpost_mg_tk(m, receiver)->inflight++;
+	return 0;
+}
+
+static void fly_del(vlm *m, vlpost_mg_fly *e)
+{
+	vlpost_mg_tk(m, e->receiver)->inflight--;
+	e->key = FLY_DEL;
+	m->nfly--;
+}
+
+int vlpost_mg_unreceived(vlm *m, int receiver, int (*fn)(vlm *m, void *ctx, int sender, uint32_t seq),
+			 void *ctx)
+{
+	vlpost_mg_task *k = vlpost_mg_tk(m, receiver);
+	for (size_t i = 0; i < m->cfly && k->inflight; i++) {
+		vlpost_mg_fly *e = &m->fly[i];
+		uint64_t key = e->key;
+		if (!key || key == FLY_DEL || e->receiver != receiver)
+			continue;
+		fly_del(m, e);
+		if (fn && fn(m, ctx, (int)(key >> 32) - 1, (uint32_t)key) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- message checks: every receive names a send to it with its tag, received
+ * once, and ends at or after that send begins ---- */
 static int pend_add(vlm *m, const vlpost_mg_ev *e, int receiver)
 {
 	if (m->npd == m->cpd) {
@@ -213,7 +310,7 @@ static int pend_add(vlm *m, const vlpost_mg_ev *e, int receiver)
 		m->pd = p;
 		m->cpd = n;
 	}
-	m->pd[m->npd++] = (vlpost_mg_pend){ e->t, e->rec, e->seq, e->peer, receiver };
+	m->pd[m->npd++] = (vlpost_mg_pend){ e->t, e->rec, e->seq, e->tag, e->peer, receiver };
 	return 0;
 }
 
@@ -224,16 +321,47 @@ static int no_send(vlm *m, int receiver, uint64_t rec, uint32_t seq, int sender)
 		       (unsigned)vlpost_mg_tk(m, sender)->f->hdr.tid, vlpost_mg_tk(m, sender)->f->path);
 }
 
+/* A receive of a message sent before, not to it, or received already. */
+static int not_to_it(vlm *m, int receiver, uint64_t rec, uint32_t seq, int sender)
+{
+	return vlpost_mg_bad(m, "%s: record %llu: message %u of task 0x%x was not sent to it, or "
+		       "was received before", vlpost_mg_tk(m, receiver)->f->path,
+		       (unsigned long long)rec, seq, (unsigned)vlpost_mg_tk(m, sender)->f->hdr.tid);
+}
+
+/* A receive whose message went to another task, or with another tag. */
+static int not_its(vlm *m, int receiver, uint64_t rec, uint32_t seq, int32_t tag, int sender, int to,
+		   int32_t sent_tag)
+{
+	const vlpost_mg_task *s = vlpost_mg_tk(m, sender);
+	if (to != receiver) {
+		char dest[64];
+		if (to >= 0)
+			snprintf(dest, sizeof dest, "task 0x%x", (unsigned)vlpost_mg_tk(m, to)->f->hdr.tid);
+		else
+			snprintf(dest, sizeof dest, "a task without trace");
+		return vlpost_mg_bad(m, "%s: record %llu: receives message %u of task 0x%x, which %s "
+			       "sends to %s", vlpost_mg_tk(m, receiver)->f->path, (unsigned long long)rec,
+			       seq, (unsigned)s->f->hdr.tid, s->f->path, dest);
+	}
+	return vlpost_mg_bad(m, "%s: record %llu: receives message %u of task 0x%x with tag %d, "
+		       "which %s sends with tag %d", vlpost_mg_tk(m, receiver)->f->path,
+		       (unsigned long long)rec, seq, (unsigned)s->f->hdr.tid, (int)tag, s->f->path,
+		       (int)sent_tag);
+}
+
 int vlpost_mg_recv_end(vlm *m, const vlpost_mg_ev *e, int receiver)
 {
 	vlpost_mg_task *s = vlpost_mg_tk(m, e->peer);
-	if (s->sent >= e->seq) {
-		if (!m->strict)
-			return 0;
-		return vlpost_mg_bad(m, "%s: record %llu: message %u of task 0x%x was not sent to it, or "
-			       "was received before", vlpost_mg_tk(m, receiver)->f->path,
-			       (unsigned long long)e->rec, e->seq, (unsigned)s->f->hdr.tid);
+	vlpost_mg_fly *f = fly_find(m, fly_key(e->peer, e->seq));
+	if (f && f->receiver == receiver && f->tag == e->tag) {
+		fly_del(m, f);
+		return 1;
 	}
+	if (f)
+		return not_its(m, receiver, e->rec, e->seq, e->tag, e->peer, f->receiver, f->tag);
+	if (s->sent >= e->seq)
+		return not_to_it(m, receiver, e->rec, e->seq, e->peer);
 	if (s->state >= VLPOST_MG_FINAL)
 		return no_send(m, receiver, e->rec, e->seq, e->peer);
 	return pend_add(m, e, receiver);
@@ -263,12 +391,20 @@ static int settle(vlm *m, int sender, const vlpost_mg_ev *send, int *matched)
 			continue;
 		}
 		m->pd[i] = m->pd[--m->npd];
-		if (!send || (m->strict && (p.seq < send->seq || send->peer != p.receiver)))
+		if (!send || p.seq < send->seq) {
 			rc = no_send(m, p.receiver, p.rec, p.seq, sender);
-		else if (send->t > p.t)
-			rc = tachyon(m, &p, send, sender), *matched = -1;
-		else
+		} else if (*matched) {
+			rc = not_to_it(m, p.receiver, p.rec, p.seq, sender); /* received twice */
+		} else if (send->peer != p.receiver || send->tag != p.tag) {
+			rc = not_its(m, p.receiver, p.rec, p.seq, p.tag, sender, send->peer, send->tag);
+			if (send->peer == p.receiver)
+				*matched = -1; /* --partial: received, but no message */
+		} else if (send->t > p.t) {
+			rc = tachyon(m, &p, send, sender);
+			*matched = -1;
+		} else {
 			*matched = p.receiver + 1;
+		}
 		if (rc < 0)
 			return -1;
 	}
@@ -277,13 +413,28 @@ static int settle(vlm *m, int sender, const vlpost_mg_ev *send, int *matched)
 
 int vlpost_mg_send_begin(vlm *m, vlpost_mg_task *k, const vlpost_mg_ev *e, int *matched)
 {
+	*matched = 0;
 	k->sent = e->seq;
 	if (m->npd && settle(m, k->proc, e, matched) < 0)
 		return -1;
-	return 0;
+	if (*matched)
+		return 0;
+	if (e->peer < 0 || vlpost_mg_tk(m, e->peer)->state >= VLPOST_MG_FINAL) {
+		*matched = -2;
+		return 0;
+	}
+	return fly_add(m, k->proc, e->seq, e->peer, e->tag);
 }
 
 /* ---- the tasks' events ---- */
+/* Whether the error of f leaves a usable trace for m. */
+static int tolerated(const vlm *m, const vlpost_tfile *f)
+{
+	if (m->partial)
+		return vlpost_tfile_err_is_partial(f);
+	return m->incomplete && (f->err == VL_TR_ETRUNC || f->err == VL_TR_ENOEND);
+}
+
 static int records(vlm *m, vlpost_mg_task *k)
 {
 	vl_trec r;
@@ -299,7 +450,7 @@ static int records(vlm *m, vlpost_mg_task *k)
 		if (k->qn)
 			return 1;
 	}
-	if (rc < 0 && !(m->partial && vlpost_tfile_err_is_partial(k->f)))
+	if (rc < 0 && !tolerated(m, k->f))
 		return vlpost_mg_fail(m, "%s", k->f->errmsg);
 	if (rc < 0 && k->f->err == VL_TR_ENOEND)
 		vlpost_mg_warn(m, "%s", k->f->errmsg);
@@ -403,7 +554,9 @@ static int advance(vlm *m)
 			return -1;
 		if (rc == 0) {
 			lt_replay(m, top, VLPOST_MG_KDONE);
-			return settle(m, top, NULL, &unused);
+			if (settle(m, top, NULL, &unused) < 0)
+				return -1;
+			return vlpost_mg_unreceived(m, top, NULL, NULL);
 		}
 	}
 	t = next_t(m, k);
@@ -435,7 +588,8 @@ vlpost_mg_ev *vlpost_mg_next(vlm *m, vlpost_mg_task **kp, int *rc)
 	return (vlpost_mg_ev *)(k->q + (size_t)k->qi * m->esz);
 }
 
-/* --partial: the last seq each task really sent (records before its first error). */
+/* --partial: the last seq each task really sent (records before its first error);
+ * m->incomplete: that of a task whose trace is incomplete, the others all. */
 static int scan_maxseq(vlm *m)
 {
 	vl_trec r;
@@ -446,6 +600,8 @@ static int scan_maxseq(vlm *m)
 				k->maxseq = r.seq;
 		if (k->f->err == VL_TR_EIO)
 			return vlpost_mg_fail(m, "%s", k->f->errmsg);
+		if (!m->partial && !tolerated(m, k->f))
+			k->maxseq = UINT32_MAX;
 	}
 	return vlpost_tset_rewind(m->set, m->err, m->errlen);
 }
@@ -474,7 +630,7 @@ int vlpost_mg_init(vlm *m)
 		m->ops->init(m, k);
 		vlpost_stats_init(k->st, i, &m->set->f[i].hdr);
 	}
-	if (m->partial && scan_maxseq(m) < 0)
+	if ((m->partial || m->incomplete) && scan_maxseq(m) < 0)
 		return -1;
 	for (int i = 0; i < n; i++)
 		refill(m, vlpost_mg_tk(m, i));
@@ -487,6 +643,7 @@ void vlpost_mg_free(vlm *m)
 	free(m->tk);
 	free(m->lt);
 	free(m->pd);
+	free(m->fly);
 }
 
 /* ---- the command of a converter ---- */

@@ -1,11 +1,19 @@
 /* merge.h - the streaming k-way merge shared by the trace converters (trf.c,
- * otf2.c, and timeline.c for paje.c and svg.c): each task turns its records into a few events of the converter's
- * own type (queued in the task, each beginning with a vlpost_mg_ev); a tournament
+ * otf2.c, and timeline.c for paje.c and svg.c) and by scan.c (stats, scaling):
+ * each task turns its records into a few events of the converter's own type
+ * (queued in the task, each beginning with a vlpost_mg_ev); a tournament
  * (loser) tree over the tasks, keyed by (time of the task's next event,
  * processor), yields them in global time order.  Also the checks of messages
- * (every receive end at or after its send begin), the split of multicast
- * intervals, the error/warning reporting of the converters, and their command
- * line.  The per-task states of timeline.c and otf2.c are in states.h. */
+ * (below), the split of multicast intervals, the error/warning reporting of the
+ * converters, and their command line.  The per-task states of timeline.c and
+ * otf2.c are in states.h.
+ *
+ * The merge is the one verdict on a trace set: every converter, `vlpost stats`
+ * and `vlpost scaling` (scan.c) read through it, so they accept the same traces.
+ * Besides each record (tracereader.h), it checks every message: a receive of a
+ * traced task's message names a send of that task with its seq, sent to the
+ * receiver with the receive's tag, received once, and ends at or after the
+ * send begins; so that `vlpost check` accepts whatever `vlpost trf` writes. */
 #ifndef VLPOST_MERGE_H
 #define VLPOST_MERGE_H
 
@@ -23,6 +31,7 @@ typedef struct vlpost_mg_ev {
 	uint64_t rec;     /* record index (messages) */
 	uint32_t seq;     /* messages: the message's seq */
 	int32_t peer;     /* send begin: destination's processor; receive end: sender's */
+	int32_t tag;      /* messages: the tag */
 } vlpost_mg_ev;
 
 /* The head of every converter's task. */
@@ -38,6 +47,7 @@ typedef struct vlpost_mg_task {
 	int pproc[2];
 	int pnext;        /* the entry to replace next */
 	uint32_t maxseq;  /* --partial: last seq in the usable part of the trace */
+	uint32_t inflight; /* messages to this task sent and not yet received */
 	int64_t mc_t0, mc_t1;
 	uint32_t mc_n, mc_i;
 } vlpost_mg_task;
@@ -60,8 +70,16 @@ typedef struct vlpost_mg_pend {
 	int64_t t;
 	uint64_t rec;
 	uint32_t seq;
+	int32_t tag;
 	int sender, receiver;
 } vlpost_mg_pend;
+
+/* A message in flight: its send begin emitted, its receive end not yet. */
+typedef struct vlpost_mg_fly {
+	uint64_t key;      /* (sender + 1) << 32 | seq; 0 empty, ~0 deleted */
+	int receiver;
+	int32_t tag;
+} vlpost_mg_fly;
 
 /* A key of the tournament tree: (time ^ sign bit) << 64 | processor, so that one
  * unsigned comparison orders by time, then processor; VLPOST_MG_KDONE: no more events. */
@@ -72,7 +90,8 @@ struct vlm {
 	vlpost_tset *set;
 	const vlpost_mg_ops *ops;
 	int partial;           /* tolerate incomplete traces (warnings instead of errors) */
-	int strict;            /* every receive must match a send to its receiver (Pajé links) */
+	int incomplete;        /* tolerate only truncated files and tasks without END, and
+	                          receives of what such a task sent after its last record */
 	FILE *warn;            /* where warnings go (NULL: nowhere) */
 	size_t msgmax;         /* the longest error message + 1 (at most 768) */
 	vlpost_tstats *st_base;
@@ -84,6 +103,8 @@ struct vlm {
 	int64_t last_t;        /* the time of that event */
 	vlpost_mg_pend *pd;
 	size_t npd, cpd;
+	vlpost_mg_fly *fly;    /* the messages in flight: open addressing by (sender, seq) */
+	size_t nfly, nused, cfly;  /* live entries, live + deleted, capacity (power of 2) */
 	char *err;
 	size_t errlen;
 	/* the progress bar on stderr (VLPOST_PROGRESS; set up by vlpost_mg_init) */
@@ -99,9 +120,10 @@ static inline vlpost_mg_task *vlpost_mg_tk(const vlm *m, int i)
 	return (vlpost_mg_task *)(m->tk + (size_t)i * m->tsz);
 }
 
-/* Set up m over set (fields set, ops, partial, strict, warn, msgmax, st_base, err,
- * errlen already filled in): the tasks, and with m->partial the scan of what
- * each task really sent.  0, or -1 (message in m->err). */
+/* Set up m over set (fields set, ops, partial, incomplete, warn, msgmax, st_base,
+ * err, errlen already filled in): the tasks, and with m->partial or
+ * m->incomplete the scan of what each task really sent.  0, or -1 (message in
+ * m->err). */
 int vlpost_mg_init(vlm *m);
 
 /* The next event in global order (sorted by time, processor, emission order),
@@ -142,15 +164,26 @@ int vlpost_mg_send_span(vlpost_mg_task *k, const vl_trec *r, int64_t *a, int64_t
  * 0, or -1 on error. */
 int vlpost_mg_recv_src(vlm *m, vlpost_mg_task *k, const vl_trec *r, int *src);
 
-/* A send begin of task k emitted: settle the receives that waited for it.
- * *matched: a receive of it ended at the same time (receiver + 1), or before
- * it (-1, --partial); else unchanged.  0, or -1 on error. */
+/* A send begin of task k emitted (e->peer: the destination's processor, -1 for
+ * a task without trace): settle the receives that waited for it, else keep it
+ * in flight.  *matched: receiver + 1 if its receive ended at the same time; -1
+ * if its receive ended before it (a tachyon, --partial); 0 if it is in flight
+ * until its receive end or its receiver's end; -2 if it is never received
+ * (the destination has no trace or has ended).  0, or -1 on error. */
 int vlpost_mg_send_begin(vlm *m, vlpost_mg_task *k, const vlpost_mg_ev *e, int *matched);
 
-/* A receive end of receiver emitted (e->peer: the sender), whose send begin
- * has not been matched otherwise: check it, or wait for a send begin at the
- * same time.  0, or -1 on error. */
+/* A receive end of receiver emitted (e->peer: the sender): its message must be
+ * in flight to receiver with the same tag, or be sent later at the same time
+ * (it waits for that send begin).  1 if it ended a message in flight, 0 if it
+ * waits (or, --partial, was tolerated), -1 on error. */
 int vlpost_mg_recv_end(vlm *m, const vlpost_mg_ev *e, int receiver);
+
+/* The messages in flight to receiver, which has ended: never received.  fn (if
+ * not NULL) gets each (sender, seq) and returns 0, or -1 to stop with an
+ * error; they are forgotten.  The merge calls it with fn NULL once a task's
+ * last event is used.  0, or -1. */
+int vlpost_mg_unreceived(vlm *m, int receiver, int (*fn)(vlm *m, void *ctx, int sender, uint32_t seq),
+			 void *ctx);
 
 /* The command of a converter writing one output (paje, otf2):
  * `vlpost NAME [-o OUT] [--partial] TRACEDIR`. */

@@ -299,20 +299,20 @@ static int ot_emit(ot *c, ot_task *k, const ot_ev *oe)
 			return 0;
 		if (e->req)
 			rc = OTF2_EvtWriter_MpiIsend(w, NULL, t, (uint32_t)e->m.peer, 0,
-						     (uint32_t)e->tag, (uint64_t)e->bytes, e->req);
+						     (uint32_t)e->m.tag, (uint64_t)e->bytes, e->req);
 		else
 			rc = OTF2_EvtWriter_MpiSend(w, NULL, t, (uint32_t)e->m.peer, 0,
-						    (uint32_t)e->tag, (uint64_t)e->bytes);
+						    (uint32_t)e->m.tag, (uint64_t)e->bytes);
 		break;
 	case E_RECV:
 		if (vlpost_mg_recv_end(&c->m, &e->m, k->s.m.proc) < 0)
 			return -1;
 		if (e->req)
 			rc = OTF2_EvtWriter_MpiIrecv(w, NULL, t, (uint32_t)e->m.peer, 0,
-						     (uint32_t)e->tag, (uint64_t)e->bytes, e->req);
+						     (uint32_t)e->m.tag, (uint64_t)e->bytes, e->req);
 		else
 			rc = OTF2_EvtWriter_MpiRecv(w, NULL, t, (uint32_t)e->m.peer, 0,
-						    (uint32_t)e->tag, (uint64_t)e->bytes);
+						    (uint32_t)e->m.tag, (uint64_t)e->bytes);
 		break;
 	case E_IRECV:
 		rc = OTF2_EvtWriter_MpiIrecvRequest(w, NULL, t, e->req);

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "scan.h"
 #include "stats.h"
 #include "tracereader.h"
 
@@ -85,14 +86,14 @@ int vlpost_run_load(vlpost_run *r, char *err, size_t errlen)
 		vlu_seterr(err, errlen, "out of memory");
 		goto out;
 	}
-	if (vlpost_stats_collect(&set, st, NULL, err, errlen) < 0)
+	if (vlpost_scan(&set, VLPOST_SCAN_INCOMPLETE, NULL, st, NULL, err, errlen) < 0)
 		goto out;
 	r->tasks = set.n;
 	r->comp = r->comm = r->wait = 0;
 	for (int i = 0; i < set.n; i++) {
-		if (!st[i].has_end) {
-			vlu_seterr(err, errlen, "%s: no END record (the task did not finish); "
-				     "scaling needs complete runs", set.f[i].path);
+		/* incomplete: truncated, or no END record */
+		if (set.f[i].err != VL_TR_ENONE) {
+			vlu_seterr(err, errlen, "%s; scaling needs complete runs", set.f[i].errmsg);
 			goto out;
 		}
 		r->comp += st[i].comp;

@@ -73,7 +73,7 @@ static void vlpost_st_send(vlm *m, vlpost_st_task *k, const vl_trec *r)
 	e->m.seq = r->seq;
 	e->m.rec = k->m.f->nrec - 1;
 	e->bytes = r->u.v.bytes;
-	e->tag = r->tag;
+	e->m.tag = r->tag;
 	e->m.peer = vlpost_mg_find(m, &k->m, r->peer);
 	e->req = r->flags & VL_TF_NB ? (uint32_t)r->u.v.t4 : 0;
 	vlpost_st_seg(k, r->u.v.t1 - w, r->u.v.t1, VLS_WAIT);
@@ -103,7 +103,7 @@ static int vlpost_st_recv(vlm *m, vlpost_st_task *k, const vl_trec *r)
 		e->m.rec = k->m.f->nrec - 1;
 		e->m.peer = src;
 		e->bytes = r->u.v.bytes;
-		e->tag = r->tag;
+		e->m.tag = r->tag;
 		e->req = r->flags & VL_TF_NB ? (uint32_t)r->u.v.t4 : 0;
 	}
 	vlpost_st_done_at(k, t1);

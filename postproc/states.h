@@ -19,7 +19,6 @@ enum { VLS_COMP, VLS_COMM, VLS_WAIT, VLS_NONE = -1 };
 typedef struct vlpost_st_ev {
 	vlpost_mg_ev m;          /* peer: send begin's destination processor (-1: no trace); receive end's sender */
 	int64_t bytes;
-	int32_t tag;
 	uint32_t req;      /* sends and receive ends of nonblocking requests, ev_irecv, ev_wait */
 	uint8_t kind, val; /* val: the converter's (state, collective, ...); marks 0, parameters 1 */
 	char text[24];     /* marks and parameters */

@@ -3,7 +3,6 @@
  * the printers in stats_text.c, stats_csv.c and stats_json.c. */
 #include "stats.h"
 #include "critpath.h"
-#include "util/diag.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -99,37 +98,6 @@ void vlpost_stats_done(vlpost_tstats *s)
 	s->comp = s->end - s->start - s->comm - s->wait;
 	if (s->comp < 0)
 		s->comp = 0;
-}
-
-static int st_read_task(vlpost_tfile *f, vlpost_tstats *s, vlpost_report *rep, FILE *warn, char *err,
-			size_t errlen)
-{
-	vl_trec r;
-	int rc;
-	while ((rc = vlpost_tfile_next(f, &r)) == 1) {
-		vlpost_stats_add(s, &r);
-		if (rep && vlpost_report_add(rep, s->proc, &r) < 0)
-			return vlu_seterr(err, errlen, "out of memory");
-	}
-	vlpost_stats_done(s);
-	if (rc == 0)
-		return 0;
-	if (f->err == VL_TR_ETRUNC || f->err == VL_TR_ENOEND) {
-		if (warn)
-			fprintf(warn, "vlpost: warning: %s\n", f->errmsg);
-		return 0;
-	}
-	return vlu_seterr(err, errlen, "%s", f->errmsg);
-}
-
-int vlpost_stats_collect(vlpost_tset *set, vlpost_tstats *st, FILE *warn, char *err, size_t errlen)
-{
-	for (int i = 0; i < set->n; i++) {
-		vlpost_stats_init(&st[i], i, &set->f[i].hdr);
-		if (st_read_task(&set->f[i], &st[i], NULL, warn, err, errlen) < 0)
-			return -1;
-	}
-	return 0;
 }
 
 int64_t vlpost_stats_elapsed(const vlpost_tstats *st, int n)
@@ -274,21 +242,6 @@ int vlpost_report_finish(vlpost_report *rep, const vlpost_tstats *st)
 	rep->npairs = m;
 	rep->pcap = 0; /* no longer a hash table */
 	return vlpost_cp_compute(rep, st);
-}
-
-int vlpost_report_collect(vlpost_tset *set, vlpost_tstats *st, vlpost_report *rep, FILE *warn, char *err,
-		       size_t errlen)
-{
-	for (int i = 0; i < set->n; i++)
-		vlpost_stats_init(&st[i], i, &set->f[i].hdr);
-	if (vlpost_report_init(rep, st, set->n) < 0)
-		return vlu_seterr(err, errlen, "out of memory");
-	for (int i = 0; i < set->n; i++)
-		if (st_read_task(&set->f[i], &st[i], rep, warn, err, errlen) < 0)
-			return -1;
-	if (vlpost_report_finish(rep, st) < 0)
-		return vlu_seterr(err, errlen, "out of memory");
-	return 0;
 }
 
 void vlpost_report_free(vlpost_report *rep)

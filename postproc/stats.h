@@ -2,6 +2,7 @@
  *
  * The computation is in stats.c (the summaries, the size histogram, the
  * sender x receiver matrix) and critpath.c (the critical path, critpath.h);
+ * reading a trace set into them in scan.c (through the merge, merge.h);
  * vlpost_stats_print and vlpost_report_print are in stats_print.c, one printer
  * per format in stats_text.c, stats_csv.c and stats_json.c (stats_print.h). */
 #ifndef VLPOST_STATS_H
@@ -39,7 +40,8 @@ void vlpost_stats_add(vlpost_tstats *s, const vl_trec *r);
  * are estimated (communication and waiting from the records, computation = rest). */
 void vlpost_stats_done(vlpost_tstats *s);
 
-/* Read every task of set to its end and summarise it into st[0..set->n-1].
+/* Read every task of set to its end and summarise it into st[0..set->n-1], through
+ * the checks of the converters (scan.c: vlpost_scan with VLPOST_SCAN_INCOMPLETE).
  * Truncated files and missing END records are tolerated (warning on warn, if not
  * NULL); any other error returns -1 with the message in err. */
 int vlpost_stats_collect(vlpost_tset *set, vlpost_tstats *st, FILE *warn, char *err, size_t errlen);
@@ -110,7 +112,7 @@ int vlpost_report_add(vlpost_report *rep, int proc, const vl_trec *r);
  * finished summaries st (vlpost_stats_done).  Returns 0, or -1 (out of memory). */
 int vlpost_report_finish(vlpost_report *rep, const vlpost_tstats *st);
 
-/* vlpost_stats_collect plus the report (initialised and finished here). */
+/* vlpost_stats_collect plus the report (initialised and finished here; scan.c). */
 int vlpost_report_collect(vlpost_tset *set, vlpost_tstats *st, vlpost_report *rep, FILE *warn, char *err,
 		       size_t errlen);
 

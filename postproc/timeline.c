@@ -27,79 +27,10 @@ typedef struct tl_task {
 	tl_ev q[QMAX];
 } tl_task;
 
-#define FLY_DEL (~(uint64_t)0)
-
 const char *const vlpost_tl_coll_name[VLPOST_TL_NCOLL] = {
 	"other", "barrier", "bcast", "reduce", "gather", "scatter", "join", "leave",
 	"allreduce", "allgather", "alltoall", "reduce_scatter", "scan", "exscan",
 };
-
-/* ---- messages in flight: an open-addressing table keyed by (sender, seq) ---- */
-static uint64_t fly_key(int sender, uint32_t seq)
-{
-	return (uint64_t)(sender + 1) << 32 | seq;
-}
-
-static size_t fly_slot(const vlpost_tl *c, uint64_t key)
-{
-	uint64_t h = key * 0x9E3779B97F4A7C15ull;
-	return (size_t)(h >> 20) & (c->cfly - 1);
-}
-
-static vlpost_tl_fly *fly_find(vlpost_tl *c, uint64_t key)
-{
-	if (!c->cfly)
-		return NULL;
-	for (size_t i = fly_slot(c, key);; i = (i + 1) & (c->cfly - 1)) {
-		if (c->fly[i].key == key)
-			return &c->fly[i];
-		if (c->fly[i].key == 0)
-			return NULL;
-	}
-}
-
-static int fly_add(vlpost_tl *c, uint64_t key, int receiver);
-
-static int fly_grow(vlpost_tl *c)
-{
-	vlpost_tl_fly *old = c->fly;
-	size_t n = c->cfly, cap = c->nfly * 4 > 64 ? c->nfly * 4 : 64;
-	while (cap & (cap - 1))
-		cap &= cap - 1;
-	c->fly = calloc(cap * 2, sizeof *c->fly);
-	if (!c->fly) {
-		c->fly = old;
-		return vlpost_mg_fail(&c->m, "out of memory");
-	}
-	c->cfly = cap * 2;
-	c->nfly = c->nused = 0;
-	for (size_t i = 0; i < n; i++)
-		if (old[i].key && old[i].key != FLY_DEL)
-			fly_add(c, old[i].key, old[i].receiver);
-	free(old);
-	return 0;
-}
-
-static int fly_add(vlpost_tl *c, uint64_t key, int receiver)
-{
-	size_t i;
-	if ((c->nused + 1) * 2 > c->cfly && fly_grow(c) < 0)
-		return -1;
-	for (i = fly_slot(c, key); c->fly[i].key && c->fly[i].key != FLY_DEL;
-	     i = (i + 1) & (c->cfly - 1))
-		;
-	if (c->fly[i].key == 0)
-		c->nused++;
-	c->fly[i] = (vlpost_tl_fly){ key, receiver };
-	c->nfly++;
-	return 0;
-}
-
-static void fly_del(vlpost_tl *c, vlpost_tl_fly *e)
-{
-	e->key = FLY_DEL;
-	c->nfly--;
-}
 
 /* ---- the events passed on ---- */
 static int tl_out(vlpost_tl *c, int kind, int proc, int64_t t, int val)
@@ -122,7 +53,7 @@ static int tl_link_start(vlpost_tl *c, const tl_ev *e, int sender)
 	o.t = e->m.t;
 	o.seq = e->m.seq;
 	o.bytes = e->bytes;
-	o.tag = e->tag;
+	o.tag = e->m.tag;
 	return c->fn(c->ctx, &o) < 0 ? -1 : 0;
 }
 
@@ -141,29 +72,20 @@ static int tl_link_end(vlpost_tl *c, int64_t t, int sender, uint32_t seq, int re
 /* A receive end: close its link, or wait for a send begin at the same time. */
 static int tl_recv_end(vlpost_tl *c, const tl_ev *e, int receiver)
 {
-	vlpost_tl_fly *m = fly_find(c, fly_key(e->m.peer, e->m.seq));
-	if (m && m->receiver == receiver) {
-		fly_del(c, m);
-		return tl_link_end(c, e->m.t, e->m.peer, e->m.seq, receiver);
-	}
-	return vlpost_mg_recv_end(&c->m, &e->m, receiver);
+	int rc = vlpost_mg_recv_end(&c->m, &e->m, receiver);
+	if (rc <= 0)
+		return rc;
+	return tl_link_end(c, e->m.t, e->m.peer, e->m.seq, receiver);
 }
 
 static int tl_send_begin(vlpost_tl *c, tl_task *k, const tl_ev *e)
 {
-	int matched = 0, proc = k->s.m.proc, peer = e->m.peer;
+	int matched, proc = k->s.m.proc, peer = e->m.peer;
 	if (vlpost_mg_send_begin(&c->m, &k->s.m, &e->m, &matched) < 0)
 		return -1;
-	if (matched < 0)
+	if (matched == -1 || (matched == -2 && peer < 0))
 		return 0;
-	if (matched) {
-		if (tl_link_start(c, e, proc) < 0)
-			return -1;
-		return tl_link_end(c, e->m.t, proc, e->m.seq, matched - 1);
-	}
-	if (peer < 0)
-		return 0;
-	if (vlpost_mg_tk(&c->m, peer)->state >= VLPOST_MG_FINAL) {
+	if (matched == -2) {
 		vlpost_mg_warn(&c->m, "%s: record %llu: message %u to task 0x%x is never received (no link)",
 			       k->s.m.f->path, (unsigned long long)e->m.rec, e->m.seq,
 			       (unsigned)vlpost_mg_tk(&c->m, peer)->f->hdr.tid);
@@ -171,27 +93,30 @@ static int tl_send_begin(vlpost_tl *c, tl_task *k, const tl_ev *e)
 	}
 	if (tl_link_start(c, e, proc) < 0)
 		return -1;
-	return fly_add(c, fly_key(proc, e->m.seq), peer);
+	if (matched > 0)
+		return tl_link_end(c, e->m.t, proc, e->m.seq, matched - 1);
+	return 0;
 }
 
-/* The task ends: the links still open towards it end here. */
+/* A task that ends: the links still open towards it end with it. */
+typedef struct tl_end_ctx {
+	vlpost_tl *c;
+	tl_task *k;
+	int64_t t;
+} tl_end_ctx;
+
+static int tl_unreceived(vlm *m, void *ctx, int sender, uint32_t seq)
+{
+	tl_end_ctx *x = ctx;
+	vlpost_mg_warn(m, "%s: message %u of task 0x%x is never received: its link ends with the task",
+		       x->k->s.m.f->path, seq, (unsigned)vlpost_mg_tk(m, sender)->f->hdr.tid);
+	return tl_link_end(x->c, x->t, sender, seq, x->k->s.m.proc);
+}
+
 static int tl_close_links(vlpost_tl *c, tl_task *k, int64_t t)
 {
-	for (size_t i = 0; i < c->cfly && c->nfly; i++) {
-		vlpost_tl_fly *m = &c->fly[i];
-		int sender;
-		uint32_t seq;
-		if (!m->key || m->key == FLY_DEL || m->receiver != k->s.m.proc)
-			continue;
-		sender = (int)(m->key >> 32) - 1;
-		seq = (uint32_t)m->key;
-		vlpost_mg_warn(&c->m, "%s: message %u of task 0x%x is never received: its link ends with the task",
-			       k->s.m.f->path, seq, (unsigned)vlpost_mg_tk(&c->m, sender)->f->hdr.tid);
-		if (tl_link_end(c, t, sender, seq, k->s.m.proc) < 0)
-			return -1;
-		fly_del(c, m);
-	}
-	return 0;
+	tl_end_ctx x = { c, k, t };
+	return vlpost_mg_unreceived(&c->m, k->s.m.proc, tl_unreceived, &x);
 }
 
 static int tl_emit(vlpost_tl *c, tl_task *k, const tl_ev *e)
@@ -317,7 +242,6 @@ int vlpost_tl_init(vlpost_tl *tl, vlpost_tset *set, int partial, FILE *warn, vlp
 	tl->m.set = set;
 	tl->m.ops = &tl_ops;
 	tl->m.partial = partial;
-	tl->m.strict = 1;
 	tl->m.warn = warn;
 	tl->m.msgmax = 768;
 	tl->m.st_base = st;
@@ -342,6 +266,4 @@ int vlpost_tl_run(vlpost_tl *tl)
 void vlpost_tl_free(vlpost_tl *tl)
 {
 	vlpost_mg_free(&tl->m);
-	free(tl->fly);
-	tl->fly = NULL;
 }

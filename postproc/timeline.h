@@ -3,7 +3,7 @@
  * Per task: its creation, its states (states.h: Computing, Communicating,
  * Waiting), its group operations (a Collective pushed and popped), its marks
  * and its end; and every message as a link from its send begin to its receive
- * end, matched strictly by (sender, seq) and receiver (merge.h, m.strict).
+ * end, matched by the merge (merge.h: (sender, seq), receiver and tag).
  * The events reach the caller's function in global order: by virtual time,
  * then processor, then the order in which the task emitted them.  Memory: the
  * merge's, plus the messages in flight (link started, receive end not seen). */
@@ -50,16 +50,8 @@ extern const char *const vlpost_tl_coll_name[VLPOST_TL_NCOLL];
  * given to vlpost_tl_init). */
 typedef int (*vlpost_tl_fn)(void *ctx, const vlpost_tl_ev *e);
 
-/* a message in flight: its link started, the receive end not yet seen */
-typedef struct vlpost_tl_fly {
-	uint64_t key;      /* (sender + 1) << 32 | seq; 0 empty, ~0 deleted */
-	int receiver;
-} vlpost_tl_fly;
-
 typedef struct vlpost_tl {
 	vlm m;                     /* m.set, m.st_base, m.err: as given to vlpost_tl_init */
-	vlpost_tl_fly *fly;        /* open addressing, keyed by (sender, seq) */
-	size_t nfly, nused, cfly;  /* live entries, live + deleted, capacity (power of 2) */
 	vlpost_tl_fn fn;
 	void *ctx;
 } vlpost_tl;

@@ -180,6 +180,8 @@ static void cv_send(cv *c, cv_task *k, const vl_trec *r)
 	e->what = W_SEND;
 	e->m.seq = r->seq;
 	e->m.rec = k->m.f->nrec - 1;
+	e->m.peer = dst;
+	e->m.tag = r->tag;
 	if (dst >= 0) {
 		e->nd = 3;
 		e->d[0] = r->u.v.bytes;
@@ -247,6 +249,7 @@ static int cv_recv(cv *c, cv_task *k, const vl_trec *r)
 	e->d[2] = src;
 	e->what = W_RECV;
 	e->m.peer = src;
+	e->m.tag = r->tag;
 	e->m.seq = r->seq;
 	e->m.rec = k->m.f->nrec - 1;
 	return 0;

@@ -15,6 +15,7 @@
 
 #define CK_MAXPROC (1 << 20)
 #define CK_MAXDATA 64
+#define CK_MAXSEC INT64_C(4611686018) /* whole seconds of 2^62 ns, the latest time of a trace */
 
 typedef struct ck_open {
 	int64_t code;
@@ -87,7 +88,8 @@ static int parse_int(const char **s, int64_t *v)
 	return 0;
 }
 
-/* seconds with decimals -> ns (digits beyond the ninth decimal are ignored) */
+/* seconds with decimals -> ns (digits beyond the ninth decimal are ignored);
+ * at most CK_MAXSEC whole seconds */
 static int parse_time(const char **s, int64_t *ns)
 {
 	const char *p = *s;
@@ -98,11 +100,10 @@ static int parse_time(const char **s, int64_t *ns)
 	if (*p < '0' || *p > '9')
 		return -1;
 	for (; *p >= '0' && *p <= '9'; p++) {
-		if (++nd > 9)
-			return -1;
 		sec = sec * 10 + (*p - '0');
+		if (sec > CK_MAXSEC)
+			return -1;
 	}
-	nd = 0;
 	if (*p == '.')
 		for (p++; *p >= '0' && *p <= '9'; p++)
 			if (nd < 9) {

@@ -8,8 +8,9 @@
  * and --partial, through vlpost_paje_write, vlpost_svg_write, `vlpost otf2` (only if
  * linked with OTF2) and the full stats report (vlpost_report_collect, printed as
  * text, CSV and JSON), into /dev/null or a scratch directory removed after the
- * input.  Oracle: whatever the strict conversion accepts, `vlpost check` must
- * accept too.
+ * input.  Oracles: whatever the strict conversion accepts, `vlpost check` must
+ * accept too; Pajé, SVG and the scan of `vlpost stats` (strict) accept what the
+ * strict conversion accepts and nothing else; `vlpost stats` accepts it too.
  *
  * The Makefile builds two stand-alone forms: fuzz_trace (the OTF2 stub) and,
  * where pkg-config finds otf2, fuzz_trace_otf2: postproc/otf2.c with
@@ -41,6 +42,7 @@
 
 #include "postproc/otf2.h"
 #include "postproc/paje.h"
+#include "postproc/scan.h"
 #include "postproc/stats.h"
 #include "postproc/svg.h"
 #include "postproc/tracereader.h"
@@ -151,67 +153,10 @@ static void fz_read(void)
 	vlpost_tfile_close(&f);
 }
 
-/* ---- oracle precondition: the messages of the two traces agree ----
- * vlpost_trf_write matches a receive to its send by (sender, seq) only and trusts
- * the writer for the rest; `vlpost check` matches by (source, destination, tag)
- * in FIFO order.  They agree when every receive of a traced sender names a send
- * of that sender with this seq, this destination and this tag, received once. */
-#define FZ_MAXMSG 512
-
-typedef struct fz_msg {
-	int32_t from, to, tag;
-	uint32_t seq;
-	int used;
-} fz_msg;
-
-static int fz_collect(const char *path, fz_msg *snd, int *ns, fz_msg *rcv, int *nr)
-{
-	vlpost_tfile f;
-	vl_trec r;
-	int rc = 0;
-	if (vlpost_tfile_open(&f, path, 0, 1) == 0) {
-		while ((rc = vlpost_tfile_next(&f, &r)) == 1) {
-			fz_msg m = { f.hdr.tid, r.peer, r.tag, r.seq, 0 };
-			if (*ns >= FZ_MAXMSG || *nr >= FZ_MAXMSG)
-				break;
-			if (r.type == VL_EV_SEND)
-				snd[(*ns)++] = m;
-			if (r.type == VL_EV_RECV && !(r.flags & VL_TF_SYNTH)) {
-				m.from = r.peer;
-				m.to = f.hdr.tid;
-				rcv[(*nr)++] = m;
-			}
-		}
-	}
-	vlpost_tfile_close(&f);
-	return rc;
-}
-
-static int fz_consistent(void)
-{
-	static fz_msg snd[2 * FZ_MAXMSG], rcv[2 * FZ_MAXMSG];
-	char p[320];
-	int ns = 0, nr = 0;
-	fz_collect(fz_path, snd, &ns, rcv, &nr);
-	snprintf(p, sizeof p, "%s/vl-00040002.trc", fz_dir);
-	fz_collect(p, snd + ns, &ns, rcv + nr, &nr);
-	for (int i = 0; i < nr; i++) {
-		int ok = rcv[i].from != 0x40001 && rcv[i].from != 0x40002;
-		for (int j = 0; j < ns && !ok; j++) {
-			fz_msg *s = &snd[j];
-			if (s->from != rcv[i].from || s->seq != rcv[i].seq)
-				continue;
-			if (s->used || s->to != rcv[i].to || s->tag != rcv[i].tag)
-				return 0;
-			s->used = ok = 1;
-		}
-		if (!ok)
-			return 0;
-	}
-	return 1;
-}
-
-static void fz_convert(int partial)
+/* One verdict (merge.h): what the strict conversion accepts, `vlpost check`
+ * accepts, and the strict scan of `vlpost stats` / `vlpost scaling` (scan.c)
+ * accepts exactly what it accepts.  Returns the conversion's status (0 ok). */
+static int fz_convert(int partial)
 {
 	vlpost_tset s;
 	vlpost_trf_opt opt = { partial, NULL };
@@ -223,7 +168,7 @@ static void fz_convert(int partial)
 	int rc;
 	if (vlpost_tset_open(&s, fz_dir, partial ? VLPOST_TSET_SKIPBAD : 0, NULL, err, sizeof err) < 0) {
 		vlpost_tset_close(&s);
-		return;
+		return -1;
 	}
 	st = calloc((size_t)s.n, sizeof *st);
 	o = open_memstream(&out, &len);
@@ -233,21 +178,41 @@ static void fz_convert(int partial)
 		FILE *in = fmemopen(out, len ? len : 1, "r");
 		int crc = vlpost_trf_check(in, &res, err, sizeof err);
 		fclose(in);
-		if (!partial && crc != 0 && fz_consistent()) {
+		if (!partial && crc != 0) {
 			fprintf(stderr, "fuzz: vlpost check rejects strict output: line %llu: %s\n%s",
 				(unsigned long long)res.line, err, out);
 			abort();
 		}
 	}
 	free(out);
-	if (vlpost_tset_rewind(&s, err, sizeof err) == 0)
-		vlpost_stats_collect(&s, st, NULL, err, sizeof err);
+	if (!partial && vlpost_tset_rewind(&s, err, sizeof err) == 0 &&
+	    (vlpost_scan(&s, 0, NULL, st, NULL, err, sizeof err) == 0) != (rc == 0)) {
+		fprintf(stderr, "fuzz: vlpost trf %s, the scan of vlpost stats %s: %s\n",
+			rc == 0 ? "accepts" : "rejects", rc == 0 ? "rejects" : "accepts", err);
+		abort();
+	}
+	if (vlpost_tset_rewind(&s, err, sizeof err) == 0 &&
+	    vlpost_stats_collect(&s, st, NULL, err, sizeof err) != 0 && rc == 0 && !partial) {
+		fprintf(stderr, "fuzz: vlpost trf accepts, vlpost stats rejects: %s\n", err);
+		abort();
+	}
 	free(st);
 	vlpost_tset_close(&s);
+	return rc;
 }
 
-/* The other converters and the full stats report, into /dev/null. */
-static void fz_others(int partial)
+static void fz_same(int partial, int trf_rc, int rc, const char *what, const char *err)
+{
+	if (partial || (rc == 0) == (trf_rc == 0))
+		return;
+	fprintf(stderr, "fuzz: vlpost trf %s, vlpost %s %s: %s\n", trf_rc == 0 ? "accepts" : "rejects",
+		what, rc == 0 ? "accepts" : "rejects", rc == 0 ? "" : err);
+	abort();
+}
+
+/* The other converters and the full stats report, into /dev/null; without
+ * partial, the converters' verdicts must be trf's (trf_rc, 0 = accepted). */
+static void fz_others(int partial, int trf_rc)
 {
 	vlpost_tset s;
 	vlpost_tstats *st;
@@ -264,10 +229,10 @@ static void fz_others(int partial)
 			abort();
 		if (what == 0) {
 			vlpost_paje_opt po = { partial, NULL };
-			vlpost_paje_write(&s, o, &po, st, err, sizeof err);
+			fz_same(partial, trf_rc, vlpost_paje_write(&s, o, &po, st, err, sizeof err), "paje", err);
 		} else if (what == 1) {
 			vlpost_svg_opt so = { partial, 800, "fuzz", NULL };
-			vlpost_svg_write(&s, o, &so, st, err, sizeof err);
+			fz_same(partial, trf_rc, vlpost_svg_write(&s, o, &so, st, err, sizeof err), "svg", err);
 		} else {
 			vlpost_report rep;
 			memset(&rep, 0, sizeof rep);
@@ -340,10 +305,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fclose(f);
 	fz_read();
 	if (!fz_otf2_only) {
-		fz_convert(0);
+		int rc = fz_convert(0);
 		fz_convert(1);
-		fz_others(0);
-		fz_others(1);
+		fz_others(0, rc);
+		fz_others(1, rc);
 	}
 	fz_otf2(0);
 	fz_otf2(1);
