@@ -68,4 +68,16 @@ for r in gemm potrf getrf; do
 	assert_eq "$r, compute = ignore: same predicted time on two runs" "$e1" "$e2"
 	assert_eq "$r, compute = ignore: same per-rank times [us] on two runs" "$(totals "$WORK/$r-i1")" "$(totals "$WORK/$r-i2")"
 done
+
+# pdgemm n = 64, nb = 8 (and n = 2000, nb = 64): a cycle of wildcard choices
+# that virtual order cannot break yet (README, Known limits).  It must not
+# hang: it ends, either with its result or with the "stuck" report, status 4,
+# within seconds
+N=64 NB=8 run "$CFG" gemm "$WORK/small"
+if echo "$out" | grep -q "^gemm 64 8 $GRID .* OK"; then
+	ok "pdgemm n = 64, nb = 8: ends with its result"
+else
+	assert_eq "pdgemm n = 64, nb = 8: ends with the stuck report (status, report)" "4 1" \
+		"$rc $(echo "$out" | grep -c '^vlayer: virtual order is stuck: every task waits')"
+fi
 e2e_summary

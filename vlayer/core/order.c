@@ -40,9 +40,10 @@
 
 #define STALL_CHECK_NS 500000000LL   /* liveness check when nothing moved this long */
 #define DEADLOCK_NS 2000000000LL     /* a deadlock is declared after this long */
+#define STUCK_NS 10000000000LL       /* ... a cycle of choices after this long */
 #define PENDING_NS 3000000000LL      /* a task that has not joined is asked about */
 #define SLEEP_MS 50                  /* longest sleep on the board (vli_order_set_sleep_ms) */
-enum { DEADLOCK_REPORTING = 1, DEADLOCK_DECLARED = 2 }; /* the board's deadlock word */
+enum { DEADLOCK_REPORTING = 1, DEADLOCK_DECLARED = 2, DEADLOCK_STUCK = 3 }; /* the board's deadlock word */
 
 /* Per thread: a task has one; the board server of a run over several real
  * hosts (order_net.c) runs one thread per task of another host, in that
@@ -760,18 +761,27 @@ static void die_deadlocked(void)
 		served_deadlock = 1;
 		return;
 	}
+	if (atomic_load(&vli_bd->deadlock) == DEADLOCK_STUCK)
+		vli_error(4, "virtual order is stuck: the run cannot go on (the report above says "
+			  "who waits for what)");
 	vli_error(4, "deadlock: every task waits for a message that no task will send "
 		  "(the report above says who waits for what)");
 }
 
 /* Print the deadlock report (once, by the task that declared it). */
-static void report_deadlock(void)
+static void report_deadlock(int stuck)
 {
 	int i, n = atomic_load(&vli_bd->nslots);
 	char id[32];
 
-	fprintf(stderr, "vlayer: deadlock: every task waits and no message is on its way; "
-		"the tasks of the run:\n");
+	if (stuck)
+		fprintf(stderr, "vlayer: virtual order is stuck: every task waits, nothing is on "
+			"its way, and each choice waits for the bound of a task that waits for "
+			"another choice (a cycle conservative synchronisation cannot break: see "
+			"README, Known limits; ordering = real runs it); the tasks of the run:\n");
+	else
+		fprintf(stderr, "vlayer: deadlock: every task waits and no message is on its way; "
+			"the tasks of the run:\n");
 	for (i = 0; i < n; i++) {
 		vli_slot *s = &vli_bd->slot[i];
 		int st = atomic_load(&s->state);
@@ -854,6 +864,41 @@ static void check_liveness(void)
 		 "without it", id, pid);
 }
 
+/* Whether no task can move any more although some have bounds: every task
+ * waits (none runs, none is outside the board), nothing announced or answered
+ * is on its way, and every collective waited in still misses a member. */
+static int all_stuck(void)
+{
+	int i, n = atomic_load(&vli_bd->nslots), stuck = 1;
+
+	if (atomic_load(&vli_bd->outside))
+		return 0;
+	vli_board_lock();
+	for (i = 0; i < n && stuck; i++) {
+		vli_slot *s = &vli_bd->slot[i];
+		int st = atomic_load(&s->state), w;
+		uint64_t on = atomic_load(&s->wait_on);
+		struct vli_coll *c;
+
+		if (st == VLI_SLOT_FREE || st == VLI_SLOT_EXITED)
+			continue;
+		if (st != VLI_SLOT_BLOCKED || atomic_load(&s->announced) != atomic_load(&s->received) ||
+		    atomic_load(&s->released) != atomic_load(&s->released_seen)) {
+			stuck = 0;
+			break;
+		}
+		if (!on || (on & VLI_ON_TASK(0)))
+			continue;
+		c = coll_of(on, atomic_load(&s->wait_n), 0);
+		stuck = 0;
+		for (w = 0; c && w < DEP_WORDS; w++)
+			if (c->member[w] & ~c->in[w])
+				stuck = 1; /* a member has not entered it */
+	}
+	vli_board_unlock();
+	return stuck;
+}
+
 static int extern_waiters(void)
 {
 	int i, n = atomic_load(&vli_bd->nslots);
@@ -866,14 +911,15 @@ static int extern_waiters(void)
 
 void vli_order_sleep(vli_order_wait *w, int how)
 {
-	int watch_root = how == VLI_SLEEP_ROOT;
+	int watch_root = how == VLI_SLEEP_ROOT, stuck = 0;
 	uint64_t sig[3];
 	int64_t t;
+
 	if (vli_order_remote) { vli_order_remote->sleep(w, how, sleep_ms); return; }
 
 	if (!vli_order_on())
 		return;
-	if (atomic_load(&vli_bd->deadlock) == DEADLOCK_DECLARED) {
+	if (atomic_load(&vli_bd->deadlock) >= DEADLOCK_DECLARED) {
 		die_deadlocked();
 		return;
 	}
@@ -907,11 +953,13 @@ void vli_order_sleep(vli_order_wait *w, int how)
 	w->last_check = t;
 	if (vli_board_root() != VLI_ORDER_NONE) {
 		check_liveness();
+		if (t - w->stall_since < STUCK_NS || !all_stuck())
+			return;
+		stuck = 1;
+	} else if (t - w->stall_since < DEADLOCK_NS || sig[1] != sig[2] || extern_waiters() ||
+		   atomic_load(&vli_bd->outside)) {
 		return;
 	}
-	if (t - w->stall_since < DEADLOCK_NS || sig[1] != sig[2] || extern_waiters() ||
-	    atomic_load(&vli_bd->outside))
-		return;
 	{
 		int expect = 0;
 		/* one task reports, while the others still wait (so the report
@@ -920,8 +968,8 @@ void vli_order_sleep(vli_order_wait *w, int how)
 			return;
 	}
 	{
-		report_deadlock();
-		atomic_store(&vli_bd->deadlock, DEADLOCK_DECLARED);
+		report_deadlock(stuck);
+		atomic_store(&vli_bd->deadlock, stuck ? DEADLOCK_STUCK : DEADLOCK_DECLARED);
 		vli_board_wake_watchers();
 		{
 			int i, n = atomic_load(&vli_bd->nslots);
