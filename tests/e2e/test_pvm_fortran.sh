@@ -1,0 +1,76 @@
+#!/bin/bash
+# test_pvm_fortran.sh BUILD - Fortran PVM (libfpvm3) through the layer: the
+# Fortran examples of Debian's pvm-examples (master1.f + slave1.f, and
+# gexample.f, which is only built: under virtual order it stalls, README Known
+# limits) build unchanged with `vlcc -pvmf77`, the binaries load libvlayer-pvm
+# before libpvm3, and under a real pvmd master1 prints what the native binary
+# prints (one virtual host: onehost.ini) and leaves a complete trace per task.  On vienna.ini master1 sees the 5 virtual hosts (pvmfconfig)
+# and spawns 15 slaves: 16 traces that vlpost reads.
+BUILD=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+TARBALL=/usr/share/doc/pvm-examples/examples.tar.gz
+if [ ! -f "$TARBALL" ] || ! command -v gfortran > /dev/null ||
+	! ls /usr/lib/*/libfpvm3.a > /dev/null 2>&1; then
+	ok "skipped: needs pvm-examples, gfortran and libfpvm3 (pvm-dev)"
+	e2e_summary
+	exit 0
+fi
+mkdir -p "$WORK/src" "$WORK/native" "$WORK/virtual"
+tar xzf "$TARBALL" -C "$WORK/src"
+SRC="$WORK/src/examples"
+# the examples include '../include/fpvm3.h' (relative to PVM_ROOT/examples):
+# -I/usr/include finds it; gfortran 10 and later need -fallow-argument-mismatch
+# for their untyped buffers (both builds)
+for p in master1:fmaster1 slave1:fslave1 gexample:fgexample; do
+	src=${p%%:*} bin=${p#*:}
+	gfortran -w -O1 -fallow-argument-mismatch -I/usr/include "$SRC/$src.f" -o "$WORK/native/$bin" -lfpvm3 -lgpvm3 -lpvm3 ||
+		fail "native build of $src.f"
+	if "$BUILD/vlcc" -pvmf77 -w -O1 -fallow-argument-mismatch -I/usr/include "$SRC/$src.f" -o "$WORK/virtual/$bin"; then
+		ok "vlcc -pvmf77 builds $src.f unchanged"
+	else
+		fail "vlcc -pvmf77 build of $src.f"
+	fi
+done
+assert_eq "the binary loads libvlayer-pvm before libpvm3" "vlayer pvm3" \
+	"$(ldd "$WORK/virtual/fmaster1" | sed -n 's/.*lib\(vlayer\)-pvm.so.*/\1/p; s/.*lib\(pvm3\).so.*/\1/p' | tr '\n' ' ' | sed 's/ $//')"
+
+# run MODE NAME CMD...: under a fresh pvmd whose ep is $WORK/MODE; output and
+# the spawned tasks' output in $WORK/MODE.NAME.out
+run() {
+	local mode=$1 name=$2
+	shift 2
+	pvmd_start "$WORK/$mode:/usr/bin"
+	(cd "$WORK" && timeout 60 "$@" < "$WORK/stdin.$name" > "$WORK/$mode.$name.out" 2>&1)
+	echo "exit $?" >> "$WORK/$mode.$name.out"
+	sleep 0.3
+	pvmd_log | grep -v -e '^\[pvmd' -e 'pvmd' -e '^\[t80' >> "$WORK/$mode.$name.out"
+	pvmd_stop
+}
+# what legitimately differs between two runs: task ids, the order of lines
+norm() { sed -E -e 's/^\[[^]]*\] ?//' -e 's/t[0-9a-f]{5,8}/tTID/g' "$@" | sort; }
+
+echo > "$WORK/stdin.master1"
+export VMCONFIG="$HERE/onehost.ini"
+for t in master1:fmaster1:4; do
+	IFS=: read -r name bin ntasks <<< "$t"
+	run native "$name" "$WORK/native/$bin"
+	VLAYER_TRACE_DIR="$WORK/trace.$name" run virtual "$name" "$WORK/virtual/$bin"
+	assert_eq "$name.f: the same output as native (task ids and line order aside)" \
+		"$(norm "$WORK/native.$name.out")" "$(norm "$WORK/virtual.$name.out")"
+	set -- "$WORK/trace.$name"/vl-*.trc
+	assert_eq "$name.f: one trace per task" "$ntasks" "$#"
+	"$BUILD/vlpost" stats --brief "$WORK/trace.$name" > /dev/null 2>&1
+	assert_eq "$name.f: vlpost stats reads the traces" 0 $?
+done
+grep -q "I got" "$WORK/virtual.master1.out" || fail "master1.f printed no result: $(head -5 "$WORK/virtual.master1.out")"
+
+# the virtual hosts are what the program sees: 5 on vienna.ini, so 15 slaves
+echo > "$WORK/stdin.master1v"
+VMCONFIG="$HERE/../../vmconfig/vienna.ini" VLAYER_TRACE_DIR="$WORK/trace.vienna" \
+	run virtual master1v "$WORK/virtual/fmaster1"
+set -- "$WORK/trace.vienna"/vl-*.trc
+assert_eq "master1.f on vienna.ini: spawns 3 slaves per virtual host (16 traces)" 16 "$#"
+assert_eq "master1.f on vienna.ini: every slave's result is right" 15 \
+	"$(awk '$1 == "I" && $2 == "got" && $3 == $7 { n++ } END { print n + 0 }' "$WORK/virtual.master1v.out")"
+e2e_summary
