@@ -23,6 +23,20 @@ pvmd_start() {
 	vl_pvmd_start "$1" "$WORK"
 }
 
+# pvm_example_run MODE NAME CMD...: CMD under a fresh pvmd whose ep is $WORK/MODE (then
+# /usr/bin), stdin from $WORK/stdin.NAME; its output, its exit status and the
+# spawned tasks' output in $WORK/MODE.NAME.out
+pvm_example_run() {
+	local mode=$1 name=$2
+	shift 2
+	pvmd_start "$WORK/$mode:/usr/bin"
+	(cd "$WORK" && timeout 60 "$@" < "$WORK/stdin.$name" > "$WORK/$mode.$name.out" 2>&1)
+	echo "exit $?" >> "$WORK/$mode.$name.out"
+	sleep 0.3
+	pvmd_log | grep -v -e '^\[pvmd' -e 'pvmd' -e '^\[t80' >> "$WORK/$mode.$name.out"
+	pvmd_stop
+}
+
 # the log of spawned tasks' output
 pvmd_log() {
 	cat "$PVM_TMP/pvml.$(id -u)"

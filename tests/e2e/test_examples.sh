@@ -36,16 +36,6 @@ norm_keep() {
 	sed -E -e 's/t[0-9a-f]{5,8}/tTID/g' -e 's/\b[0-9]{6,}\b/NUM/g' -e 's/^\[[^]]*\] ?//' "$@" | sort
 }
 
-run() { # run MODE NAME CMD... -> $WORK/MODE.NAME.out (stdout + spawned tasks' output)
-	local mode=$1 name=$2
-	shift 2
-	pvmd_start "$WORK/$mode:/usr/bin"
-	(cd "$WORK" && timeout 60 "$@" < "$WORK/stdin.$name" > "$WORK/$mode.$name.out" 2>&1)
-	echo "exit $?" >> "$WORK/$mode.$name.out"
-	sleep 0.3
-	pvmd_log | grep -v -e '^\[pvmd' -e 'pvmd' -e '^\[t80' >> "$WORK/$mode.$name.out"
-	pvmd_stop
-}
 
 echo > "$WORK/stdin.hello"
 echo > "$WORK/stdin.master1"
@@ -59,9 +49,9 @@ for t in "hello 2 hello" "master1 4 master1" "timing 2 timing" "gexample 4 gexam
 	shift 2
 	prog=$1
 	shift
-	run native "$name" "$WORK/native/$prog" "$@"
+	pvm_example_run native "$name" "$WORK/native/$prog" "$@"
 	export VLAYER_TRACE_DIR="$WORK/trace.$name"
-	run virtual "$name" "$WORK/virtual/$prog" "$@"
+	pvm_example_run virtual "$name" "$WORK/virtual/$prog" "$@"
 	unset VLAYER_TRACE_DIR
 	if [ "$name" = timing ]; then
 		a=$(norm "$WORK/native.$name.out")

@@ -35,18 +35,6 @@ done
 assert_eq "the binary loads libvlayer-pvm before libpvm3" "vlayer pvm3" \
 	"$(ldd "$WORK/virtual/fmaster1" | sed -n 's/.*lib\(vlayer\)-pvm.so.*/\1/p; s/.*lib\(pvm3\).so.*/\1/p' | tr '\n' ' ' | sed 's/ $//')"
 
-# run MODE NAME CMD...: under a fresh pvmd whose ep is $WORK/MODE; output and
-# the spawned tasks' output in $WORK/MODE.NAME.out
-run() {
-	local mode=$1 name=$2
-	shift 2
-	pvmd_start "$WORK/$mode:/usr/bin"
-	(cd "$WORK" && timeout 60 "$@" < "$WORK/stdin.$name" > "$WORK/$mode.$name.out" 2>&1)
-	echo "exit $?" >> "$WORK/$mode.$name.out"
-	sleep 0.3
-	pvmd_log | grep -v -e '^\[pvmd' -e 'pvmd' -e '^\[t80' >> "$WORK/$mode.$name.out"
-	pvmd_stop
-}
 # what legitimately differs between two runs: task ids, the order of lines
 norm() { sed -E -e 's/^\[[^]]*\] ?//' -e 's/t[0-9a-f]{5,8}/tTID/g' "$@" | sort; }
 
@@ -54,8 +42,8 @@ echo > "$WORK/stdin.master1"
 export VMCONFIG="$HERE/onehost.ini"
 for t in master1:fmaster1:4; do
 	IFS=: read -r name bin ntasks <<< "$t"
-	run native "$name" "$WORK/native/$bin"
-	VLAYER_TRACE_DIR="$WORK/trace.$name" run virtual "$name" "$WORK/virtual/$bin"
+	pvm_example_run native "$name" "$WORK/native/$bin"
+	VLAYER_TRACE_DIR="$WORK/trace.$name" pvm_example_run virtual "$name" "$WORK/virtual/$bin"
 	assert_eq "$name.f: the same output as native (task ids and line order aside)" \
 		"$(norm "$WORK/native.$name.out")" "$(norm "$WORK/virtual.$name.out")"
 	set -- "$WORK/trace.$name"/vl-*.trc
@@ -68,7 +56,7 @@ grep -q "I got" "$WORK/virtual.master1.out" || fail "master1.f printed no result
 # the virtual hosts are what the program sees: 5 on vienna.ini, so 15 slaves
 echo > "$WORK/stdin.master1v"
 VMCONFIG="$HERE/../../vmconfig/vienna.ini" VLAYER_TRACE_DIR="$WORK/trace.vienna" \
-	run virtual master1v "$WORK/virtual/fmaster1"
+	pvm_example_run virtual master1v "$WORK/virtual/fmaster1"
 set -- "$WORK/trace.vienna"/vl-*.trc
 assert_eq "master1.f on vienna.ini: spawns 3 slaves per virtual host (16 traces)" 16 "$#"
 assert_eq "master1.f on vienna.ini: every slave's result is right" 15 \
