@@ -124,12 +124,17 @@ if command -v pvmd > /dev/null; then
 	pvm_halt() {
 		echo halt | ona timeout 10 pvm > /dev/null 2>&1
 		sleep 0.5
-		[ -s "$WORK/pvmd.pids" ] && kill $(cat "$WORK/pvmd.pids") 2> /dev/null
+		if [ -s "$WORK/pvmd.pids" ]; then
+			kill $(cat "$WORK/pvmd.pids") 2> /dev/null
+			sleep 0.2
+			kill -9 $(cat "$WORK/pvmd.pids") 2> /dev/null
+		fi
 		rm -f "$WORK/pvmd.pids"
 	}
 	trap 'pvm_halt; cleanup' EXIT
-	ona pvmd "$WORK/pvm.hosts" > "$WORK/pvmd.out" 2>&1 &
-	echo $! >> "$WORK/pvmd.pids"
+	# (pvmd writes its own pid: $! would be the shell's, not pvmd's)
+	ona sh -c 'echo $$ >> "$1"; exec pvmd "$2"' sh "$WORK/pvmd.pids" "$WORK/pvm.hosts" \
+		> "$WORK/pvmd.out" 2>&1 &
 	nh=0
 	for _ in $(seq 1 100); do
 		nh=$(echo conf | ona timeout 10 pvm 2> /dev/null | awk '/ hosts?, / { print $1; exit }')
