@@ -68,7 +68,7 @@ if [ -x "$G" ]; then
 	done
 	if [ -s "$W/hung" ]; then
 		echo "pdgemm: $(wc -l < "$W/hung") run(s) did not end in 120 s, e.g.: $(head -1 "$W/hung")"
-		echo "  (virtual order's known stall of pdgemm under vienna.ini: README, Known limits)"
+		echo "  (virtual order should not stall: a bug; run it by hand for the \"stuck\" report)"
 	else
 	awk -v n=$(median < "$W/n") -v v=$(median < "$W/v") -v n0=$(median < "$W/n0") -v v0=$(median < "$W/v0") 'BEGIN {
 		printf "%-40s %12.1f ms %12.1f ms %10.2f %%\n", "pdgemm n=2000 nb=64 2x2, whole run", n / 1000, v / 1000, (v / n - 1) * 100

@@ -678,8 +678,77 @@ void vli_order_coll_leave(uint64_t on, uint64_t n)
 	vli_board_unlock();
 }
 
+/* ---- bounds through waits ----
+ * A task that waits on another (a rendezvous sender on its receiver) acts
+ * only after that task has acted, so nothing it sends starts before that
+ * task's bound; one that waits in a collective acts only after every missing
+ * member has entered, so not before the greatest of their bounds.  Raising
+ * the waiters' bounds so, repeatedly (a least fixed point of max, at most one
+ * pass per slot), breaks cycles of choices: two wildcard receivers, each held
+ * back by a task that waits on the other, where the one with the earlier
+ * candidate now sees the other's waiter at least at the other's candidate
+ * (the null messages of Chandy-Misra-Bryant, computed in one place).  Only
+ * the chooser uses these bounds, under the lock, on the tasks that can go on
+ * without it (a chain from such a task never passes through the chooser);
+ * the slots and the root keep the plain bounds. */
+
+static __thread int64_t effb[VLI_BOARD_SLOTS]; /* the raised bounds (scratch) */
+
+/* Under the lock: fill effb for the first n slots. */
+static void raise_through_waits(int n)
+{
+	int i, j, w, pass, changed;
+
+	for (i = 0; i < n; i++)
+		effb[i] = atomic_load(&vli_bd->slot[i].lb);
+	if (!atomic_load(&vli_bd->nwaiton))
+		return;
+	for (pass = 0; pass <= n; pass++) {
+		changed = 0;
+		for (i = 0; i < n; i++) {
+			vli_slot *s = &vli_bd->slot[i];
+			uint64_t on = atomic_load(&s->wait_on);
+			int64_t v = INT64_MIN;
+
+			if (!on || i == me || atomic_load(&s->state) != VLI_SLOT_BLOCKED)
+				continue;
+			if (on & VLI_ON_TASK(0)) {
+				/* an answer on its way frees it */
+				if (atomic_load(&s->released) != atomic_load(&s->released_seen))
+					continue;
+				j = vli_board_find((int)(uint32_t)on);
+				if (j < 0 || j == i)
+					continue;
+				v = effb[j];
+			} else {
+				struct vli_coll *c = coll_of(on, atomic_load(&s->wait_n), 0);
+
+				if (!c)
+					continue;
+				for (w = 0; w < DEP_WORDS; w++) {
+					uint64_t miss = c->member[w] & ~c->in[w];
+
+					while (miss) {
+						j = w * 64 + __builtin_ctzll(miss);
+						miss &= miss - 1;
+						if (j != i && effb[j] > v)
+							v = effb[j];
+					}
+				}
+			}
+			if (v > effb[i]) {
+				effb[i] = v;
+				changed = 1;
+			}
+		}
+		if (!changed)
+			break;
+	}
+}
+
 /* The least bound that this task must respect: the root, or, if some task
- * waits on another, the least over the tasks that do not wait for this one. */
+ * waits on another, the least over the tasks that do not wait for this one,
+ * each raised through its waits. */
 static int64_t least_bound(int64_t la, int64_t tau)
 {
 	int64_t m = vli_board_root();
@@ -691,11 +760,10 @@ static int64_t least_bound(int64_t la, int64_t tau)
 	vli_board_lock();
 	find_independent();
 	n = atomic_load(&vli_bd->nslots);
-	for (i = 0; i < n; i++) {
-		int64_t lb = atomic_load(&vli_bd->slot[i].lb);
-		if (lb < m && (i == me || IND(i)))
-			m = lb;
-	}
+	raise_through_waits(n);
+	for (i = 0; i < n; i++)
+		if (effb[i] < m && (i == me || IND(i)))
+			m = effb[i];
 	vli_board_unlock();
 	return m;
 }
@@ -732,8 +800,12 @@ int vli_order_safe_from(int id, int64_t tau)
 		if (sat_add(m, la) <= tau) {
 			vli_board_lock();
 			find_independent();
-			if (!IND(i))
+			if (!IND(i)) {
 				m = VLI_ORDER_NONE; /* it waits for this task */
+			} else {
+				raise_through_waits(atomic_load(&vli_bd->nslots));
+				m = effb[i];
+			}
 			vli_board_unlock();
 		}
 	}

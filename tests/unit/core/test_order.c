@@ -234,17 +234,23 @@ START_TEST(waiters_on_this_task_are_not_waited_for)
 	ck_assert(!vli_order_safe(555000));
 	ck_assert(vli_order_safe_from(200, 800000)); /* a alone: it waits for this task */
 	ck_assert(!vli_order_safe_from(300, 800000));
-	/* a waits on another task: it is waited for again */
+	/* a waits on another task: it is waited for again, at that task's bound
+	 * (it sends nothing before b acts) */
 	other_waits(a, 2000, VLI_ON_TASK(300), 0);
-	ck_assert(!vli_order_safe(60000));
+	ck_assert(vli_order_safe(555000 - 1));
+	ck_assert(!vli_order_safe(555000));
+	ck_assert(vli_order_safe_from(200, 555000 - 1));
+	ck_assert(!vli_order_safe_from(200, 555000));
 	/* a waits in collective 4 of communicator 77, which this task is a member
 	 * of and has not entered */
 	coll_with(a, 77, 4);
 	other_waits(a, 2000, 77, 4);
 	ck_assert(vli_order_safe(555000 - 1));
-	/* ... in one it has entered (or is no member of): waited for */
+	/* ... in one it has entered (or is no member of): waited for (an
+	 * unrecorded collective raises nothing) */
 	other_waits(a, 2000, 77, 5);
 	ck_assert(!vli_order_safe(60000));
+	ck_assert(vli_order_safe(57000 - 1));
 	/* through another: b waits on a, which waits in collective 4 for this task */
 	other_waits(a, 2000, 77, 4);
 	other_waits(b, 3000, VLI_ON_TASK(200), 0);
@@ -311,6 +317,62 @@ START_TEST(a_bound_lowered_by_a_sender_is_raised_again)
 }
 END_TEST
 
+/* A cycle of choices (pdgemm's on 4 ranks): this task and c each choose
+ * among wildcard candidates; a waits on c (a rendezvous to it), b waits on
+ * this task.  This task's candidate (900 us) is earlier than c's (1000 us):
+ * a sends nothing before c acts, so not before 1000 us, and this task may
+ * take its candidate.  c may not take its own before this task has acted:
+ * b, raised to this task's bound, could still send it one at 955 us. */
+START_TEST(a_cycle_of_choices_is_broken_by_the_earliest)
+{
+	int a, b, c;
+
+	start(1000);
+	a = vli_order_reserve(0, 0);
+	b = vli_order_reserve(0, 0);
+	c = vli_order_reserve(0, 0);
+	vli_order_bind(a, 200);
+	vli_order_bind(b, 300);
+	vli_order_bind(c, 400);
+	vli_order_block(900000, VLI_WAIT_MSG);
+	other_waits(a, 2000, VLI_ON_TASK(400), 0);
+	other_waits(b, 3000, VLI_ON_TASK(100), 0);
+	other_waits(c, 1000000, 0, 0);
+	ck_assert(vli_order_safe(900000));
+	ck_assert(vli_order_safe(955000 - 1));
+	ck_assert(!vli_order_safe(955000)); /* 900 us + la: a message from b after this task */
+	ck_assert(vli_order_safe_from(200, 1055000 - 1));
+	ck_assert(!vli_order_safe_from(200, 1055000));
+	/* the same through a collective: a waits in one where c is missing */
+	coll_with(c, 77, 4);
+	vli_board_lock();
+	vli_bd->coll[0].member[0] |= 1ULL << a;
+	vli_bd->coll[0].in[0] = 1ULL | 1ULL << a; /* this task and a have entered, c not */
+	vli_board_unlock();
+	other_waits(a, 2000, 77, 4);
+	ck_assert(vli_order_safe(955000 - 1));
+	/* c has entered too: the collective no longer holds a back */
+	vli_board_lock();
+	vli_bd->coll[0].in[0] |= 1ULL << c;
+	vli_board_unlock();
+	ck_assert(!vli_order_safe(60000));
+	/* a chain: a waits on b', which waits on c; the raise goes through it */
+	vli_order_gone(b, 0);
+	b = vli_order_reserve(0, 0);
+	vli_order_bind(b, 500);
+	other_waits(b, 4000, VLI_ON_TASK(400), 0);
+	other_waits(a, 2000, VLI_ON_TASK(500), 0);
+	ck_assert(vli_order_safe(955000 - 1));
+	/* ... unless c is answered away from it: then b's own bound counts */
+	other_waits(c, 1000000, VLI_ON_TASK(600), 0);
+	ck_assert(vli_order_safe(955000 - 1)); /* 600 unknown: c can go on, raised to nothing */
+	atomic_fetch_add(&vli_bd->slot[b].released, 1);
+	ck_assert(!vli_order_safe(60000));
+	ck_assert(vli_order_safe(59000 - 1)); /* b at 4000 + la */
+	stop();
+}
+END_TEST
+
 START_TEST(lookahead_never_zero)
 {
 	vlcfg_default(&vli_t.cfg);
@@ -339,6 +401,7 @@ static Suite *order_suite(void)
 	tcase_add_test(t, waiters_on_this_task_are_not_waited_for);
 	tcase_add_test(t, a_bound_lowered_by_a_sender_is_raised_again);
 	tcase_add_test(t, an_answered_waiter_is_waited_for_again);
+	tcase_add_test(t, a_cycle_of_choices_is_broken_by_the_earliest);
 	suite_add_tcase(s, t);
 	return s;
 }
