@@ -5,12 +5,13 @@
 # against an exact event simulation of the same farm (farm/farm_sim.py),
 # identical over 10 runs, beside a CPU hog, with pvmd and every task on one
 # CPU, and with the workers started in another real order; a real deadlock
-# reported and stopped; a killed worker; ordering = real still available.
+# reported and stopped; a killed worker; an exit notice after the ended
+# task's last message; ordering = real still available.
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 F="$HERE/farm"
-for p in farm_pvm deadlock_pvm poll_pvm; do
+for p in farm_pvm deadlock_pvm poll_pvm notify_pvm; do
 	VLCC_CC="${VLCC_CC:-cc}" "$BUILD/vlcc" -Wall -Wextra -Werror -O1 -I"$HERE/../../include" \
 		-o "$WORK/$p" "$F/$p.c" -lm || { fail "build $p.c"; e2e_summary; exit 1; }
 done
@@ -138,6 +139,26 @@ assert_eq "a child without vlayer: the master ends" 0 $?
 assert_eq "a child without vlayer: its message is taken" "value 7" "$(cat "$WORK/raw.out")"
 assert_eq "a child without vlayer: the master says so" 1 \
 	"$(grep -c 'does not use vlayer: it is not waited for' "$WORK/raw.err")"
+pvmd_stop
+
+# 5d. an exit notice (pvmd's message, no virtual time) comes after the result
+# the ended task sent just before it ended, as natively; it once counted as
+# there at the receiver's clock and overtook the result.  Model (farm.ini
+# less its hosts: compute = ignore): the result arrives at the worker's send
+# time + its delays; the notice at the worker's end time, at least 1 ns after
+# the result
+pvmd_start "$WORK:/usr/bin"
+VMCONFIG="$F/farm.ini" VLAYER_TRACE_DIR="$WORK/trace.notify" timeout 60 "$WORK/notify_pvm" \
+	> "$WORK/notify.out" 2> "$WORK/notify.err"
+assert_eq "exit notice: the parent ends" 0 $?
+assert_eq "exit notice: the result first, then the notice with the worker's tid" \
+	"message 1: tag 2|message 2: tag 99 tid worker" \
+	"$(sed 's/ at [0-9]*$//' "$WORK/notify.out" | paste -sd '|')"
+assert_eq "exit notice: taken after the result in virtual time" 1 \
+	"$(awk '{ t[NR] = $NF } END { print (NR == 2 && t[2] > t[1]) }' "$WORK/notify.out")"
+"$BUILD/vlpost" trf -o "$WORK/notify.trf" "$WORK/trace.notify" > /dev/null 2>&1 &&
+	"$BUILD/vlpost" check "$WORK/notify.trf" > /dev/null 2>&1
+assert_eq "exit notice: the traces convert and check (the notice: a receive no task sent)" 0 $?
 pvmd_stop
 
 # 5b. measured computation (a real loop of about 35 ms per job, host factors

@@ -43,6 +43,11 @@ typedef struct vli_slot {
 	_Atomic int64_t lb;        /* its leaf in the tree (a copy, for reading) */
 	_Atomic uint64_t announced;/* timed messages sent to it */
 	_Atomic uint64_t received; /* of those, taken in */
+	/* the same for messages of the front end's side class (PVM: another
+	 * context than the task's first, libgpvm3's group context): counted
+	 * apart, so that a task waiting in one class is never held behind by a
+	 * message it can only take in the other */
+	_Atomic uint64_t side_announced, side_received;
 	_Atomic uint32_t kick;     /* futex word: a message was announced to it */
 	_Atomic int watching;      /* it sleeps on the board's epoch, not on kick */
 	_Atomic uint64_t wait_on;  /* while it waits: on whom (vli_order_block_on; 0: none) */
@@ -106,8 +111,8 @@ typedef struct vli_order_remote_ops {
 	void (*bind)(int slot, int id);
 	void (*gone)(int slot, int outside);
 	void (*forget)(int dst_id);
-	int (*announce)(int dst_id, int64_t arrival);
-	void (*received)(void);
+	int (*announce)(int dst_id, int64_t arrival, int side);
+	void (*received)(int side);
 	int64_t (*bound_of)(int id);
 	int (*behind)(void);
 	void (*wait_begin)(const char *what);

@@ -271,6 +271,11 @@ void vli_order_gone(int slot, int outside);
 int vli_order_announce(int dst_id, int64_t arrival);
 /* Receiver: one announced message has really been taken in. */
 void vli_order_received(void);
+/* The same for a message of the side class (side = 1; PVM: another context
+ * than the task's first), counted apart: vli_order_behind looks at the main
+ * class only, a wait with VLI_WAIT_SIDE at the side class only. */
+int vli_order_announce_in(int dst_id, int64_t arrival, int side);
+void vli_order_received_in(int side);
 /* Whether some task waits for the bounds of the others (then a task that
  * waits should say so: vli_order_block). */
 int vli_order_watched(void);
@@ -279,6 +284,9 @@ int vli_order_behind(void);
 /* The bound task id publishes (VLI_ORDER_NONE if it is not on the board): it
  * starts nothing before it. */
 int64_t vli_order_bound_of(int id);
+/* The clock task id last published on the board (its end time once it has
+ * ended); -1 if unknown. */
+int64_t vli_order_clock_of(int id);
 /* A task dst_id is known gone (killed by this task). */
 void vli_order_forget(int dst_id);
 /* A task that waits on this one (vli_order_block_on with VLI_ON_TASK) is
@@ -296,6 +304,9 @@ void vli_order_release_seen(void);
  * clock). */
 #define VLI_ORDER_NONE INT64_MAX
 enum { VLI_WAIT_POLL = 0, VLI_WAIT_MSG, VLI_WAIT_EXTERN };
+/* or-ed into how: the wait takes messages of the side class only (its bound
+ * rises only when every side message announced to it is in) */
+#define VLI_WAIT_SIDE 0x10
 void vli_order_wait_begin(vli_order_wait *w, const char *what_fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void vli_order_snap(vli_order_wait *w);

@@ -429,9 +429,14 @@ void vli_order_release_seen(void)
 
 int vli_order_announce(int dst_id, int64_t arrival)
 {
+	return vli_order_announce_in(dst_id, arrival, 0);
+}
+
+int vli_order_announce_in(int dst_id, int64_t arrival, int side)
+{
 	int i, st;
 	vli_slot *s;
-	if (vli_order_remote) return vli_order_remote->announce(dst_id, arrival);
+	if (vli_order_remote) return vli_order_remote->announce(dst_id, arrival, side);
 
 	if (!vli_order_on() || (i = vli_board_find(dst_id)) < 0)
 		return 0;
@@ -439,7 +444,7 @@ int vli_order_announce(int dst_id, int64_t arrival)
 	st = atomic_load(&s->state);
 	if (st == VLI_SLOT_OUTSIDE)
 		return 0;
-	atomic_fetch_add(&s->announced, 1);
+	atomic_fetch_add(side ? &s->side_announced : &s->announced, 1);
 	atomic_fetch_add(&vli_bd->announced, 1);
 	st = atomic_load(&s->state); /* after the count: see the wait, or be seen by it */
 	if (st == VLI_SLOT_BLOCKED || st == VLI_SLOT_EXTERN) {
@@ -459,10 +464,15 @@ int vli_order_announce(int dst_id, int64_t arrival)
 
 void vli_order_received(void)
 {
-	if (vli_order_remote) { vli_order_remote->received(); return; }
+	vli_order_received_in(0);
+}
+
+void vli_order_received_in(int side)
+{
+	if (vli_order_remote) { vli_order_remote->received(side); return; }
 	if (!vli_order_on())
 		return;
-	atomic_fetch_add(&vli_bd->slot[me].received, 1);
+	atomic_fetch_add(side ? &vli_bd->slot[me].side_received : &vli_bd->slot[me].received, 1);
 	atomic_fetch_add(&vli_bd->received, 1);
 }
 
@@ -474,6 +484,15 @@ int64_t vli_order_bound_of(int id)
 	if (!vli_order_on() || (i = vli_board_find(id)) < 0)
 		return VLI_ORDER_NONE;
 	return atomic_load(&vli_bd->slot[i].lb);
+}
+
+int64_t vli_order_clock_of(int id)
+{
+	int i;
+
+	if (vli_order_remote || !vli_order_on() || (i = vli_board_find(id)) < 0)
+		return -1; /* (a task of another host does not see the board's clocks) */
+	return atomic_load(&vli_bd->slot[i].now);
 }
 
 int vli_order_watched(void)
@@ -533,12 +552,17 @@ void vli_order_block_on(int64_t lb, int how, uint64_t on, uint64_t n)
 {
 	vli_slot *s;
 	if (vli_order_remote) { vli_order_remote->block_on(lb, how, on, n); return; }
-	int state = how == VLI_WAIT_POLL ? VLI_SLOT_RUNNING
-		    : how == VLI_WAIT_EXTERN ? VLI_SLOT_EXTERN : VLI_SLOT_BLOCKED;
+	int side = how & VLI_WAIT_SIDE, state;
+	_Atomic uint64_t *ann, *rec;
 
+	how &= ~VLI_WAIT_SIDE;
+	state = how == VLI_WAIT_POLL ? VLI_SLOT_RUNNING
+		: how == VLI_WAIT_EXTERN ? VLI_SLOT_EXTERN : VLI_SLOT_BLOCKED;
 	if (!vli_order_on())
 		return;
 	s = &vli_bd->slot[me];
+	ann = side ? &s->side_announced : &s->announced;
+	rec = side ? &s->side_received : &s->received;
 	if (how == VLI_WAIT_POLL || lb < TASK_NOW())
 		lb = TASK_NOW();
 	/* (the slot's bound, not the one published: a sender may have lowered it) */
@@ -549,8 +573,9 @@ void vli_order_block_on(int64_t lb, int how, uint64_t on, uint64_t n)
 	atomic_store(&s->now, TASK_NOW());
 	set_wait_on(me, how == VLI_WAIT_POLL ? 0 : on, n);
 	atomic_store(&s->state, state);
-	/* raise the bound only when every announced message is in */
-	if (lb <= atomic_load(&s->lb) || atomic_load(&s->announced) == atomic_load(&s->received))
+	/* raise the bound only when every announced message (of the class it
+	 * waits in) is in */
+	if (lb <= atomic_load(&s->lb) || atomic_load(ann) == atomic_load(rec))
 		set_lb(me, lb);
 	vli_board_unlock();
 }
@@ -955,6 +980,7 @@ static int all_stuck(void)
 		if (st == VLI_SLOT_FREE || st == VLI_SLOT_EXITED)
 			continue;
 		if (st != VLI_SLOT_BLOCKED || atomic_load(&s->announced) != atomic_load(&s->received) ||
+		    atomic_load(&s->side_announced) != atomic_load(&s->side_received) ||
 		    atomic_load(&s->released) != atomic_load(&s->released_seen)) {
 			stuck = 0;
 			break;

@@ -143,10 +143,10 @@ static void *serve(void *arg)
 			answer = 0;
 			break;
 		case OP_ANNOUNCE:
-			a.r = vli_order_announce((int)q.a, q.b);
+			a.r = vli_order_announce_in((int)q.a, q.b, (int)q.c);
 			break;
 		case OP_RECEIVED:
-			vli_order_received();
+			vli_order_received_in((int)q.a);
 			answer = 0;
 			break;
 		case OP_BOUND_OF:
@@ -370,7 +370,7 @@ static void call(rpc_req *q, const void *extra, size_t xn, rpc_rsp *a)
 	pthread_mutex_unlock(&cmu);
 }
 
-static int64_t ask(int op, int64_t x, int64_t y)
+static int64_t ask3(int op, int64_t x, int64_t y, int64_t z)
 {
 	rpc_req q;
 	rpc_rsp a;
@@ -379,8 +379,14 @@ static int64_t ask(int op, int64_t x, int64_t y)
 	q.op = op;
 	q.a = x;
 	q.b = y;
+	q.c = z;
 	call(&q, NULL, 0, &a);
 	return a.r;
+}
+
+static int64_t ask(int op, int64_t x, int64_t y)
+{
+	return ask3(op, x, y, 0);
 }
 
 static void tell(int op, int64_t x, int64_t y, int64_t z, int how)
@@ -401,8 +407,8 @@ static int c_reserve(int64_t start, int host) { return (int)ask(OP_RESERVE, star
 static void c_bind(int slot, int id) { tell(OP_BIND, slot, id, 0, 0); }
 static void c_gone(int slot, int outside) { tell(OP_GONE, slot, outside, 0, 0); }
 static void c_forget(int id) { tell(OP_FORGET, id, 0, 0, 0); }
-static int c_announce(int id, int64_t arrival) { return (int)ask(OP_ANNOUNCE, id, arrival); }
-static void c_received(void) { tell(OP_RECEIVED, 0, 0, 0, 0); }
+static int c_announce(int id, int64_t arrival, int side) { return (int)ask3(OP_ANNOUNCE, id, arrival, side); }
+static void c_received(int side) { tell(OP_RECEIVED, side, 0, 0, 0); }
 static int64_t c_bound_of(int id) { return ask(OP_BOUND_OF, id, 0); }
 static int c_behind(void) { return (int)ask(OP_BEHIND, 0, 0); }
 static int c_safe(int id, int64_t tau) { return (int)ask(OP_SAFE, id, tau); }

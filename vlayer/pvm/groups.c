@@ -6,6 +6,7 @@
  * by one by the send and receive paths.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include "vlayer/core/engine.h"
 #include "vlayer/coll/coll.h"
 #include "vlayer/pvm/pvm_internal.h"
@@ -46,7 +47,7 @@ static void send_times_internal(const int *tids, int n, const int64_t *t, int nt
 		d[i].seq = 0;
 		d[i].t0 = d[i].t1 = vli_t.now;
 		d[i].arrival = INT64_MIN; /* none: taken at the receiver's time */
-		d[i].announced = vli_order_announce(tids[i], vli_t.now);
+		d[i].announced = vli_order_announce_in(tids[i], vli_t.now, vlpvm_side_ctx());
 	}
 	w = vlpvm_wrap(b, d, n, VLPVM_HDR_INTERNAL);
 	if (n == 1)
@@ -145,6 +146,54 @@ int vlpvm_freezegroup(char *group, int size)
 	cc = vlpvm_real_pvm_freezegroup(group, size);
 	vli_wait_until(vli_order_gate_leave(&g));
 	return cc;
+}
+
+/* libgpvm3's pvm_reduce combines per host: it asks the group server for
+ * the coordinator of its host (pvm_grphostinfo: that host's first member, how
+ * many members the host has, how many hosts), the members send to their
+ * coordinator, the coordinators to the root.  It names its host by
+ * pvm_tidtohost, which shows virtual hosts, of which the group server knows
+ * nothing: it answered with no coordinator, and every pvm_reduce on a
+ * machine of several virtual hosts failed (pvm_send(): Bad parameter).  The
+ * layer answers for a virtual host from the members' virtual hosts, so the
+ * reduction combines as it would on the modelled machine. */
+int vlpvm_grphostinfo(char *group, int host, int *coord, int *nmem, int *nhosts)
+{
+	int *tids, *keys, n, i, j, h = -1, c = -1, m = 0, k = 0;
+	unsigned vh = ((unsigned)host >> 18) & 0xfff;
+
+	if (((unsigned)host & 0x8003ffffu) == 0x80000000u && vh >= 1 &&
+	    vh <= (unsigned)vli_t.cfg.nhosts)
+		h = (int)vh - 1;
+	if (h < 0)
+		return vlpvm_real_pvm_grphostinfo(group, host, coord, nmem, nhosts);
+	n = vlpvm_real_pvm_gsize(group);
+	if (n < 0)
+		return n;
+	if (!(tids = malloc((size_t)(n > 0 ? n : 1) * 2 * sizeof *tids)))
+		return PvmNoMem;
+	keys = tids + (n > 0 ? n : 1);
+	n = group_tids(group, n, tids, n);
+	for (i = 0; i < n; i++) {
+		int key = vlpvm_tidtohost(tids[i]);
+
+		if (vlpvm_host_of(tids[i]) == h) {
+			if (c < 0)
+				c = tids[i]; /* the lowest instance on the host */
+			m++;
+		}
+		for (j = 0; j < k && keys[j] != key; j++)
+			;
+		if (j == k)
+			keys[k++] = key;
+	}
+	free(tids);
+	if (c < 0)
+		return PvmNotInGroup;
+	*coord = c;
+	*nmem = m;
+	*nhosts = k;
+	return 0;
 }
 
 /* The other group operations run libgpvm3's own algorithm; the messages it

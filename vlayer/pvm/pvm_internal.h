@@ -115,6 +115,12 @@ int vlpvm_type_size(int type);
 /* The task's context when it started (init.c): virtual order applies to
  * receives in this context. */
 extern int vlpvm_base_ctx;
+/* Whether the task now sends and receives in another context than its first
+ * (libgpvm3's group context): virtual order counts those messages apart. */
+static inline int vlpvm_side_ctx(void)
+{
+	return vlpvm_real_pvm_getcontext() != vlpvm_base_ctx;
+}
 
 /* Blocking receive of the first message from tid with tag (-1: any) in the
  * current context, the program's (internal = 0, through pvm_recvf's match

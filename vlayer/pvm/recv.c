@@ -19,6 +19,7 @@
  * exactly when no matching message arrives by its virtual time.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 #include "vlayer/core/engine.h"
@@ -30,11 +31,108 @@ static vlpvm_recvf_fn user_match;
  * for a deadlock */
 static int outside_senders;
 
+/* Exit notices (pvm_notify(PvmTaskExit)): pvmd's message that task tid
+ * ended, without virtual time.  Under virtual order it would count as there
+ * at the receiver's clock and overtake what the ended task sent just before
+ * (tablix2 took a kernel for dead before reading its result).  Natively it
+ * comes after the task's messages, so it is given a virtual arrival: the
+ * task's end time on the board, and after every message of that task in
+ * the mailbox (time_notices). */
+#define MAX_EXIT_TAGS 32
+static int exit_tag[MAX_EXIT_TAGS], n_exit_tags;
+static struct notice { int buf, tid; } *notice;
+static int n_notices, cap_notices;
+
 /* pvm_notify: pvmd will send this task messages of its own. */
 int vlpvm_notify(int what, int msgtag, int cnt, int *tids)
 {
+	int i;
+
 	outside_senders = 1;
+	if ((what & 0xff) == PvmTaskExit && !(what & PvmNotifyCancel)) {
+		for (i = 0; i < n_exit_tags && exit_tag[i] != msgtag; i++)
+			;
+		if (i == n_exit_tags && n_exit_tags < MAX_EXIT_TAGS)
+			exit_tag[n_exit_tags++] = msgtag;
+	}
 	return vlpvm_real_pvm_notify(what, msgtag, cnt, tids);
+}
+
+/* If message b (info mi, not wrapped) is an exit notice: a copy of it that
+ * the program can still unpack (the ended task's tid read out of it, which
+ * is noted), b freed; otherwise b. */
+static int note_exit_notice(int b, const struct pvmminfo *mi)
+{
+	struct pvmminfo nm;
+	int i, x = 0, nb, os;
+
+	if (!vli_order_on() || !(mi->src & (int)0x80000000u) || (mi->src & 0x3ffff))
+		return b; /* not from a pvmd */
+	for (i = 0; i < n_exit_tags && exit_tag[i] != mi->tag; i++)
+		;
+	if (i == n_exit_tags || vlpvm_real_pvm_upkint(&x, 1, 1) < 0)
+		return b;
+	if (n_notices == cap_notices) {
+		int c = cap_notices ? 2 * cap_notices : 16;
+		struct notice *n = realloc(notice, (size_t)c * sizeof *n);
+		if (!n)
+			return b; /* (untimed, as before) */
+		notice = n;
+		cap_notices = c;
+	}
+	nb = vlpvm_real_pvm_mkbuf(PvmDataDefault);
+	os = vlpvm_real_pvm_setsbuf(nb);
+	vlpvm_real_pvm_pkint(&x, 1, 1);
+	vlpvm_real_pvm_setsbuf(os);
+	vlpvm_real_pvm_getminfo(nb, &nm);
+	nm.tag = mi->tag;
+	nm.src = mi->src;
+	nm.ctx = mi->ctx;
+	nm.wid = 0;
+	vlpvm_real_pvm_setminfo(nb, &nm);
+	vlpvm_real_pvm_freebuf(b);
+	notice[n_notices].buf = nb;
+	notice[n_notices].tid = x;
+	n_notices++;
+	return nb;
+}
+
+/* Give the exit notices in the mailbox their virtual arrival: the ended
+ * task's end time, and 1 ns after the latest of its messages there (all of
+ * them are, once this task is not behind). */
+static void time_notices(void)
+{
+	int k, i, n = vli_mbox_count();
+
+	for (k = 0; k < n_notices; k++) {
+		int64_t a = vli_order_clock_of(notice[k].tid);
+		vli_msg *m = NULL;
+
+		for (i = 0; i < n; i++) {
+			vli_msg *q = vli_mbox_at(i);
+			if (q->buf == notice[k].buf)
+				m = q;
+			else if (q->src == notice[k].tid && !q->synthetic && q->arrival >= a)
+				a = q->arrival + 1;
+		}
+		if (m && a >= 0) {
+			m->arrival = a;
+			m->synthetic = 0;
+		}
+	}
+}
+
+/* A notice handed to the program is no longer one; 1 if buf was one. */
+static int forget_notice(int buf)
+{
+	int k;
+
+	for (k = 0; k < n_notices; k++)
+		if (notice[k].buf == buf) {
+			notice[k] = notice[--n_notices];
+			return 1;
+		}
+	return 0;
 }
 
 
@@ -72,7 +170,7 @@ static void take(int b)
 			m.arrival = h.arrival;
 			m.synthetic = 0;
 			if (h.announced)
-				vli_order_received();
+				vli_order_received_in(m.ctx != vlpvm_base_ctx);
 		}
 		m.internal = h.internal;
 		m.src_host = h.src_host;
@@ -83,6 +181,7 @@ static void take(int b)
 		vlpvm_real_pvm_setrbuf(0);
 		vlpvm_real_pvm_freebuf(b);
 	} else {
+		m.buf = note_exit_notice(b, &mi);
 		vlpvm_real_pvm_setrbuf(0);
 		outside_senders = 1;
 	}
@@ -154,15 +253,18 @@ static int64_t recv_cost(int src_host)
 static int deliver(int i, int64_t t0, int old_rbuf)
 {
 	vli_msg m;
+	int untimed;
 
 	vli_mbox_remove(i, &m);
+	/* an exit notice waits for its arrival, but no task sent it */
+	untimed = m.synthetic || (n_notices && forget_notice(m.buf));
 	if (m.synthetic)
 		m.arrival = vli_t.now;
 	if (m.internal)
 		vli_wait_until(m.arrival);
 	else
 		vli_msg_received(m.src, m.src_host, m.tag, m.seq, m.bytes, t0, m.arrival,
-				 m.synthetic ? VL_TF_SYNTH : 0, 0);
+				 untimed ? VL_TF_SYNTH : 0, 0);
 	if (old_rbuf > 0 && old_rbuf != m.buf)
 		vlpvm_real_pvm_freebuf(old_rbuf);
 	vlpvm_real_pvm_setrbuf(m.buf);
@@ -231,6 +333,8 @@ static int vpick(struct pattern *p, int mode, int64_t deadline, const char *call
 			i = -1;
 			break;
 		}
+		if (n_notices)
+			time_notices();
 		i = vfind(p, &tau);
 		if (i >= 0 && !choice)
 			break;
@@ -268,6 +372,53 @@ static int vpick(struct pattern *p, int mode, int64_t deadline, const char *call
 	return *err < 0 ? -1 : i;
 }
 
+/* A receive in another context than the task's first (libgpvm3's reduce,
+ * gather, scatter and bcast receive the members' data in the group context)
+ * takes messages in real order, but under virtual order it must say that it
+ * waits: a task blocked there for real, showing only its clock, held back
+ * for ever a member whose wildcard receive waited for that clock to pass
+ * (gexample.f).  It waits as a receive with no candidate: nothing it does
+ * comes before a new message wakes it, and a sender lowers its bound as
+ * usual.  Messages of other contexts are counted apart (the side class), so
+ * that a task that waits in its first context is never held behind by one
+ * it can only take in another (a member's contribution to a reduction sent
+ * to its host's coordinator before the coordinator has entered pvm_reduce).  A receive that
+ * names a task outside the virtual world (the group server's reply) is woken
+ * at the task's own clock, so it keeps its clock as its bound.  Returns the
+ * mailbox index of the message; *err a PVM error (< 0) or 0. */
+static int other_context_recv(struct pattern *p, int *err)
+{
+	vli_order_wait w;
+	struct timeval tv;
+	int i, waiting = 0, cc;
+	int extern_src = p->tid != -1 && vlpvm_host_of(p->tid) == VLPVM_HOST_RAW;
+
+	*err = 0;
+	while ((i = vli_mbox_find(match, p, INT64_MAX)) < 0) {
+		if (!waiting) {
+			vli_order_wait_begin(&w, "a receive in context %d (tid=t%x, tag=%d)", p->ctx,
+					     (unsigned)p->tid, p->tag);
+			waiting = 1;
+		}
+		vli_order_snap(&w);
+		vli_order_block(extern_src ? vli_t.now : VLI_ORDER_NONE,
+				(extern_src || outside_senders ? VLI_WAIT_EXTERN : VLI_WAIT_MSG) |
+					VLI_WAIT_SIDE);
+		tv.tv_sec = 0;
+		tv.tv_usec = 50000;
+		cc = pull_one(&tv);
+		if (cc < 0) {
+			*err = cc;
+			break;
+		}
+		if (cc == 0)
+			vli_order_sleep(&w, VLI_SLEEP_CHECK);
+	}
+	if (waiting)
+		vli_order_wait_end(&w);
+	return i;
+}
+
 int vlpvm_vrecv(int tid, int tag, int internal)
 {
 	struct pattern p;
@@ -283,12 +434,20 @@ int vlpvm_vrecv(int tid, int tag, int internal)
 		}
 		return deliver(i, t0, old);
 	}
-	while ((i = vli_mbox_find(match, &p, INT64_MAX)) < 0) {
-		cc = pull_one(NULL);
-		if (cc < 0) {
-			vlpvm_real_pvm_setrbuf(old);
-			return cc;
+	if (!vli_order_on()) {
+		while ((i = vli_mbox_find(match, &p, INT64_MAX)) < 0) {
+			cc = pull_one(NULL);
+			if (cc < 0) {
+				vlpvm_real_pvm_setrbuf(old);
+				return cc;
+			}
 		}
+		return deliver(i, t0, old);
+	}
+	i = other_context_recv(&p, &cc);
+	if (cc < 0) {
+		vlpvm_real_pvm_setrbuf(old);
+		return cc;
 	}
 	return deliver(i, t0, old);
 }

@@ -125,6 +125,38 @@ START_TEST(no_raise_while_behind)
 }
 END_TEST
 
+/* Messages of the side class (PVM: another context) are counted apart: one
+ * on its way holds back a wait in that class, not one in the main class,
+ * and a main-class message does not hold back a side wait. */
+START_TEST(side_class_counted_apart)
+{
+	start(1000);
+	ck_assert_int_eq(vli_order_announce_in(100, 5000, 1), 1);
+	ck_assert(!vli_order_behind()); /* the main class is complete */
+	vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG | VLI_WAIT_SIDE);
+	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].lb), 1000); /* kept: a side message is out */
+	vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG);
+	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].lb), VLI_ORDER_NONE);
+	vli_order_received_in(1);
+	/* a main message on its way: the side wait rises, the main one does not */
+	atomic_fetch_add(&vli_bd->slot[0].announced, 1);
+	vli_order_block(1000, VLI_WAIT_MSG);
+	vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG | VLI_WAIT_SIDE);
+	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].lb), VLI_ORDER_NONE);
+	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].state), VLI_SLOT_BLOCKED);
+	vli_order_block(1000, VLI_WAIT_MSG);
+	vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG);
+	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].lb), 1000);
+	/* a side announcement to a waiting task lowers its bound, as a main one */
+	vli_order_received();
+	vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG | VLI_WAIT_SIDE);
+	vli_order_announce_in(100, 7000, 1);
+	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].lb), 7000);
+	vli_order_received_in(1);
+	stop();
+}
+END_TEST
+
 START_TEST(poll_bound_is_the_clock)
 {
 	vli_order_wait w;
@@ -394,6 +426,7 @@ static Suite *order_suite(void)
 	tcase_add_test(t, root_is_the_least_bound);
 	tcase_add_test(t, announce_lowers_a_waiting_receiver);
 	tcase_add_test(t, no_raise_while_behind);
+	tcase_add_test(t, side_class_counted_apart);
 	tcase_add_test(t, poll_bound_is_the_clock);
 	tcase_add_test(t, gate_last_member_publishes_latest_entry);
 	tcase_add_test(t, deadlock_is_declared);
