@@ -14,7 +14,8 @@
 #include <string.h>
 
 static const char usage_ab[] =
-    "usage: vlmodel alphabeta FILE.csv --a LAT,BW --b LAT,BW [--predict LAT,BW]... [--csv]\n"
+    "usage: vlmodel alphabeta FILE.csv --a LAT,BW --b LAT,BW [--predict LAT,BW]...\n"
+    "                         [--base model|measured] [--table PUBLISHED.csv] [--csv]\n"
     "\n"
     "Lin's method (LS-DYNA, 000-lsdyna-comm-cost.txt): the same jobs ran on two\n"
     "clusters that differ only in their interconnect, a and b.  With the ping-pong\n"
@@ -24,7 +25,9 @@ static const char usage_ab[] =
     "job: the communication cost T_comm = M (alpha lat + beta s / bw) (eq. 5) on a\n"
     "and on b, the computation cost comp (time - T_comm, the mean over a and b;\n"
     "resid = their difference, the job's residual of eq. 6) and, for each\n"
-    "--predict interconnect, the predicted time comp + its T_comm.\n"
+    "--predict interconnect, the predicted time: comp + its T_comm (--base model),\n"
+    "or, as the paper computes its Table 4, the time measured on b minus the change\n"
+    "in T_comm: time_b - T_comm(b) + its T_comm (--base measured).\n"
     "\n"
     "FILE.csv ('-' = stdin): a header row naming the columns, in any order (other\n"
     "columns are ignored), then one row per job:\n"
@@ -41,8 +44,16 @@ static const char usage_ab[] =
     "  --b LAT,BW        the same for b\n"
     "  --predict LAT,BW  an interconnect to predict, repeatable (at most 16); latency\n"
     "                    0 and bandwidth inf are allowed: 0,inf = infinitely fast\n"
+    "  --base B          model (default): predictions from the modelled computation\n"
+    "                    cost; measured: from the time measured on b\n"
+    "  --table FILE.csv  published predictions to check (columns job and pred1,\n"
+    "                    pred2 ... as the --predict options): each cell is compared\n"
+    "                    with the formula to the digits it is printed with (rounded\n"
+    "                    or cut off), and where it differs, with the formula less the\n"
+    "                    change of its latency or of its bandwidth term (text only)\n"
     "  --csv             CSV out: comment lines '# alpha: A', '# beta: B',\n"
-    "                    '# rms_s: R', '# predN: LAT,BW', then the job table\n";
+    "                    '# rms_s: R', '# base: B', '# predN: LAT,BW', then the job\n"
+    "                    table\n";
 
 static const char usage_abcsv[] =
     "usage: vlmodel alphabeta-csv [-o FILE] JOB=DIR_A,DIR_B...\n"
@@ -151,6 +162,8 @@ typedef struct ab_opts {
 	const char *pred_text[AB_MAXPRED];
 	vlmod_net pred[AB_MAXPRED];
 	int csv;
+	int measured;      /* --base measured */
+	const char *table; /* --table */
 	double scale; /* the largest elapsed time: residuals far below it are 0 */
 } ab_opts;
 
@@ -162,6 +175,13 @@ static int ab_value(void *ctx, const char *opt, const char *v)
 		o->a_text = v;
 		if (vlmod_parse_net(v, 0, &o->a, err, sizeof err) < 0)
 			return vlmod_usage_err("alphabeta", usage_ab, "--a %s", err);
+	} else if (!strcmp(opt, "--base")) {
+		if (strcmp(v, "model") && strcmp(v, "measured"))
+			return vlmod_usage_err("alphabeta", usage_ab,
+			                       "--base %s: expected model or measured", v);
+		o->measured = !strcmp(v, "measured");
+	} else if (!strcmp(opt, "--table")) {
+		o->table = v;
 	} else if (!strcmp(opt, "--b")) {
 		o->b_text = v;
 		if (vlmod_parse_net(v, 0, &o->b, err, sizeof err) < 0)
@@ -180,10 +200,10 @@ static int ab_value(void *ctx, const char *opt, const char *v)
 /* 0, 1 (--help printed) or VLMOD_EXIT_BAD. */
 static int ab_args(int argc, char **argv, ab_opts *o)
 {
-	static const char *const opts[] = {"--a", "--b", "--predict"};
+	static const char *const opts[] = {"--a", "--b", "--predict", "--base", "--table"};
 	static const char *const flags[] = {"--csv"};
 	int *const flagv[] = {&o->csv};
-	const vlmod_cmdline c = {"alphabeta", usage_ab, opts,     3, flags,
+	const vlmod_cmdline c = {"alphabeta", usage_ab, opts,     5, flags,
 	                         flagv,       1,        ab_value, o, &o->file};
 	int rc;
 	memset(o, 0, sizeof *o);
@@ -193,6 +213,10 @@ static int ab_args(int argc, char **argv, ab_opts *o)
 		return vlmod_usage_err("alphabeta", usage_ab, "no input file");
 	if (!o->a_text || !o->b_text)
 		return vlmod_usage_err("alphabeta", usage_ab, "--a and --b are required");
+	if (o->table && o->csv)
+		return vlmod_usage_err("alphabeta", usage_ab, "--table is for the text report, not --csv");
+	if (o->table && !o->npred)
+		return vlmod_usage_err("alphabeta", usage_ab, "--table needs the --predict options");
 	return 0;
 }
 
@@ -250,6 +274,23 @@ static void ab_head(vlmod_tab *t, const ab_opts *o)
 	}
 }
 
+/* Job j's predicted time on interconnect p.  part: 0 the formula; 1 with
+ * only its latency term changed from b's (the bandwidth term kept at b's), 2
+ * with only its bandwidth term changed. */
+static double ab_pred(const ab_opts *o, const vlmod_abjob *j, double alpha, double beta,
+                      vlmod_net p, int part)
+{
+	double ca = vlmod_ab_comm(alpha, beta, o->a, j->m, j->s);
+	double cb = vlmod_ab_comm(alpha, beta, o->b, j->m, j->s);
+	double comp = ((j->ta - ca) + (j->tb - cb)) / 2;
+	vlmod_net q = p;
+	if (part == 1)
+		q.bw = o->b.bw;
+	else if (part == 2)
+		q.lat = o->b.lat;
+	return (o->measured ? j->tb - cb : comp) + vlmod_ab_comm(alpha, beta, q, j->m, j->s);
+}
+
 static void ab_job(vlmod_tab *t, const ab_opts *o, const char *name, const vlmod_abjob *j,
                    double alpha, double beta)
 {
@@ -266,7 +307,7 @@ static void ab_job(vlmod_tab *t, const ab_opts *o, const char *name, const vlmod
 	vlmod_tab_num(t, comp);
 	vlmod_tab_num(t, vlmod_clean((j->ta - ca) - (j->tb - cb), j->ta + j->tb));
 	for (int k = 0; k < o->npred; k++)
-		vlmod_tab_num(t, comp + vlmod_ab_comm(alpha, beta, o->pred[k], j->m, j->s));
+		vlmod_tab_num(t, ab_pred(o, j, alpha, beta, o->pred[k], 0));
 }
 
 static void ab_net_text(FILE *out, const char *what, vlmod_net n)
@@ -280,8 +321,8 @@ static void ab_preamble(const ab_opts *o, int njobs, double alpha, double beta, 
 {
 	char b[32];
 	if (o->csv) {
-		printf("# alpha: %.9g\n# beta: %.9g\n# rms_s: %.9g\n", alpha, beta,
-		       vlmod_clean(rms, o->scale));
+		printf("# alpha: %.9g\n# beta: %.9g\n# rms_s: %.9g\n# base: %s\n", alpha, beta,
+		       vlmod_clean(rms, o->scale), o->measured ? "measured" : "model");
 		for (int k = 0; k < o->npred; k++)
 			printf("# pred%d: %s\n", k + 1, o->pred_text[k]);
 		return;
@@ -295,12 +336,147 @@ static void ab_preamble(const ab_opts *o, int njobs, double alpha, double beta, 
 	       "beta)\n",
 	       vlmod_g(b, sizeof b, beta));
 	printf("rms residual of eq. 6: %s s\n", vlmod_g(b, sizeof b, vlmod_clean(rms, o->scale)));
+	printf("predictions: %s\n", o->measured ? "time measured on b - T_comm(b) + T_comm (--base measured)"
+	                                         : "comp + T_comm (--base model)");
 	for (int k = 0; k < o->npred; k++) {
 		char w[16];
 		snprintf(w, sizeof w, "pred%d", k + 1);
 		ab_net_text(stdout, w, o->pred[k]);
 	}
 	putchar('\n');
+}
+
+/* ---- --table: published predictions against the formula ---- */
+
+/* Whether v, printed with d decimals as the paper does (rounded, or cut
+ * off: *cut set), is the published value p. */
+static int ab_agrees(double v, double p, int d, int *cut)
+{
+	double f = pow(10, d), want = nearbyint(p * f);
+	*cut = 0;
+	if (nearbyint(v * f) == want)
+		return 1;
+	/* cut off: floor of a positive value (a tiny tolerance for round-off) */
+	if (floor(v * f + 1e-9) == want) {
+		*cut = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* The number of decimals text is printed with (after its '.'). */
+static int ab_decimals(const char *text)
+{
+	const char *dot = strchr(text, '.');
+	int d = 0;
+	if (dot)
+		while (dot[1 + d] >= '0' && dot[1 + d] <= '9')
+			d++;
+	return d;
+}
+
+/* Print the comparison with the published table; 0, or VLMOD_EXIT_BAD. */
+static int ab_compare(const ab_opts *o, const vlu_csv *c, const int *idx, const vlmod_abjob *j,
+                      double alpha, double beta)
+{
+	vlu_csv t;
+	vlmod_tab tab;
+	char err[768], col[16], b[64];
+	int tj, k, r, rc = 0, n[AB_MAXPRED][4] = {{0}}; /* rows: agree, latency only, bw only, other */
+	int pc[AB_MAXPRED];
+	static const char *const h[] = {"job", "pred", "published", "formula", "verdict"};
+
+	if (vlu_csv_read(o->table, &t, err, sizeof err) < 0)
+		return vlu_err(VLMOD_EXIT_BAD, "%s", err);
+	if ((tj = vlu_csv_col(&t, "job")) < 0) {
+		rc = vlu_err(VLMOD_EXIT_BAD, "%s:%d: no column 'job'", t.path, t.header_line);
+		goto out;
+	}
+	for (k = 0; k < o->npred; k++) {
+		snprintf(col, sizeof col, "pred%d", k + 1);
+		pc[k] = vlu_csv_col(&t, col);
+	}
+	vlmod_tab_init(&tab, 5);
+	for (size_t x = 0; x < sizeof h / sizeof h[0]; x++)
+		vlmod_tab_str(&tab, h[x]);
+	for (r = 0; r < t.nrows; r++) {
+		const char *name = vlu_csv_text(&t, r, tj);
+		int jr;
+		for (jr = 0; jr < c->nrows && strcmp(vlu_csv_text(c, jr, idx[C_JOB]), name); jr++)
+			;
+		if (jr == c->nrows) {
+			rc = vlu_err(VLMOD_EXIT_BAD, "%s:%d: job '%s' is not in %s", t.path, t.line[r],
+			             name, c->path);
+			break;
+		}
+		for (k = 0; k < o->npred; k++) {
+			const char *pt;
+			double p, v, alt;
+			int d, cut, part;
+			if (pc[k] < 0 || !*(pt = vlu_csv_text(&t, r, pc[k])))
+				continue;
+			if (vlu_csv_num(&t, r, pc[k], &p, err, sizeof err) < 0) {
+				rc = vlu_err(VLMOD_EXIT_BAD, "%s", err);
+				break;
+			}
+			d = ab_decimals(pt);
+			v = ab_pred(o, &j[jr], alpha, beta, o->pred[k], 0);
+			snprintf(col, sizeof col, "pred%d", k + 1);
+			vlmod_tab_str(&tab, name);
+			vlmod_tab_str(&tab, col);
+			vlmod_tab_str(&tab, pt);
+			snprintf(b, sizeof b, "%.*f", d + 2, v);
+			vlmod_tab_str(&tab, b);
+			if (ab_agrees(v, p, d, &cut)) {
+				vlmod_tab_str(&tab, cut ? "agrees (cut off)" : "agrees");
+				n[k][0]++;
+				continue;
+			}
+			for (part = 1; part <= 2; part++) {
+				alt = ab_pred(o, &j[jr], alpha, beta, o->pred[k], part);
+				if (ab_agrees(alt, p, d, &cut))
+					break;
+			}
+			if (part <= 2) {
+				snprintf(b, sizeof b, "differs; %.*f%s with the %s term's change alone",
+				         d + 2, alt, cut ? " (cut off)" : "",
+				         part == 1 ? "latency" : "bandwidth");
+				n[k][part]++;
+			} else {
+				snprintf(b, sizeof b, "differs by %.*f", d + 2, p - v);
+				n[k][3]++;
+			}
+			vlmod_tab_str(&tab, b);
+		}
+		if (rc)
+			break;
+	}
+	if (!rc) {
+		printf("\ncomparison with %s (published predictions, to the digits printed):\n",
+		       o->table);
+		if (vlmod_tab_print(stdout, &tab, 0) < 0)
+			rc = vlu_err(VLMOD_EXIT_BAD, "write error");
+	}
+	for (k = 0; !rc && k < o->npred; k++) {
+		int all = n[k][0] + n[k][1] + n[k][2] + n[k][3];
+		if (!all)
+			continue;
+		printf("pred%d (%s): %d of %d published rows follow eq. 5", k + 1, o->pred_text[k],
+		       n[k][0], all);
+		if (n[k][1])
+			printf("; %d only with the latency term's change (the bandwidth term's left out)",
+			       n[k][1]);
+		if (n[k][2])
+			printf("; %d only with the bandwidth term's change (the latency term's left out)",
+			       n[k][2]);
+		if (n[k][3])
+			printf("; %d follow neither", n[k][3]);
+		printf("%s\n", n[k][0] == all ? "" : ": the published rows are inconsistent with the formula");
+	}
+	vlmod_tab_free(&tab);
+out:
+	vlu_csv_free(&t);
+	return rc;
 }
 
 static int ab_report(ab_opts *o, const vlu_csv *c, const int *idx, const vlmod_abjob *j,
@@ -317,7 +493,9 @@ static int ab_report(ab_opts *o, const vlu_csv *c, const int *idx, const vlmod_a
 	ab_preamble(o, c->nrows, alpha, beta, rms);
 	rc = vlmod_tab_print(stdout, &t, o->csv);
 	vlmod_tab_free(&t);
-	return rc < 0 ? vlu_err(VLMOD_EXIT_BAD, "write error") : 0;
+	if (rc < 0)
+		return vlu_err(VLMOD_EXIT_BAD, "write error");
+	return o->table ? ab_compare(o, c, idx, j, alpha, beta) : 0;
 }
 
 int vlmod_alphabeta_main(int argc, char **argv)
