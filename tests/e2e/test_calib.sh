@@ -120,6 +120,19 @@ assert_eq "two nodes: clock offset lines" 2 "$(grep -c '^# clock_offset_ns:' "$W
 assert_eq "two nodes: no other experiments" "contention oneway rtt" \
 	"$(q "$WORK/two.csv" '{ print $1 }' | sort -u | tr '\n' ' ' | sed 's/ $//')"
 
+# ---- MPI: the row budget (issue 15: a 100 Mbit/s link took 230 s for the gap
+# rows of 1-4 MiB).  With 1 us per row every row of 1-4 MiB is cut to 1 warm-up
+# and 3 samples, and says so on stderr ----
+out=$("$RUN" mpi -np 2 --no-fit --sizes 1MiB:4MiB --only gap,rtt --row-budget 1us \
+	-o "$WORK/budget.csv" 2>&1)
+assert_eq "row budget: exit status" 0 $?
+assert_eq "row budget: every row has 3 samples" "3" \
+	"$(q "$WORK/budget.csv" '{ print c["reps"] }' | sort -u | tr '\n' ' ' | sed 's/ $//')"
+assert_eq "row budget: rows (2 experiments x 5 sizes)" 10 "$(q "$WORK/budget.csv" '{ print }' | wc -l)"
+assert_eq "row budget: a line on stderr per cut row" 10 \
+	"$(echo "$out" | grep -c '^calib_mpi: \(gap\|rtt\) intra [0-9]* B: 1 warm-up and 3 samples of .* (the row.s budget: --row-budget 0.001ms)$')"
+assert_eq "row budget: recorded in the raw file" 1 "$(grep -c '^# row budget: 1e-06 s' "$WORK/budget.csv")"
+
 # ---- PVM, 3 tasks (an odd count: one task idles in Exchange and PingPong) under
 # a private pvmd started here, which vlcalib-run uses ----
 t0=$(date +%s)

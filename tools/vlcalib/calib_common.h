@@ -63,6 +63,7 @@ typedef struct vlcal_opts {
 	unsigned only;       /* mask of experiments to run */
 	int only_given;      /* --only was given */
 	int64_t min_time_ns; /* per row: repeat until this much time is spent */
+	int64_t budget_ns;   /* per row: at most about this much, warm-up included */
 	int min_reps, max_reps, warmup;
 	int ranks_per_node; /* > 0: pretend ranks r / N form a node */
 	int quick;

@@ -54,6 +54,8 @@ void vlcal_file_header(vlcal_calib *c)
 	fprintf(c->f, "# reps: %d..%d, at least %.3f ms per row, %d warm-up\n", c->o->min_reps,
 	        c->o->max_reps, c->o->min_time_ns / 1e6, c->o->warmup + 1);
 	fprintf(c->f, "# gap: messages per sample = 16MiB / bytes, clamped to 8..100\n");
+	fprintf(c->f, "# row budget: %.6g s (a row whose samples take longer has fewer: at least "
+	        "1 warm-up and 3 repetitions)\n", c->o->budget_ns / 1e9);
 	fprintf(c->f,
 	        "experiment,link,procs,bytes,h,reps,min_ns,median_ns,mean_ns,max_ns,stddev_ns\n");
 	if (fflush(c->f))

@@ -15,6 +15,9 @@ const char vlcal_common_usage[] =
     "                     in [MIN, MAX] (default 0:4MiB; units B KiB MiB GiB KB MB, K=KiB)\n"
     "  --min-time T       per row, repeat until T is spent (default 20ms; bare number = ms)\n"
     "  --max-reps N       at most N repetitions per row (default 1000; at least min(10, N))\n"
+    "  --row-budget T     per row, warm-up included, about T at most (default 3s): on a\n"
+    "                     slow link a row of large messages takes fewer warm-ups and\n"
+    "                     repetitions (at least 1 and 3), with a line on stderr\n"
     "  --only LIST        experiments to run, comma-separated: rtt oneway send pack recv gap\n"
     "                     contention bsp_exchange bsp_pingpong bsp_onetoall bsp_alltoone\n"
     "                     bsp_alltoall bsp_barrier, or bsp (all six bsp_*) (default: all)\n"
@@ -179,6 +182,7 @@ int vlcal_parse(vlcal_opts *o, int argc, char **argv, const char *prog, const ch
 	o->out = "-";
 	o->only = (1u << VL_CALIB_NEXP) - 1;
 	o->min_time_ns = 20000000;
+	o->budget_ns = 3000000000LL;
 	o->max_reps = 1000;
 	o->warmup = 3;
 	join_args(o, argc, argv);
@@ -211,6 +215,11 @@ int vlcal_parse(vlcal_opts *o, int argc, char **argv, const char *prog, const ch
 				return bad(prog, a, next,
 				           "expected a time such as 20ms, 0.5s, 800us");
 			have_time = 1;
+		} else if (!strcmp(a, "--row-budget")) {
+			if (!need(prog, a, next))
+				return 2;
+			if (vlcal_parse_time(next, &o->budget_ns) || o->budget_ns <= 0)
+				return bad(prog, a, next, "expected a time > 0 such as 3s, 500ms");
 		} else if (!strcmp(a, "--max-reps")) {
 			if (!need(prog, a, next))
 				return 2;

@@ -60,13 +60,28 @@ static int64_t clamp_reps(const vlcal_calib *c, int64_t per_iter)
 	return reps;
 }
 
-/* warm-up (discarded), agree on the repetitions (rank 0 decides from the
- * median warm-up iteration, so that one slow first iteration does not cut the
- * repetitions), one more discarded sample to absorb the control message, then
+/* Rank 0 tells the other participants v. */
+static int64_t agree(vlcal_calib *c, int64_t v)
+{
+	int i;
+
+	if (c->w->rank == 0)
+		for (i = 1; i < c->nparts; i++)
+			c->ops->send_i64(c->be, c->parts[i], VLCAL_TAG_CTRL, &v, 1);
+	else
+		c->ops->recv_i64(c->be, 0, VLCAL_TAG_CTRL, &v, 1);
+	return v;
+}
+
+/* warm-up (discarded; after the first, rank 0 says how many more: none if
+ * one sample takes an eighth of the row's budget), agree on the repetitions
+ * (rank 0 decides from the median warm-up iteration, so that one slow first
+ * iteration does not cut the repetitions, and cuts them to the row's budget,
+ * at least 3), one more discarded sample to absorb the control message, then
  * the samples */
 static int64_t *sample_row(vlcal_calib *c, const vlcal_row *r, vlcal_sample_fn fn, int *nreps)
 {
-	int64_t t0, reps, *s, w[16];
+	int64_t t0, reps = 0, full = 0, *s, w[16], spent = 0, budget = c->o->budget_ns;
 	int i, nw = c->o->warmup < 1 ? 1 : c->o->warmup > 16 ? 16 : c->o->warmup;
 	vlcal_stats st;
 
@@ -74,15 +89,27 @@ static int64_t *sample_row(vlcal_calib *c, const vlcal_row *r, vlcal_sample_fn f
 		t0 = vlcal_now_ns();
 		fn(c, r);
 		w[i] = vlcal_now_ns() - t0;
+		spent += w[i];
+		if (i == 0)
+			nw = (int)agree(c, w[0] >= budget / 8 ? 1 : nw);
 	}
 	if (c->w->rank == 0) {
+		int64_t floor3 = c->o->max_reps < 3 ? c->o->max_reps : 3;
 		vlcal_stats_of(w, nw, 1.0, &st);
-		reps = clamp_reps(c, (int64_t)st.median);
-		for (i = 1; i < c->nparts; i++)
-			c->ops->send_i64(c->be, c->parts[i], VLCAL_TAG_CTRL, &reps, 1);
-	} else {
-		c->ops->recv_i64(c->be, 0, VLCAL_TAG_CTRL, &reps, 1);
+		reps = full = clamp_reps(c, (int64_t)st.median);
+		if (st.median > 0 && spent + (reps + 1) * (int64_t)st.median > budget) {
+			int64_t fit = (budget - spent) / (int64_t)st.median - 1;
+			reps = fit > floor3 ? fit : floor3;
+			if (reps > full)
+				reps = full;
+		}
+		if (reps < full || nw < c->o->warmup)
+			fprintf(stderr, "%s: %s %s %zu B: %d warm-up and %lld samples of %.3g ms "
+			        "(the row's budget: --row-budget %.3gms)\n", c->o->prog,
+			        vlcal_exp_name(r->exp), r->link, r->bytes, nw, (long long)reps,
+			        st.median / 1e6, budget / 1e6);
 	}
+	reps = agree(c, reps);
 	fn(c, r);
 	s = vlu_xmalloc(reps * sizeof *s);
 	for (i = 0; i < reps; i++)
