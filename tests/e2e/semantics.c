@@ -265,6 +265,18 @@ int main(int argc, char **argv)
 				if (ti[j].ti_tid == tid[i])
 					printf(" %d", (ti[j].ti_host >> 18) & 0xfff);
 		printf("\ntidtohost_b %d\n", (pvm_tidtohost(tid[1]) >> 18) & 0xfff);
+		/* pvm_tasks(b's host id): b's tasks only (is b there, how many not on b) */
+		{
+			int host_b = pvm_tidtohost(tid[1]), b_in = 0, others = 0;
+			pvm_tasks(host_b, &nt, &ti);
+			for (j = 0; j < nt; j++) {
+				if (ti[j].ti_tid == tid[1])
+					b_in = 1;
+				if (ti[j].ti_host != host_b)
+					others++;
+			}
+			printf("tasks_on_b %d %d\n", b_in, others);
+		}
 	}
 	/* modelled computation and a parameter change */
 	t = now();

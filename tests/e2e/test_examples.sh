@@ -77,13 +77,7 @@ for t in "hello 2 hello" "master1 4 master1" "timing 2 timing" "gexample 4 gexam
 		fail "$name: traces incomplete"
 		cat "$WORK/stats.$name"
 	fi
-	if "$BUILD/vlpost" trf -o "$WORK/$name.trf" "$WORK/trace.$name" > /dev/null 2>&1 &&
-		"$BUILD/vlpost" check "$WORK/$name.trf" > /dev/null 2>&1; then
-		ok "$name: .trf written and valid (vlpost check)"
-	else
-		fail "$name: .trf conversion or check"
-		"$BUILD/vlpost" check "$WORK/$name.trf" 2>&1 | head -3
-	fi
+	trf_checks "$name" "$WORK/trace.$name"
 done
 # the native gexample binary (groups) with the layer given by LD_PRELOAD: the
 # group server inherits LD_PRELOAD and must be left alone

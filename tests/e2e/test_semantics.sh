@@ -54,6 +54,7 @@ assert_eq "precv length: 40 bytes for 10 ints, as native libpvm returns" 40 "$(v
 assert_eq "precv source" 1 "$(v precv_from_a)"
 assert_eq "pvm_config lists the virtual hosts" "config_hosts 3 a b c" "$(grep '^config_hosts' "$WORK/out")"
 assert_eq "pvm_tasks: virtual hosts of a, b, c" "tasks_vhosts 1 2 3" "$(grep '^tasks_vhosts' "$WORK/out")"
+assert_eq "pvm_tasks(b's host): b there, no task of another host" "tasks_on_b 1 0" "$(grep '^tasks_on_b' "$WORK/out")"
 assert_eq "pvm_tidtohost of b" 2 "$(v tidtohost_b)"
 assert_eq "vl_compute(0.25)" 250000000 "$(v compute_quarter)"
 assert_eq "send after vl_set_param send_delay=50us" 50000 "$(v send_after_setparam)"

@@ -48,6 +48,9 @@ typedef struct vli_slot {
 	 * apart, so that a task waiting in one class is never held behind by a
 	 * message it can only take in the other */
 	_Atomic uint64_t side_announced, side_received;
+	/* the front end's key of the task's main class (PVM: its first
+	 * context), which senders compare with theirs; key_set: 0 = unknown */
+	_Atomic int key, key_set;
 	_Atomic uint32_t kick;     /* futex word: a message was announced to it */
 	_Atomic int watching;      /* it sleeps on the board's epoch, not on kick */
 	_Atomic uint64_t wait_on;  /* while it waits: on whom (vli_order_block_on; 0: none) */

@@ -276,6 +276,11 @@ void vli_order_received(void);
  * class only, a wait with VLI_WAIT_SIDE at the side class only. */
 int vli_order_announce_in(int dst_id, int64_t arrival, int side);
 void vli_order_received_in(int side);
+/* The key of a task's main class (PVM: its first context, which decides
+ * what is side for it): set for slot (< 0: this task), read for task id (1
+ * if known; tasks of another real host: never). */
+void vli_order_set_key(int slot, int key);
+int vli_order_key_of(int id, int *key);
 /* Whether some task waits for the bounds of the others (then a task that
  * waits should say so: vli_order_block). */
 int vli_order_watched(void);

@@ -486,6 +486,29 @@ int64_t vli_order_bound_of(int id)
 	return atomic_load(&vli_bd->slot[i].lb);
 }
 
+void vli_order_set_key(int slot, int key)
+{
+	if (vli_order_remote || !vli_order_on())
+		return;
+	if (slot < 0)
+		slot = me;
+	if (slot < 0 || slot >= VLI_BOARD_SLOTS)
+		return;
+	atomic_store(&vli_bd->slot[slot].key, key);
+	atomic_store(&vli_bd->slot[slot].key_set, 1);
+}
+
+int vli_order_key_of(int id, int *key)
+{
+	int i;
+
+	if (vli_order_remote || !vli_order_on() || (i = vli_board_find(id)) < 0 ||
+	    !atomic_load(&vli_bd->slot[i].key_set))
+		return 0;
+	*key = atomic_load(&vli_bd->slot[i].key);
+	return 1;
+}
+
 int64_t vli_order_clock_of(int id)
 {
 	int i;

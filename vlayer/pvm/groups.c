@@ -47,7 +47,7 @@ static void send_times_internal(const int *tids, int n, const int64_t *t, int nt
 		d[i].seq = 0;
 		d[i].t0 = d[i].t1 = vli_t.now;
 		d[i].arrival = INT64_MIN; /* none: taken at the receiver's time */
-		d[i].announced = vli_order_announce_in(tids[i], vli_t.now, vlpvm_side_ctx());
+		d[i].announced = vli_order_announce_in(tids[i], vli_t.now, vlpvm_side_for(tids[i]));
 	}
 	w = vlpvm_wrap(b, d, n, VLPVM_HDR_INTERNAL);
 	if (n == 1)

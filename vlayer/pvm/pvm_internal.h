@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <sys/time.h>
 #include <pvm3.h>
+#include "vlayer/core/engine.h"
 
 typedef int (*vlpvm_recvf_fn)(int, int, int);
 typedef int (*vlpvm_recvf_ret)(int (*)(int, int, int)); /* as pvm3.h declares it */
@@ -115,11 +116,18 @@ int vlpvm_type_size(int type);
 /* The task's context when it started (init.c): virtual order applies to
  * receives in this context. */
 extern int vlpvm_base_ctx;
-/* Whether the task now sends and receives in another context than its first
- * (libgpvm3's group context): virtual order counts those messages apart. */
-static inline int vlpvm_side_ctx(void)
+/* Whether a message sent now to task dst is, for dst, in another context
+ * than its first (libgpvm3's group context; a context made by
+ * pvm_newcontext): virtual order counts those apart.  dst's first context
+ * is on the board (a spawned task's is its parent's context at the spawn);
+ * unknown (a task of another real host): this task's own. */
+static inline int vlpvm_side_for(int dst)
 {
-	return vlpvm_real_pvm_getcontext() != vlpvm_base_ctx;
+	int key;
+
+	if (!vli_order_key_of(dst, &key))
+		key = vlpvm_base_ctx;
+	return vlpvm_real_pvm_getcontext() != key;
 }
 
 /* Blocking receive of the first message from tid with tag (-1: any) in the

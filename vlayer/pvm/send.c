@@ -25,7 +25,7 @@ static int64_t sbuf_bytes(int ubuf)
 static void time_sends(const int *tids, int n, int tag, int64_t bytes, struct vlpvm_dest *d)
 {
 	double f = 1.0;
-	int i, side = vlpvm_side_ctx();
+	int i;
 
 	if (n > 1) {
 		int h0 = vlpvm_host_of(tids[0]);
@@ -44,7 +44,7 @@ static void time_sends(const int *tids, int n, int tag, int64_t bytes, struct vl
 		d[i].t0 = st.t0;
 		d[i].t1 = st.t1;
 		d[i].arrival = st.arrival;
-		d[i].announced = vli_order_announce_in(tids[i], st.arrival, side);
+		d[i].announced = vli_order_announce_in(tids[i], st.arrival, vlpvm_side_for(tids[i]));
 	}
 }
 

@@ -157,6 +157,8 @@ int vlpvm_spawn(char *task, char **argv, int flag, char *where, int ntask, int *
 			delay = vli_init_delay(&vli_t.cfg, hosts[i]);
 		/* virtual order: the new task holds the others back from its start on */
 		slots[i] = vli_order_reserve(t0 + vli_init_delay(&vli_t.cfg, hosts[i]), hosts[i]);
+		if (slots[i] >= 0) /* its first context: this one (PVM's inheritance) */
+			vli_order_set_key(slots[i], vlpvm_real_pvm_getcontext());
 		snprintf(env + strlen(env), envlen - strlen(env), "%s%d:%lld:%d", i ? "," : "",
 			 hosts[i], (long long)(t0 + vli_init_delay(&vli_t.cfg, hosts[i])), slots[i]);
 	}
@@ -249,12 +251,14 @@ int vlpvm_tidtohost(int tid)
 
 int vlpvm_tasks(int where, int *ntask, struct pvmtaskinfo **taskp)
 {
-	int cc, i, n = 0, h;
+	int cc, i, n = 0, h, k = 0, want = -1;
 	struct pvmtaskinfo *ti = NULL;
 
 	if (where & 0x80000000 && ((where >> 18) & 0xfff) >= 1 &&
-	    ((where >> 18) & 0xfff) <= (unsigned)vli_t.cfg.nhosts && (where & 0x3ffff) == 0)
+	    ((where >> 18) & 0xfff) <= (unsigned)vli_t.cfg.nhosts && (where & 0x3ffff) == 0) {
+		want = (int)((where >> 18) & 0xfff) - 1;
 		where = 0; /* a virtual host: list all, filtered below */
+	}
 	cc = vlpvm_real_pvm_tasks(where, &n, &ti);
 	if (cc < 0)
 		return cc;
@@ -265,7 +269,12 @@ int vlpvm_tasks(int where, int *ntask, struct pvmtaskinfo **taskp)
 			h = host_from_taskinfo(ti[i].ti_tid, ti[i].ti_a_out);
 		if (h >= 0)
 			ti[i].ti_host = vhost_tid(h);
+		/* pvm_tasks(a virtual host): its tasks only (the list is libpvm's
+		 * own array: kept in place) */
+		if (want < 0 || h == want)
+			ti[k++] = ti[i];
 	}
+	n = k;
 	if (ntask)
 		*ntask = n;
 	if (taskp)

@@ -180,7 +180,7 @@ int vlpvm_unwrap_msg(const struct pvmminfo *mi, const char **why)
 	im.tag = mi->tag;
 	im.src = mi->src;
 	im.ctx = mi->ctx;
-	im.wid = 0;
+	/* (im.wid: the sender's wait id, kept as libpvm delivers it) */
 	vlpvm_real_pvm_setminfo(b, &im);
 	return b;
 }
