@@ -241,7 +241,12 @@ void vli_board_kick(int i)
 
 void vli_board_sleep(_Atomic uint32_t *word, uint32_t seen, int ms)
 {
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+	vli_board_sleep_ns(word, seen, (int64_t)ms * 1000000);
+}
+
+void vli_board_sleep_ns(_Atomic uint32_t *word, uint32_t seen, int64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000), (long)(ns % 1000000000) };
 
 	if (atomic_load(word) != seen)
 		return;

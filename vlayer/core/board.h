@@ -173,6 +173,7 @@ void vli_board_wake_watchers(void);
 void vli_board_kick(int i);
 /* Sleep until *word != seen or ms milliseconds passed. */
 void vli_board_sleep(_Atomic uint32_t *word, uint32_t seen, int ms);
+void vli_board_sleep_ns(_Atomic uint32_t *word, uint32_t seen, int64_t ns);
 /* Whether this thread holds the lock (a signal handler must not take it). */
 int vli_board_holding(void);
 #endif

@@ -101,6 +101,11 @@ typedef struct vli_sent {
  * blocking one. */
 void vli_msg_sent(int peer, int dst_host, int tag, int64_t bytes, int64_t send_ns, int64_t t0,
 		  int64_t depart, int k, uint32_t req, vli_sent *s);
+/* The same for a blocking send that returns only when its data are in (an
+ * MPI rendezvous, as SimGrid's SMPI completes it): the call also waits until
+ * the arrival. */
+void vli_msg_sent_sync(int peer, int dst_host, int tag, int64_t bytes, int64_t send_ns,
+		       int64_t t0, int64_t depart, vli_sent *s);
 /* The receiver's side: wait until arrival, pay the receive time, trace RECV
  * with t0 as call begin.  req: the request number of a nonblocking receive
  * (completed in a wait or test call beginning at t0), 0 for a blocking one.
@@ -301,6 +306,15 @@ void vli_order_forget(int dst_id);
  * go on, not for one that waits (its wait on the answerer is out of date). */
 void vli_order_release(int id);
 void vli_order_release_seen(void);
+/* A task that waits for real for another's answer (an MPI rendezvous sender
+ * for its receiver's) may sleep instead of spinning: take the mark before it
+ * looks for the answer, then nap until the answerer, once its answer is out,
+ * pokes it (vli_order_poke; an announcement kicks it too), or ms
+ * milliseconds; without a board (or on another real host) a nap only yields
+ * the processor. */
+uint32_t vli_order_nap_mark(void);
+void vli_order_nap(uint32_t mark, int ms);
+void vli_order_poke(int id);
 
 /* Waiting (see above).  how: VLI_WAIT_MSG (waits for a message; lb: the
  * virtual time it will wake, VLI_ORDER_NONE if no message can wake it yet),

@@ -29,6 +29,7 @@
  * through the front end's probe.
  */
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -236,17 +237,31 @@ static int64_t live_bound(int i, uint32_t *seq)
 }
 
 /* Raise the bounds of the computing tasks that are below this task's own
- * (those hold it back) to what their CPU time shows. */
-static void refresh_live(void)
+ * (those hold it back) to what their CPU time shows.  Returns the CPU time
+ * (ns) the slowest of them still needs before its bound lets this task go
+ * (its own bound - la + 1, what a chooser needs), or -1 if none computes: a
+ * sleep need not be longer. */
+static int64_t refresh_live(void)
 {
 	int i, n = atomic_load(&vli_bd->nslots);
-	int64_t mine = atomic_load(&vli_bd->slot[me].lb), L;
+	int64_t mine = atomic_load(&vli_bd->slot[me].lb), L, eta = -1;
+	int64_t need = mine - atomic_load(&vli_bd->la) + 1;
 	uint32_t q = 0;
 
 	for (i = 0; i < n; i++) {
 		vli_slot *s = &vli_bd->slot[i];
 		if (i == me || atomic_load(&s->state) != VLI_SLOT_RUNNING ||
-		    atomic_load(&s->lb) >= mine || (L = live_bound(i, &q)) <= atomic_load(&s->lb))
+		    atomic_load(&s->lb) >= mine || (L = live_bound(i, &q)) < 0)
+			continue;
+		if (L < need && mine != VLI_ORDER_NONE) {
+			uint64_t bits = atomic_load(&s->live_factor);
+			double f, e;
+			memcpy(&f, &bits, sizeof f);
+			e = (double)(need - L) / (f > 0.0 ? f : 1.0);
+			if (e > (double)eta)
+				eta = e < 1e12 ? (int64_t)e + 1 : 1000000000000LL;
+		}
+		if (L <= atomic_load(&s->lb))
 			continue;
 		vli_board_lock();
 		/* still computing in the same segment, and the bound only rises */
@@ -255,6 +270,7 @@ static void refresh_live(void)
 			set_lb(i, L);
 		vli_board_unlock();
 	}
+	return eta;
 }
 
 /* Under the lock: task id (on virtual host, at virtual time now, process
@@ -403,6 +419,31 @@ void vli_order_release(int id)
 	if (!vli_order_on() || (i = vli_board_find(id)) < 0)
 		return;
 	atomic_fetch_add(&vli_bd->slot[i].released, 1);
+}
+
+void vli_order_poke(int id)
+{
+	int i;
+
+	if (vli_order_remote || !vli_order_on() || (i = vli_board_find(id)) < 0)
+		return;
+	vli_board_kick(i);
+}
+
+uint32_t vli_order_nap_mark(void)
+{
+	if (vli_order_remote || !vli_order_on())
+		return 0;
+	return atomic_load(&vli_bd->slot[me].kick);
+}
+
+void vli_order_nap(uint32_t mark, int ms)
+{
+	if (vli_order_remote || !vli_order_on()) {
+		sched_yield();
+		return;
+	}
+	vli_board_sleep(&vli_bd->slot[me].kick, mark, ms);
 }
 
 void vli_order_release_seen(void)
@@ -1053,7 +1094,14 @@ void vli_order_sleep(vli_order_wait *w, int how)
 		return; /* look again now that the others publish for this task */
 	}
 	if (watch_root) {
-		vli_board_sleep(&vli_bd->epoch, w->epoch, sleep_ms);
+		int64_t cap = (int64_t)sleep_ms * 1000000, eta;
+
+		/* a computing task that holds this one back will have done so much
+		 * more CPU work by then, at the earliest: sleep no longer (at least
+		 * 20 us) */
+		if (!vli_t.cfg.compute_ignore && (eta = refresh_live()) >= 0 && eta < cap)
+			cap = eta > 20000 ? eta : 20000;
+		vli_board_sleep_ns(&vli_bd->epoch, w->epoch, cap);
 		if (!vli_t.cfg.compute_ignore)
 			refresh_live();
 	}

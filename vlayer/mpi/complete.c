@@ -44,7 +44,8 @@ static void complete(vlmpi_req *q, const MPI_Status *st, int64_t t0)
 					 t0, vlmpi_arrival_of(&q->rh, q->t_post), 0, q->num);
 	} else {
 		/* a send: its call was paid when it was made; a rendezvous completes
-		 * when the data left, i.e. when both the send and the receive were there */
+		 * when its data are in: they left when both the send and the receive
+		 * were there, and took the transmission time */
 		int64_t depart = 0;
 
 		if (q->rdv) {
@@ -52,7 +53,7 @@ static void complete(vlmpi_req *q, const MPI_Status *st, int64_t t0)
 				vlmpi_ack_wait(&q->ack, q->vc->world[q->peer], q->tag, q->h.bytes);
 				q->ack_done = 1;
 			}
-			depart = vlmpi_rdv_departure(&q->h, q->ack_t);
+			depart = vlmpi_rdv_done(&q->h, q->ack_t);
 		}
 		vli_msg_completed(q->vc->world[q->peer], q->tag, q->h.seq, q->h.bytes, q->num, t0,
 				  depart);
@@ -152,7 +153,7 @@ static int test_one(MPI_Request *req, vlmpi_req *q, MPI_Status *st)
 			if (!q->ack_done)
 				return 0;
 		}
-		if (vlmpi_rdv_departure(&q->h, q->ack_t) > vli_t.now)
+		if (vlmpi_rdv_done(&q->h, q->ack_t) > vli_t.now)
 			return 0;
 	}
 	PMPI_Wait(req, &s);
@@ -167,7 +168,7 @@ static int test_one(MPI_Request *req, vlmpi_req *q, MPI_Status *st)
  * and Waitsome do not report what MPI has completed for real but what has
  * completed in virtual time: each request's virtual completion (a receive:
  * its message's arrival, from the header; an eager send: its call; a
- * rendezvous send: its departure, once the receiver answered; a collective:
+ * rendezvous send: its data's arrival, once the receiver answered; a collective:
  * its exit) once nothing that is not known yet can complete earlier; then the
  * chosen ones are completed for real. */
 
@@ -226,13 +227,16 @@ static int vcompletion(vlmpi_req *q, MPI_Request *r, int64_t *c)
 	if (!q->ack_done)
 		vlmpi_ack_test(&q->ack, &q->ack_done);
 	if (q->ack_done) {
-		*c = vlmpi_rdv_departure(&q->h, q->ack_t);
+		*c = vlmpi_rdv_done(&q->h, q->ack_t);
 		return 1;
 	}
-	/* the data leave when the receiver posts: not before its bound */
+	/* the data leave when the receiver posts: not before its bound; they are
+	 * in a transmission time later */
 	b = vli_order_bound_of(q->vc->world[q->peer]);
 	d = q->h.t_call + q->h.send_ns;
-	*c = b > d ? b : d;
+	*c = (b > d ? b : d);
+	if (*c < VLI_ORDER_NONE - q->h.trans_ns)
+		*c += q->h.trans_ns;
 	return 0;
 }
 
@@ -454,7 +458,7 @@ int vlmpi_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[
 		} else if (q && q->active && q->rdv) {
 			if (!q->ack_done)
 				vlmpi_ack_test(&q->ack, &q->ack_done);
-			if (!q->ack_done || vlmpi_rdv_departure(&q->h, q->ack_t) > vli_t.now)
+			if (!q->ack_done || vlmpi_rdv_done(&q->h, q->ack_t) > vli_t.now)
 				all = 0, costly = 1;
 		}
 	}

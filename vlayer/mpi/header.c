@@ -189,11 +189,17 @@ int64_t vlmpi_rdv_departure(const vlmpi_hdr *h, int64_t ack)
 	return h->t_call + h->send_ns > ack ? h->t_call + h->send_ns : ack;
 }
 
+int64_t vlmpi_rdv_done(const vlmpi_hdr *h, int64_t ack)
+{
+	return vlmpi_rdv_departure(h, ack) + h->trans_ns;
+}
+
 void vlmpi_ack_send(int src, const vlmpi_hdr *h, int64_t t_post)
 {
 	if (h->flags & VLMPI_HDR_RDV) {
 		vli_order_release(src); /* the sender no longer waits on this task */
 		PMPI_Send(&t_post, 1, MPI_INT64_T, src, ACK_TAG(h->seq), ack_comm);
+		vli_order_poke(src); /* it may nap until the answer is there */
 	}
 }
 

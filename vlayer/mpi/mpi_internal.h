@@ -133,8 +133,11 @@ void vlmpi_header_cancel(const vlmpi_hdr *h, int dest);
  * t_post: departure at the end of the send call, for a rendezvous no earlier
  * than t_post. */
 int64_t vlmpi_arrival_of(const vlmpi_hdr *h, int64_t t_post);
-/* Departure of a rendezvous whose receiver answered ack (its post time). */
+/* Departure of a rendezvous whose receiver answered ack (its post time),
+ * and its completion for the sender: when the data are in (departure +
+ * transmission), as SimGrid's SMPI completes a rendezvous send. */
 int64_t vlmpi_rdv_departure(const vlmpi_hdr *h, int64_t ack);
+int64_t vlmpi_rdv_done(const vlmpi_hdr *h, int64_t ack);
 /* Receiver's side: answers header *h from world rank src with the post time
  * t_post if it is a rendezvous; nothing otherwise. */
 void vlmpi_ack_send(int src, const vlmpi_hdr *h, int64_t t_post);

@@ -202,16 +202,26 @@ int vlmpi_ack_test(MPI_Request *r, int *done)
  * waits here for ever, as it would on a machine with that limit: say so once. */
 void vlmpi_ack_wait(MPI_Request *r, int dest_world, int tag, int64_t bytes)
 {
-	int flag = 0;
+	int flag = 0, spins = 0;
 	int64_t t0 = vli_mono_ns();
 	static int warned;
 
 	for (;;) {
+		/* the mark first: an answer sent after it wakes the nap */
+		uint32_t mark = vli_order_nap_mark();
+
 		if (vlmpi_ack_test(r, &flag) != MPI_SUCCESS || flag)
 			return;
 		vlmpi_progress();
 		vlmpi_wait_poll();
-		sched_yield();
+		/* spinning on an oversubscribed machine takes the processor from
+		 * ranks that compute: after a few tries, sleep until the receiver
+		 * has answered (it pokes this rank), at most 1 ms (MPI progresses
+		 * only inside MPI calls) */
+		if (++spins < 16 || vlmpi_copies_progress(0))
+			sched_yield();
+		else
+			vli_order_nap(mark, 1);
 		if (!warned && vli_mono_ns() - t0 > 10000000000LL) {
 			warned = 1;
 			vli_warn("rank %d has waited 10 s for rank %d to post the receive of its "

@@ -69,8 +69,9 @@ static int do_send(const void *buf, int count, MPI_Datatype dt, int dest, int ta
 		vlmpi_ack_wait(&r[1], v->world[dest], tag, bytes);
 		rc = vlmpi_real_wait(&r[0], MPI_STATUS_IGNORE);
 		vlmpi_wait_end();
-		/* the data leave when both the send and the receive are there */
-		vli_msg_sent(v->world[dest], v->host[dest], tag, bytes, h.send_ns, t0, ack, 1, 0, &s);
+		/* the data leave when both the send and the receive are there; the
+		 * call returns when they are in */
+		vli_msg_sent_sync(v->world[dest], v->host[dest], tag, bytes, h.send_ns, t0, ack, &s);
 		return rc;
 	}
 passthrough:
