@@ -244,6 +244,13 @@ X0=$((T0 + R))
 run 4 "$(with_alg barrier binomial)" coll barrier 0 0
 e=($((4 * S + 2 * X0)) $((4 * S + 3 * X0)) $((4 * S + 3 * X0)) $((4 * S + 4 * X0)))
 for r in 0 1 2 3; do assert_eq "barrier binomial p=4 rank $r" ${e[r]} "$(get $r end)"; done
+# recursive doubling (Open MPI's): p = 4, two exchanges; p = 3: rank 2 first sends to
+# rank 0, ranks 0 and 1 exchange, rank 0 answers rank 2
+run 4 "$(with_alg barrier recursive_doubling)" coll barrier 0 0
+for r in 0 3; do assert_eq "barrier recursive_doubling p=4 rank $r" $((2 * (S + X0))) "$(get $r end)"; done
+run 3 "$(with_alg barrier recursive_doubling)" coll barrier 0 0
+e=($((3 * S + T0 + 2 * R)) $((2 * S + 2 * T0 + 2 * R)) $((3 * S + 2 * T0 + 3 * R)))
+for r in 0 1 2; do assert_eq "barrier recursive_doubling p=3 rank $r" ${e[r]} "$(get $r end)"; done
 run 4 "$(with_alg allreduce reduce_bcast)" coll allreduce $n 0
 e=($((4 * S + 2 * X)) $((4 * S + 3 * X)) $((4 * S + 3 * X)) $((4 * S + 4 * X)))
 for r in 0 1 2 3; do assert_eq "allreduce reduce_bcast p=4 rank $r" ${e[r]} "$(get $r end)"; done

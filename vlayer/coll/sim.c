@@ -62,6 +62,9 @@ static void vlcoll_build(vlcoll_sched *s, const vlcoll_in *in, int alg)
 	case VLCOLL_CASE(VL_KIND_BARRIER, VLCOLL_ALG_BINOMIAL):
 		vlcoll_barrier_binomial(s);
 		break;
+	case VLCOLL_CASE(VL_KIND_BARRIER, VLCOLL_ALG_RECURSIVE_DOUBLING):
+		vlcoll_barrier_recursive_doubling(s);
+		break;
 	case VLCOLL_CASE(VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL):
 		vlcoll_bcast_binomial(s, root, b[root]);
 		break;

@@ -13,6 +13,7 @@
 void vlcoll_barrier_dissemination(vlcoll_sched *s);
 void vlcoll_barrier_linear(vlcoll_sched *s);
 void vlcoll_barrier_binomial(vlcoll_sched *s);
+void vlcoll_barrier_recursive_doubling(vlcoll_sched *s);
 void vlcoll_bcast_binomial(vlcoll_sched *s, int root, int64_t n);
 void vlcoll_bcast_linear(vlcoll_sched *s, int root, int64_t n);
 void vlcoll_reduce_binomial(vlcoll_sched *s, int root, int64_t n);
