@@ -2,7 +2,7 @@
 # test_calib_loop.sh BUILD - calibration closes the loop: calib_mpi, run under the
 # layer on a modelled machine (computation ignored), measures that machine, and
 # `vlcalib fit` recovers the VMConfig it was given:
-#  1. tests/e2e/mpi.ini (S = 10 us, R = 20 us, T(b) = 30 us + b * 8 us/KiB): constant
+#  1. tests/e2e/mpi.ini, all eager (S = 10 us, R = 20 us, T(b) = 30 us + b * 8 us/KiB): constant
 #     send model 10 us, recv_delay 20 us, trans 30 us at 0 B and 8222 us at 1 MiB;
 #  2. piecewise models with breakpoints at 4 KiB (send) and 64 KiB (transmission):
 #     with a small penalty both breakpoints and all point values come back (to the
@@ -39,8 +39,11 @@ ns() { awk -v v="$1" 'BEGIN { u = v; sub(/^[0-9.]+/, "", u); n = v + 0
 # point MODEL I: "SIZE TIME_NS" of point I (1-based) of a model value
 point() { echo "$1" | tr ',' '\n' | sed -n "${2}p" | tr -d ' ' | awk -F: '{ print $1, $2 }'; }
 
-# ---- 1. constant delays ----
-measure "$HERE/mpi.ini" "$WORK/c.csv" --quick
+# ---- 1. constant delays (mpi.ini with an eager limit above every size measured:
+# at or above it a send lasts until its data are in, S + T(n), which the fit
+# cannot split - README, Known limits) ----
+sed 's/^eager_limit = .*/eager_limit = 64MiB/' "$HERE/mpi.ini" > "$WORK/mpi-eager.ini"
+measure "$WORK/mpi-eager.ini" "$WORK/c.csv" --quick
 "$BUILD/vlcalib" fit "$WORK/c.csv" -o "$WORK/c.ini" > "$WORK/c.out" 2>&1
 assert_eq "vlcalib fit (constant model) exits" 0 $?
 assert_eq "send_model recovered" "0:10us, 1MiB:10us" "$(key "$WORK/c.ini" send_model)"

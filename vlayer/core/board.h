@@ -133,6 +133,7 @@ typedef struct vli_order_remote_ops {
 	void (*exit)(void);
 	void (*release)(int id);
 	void (*release_seen)(void);
+	void (*poke)(int id);
 } vli_order_remote_ops;
 extern const vli_order_remote_ops *vli_order_remote;
 

@@ -425,7 +425,11 @@ void vli_order_poke(int id)
 {
 	int i;
 
-	if (vli_order_remote || !vli_order_on() || (i = vli_board_find(id)) < 0)
+	if (vli_order_remote) {
+		vli_order_remote->poke(id); /* a task of the board's host may nap */
+		return;
+	}
+	if (!vli_order_on() || (i = vli_board_find(id)) < 0)
 		return;
 	vli_board_kick(i);
 }
