@@ -37,7 +37,11 @@ typedef struct vl_thdr {
 enum vl_ev {
 	VL_EV_START = 1,  /* t0 = t1 = start time */
 	VL_EV_END = 2,    /* t0 = t1 = end time; bytes = computation ns, t2 = communication ns,
-	                     t3 = waiting ns (the three components at the end) */
+	                     t3 = waiting ns (the three components at the end).  With
+	                     measured computation, the real-time interference of the task's
+	                     life (else 0): t4 = its real duration ns, tag = the machine's
+	                     CPU steal in that time (ms, all CPUs), seq = the times the
+	                     task was preempted (involuntary context switches) */
 	VL_EV_SEND = 3,   /* one message: peer = destination, tag, seq = this sender's message
 	                     number (1, 2, ...), bytes = user bytes, t0 = call begin,
 	                     t1 = call end (t0 + send time + waiting), t2 = virtual arrival

@@ -82,6 +82,9 @@ void vlpost_stats_add(vlpost_tstats *s, const vl_trec *r)
 		s->comp = r->u.v.bytes;
 		s->comm = r->u.v.t2;
 		s->wait = r->u.v.t3;
+		s->real_ns = r->u.v.t4;
+		s->steal_ms = r->tag;
+		s->preempted = r->seq;
 		break;
 	default:
 		break;

@@ -22,6 +22,9 @@ typedef struct vlpost_tstats {
 	int has_end;               /* components come from the END record */
 	int64_t start, end;        /* ns; end = END time, or the last time seen */
 	int64_t comp, comm, wait;  /* ns; from END, or estimated from the records */
+	int64_t real_ns;           /* from END, measured computation: the real duration */
+	int64_t steal_ms;          /* ... the machine's CPU steal meanwhile */
+	uint32_t preempted;        /* ... involuntary context switches */
 	int proc;                  /* processor number (index in the vlpost_tset) */
 	int32_t tid;
 	int32_t ptid;              /* parent's tid, or -1 */

@@ -71,6 +71,36 @@ static void st_line(FILE *out, const char *const *cells, const int *wd)
 	fputc('\n', out);
 }
 
+/* Measured computation: what the layer could not keep out of the CPU times
+ * (the END records' real-time interference), if any task recorded it. */
+static void st_interference(FILE *out, const vlpost_tstats *st, int n)
+{
+	int64_t real = 0, steal = 0;
+	uint32_t pmin = UINT32_MAX, pmax = 0;
+	int k = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (!st[i].has_end || st[i].real_ns <= 0)
+			continue;
+		k++;
+		if (st[i].real_ns > real)
+			real = st[i].real_ns;
+		if (st[i].steal_ms > steal)
+			steal = st[i].steal_ms;
+		if (st[i].preempted < pmin)
+			pmin = st[i].preempted;
+		if (st[i].preempted > pmax)
+			pmax = st[i].preempted;
+	}
+	if (!k)
+		return;
+	fprintf(out, "real-time interference (measured computation): the longest task ran %.3f s "
+		"of real time, the machine's CPU steal meanwhile %lld ms, tasks preempted %u to %u "
+		"times%s\n", (double)real / 1e9, (long long)steal, pmin, pmax,
+		steal * 1000000 > real / 100 ? "; steal above 1% of that time: measured computation "
+					       "may not repeat" : "");
+}
+
 static int st_print_text(FILE *out, st_row *rows, const vlpost_tstats *st, int n)
 {
 	int wd[NCOL], est = 0;
@@ -94,6 +124,7 @@ static int st_print_text(FILE *out, st_row *rows, const vlpost_tstats *st, int n
 	fprintf(out, "predicted elapsed time: %s s\n", el);
 	if (est)
 		fprintf(out, "* no END record: components estimated from the records\n");
+	st_interference(out, st, n);
 	return 0;
 }
 

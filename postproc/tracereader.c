@@ -308,7 +308,8 @@ static int tf_check_type(vlpost_tfile *f, vl_trec *r)
 			return tf_fail(f, VL_TR_ECORRUPT, "record %llu: START is not the first record", i);
 		return 0;
 	case VL_EV_END:
-		if (!in_range(r->u.v.bytes) || !in_range(r->u.v.t2) || !in_range(r->u.v.t3))
+		if (!in_range(r->u.v.bytes) || !in_range(r->u.v.t2) || !in_range(r->u.v.t3) ||
+		    r->u.v.t4 < 0 || r->tag < 0)
 			return tf_fail(f, VL_TR_ECORRUPT, "record %llu: bad END components", i);
 		return 0;
 	case VL_EV_SEND:

@@ -6,6 +6,7 @@
  * library is never counted), scaled by the host's performance factor.
  */
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,6 +156,73 @@ const char *vli_trace_dir(void)
 	return dir;
 }
 
+/* ---- real-time interference (measured computation only) ----
+ * What the layer cannot remove from measured CPU times: the machine's CPU
+ * steal (a virtual machine's host running others) and the task being
+ * preempted (more tasks than processors, other load).  Read at the task's
+ * start and end with read(2) only (the end may run in a signal handler) and
+ * written into its END record for vlpost stats. */
+static int64_t real_start_ns, steal_start_ms = -1;
+static long clk_tck;
+
+/* Unsigned decimal numbers of text after skipping n of them; -1 if none. */
+static int64_t nth_number(const char *p, int n)
+{
+	int64_t v;
+
+	for (;;) {
+		while (*p && (*p < '0' || *p > '9'))
+			p++;
+		if (!*p)
+			return -1;
+		for (v = 0; *p >= '0' && *p <= '9'; p++)
+			v = v * 10 + (*p - '0');
+		if (n-- == 0)
+			return v;
+	}
+}
+
+/* Read up to len - 1 bytes of path into buf; 0 or -1. */
+static int read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	return 0;
+}
+
+/* The machine's CPU steal so far, ms over all CPUs (/proc/stat: the 8th
+ * number of the "cpu" line); -1 if unknown. */
+static int64_t steal_ms(void)
+{
+	char buf[256];
+	int64_t j;
+
+	if (clk_tck <= 0 || read_small("/proc/stat", buf, sizeof buf) < 0 ||
+	    strncmp(buf, "cpu ", 4) != 0 || (j = nth_number(buf, 7)) < 0)
+		return -1;
+	return j * 1000 / clk_tck;
+}
+
+/* This thread's involuntary context switches (preemptions) so far; -1. */
+static int64_t preemptions(void)
+{
+	char buf[2048];
+	const char *p;
+
+	if (read_small("/proc/thread-self/status", buf, sizeof buf) < 0 ||
+	    !(p = strstr(buf, "nonvoluntary_ctxt_switches:")))
+		return -1;
+	return nth_number(p, 0);
+}
+
 void vli_init(int id, int ptid, int host, int64_t start, const char *program)
 {
 	vl_thdr h;
@@ -182,6 +250,11 @@ void vli_init(int id, int ptid, int host, int64_t start, const char *program)
 	snprintf(h.program, sizeof h.program, "%s", slash ? slash + 1 : program ? program : "?");
 	vli_trace_open(dir, &h);
 	vli_trace_msg(VL_EV_START, -1, 0, 0, 0, start, start, 0, 0, 0);
+	if (!vli_t.cfg.compute_ignore) {
+		clk_tck = sysconf(_SC_CLK_TCK);
+		real_start_ns = vli_mono_ns();
+		steal_start_ms = steal_ms();
+	}
 	install_handlers();
 	if (!vli_t.cfg.compute_ignore)
 		measure_read_cost();
@@ -290,8 +363,24 @@ void vli_finish(void)
 		return;
 	vli_enter();
 	vli_t.ended = 1;
-	vli_trace_msg(VL_EV_END, -1, 0, 0, vli_t.comp, vli_t.now, vli_t.now, vli_t.comm,
-		      vli_t.wait, 0);
+	{
+		/* measured computation: the real-time interference of the task's
+		 * life (tag: CPU steal ms, seq: preemptions, t4: real ns) */
+		int64_t st = steal_ms(), pr = preemptions(), real = 0;
+		int32_t tag = 0;
+		uint32_t seq = 0;
+
+		if (!vli_t.cfg.compute_ignore && real_start_ns > 0) {
+			real = vli_mono_ns() - real_start_ns;
+			if (st >= 0 && steal_start_ms >= 0 && st >= steal_start_ms)
+				tag = st - steal_start_ms > INT32_MAX ? INT32_MAX
+								      : (int32_t)(st - steal_start_ms);
+			if (pr >= 0)
+				seq = pr > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)pr;
+		}
+		vli_trace_msg4(VL_EV_END, -1, tag, seq, vli_t.comp, vli_t.now, vli_t.now, vli_t.comm,
+			       vli_t.wait, real > 0 ? real : 0, 0);
+	}
 	vli_trace_close();
 	if (finish_hook)
 		finish_hook();
