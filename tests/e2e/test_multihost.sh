@@ -130,6 +130,13 @@ if command -v pvmd > /dev/null; then
 			kill -9 $(cat "$WORK/pvmd.pids") 2> /dev/null
 		fi
 		rm -f "$WORK/pvmd.pids"
+		# and any pvmd of this test the pid file missed (one clean-clone run
+		# left the vlha pvmd behind): those whose PVM_TMP lies in $WORK
+		for e in $(grep -lsaz "^PVM_TMP=$WORK/" /proc/[0-9]*/environ); do
+			p=${e#/proc/}
+			p=${p%/environ}
+			[ "$(cat "/proc/$p/comm" 2> /dev/null)" = pvmd ] && kill -9 "$p" 2> /dev/null
+		done
 	}
 	trap 'pvm_halt; cleanup' EXIT
 	# (pvmd writes its own pid: $! would be the shell's, not pvmd's)
