@@ -2,7 +2,8 @@
 # test_calib_loop.sh BUILD - calibration closes the loop: calib_mpi, run under the
 # layer on a modelled machine (computation ignored), measures that machine, and
 # `vlcalib fit` recovers the VMConfig it was given:
-#  1. tests/e2e/mpi.ini, all eager (S = 10 us, R = 20 us, T(b) = 30 us + b * 8 us/KiB): constant
+#  1. tests/e2e/mpi.ini (S = 10 us, R = 20 us, T(b) = 30 us + b * 8 us/KiB, eager
+#     limit 4 KiB: larger sends last until their data are in, found by the fit): constant
 #     send model 10 us, recv_delay 20 us, trans 30 us at 0 B and 8222 us at 1 MiB;
 #  2. piecewise models with breakpoints at 4 KiB (send) and 64 KiB (transmission):
 #     with a small penalty both breakpoints and all point values come back (to the
@@ -39,14 +40,22 @@ ns() { awk -v v="$1" 'BEGIN { u = v; sub(/^[0-9.]+/, "", u); n = v + 0
 # point MODEL I: "SIZE TIME_NS" of point I (1-based) of a model value
 point() { echo "$1" | tr ',' '\n' | sed -n "${2}p" | tr -d ' ' | awk -F: '{ print $1, $2 }'; }
 
-# ---- 1. constant delays (mpi.ini with an eager limit above every size measured:
-# at or above it a send lasts until its data are in, S + T(n), which the fit
-# cannot split - README, Known limits) ----
-sed 's/^eager_limit = .*/eager_limit = 64MiB/' "$HERE/mpi.ini" > "$WORK/mpi-eager.ini"
-measure "$WORK/mpi-eager.ini" "$WORK/c.csv" --quick
+# ---- 1. constant delays; the eager limit 4 KiB: the sends of 64 KiB and 1 MiB
+# last until their data are in (S + T(n)); the fit finds them, fits the send
+# model below them and writes [mpi] eager_limit = 64KiB (the first such size
+# measured: --quick measures 1 KiB, then 64 KiB) ----
+measure "$HERE/mpi.ini" "$WORK/c.csv" --quick
 "$BUILD/vlcalib" fit "$WORK/c.csv" -o "$WORK/c.ini" > "$WORK/c.out" 2>&1
 assert_eq "vlcalib fit (constant model) exits" 0 $?
-assert_eq "send_model recovered" "0:10us, 1MiB:10us" "$(key "$WORK/c.ini" send_model)"
+assert_eq "send_model recovered (below the rendezvous sizes)" "0:10us, 1KiB:10us" \
+	"$(key "$WORK/c.ini" send_model)"
+assert_eq "the rendezvous sizes found: eager_limit" "64KiB" "$(key "$WORK/c.ini" eager_limit)"
+# the same machine all eager: the send model reaches 1 MiB, no [mpi] section
+sed 's/^eager_limit = .*/eager_limit = 64MiB/' "$HERE/mpi.ini" > "$WORK/mpi-eager.ini"
+measure "$WORK/mpi-eager.ini" "$WORK/ce.csv" --quick
+"$BUILD/vlcalib" fit "$WORK/ce.csv" -o "$WORK/ce.ini" > /dev/null 2>&1
+assert_eq "all eager: send_model to 1 MiB, no eager_limit" "0:10us, 1MiB:10us|" \
+	"$(key "$WORK/ce.ini" send_model)|$(key "$WORK/ce.ini" eager_limit)"
 assert_eq "recv_delay recovered" "20us" "$(key "$WORK/c.ini" recv_delay)"
 tm=$(key "$WORK/c.ini" trans_model)
 set -- $(point "$tm" 1)

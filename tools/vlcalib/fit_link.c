@@ -100,6 +100,50 @@ static void model_error(const vlcal_series *s, const double *model, double *rms,
 	*rms = sqrt(s2 / s->m);
 }
 
+/* The one-way time of size n (oneway, else rtt / 2); < 0 if not measured. */
+static double total_at(const vlcal_linkfit *L, double n)
+{
+	vlcal_series o = vlcal_series_get(L->in, L->link, VLCAL_X_ONEWAY, 2);
+	double v = -1, div = 1;
+
+	if (!o.m) {
+		vlcal_series_free(&o);
+		o = vlcal_series_get(L->in, L->link, VLCAL_X_RTT, 2);
+		div = 2;
+	}
+	for (int i = 0; i < o.m; i++)
+		if (o.n[i] == n)
+			v = o.t[i] / div;
+	vlcal_series_free(&o);
+	return v;
+}
+
+/* Sends that last until their data are in: an MPI library's rendezvous, at
+ * or above its eager limit (the layer's model too).  Then send = S + T, and
+ * the one-way time S + T + R: the send model is fitted below them only, and
+ * T = one-way - S - R uses the send model carried on.  Found as the sizes
+ * from which on (above 1 KiB) every send takes at least 80% of the one-way
+ * time less the receive cost, with at least two sizes below them. */
+static void find_rendezvous(vlcal_linkfit *L)
+{
+	int i, first = -1;
+
+	L->rdv_from = L->rdv_below = 0;
+	for (i = L->send.m - 1; i >= 0; i--) {
+		double tot = total_at(L, L->send.n[i]);
+
+		if (tot <= 0 || L->send.n[i] <= 1024 ||
+		    L->send.t[i] < 0.8 * (tot - (double)L->recv_ns))
+			break;
+		first = i;
+	}
+	if (first < 2)
+		return;
+	L->rdv_from = L->send.n[first];
+	L->rdv_below = L->send.n[first - 1];
+	L->send.m = first; /* the send model from the eager sizes */
+}
+
 static void fit_send(vlcal_linkfit *L)
 {
 	const vlcal_raw_row *r0 = vlcal_link_first(L->in, L->link);
@@ -109,6 +153,7 @@ static void fit_send(vlcal_linkfit *L)
 	if (!L->send.m)
 		vlu_die(VLCAL_EXIT_BAD, "%s:%d: link %s: no send rows (send_model needs them)",
 		        L->in->files[r0->file], r0->line, vlcal_raw_lname[L->link]);
+	find_rendezvous(L);
 	if (L->send.m < 2)
 		vlcal_fit_fail(&L->send, L->link, "send", VLCAL_FIT_FEW);
 	w = weights(&L->send);
@@ -274,8 +319,8 @@ int vlcal_ping_family(const vlcal_input *in, int link)
 
 void vlcal_fit_link(vlcal_linkfit *L)
 {
+	fit_recv(L); /* first: the rendezvous test of fit_send needs it */
 	fit_send(L);
-	fit_recv(L);
 	fit_trans(L);
 	fit_contention(L);
 	fit_classic(L);

@@ -119,5 +119,28 @@ int vlcal_write_fragment(FILE *f, void *ctx, char *err, size_t errlen)
 		if (L->ncont)
 			fprintf(f, "%s\n", L->cline);
 	}
+	/* sends that lasted until their data were in: the MPI library's eager
+	 * limit lies above the last size below them (the inter link's, if
+	 * measured: the one a cluster's messages mostly take) */
+	for (int k = 1; k >= 0; k--) {
+		const vlcal_linkfit *L = fr->lf[k];
+
+		if (!L || !L->rdv_from)
+			continue;
+		long long n = (long long)L->rdv_from;
+		char sz[32];
+
+		if (n % (1024 * 1024) == 0)
+			snprintf(sz, sizeof sz, "%lldMiB", n / (1024 * 1024));
+		else if (n % 1024 == 0)
+			snprintf(sz, sizeof sz, "%lldKiB", n / 1024);
+		else
+			snprintf(sz, sizeof sz, "%lldB", n);
+		fprintf(f, "\n[mpi]\n; link %s: sends of %.0f B and more lasted until their data "
+		        "were in (a rendezvous), those of %.0f B did not:\n; the eager limit lies "
+		        "in between (the model's rendezvous completes when the data are in)\n"
+		        "eager_limit = %s\n", vlcal_raw_lname[k], L->rdv_from, L->rdv_below, sz);
+		break;
+	}
 	return 0;
 }

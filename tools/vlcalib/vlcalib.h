@@ -84,6 +84,9 @@ typedef struct vlcal_linkfit {
 	int has_gap;
 	vlcal_loggp lg;
 	double msgsetup, alcbw, ns_used, nl_used;
+	/* sends that lasted until their data were in (an MPI rendezvous): from
+	 * rdv_from bytes on (0: none), the largest size below them rdv_below */
+	double rdv_from, rdv_below;
 } vlcal_linkfit;
 
 /* Whether LINK has rows of the ping-pong family (rtt oneway send recv gap
