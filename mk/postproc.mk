@@ -1,5 +1,6 @@
 # postproc: vlpost - traces to .trf (ParaGraph/PICL), Pajé, SVG, OTF2, statistics.
-# It reads only the trace format (include/vltrace.h), never the engine.
+# It reads the trace format (include/vltrace.h); replay and simgrid also use the
+# engine's VMConfig loader, delay model and collective schedules (libvlayer-core.a).
 # OTF2 (`vlpost otf2`) is optional: only where pkg-config finds otf2 (Debian
 # libopen-trace-format2-dev; OTF2=0 disables it) is postproc/otf2.c compiled a
 # second time with -DVL_HAVE_OTF2, for vlpost alone; postproc/otf2.o, used by
@@ -16,8 +17,8 @@ $(B)/postproc/otf2_lib.o: postproc/otf2.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(shell pkg-config --cflags otf2 2>/dev/null) -DVL_HAVE_OTF2 $(DEPFLAGS) $(ALLCFLAGS) -fPIC -c $< -o $@
 
-$(B)/vlpost: $$(VLPOST_OBJ) $$(UTIL_OBJ)
-	$(CC) $(ALLCFLAGS) -o $@ $^ $(OTF2_LIBS) -lm
+$(B)/vlpost: $$(VLPOST_OBJ) $$(UTIL_OBJ) $(B)/libvlayer-core.a
+	$(CC) $(ALLCFLAGS) -o $@ $^ $(OTF2_LIBS) $(INIH_LIBS) -lm
 
 UNIT_BIN += $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(wildcard tests/unit/postproc/test_*.c))
 
@@ -35,13 +36,13 @@ GOLDEN += check-golden-post
 FUZZ_ITER ?= 4000
 FUZZ_OTF2_ITER ?= 300
 FUZZ += check-fuzz-trace
-$(B)/tests/fuzz_trace: tests/fuzz/fuzz_trace.c $$(POST_OBJ) $$(UTIL_OBJ)
+$(B)/tests/fuzz_trace: tests/fuzz/fuzz_trace.c $$(POST_OBJ) $$(UTIL_OBJ) $(B)/libvlayer-core.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALLCFLAGS) -DVL_FUZZ_STANDALONE -DSRCDIR='"$(CURDIR)"' -o $@ $^ -lm
+	$(CC) $(CPPFLAGS) $(ALLCFLAGS) -DVL_FUZZ_STANDALONE -DSRCDIR='"$(CURDIR)"' -o $@ $^ $(INIH_LIBS) -lm
 # where pkg-config finds otf2: the reader and `vlpost otf2` with the library
-$(B)/tests/fuzz_trace_otf2: tests/fuzz/fuzz_trace.c $$(filter-out $(B)/postproc/otf2.o,$$(POST_OBJ)) $(B)/postproc/otf2_lib.o $$(UTIL_OBJ)
+$(B)/tests/fuzz_trace_otf2: tests/fuzz/fuzz_trace.c $$(filter-out $(B)/postproc/otf2.o,$$(POST_OBJ)) $(B)/postproc/otf2_lib.o $$(UTIL_OBJ) $(B)/libvlayer-core.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -DVL_HAVE_OTF2 -DVL_FUZZ_OTF2_ONLY $(ALLCFLAGS) -DVL_FUZZ_STANDALONE -DSRCDIR='"$(CURDIR)"' -o $@ $^ $(OTF2_LIBS) -lm
+	$(CC) $(CPPFLAGS) -DVL_HAVE_OTF2 -DVL_FUZZ_OTF2_ONLY $(ALLCFLAGS) -DVL_FUZZ_STANDALONE -DSRCDIR='"$(CURDIR)"' -o $@ $^ $(OTF2_LIBS) $(INIH_LIBS) -lm
 .PHONY: check-fuzz-trace
 check-fuzz-trace: $(B)/tests/fuzz_trace $(if $(OTF2_LIBS),$(B)/tests/fuzz_trace_otf2)
 	$(B)/tests/fuzz_trace $(FUZZ_ITER)

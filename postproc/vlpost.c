@@ -8,7 +8,9 @@
 #include "cli.h"
 #include "otf2.h"
 #include "paje.h"
+#include "replay.h"
 #include "scaling.h"
+#include "simgrid.h"
 #include "stats.h"
 #include "svg.h"
 #include "trf.h"
@@ -286,6 +288,10 @@ static int run(int argc, char **argv)
 		return vlpost_scaling_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "svg") == 0)
 		return vlpost_svg_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "replay") == 0)
+		return vlpost_replay_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "simgrid") == 0)
+		return vlpost_simgrid_main(argc - 1, argv + 1);
 	return vlpost_cli_usage(usage_main, "unknown command %s", argv[1]);
 }
 
