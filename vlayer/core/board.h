@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include "vlayer/core/engine.h"
 
 #define VLI_BOARD_MAGIC 0x31445241424c5600ULL /* "\0VLBARD1" */
 #define VLI_BOARD_SLOTS 8192                  /* tasks of one run, a power of 2 */
@@ -43,11 +44,12 @@ typedef struct vli_slot {
 	_Atomic int64_t lb;        /* its leaf in the tree (a copy, for reading) */
 	_Atomic uint64_t announced;/* timed messages sent to it */
 	_Atomic uint64_t received; /* of those, taken in */
-	/* the same for messages of the front end's side class (PVM: another
-	 * context than the task's first, libgpvm3's group context): counted
-	 * apart, so that a task waiting in one class is never held behind by a
-	 * message it can only take in the other */
-	_Atomic uint64_t side_announced, side_received;
+	/* the same for messages of the front end's side classes 1..VLI_SIDES
+	 * (PVM: other contexts than the task's first, libgpvm3's group
+	 * context, by context number): counted apart, so that a task waiting
+	 * in one class is never held behind by a message it can only take in
+	 * another */
+	_Atomic uint64_t side_announced[VLI_SIDES], side_received[VLI_SIDES];
 	/* the front end's key of the task's main class (PVM: its first
 	 * context), which senders compare with theirs; key_set: 0 = unknown */
 	_Atomic int key, key_set;
@@ -107,7 +109,6 @@ typedef struct vli_board {
 
 /* A task on another real host than the board's keeps virtual order through
  * the run's board server (order_net.c): order.c's calls then go to these. */
-#include "vlayer/core/engine.h"
 typedef struct vli_order_remote_ops {
 	void (*model_changed)(int64_t la);
 	int (*reserve)(int64_t start, int host);
@@ -118,12 +119,13 @@ typedef struct vli_order_remote_ops {
 	void (*received)(int side);
 	int64_t (*bound_of)(int id);
 	int (*behind)(void);
+	int (*behind_side)(int side);
 	void (*wait_begin)(const char *what);
 	void (*snap)(vli_order_wait *w);
 	void (*block_on)(int64_t lb, int how, uint64_t on, uint64_t n);
 	void (*coll_enter)(uint64_t on, uint64_t n, int count, const int *ids);
 	void (*coll_leave)(uint64_t on, uint64_t n);
-	int (*safe)(int id, int64_t tau); /* id < 0: from anyone */
+	int (*safe)(int id, int64_t tau); /* id -1 - c < 0: from anyone, for class c */
 	void (*sleep)(vli_order_wait *w, int how, int ms);
 	void (*wait_end)(vli_order_wait *w);
 	void (*gate_enter)(vli_order_gate *g, const char *key, int count, int64_t entry,

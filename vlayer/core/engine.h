@@ -276,9 +276,11 @@ void vli_order_gone(int slot, int outside);
 int vli_order_announce(int dst_id, int64_t arrival);
 /* Receiver: one announced message has really been taken in. */
 void vli_order_received(void);
-/* The same for a message of the side class (side = 1; PVM: another context
- * than the task's first), counted apart: vli_order_behind looks at the main
- * class only, a wait with VLI_WAIT_SIDE at the side class only. */
+/* The same for a message of side class side (1..VLI_SIDES; 0 = the main
+ * class; PVM: another context than the task's first, vlpvm_class_of),
+ * counted apart: vli_order_behind looks at the main class only, a wait with
+ * VLI_WAIT_CLASS(side) at that side class only. */
+#define VLI_SIDES 7
 int vli_order_announce_in(int dst_id, int64_t arrival, int side);
 void vli_order_received_in(int side);
 /* The key of a task's main class (PVM: its first context, which decides
@@ -289,8 +291,10 @@ int vli_order_key_of(int id, int *key);
 /* Whether some task waits for the bounds of the others (then a task that
  * waits should say so: vli_order_block). */
 int vli_order_watched(void);
-/* Whether announced messages to this task have not really arrived yet. */
+/* Whether announced messages to this task have not really arrived yet
+ * (of the main class; _in: of the side class if side). */
 int vli_order_behind(void);
+int vli_order_behind_in(int side);
 /* The bound task id publishes (VLI_ORDER_NONE if it is not on the board): it
  * starts nothing before it. */
 int64_t vli_order_bound_of(int id);
@@ -323,9 +327,10 @@ void vli_order_poke(int id);
  * clock). */
 #define VLI_ORDER_NONE INT64_MAX
 enum { VLI_WAIT_POLL = 0, VLI_WAIT_MSG, VLI_WAIT_EXTERN };
-/* or-ed into how: the wait takes messages of the side class only (its bound
- * rises only when every side message announced to it is in) */
-#define VLI_WAIT_SIDE 0x10
+/* or-ed into how: the wait takes messages of side class c (1..VLI_SIDES)
+ * only (its bound rises only when every message of that class announced to
+ * it is in) */
+#define VLI_WAIT_CLASS(c) ((c) << 4)
 void vli_order_wait_begin(vli_order_wait *w, const char *what_fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void vli_order_snap(vli_order_wait *w);
@@ -345,6 +350,15 @@ void vli_order_coll_leave(uint64_t on, uint64_t n);
 /* Whether nothing can still arrive at or before tau that this task has not
  * seen. */
 int vli_order_safe(int64_t tau);
+/* The same for a receive in class side (0 main, 1..VLI_SIDES): its own
+ * count of messages still on their way is that class's. */
+int vli_order_safe_in(int64_t tau, int side);
+/* Whether this task, at virtual time t, comes before every other task in
+ * (time, task id): no task that can go on without it has a bound below t,
+ * or at t with a smaller id.  For acts whose real order the program sees
+ * that are not messages (pvm_joingroup's instance numbers).  Tasks of
+ * another real host: always 1. */
+int vli_order_turn(int64_t t);
 /* The same for what task id alone may still send (a receive from a named
  * task: only its bound counts). */
 int vli_order_safe_from(int id, int64_t tau);

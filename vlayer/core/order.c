@@ -489,7 +489,9 @@ int vli_order_announce_in(int dst_id, int64_t arrival, int side)
 	st = atomic_load(&s->state);
 	if (st == VLI_SLOT_OUTSIDE)
 		return 0;
-	atomic_fetch_add(side ? &s->side_announced : &s->announced, 1);
+	if (side < 0 || side > VLI_SIDES)
+		side = VLI_SIDES;
+	atomic_fetch_add(side ? &s->side_announced[side - 1] : &s->announced, 1);
 	atomic_fetch_add(&vli_bd->announced, 1);
 	st = atomic_load(&s->state); /* after the count: see the wait, or be seen by it */
 	if (st == VLI_SLOT_BLOCKED || st == VLI_SLOT_EXTERN) {
@@ -517,7 +519,9 @@ void vli_order_received_in(int side)
 	if (vli_order_remote) { vli_order_remote->received(side); return; }
 	if (!vli_order_on())
 		return;
-	atomic_fetch_add(side ? &vli_bd->slot[me].side_received : &vli_bd->slot[me].received, 1);
+	if (side < 0 || side > VLI_SIDES)
+		side = VLI_SIDES;
+	atomic_fetch_add(side ? &vli_bd->slot[me].side_received[side - 1] : &vli_bd->slot[me].received, 1);
 	atomic_fetch_add(&vli_bd->received, 1);
 }
 
@@ -580,6 +584,31 @@ int vli_order_behind(void)
 	return atomic_load(&s->announced) != atomic_load(&s->received);
 }
 
+/* Whether some side class of slot s has a message on its way. */
+static int sides_behind(vli_slot *s)
+{
+	int c;
+
+	for (c = 0; c < VLI_SIDES; c++)
+		if (atomic_load(&s->side_announced[c]) != atomic_load(&s->side_received[c]))
+			return 1;
+	return 0;
+}
+
+int vli_order_behind_in(int side)
+{
+	vli_slot *s;
+
+	if (!side)
+		return vli_order_behind();
+	if (vli_order_remote)
+		return vli_order_remote->behind_side(side);
+	if (!vli_order_on() || side < 0 || side > VLI_SIDES)
+		return 0;
+	s = &vli_bd->slot[me];
+	return atomic_load(&s->side_announced[side - 1]) != atomic_load(&s->side_received[side - 1]);
+}
+
 /* ---- waiting ---- */
 
 void vli_order_wait_begin(vli_order_wait *w, const char *fmt, ...)
@@ -620,17 +649,19 @@ void vli_order_block_on(int64_t lb, int how, uint64_t on, uint64_t n)
 {
 	vli_slot *s;
 	if (vli_order_remote) { vli_order_remote->block_on(lb, how, on, n); return; }
-	int side = how & VLI_WAIT_SIDE, state;
+	int side = how >> 4, state;
 	_Atomic uint64_t *ann, *rec;
 
-	how &= ~VLI_WAIT_SIDE;
+	how &= 0xf;
+	if (side > VLI_SIDES)
+		side = VLI_SIDES;
 	state = how == VLI_WAIT_POLL ? VLI_SLOT_RUNNING
 		: how == VLI_WAIT_EXTERN ? VLI_SLOT_EXTERN : VLI_SLOT_BLOCKED;
 	if (!vli_order_on())
 		return;
 	s = &vli_bd->slot[me];
-	ann = side ? &s->side_announced : &s->announced;
-	rec = side ? &s->side_received : &s->received;
+	ann = side ? &s->side_announced[side - 1] : &s->announced;
+	rec = side ? &s->side_received[side - 1] : &s->received;
 	if (how == VLI_WAIT_POLL || lb < TASK_NOW())
 		lb = TASK_NOW();
 	/* (the slot's bound, not the one published: a sender may have lowered it) */
@@ -863,8 +894,13 @@ static int64_t least_bound(int64_t la, int64_t tau)
 
 int vli_order_safe(int64_t tau)
 {
+	return vli_order_safe_in(tau, 0);
+}
+
+int vli_order_safe_in(int64_t tau, int side)
+{
 	int64_t la, m;
-	if (vli_order_remote) return vli_order_remote->safe(-1, tau);
+	if (vli_order_remote) return vli_order_remote->safe(-1 - side, tau);
 
 	if (!vli_order_on())
 		return 1;
@@ -873,9 +909,30 @@ int vli_order_safe(int64_t tau)
 	 * passes the send (or it waits on this task), so a message announced
 	 * after the bounds were read is seen by the count */
 	m = least_bound(la, tau);
-	if (vli_order_behind())
+	if (vli_order_behind_in(side))
 		return 0;
 	return sat_add(m, la) > tau;
+}
+
+int vli_order_turn(int64_t t)
+{
+	int i, n, my_id, go = 1;
+
+	if (vli_order_remote || !vli_order_on())
+		return 1; /* (a task of another real host: real order) */
+	my_id = atomic_load(&vli_bd->slot[me].id);
+	vli_board_lock();
+	find_independent();
+	n = atomic_load(&vli_bd->nslots);
+	raise_through_waits(n);
+	for (i = 0; i < n && go; i++) {
+		if (i == me || !IND(i))
+			continue;
+		if (effb[i] < t || (effb[i] == t && atomic_load(&vli_bd->slot[i].id) < my_id))
+			go = 0;
+	}
+	vli_board_unlock();
+	return go;
 }
 
 int vli_order_safe_from(int id, int64_t tau)
@@ -1048,7 +1105,7 @@ static int all_stuck(void)
 		if (st == VLI_SLOT_FREE || st == VLI_SLOT_EXITED)
 			continue;
 		if (st != VLI_SLOT_BLOCKED || atomic_load(&s->announced) != atomic_load(&s->received) ||
-		    atomic_load(&s->side_announced) != atomic_load(&s->side_received) ||
+		    sides_behind(s) ||
 		    atomic_load(&s->released) != atomic_load(&s->released_seen)) {
 			stuck = 0;
 			break;

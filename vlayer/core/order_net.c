@@ -153,7 +153,7 @@ static void *serve(void *arg)
 			a.r = vli_order_bound_of((int)q.a);
 			break;
 		case OP_BEHIND:
-			a.r = vli_order_behind();
+			a.r = vli_order_behind_in((int)q.a);
 			break;
 		case OP_WAIT_BEGIN:
 			vli_order_wait_begin(&a.w, "%s", q.s);
@@ -180,7 +180,7 @@ static void *serve(void *arg)
 			answer = 0;
 			break;
 		case OP_SAFE:
-			a.r = q.a < 0 ? vli_order_safe(q.b) : vli_order_safe_from((int)q.a, q.b);
+			a.r = q.a < 0 ? vli_order_safe_in(q.b, (int)(-1 - q.a)) : vli_order_safe_from((int)q.a, q.b);
 			break;
 		case OP_SLEEP:
 			a.w = q.w;
@@ -415,6 +415,7 @@ static int c_announce(int id, int64_t arrival, int side) { return (int)ask3(OP_A
 static void c_received(int side) { tell(OP_RECEIVED, side, 0, 0, 0); }
 static int64_t c_bound_of(int id) { return ask(OP_BOUND_OF, id, 0); }
 static int c_behind(void) { return (int)ask(OP_BEHIND, 0, 0); }
+static int c_behind_side(int side) { return (int)ask(OP_BEHIND, side, 0); }
 static int c_safe(int id, int64_t tau) { return (int)ask(OP_SAFE, id, tau); }
 static void c_tick(int64_t now) { (void)now; tell(OP_TICK, 0, 0, 0, 0); }
 static void c_coll_leave(uint64_t on, uint64_t n) { tell(OP_COLL_LEAVE, (int64_t)on, (int64_t)n, 0, 0); }
@@ -511,7 +512,7 @@ static void c_exit(void)
 
 static const vli_order_remote_ops client_ops = {
 	c_model, c_reserve, c_bind, c_gone, c_forget, c_announce, c_received, c_bound_of,
-	c_behind, c_wait_begin, c_snap, c_block_on, c_coll_enter, c_coll_leave, c_safe,
+	c_behind, c_behind_side, c_wait_begin, c_snap, c_block_on, c_coll_enter, c_coll_leave, c_safe,
 	c_sleep, c_wait_end, c_gate_enter, c_gate_leave, c_tick, c_exit, c_release,
 	c_release_seen, c_poke
 };

@@ -219,8 +219,35 @@ int vlpvm_scatter(void *result, void *data, int count, int datatype, int msgtag,
 		  int root)
 GROUP_OP(scatter, VL_COLL_SCATTER, vlpvm_real_pvm_scatter(result, data, count, datatype, msgtag, group, root))
 
+/* pvm_joingroup: the group server numbers the members in the order their
+ * requests reach it.  Under virtual order the requests go in the order of
+ * the members' virtual times (ties: the smaller tid first), so the instance
+ * numbers - and what the program does with them, libgpvm3's choice of each
+ * host's coordinator too - do not depend on real scheduling. */
 int vlpvm_joingroup(char *group)
-GROUP_OP(joingroup, VL_COLL_JOIN, vlpvm_real_pvm_joingroup(group))
+{
+	vli_order_wait w;
+	int waiting = 0;
+
+	vli_depth++; /* (libpvm's clock reads here are the layer's, not the program's) */
+	while (vli_order_on() && !vli_order_turn(vli_t.now)) {
+		if (!waiting) {
+			vli_order_wait_begin(&w, "pvm_joingroup(%s)", group ? group : "(null)");
+			waiting = 1;
+		}
+		vli_order_snap(&w);
+		/* messages announced to it must be in for its bound to rise */
+		vlpvm_take_in();
+		vli_order_block(vli_t.now, VLI_WAIT_POLL);
+		if (vli_order_turn(vli_t.now))
+			break;
+		vli_order_sleep(&w, VLI_SLEEP_ROOT);
+	}
+	if (waiting)
+		vli_order_wait_end(&w);
+	vli_depth--;
+	return vlpvm_real_pvm_joingroup(group);
+}
 
 int vlpvm_lvgroup(char *group)
 GROUP_OP(lvgroup, VL_COLL_LEAVE, vlpvm_real_pvm_lvgroup(group))

@@ -70,7 +70,7 @@ static int trampoline(int mid)
 			  (unsigned)vli_t.id, (unsigned)mi.src, mi.tag, mi.ctx);
 	if (w > 0) {
 		if (h.mine && h.announced)
-			vli_order_received_in(mi.ctx != vlpvm_base_ctx);
+			vli_order_received_in(vlpvm_class_of(mi.ctx, vlpvm_base_ctx));
 		inner = vlpvm_unwrap_msg(&mi, &why);
 		if (inner <= 0)
 			vli_error(2, "t%x cannot decode the message from t%x (tag %d, context %d) "

@@ -116,10 +116,18 @@ int vlpvm_type_size(int type);
 /* The task's context when it started (init.c): virtual order applies to
  * receives in this context. */
 extern int vlpvm_base_ctx;
-/* Whether a message sent now to task dst is, for dst, in another context
- * than its first (libgpvm3's group context; a context made by
- * pvm_newcontext): virtual order counts those apart.  dst's first context
- * is on the board (a spawned task's is its parent's context at the spawn);
+/* The board's class of a message in context ctx for a task whose first
+ * context is key: 0 (the main class) if they are the same, else a side
+ * class 1..VLI_SIDES by the context's number (libgpvm3's group context;
+ * contexts made by pvm_newcontext, numbered in turn: up to VLI_SIDES in use
+ * at once keep apart). */
+static inline int vlpvm_class_of(int ctx, int key)
+{
+	return ctx == key ? 0 : 1 + (int)((unsigned)ctx % VLI_SIDES);
+}
+
+/* The class of a message sent now to task dst: dst's first context is on
+ * the board (a spawned task's is its parent's context at the spawn);
  * unknown (a task of another real host): this task's own. */
 static inline int vlpvm_side_for(int dst)
 {
@@ -127,7 +135,7 @@ static inline int vlpvm_side_for(int dst)
 
 	if (!vli_order_key_of(dst, &key))
 		key = vlpvm_base_ctx;
-	return vlpvm_real_pvm_getcontext() != key;
+	return vlpvm_class_of(vlpvm_real_pvm_getcontext(), key);
 }
 
 /* Blocking receive of the first message from tid with tag (-1: any) in the
@@ -135,5 +143,8 @@ static inline int vlpvm_side_for(int dst)
  * function if set) or the layer's own (1).  Pays its arrival and receive
  * delay, makes it the receive buffer and returns its id, or a PVM error. */
 int vlpvm_vrecv(int tid, int tag, int internal);
+/* Take every message PVM already has for this task (in the current
+ * context) into the virtual mailbox, so that the board counts it as in. */
+void vlpvm_take_in(void);
 
 #endif

@@ -170,7 +170,7 @@ static void take(int b)
 			m.arrival = h.arrival;
 			m.synthetic = 0;
 			if (h.announced)
-				vli_order_received_in(m.ctx != vlpvm_base_ctx);
+				vli_order_received_in(vlpvm_class_of(m.ctx, vlpvm_base_ctx));
 		}
 		m.internal = h.internal;
 		m.src_host = h.src_host;
@@ -198,6 +198,11 @@ static void pull_all(void)
 		take(b);
 }
 
+void vlpvm_take_in(void)
+{
+	pull_all();
+}
+
 /* Block (up to tmo, or forever if NULL) for one more message. 1 = got one. */
 static int pull_one(struct timeval *tmo)
 {
@@ -214,13 +219,24 @@ struct pattern {
 	int internal;
 };
 
-/* Virtual order applies in the task's first context only: the counting of
- * announced messages (order.c) cannot see a message of another context,
- * and receives in another one are libgpvm's own exchanges with the group
- * server (pvm_newcontext in a program: real order there). */
+/* Virtual order applies in every context: in the task's first one, and in
+ * others (libgpvm3's reduce, gather, scatter and bcast receive the members'
+ * data in the group context; a program's pvm_newcontext), whose messages
+ * the board counts apart (the side class, order.c): a task waiting in its
+ * first context is never held behind by a message it can only take in
+ * another.  Only a receive in another context that names a task outside the
+ * virtual world (libgpvm3's exchanges with the group server) takes what
+ * comes, in real order (other_context_recv). */
+static int side_ctx(const struct pattern *p)
+{
+	return vlpvm_class_of(p->ctx, vlpvm_base_ctx);
+}
+
 static int vorder(const struct pattern *p)
 {
-	return vli_order_on() && p->ctx == vlpvm_base_ctx;
+	if (!vli_order_on())
+		return 0;
+	return !side_ctx(p) || p->tid == -1 || vlpvm_host_of(p->tid) != VLPVM_HOST_RAW;
 }
 
 static int match(const vli_msg *m, void *arg)
@@ -274,15 +290,17 @@ static int deliver(int i, int64_t t0, int old_rbuf)
 /* ---- virtual order ---- */
 
 /* Take in what has really arrived, and wait for real for the messages that
- * were announced to this task but are still on their way.  0 or a PVM error. */
-static int catch_up(void)
+ * were announced to this task (in the class side: a receive can take only
+ * messages of its own context) but are still on their way.  0 or a PVM
+ * error. */
+static int catch_up(int side)
 {
 	struct timeval tv;
 	int64_t since = 0;
 	int cc;
 
 	pull_all();
-	while (vli_order_behind()) {
+	while (vli_order_behind_in(side)) {
 		tv.tv_sec = 0;
 		tv.tv_usec = 20000;
 		cc = pull_one(&tv);
@@ -317,7 +335,7 @@ enum { V_RECV, V_POLL, V_UNTIL };
 static int vpick(struct pattern *p, int mode, int64_t deadline, const char *call, int *err)
 {
 	vli_order_wait w;
-	int waiting = 0, i, how, sleep_how, choice;
+	int waiting = 0, i, how, sleep_how, choice, side = side_ctx(p);
 	int64_t tau = 0, lb, limit = mode == V_RECV ? VLI_ORDER_NONE
 				  : mode == V_POLL ? vli_t.now : deadline;
 
@@ -329,7 +347,7 @@ static int vpick(struct pattern *p, int mode, int64_t deadline, const char *call
 			vli_order_snap(&w);
 		if (!choice && (i = vfind(p, &tau)) >= 0)
 			break; /* already here: nothing else to take in first */
-		if ((*err = catch_up()) < 0) {
+		if ((*err = catch_up(side)) < 0) {
 			i = -1;
 			break;
 		}
@@ -340,7 +358,7 @@ static int vpick(struct pattern *p, int mode, int64_t deadline, const char *call
 			break;
 		if (i >= 0 && tau > limit)
 			i = -1;
-		if (vli_order_safe(i >= 0 ? tau : limit))
+		if (vli_order_safe_in(i >= 0 ? tau : limit, side))
 			break;
 		if (!waiting) {
 			vli_order_wait_begin(&w, "%s(tid=t%x, tag=%d)", call, (unsigned)p->tid, p->tag);
@@ -348,6 +366,7 @@ static int vpick(struct pattern *p, int mode, int64_t deadline, const char *call
 			waiting = 1;
 		}
 		how = mode == V_POLL ? VLI_WAIT_POLL : outside_senders ? VLI_WAIT_EXTERN : VLI_WAIT_MSG;
+		how |= VLI_WAIT_CLASS(side);
 		lb = i >= 0 ? tau : limit;
 		vli_order_block(lb, how);
 		if (i < 0 && limit == VLI_ORDER_NONE) {
@@ -360,7 +379,7 @@ static int vpick(struct pattern *p, int mode, int64_t deadline, const char *call
 			}
 			sleep_how = cc > 0 ? 0 : VLI_SLEEP_CHECK;
 		} else {
-			if (vli_order_safe(lb))
+			if (vli_order_safe_in(lb, side))
 				continue;
 			sleep_how = VLI_SLEEP_ROOT;
 		}
@@ -372,26 +391,17 @@ static int vpick(struct pattern *p, int mode, int64_t deadline, const char *call
 	return *err < 0 ? -1 : i;
 }
 
-/* A receive in another context than the task's first (libgpvm3's reduce,
- * gather, scatter and bcast receive the members' data in the group context)
- * takes messages in real order, but under virtual order it must say that it
- * waits: a task blocked there for real, showing only its clock, held back
- * for ever a member whose wildcard receive waited for that clock to pass
- * (gexample.f).  It waits as a receive with no candidate: nothing it does
- * comes before a new message wakes it, and a sender lowers its bound as
- * usual.  Messages of other contexts are counted apart (the side class), so
- * that a task that waits in its first context is never held behind by one
- * it can only take in another (a member's contribution to a reduction sent
- * to its host's coordinator before the coordinator has entered pvm_reduce).  A receive that
- * names a task outside the virtual world (the group server's reply) is woken
- * at the task's own clock, so it keeps its clock as its bound.  Returns the
+/* A receive in another context than the task's first that names a task
+ * outside the virtual world (libgpvm3's exchanges with the group server)
+ * takes what comes, in real order, but under virtual order it says that it
+ * waits, keeping its clock as its bound (the server's answer is untimed: it
+ * arrives at the task's clock), counted in the side class.  Returns the
  * mailbox index of the message; *err a PVM error (< 0) or 0. */
 static int other_context_recv(struct pattern *p, int *err)
 {
 	vli_order_wait w;
 	struct timeval tv;
 	int i, waiting = 0, cc;
-	int extern_src = p->tid != -1 && vlpvm_host_of(p->tid) == VLPVM_HOST_RAW;
 
 	*err = 0;
 	while ((i = vli_mbox_find(match, p, INT64_MAX)) < 0) {
@@ -401,9 +411,7 @@ static int other_context_recv(struct pattern *p, int *err)
 			waiting = 1;
 		}
 		vli_order_snap(&w);
-		vli_order_block(extern_src ? vli_t.now : VLI_ORDER_NONE,
-				(extern_src || outside_senders ? VLI_WAIT_EXTERN : VLI_WAIT_MSG) |
-					VLI_WAIT_SIDE);
+		vli_order_block(vli_t.now, VLI_WAIT_EXTERN | VLI_WAIT_CLASS(side_ctx(p)));
 		tv.tv_sec = 0;
 		tv.tv_usec = 50000;
 		cc = pull_one(&tv);

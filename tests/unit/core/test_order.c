@@ -133,7 +133,7 @@ START_TEST(side_class_counted_apart)
 	start(1000);
 	ck_assert_int_eq(vli_order_announce_in(100, 5000, 1), 1);
 	ck_assert(!vli_order_behind()); /* the main class is complete */
-	vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG | VLI_WAIT_SIDE);
+	vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG | VLI_WAIT_CLASS(1));
 	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].lb), 1000); /* kept: a side message is out */
 	vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG);
 	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].lb), VLI_ORDER_NONE);
@@ -141,7 +141,7 @@ START_TEST(side_class_counted_apart)
 	/* a main message on its way: the side wait rises, the main one does not */
 	atomic_fetch_add(&vli_bd->slot[0].announced, 1);
 	vli_order_block(1000, VLI_WAIT_MSG);
-	vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG | VLI_WAIT_SIDE);
+	vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG | VLI_WAIT_CLASS(1));
 	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].lb), VLI_ORDER_NONE);
 	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].state), VLI_SLOT_BLOCKED);
 	vli_order_block(1000, VLI_WAIT_MSG);
@@ -149,10 +149,23 @@ START_TEST(side_class_counted_apart)
 	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].lb), 1000);
 	/* a side announcement to a waiting task lowers its bound, as a main one */
 	vli_order_received();
-	vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG | VLI_WAIT_SIDE);
+	vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG | VLI_WAIT_CLASS(1));
 	vli_order_announce_in(100, 7000, 1);
 	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].lb), 7000);
 	vli_order_received_in(1);
+	/* two side classes (two PVM contexts) keep apart: a message on its way
+	 * in class 2 holds back neither class 1 nor the main class */
+	vli_order_announce_in(100, 8000, 2);
+	ck_assert(vli_order_behind_in(2));
+	ck_assert(!vli_order_behind_in(1));
+	ck_assert(!vli_order_behind_in(0));
+	vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG | VLI_WAIT_CLASS(1));
+	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].lb), VLI_ORDER_NONE);
+	vli_order_block(1000, VLI_WAIT_MSG);
+	vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG | VLI_WAIT_CLASS(2));
+	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].lb), 1000); /* kept: its message is out */
+	vli_order_received_in(2);
+	ck_assert(!vli_order_behind_in(2));
 	stop();
 }
 END_TEST
