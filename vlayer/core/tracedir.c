@@ -2,13 +2,15 @@
  * PVM task, or vlrun for MPI) claims the directory with a lock file
  * DIR/.vlayer-lock holding "PID HOST START RUN" (START: Unix seconds; RUN:
  * what identifies the run, for PVM its pvmd, "-" for none), created
- * exclusively, then removes the traces of an earlier run (vl-*.trc).  A lock
- * whose process is alive on this host means a live run: the claim is refused
- * with a message saying who holds it, unless the claimant belongs to the same
- * run (a second PVM task started from the shell under the same pvmd, as
- * NetPIPE-PVM's two ends are): it joins, and neither cleans nor locks.  A lock whose process is gone is stale:
- * it is reported and taken over.  A lock from another host cannot be checked
- * and is treated as live (the message says how to remove it).
+ * exclusively, then removes the traces of an earlier run (vl-*.trc) and leaves
+ * a copy of the VMConfig in use there (vmconfig.ini, for vlpost replay).  A
+ * lock whose process is alive on this host means a live run: the claim is
+ * refused with a message saying who holds it, unless the claimant belongs to
+ * the same run (a second PVM task started from the shell under the same pvmd,
+ * as NetPIPE-PVM's two ends are): it joins, and neither cleans nor locks.  A
+ * lock whose process is gone is stale: it is reported and taken over.  A lock
+ * from another host cannot be checked and is treated as live (the message says
+ * how to remove it).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -68,6 +70,49 @@ static void when(char *buf, size_t size, long long start)
 		snprintf(buf, size, "%lld", start);
 }
 
+/* The VMConfig file this process's tasks load (the rule of vli_load_config:
+ * $VMCONFIG, else ./VMConfig), or NULL for the built-in machine. */
+static const char *config_in_use(void)
+{
+	const char *path = getenv("VMCONFIG");
+
+	if (path && *path)
+		return path;
+	return access("VMConfig", F_OK) == 0 ? "VMConfig" : NULL;
+}
+
+/* Leave a copy of the VMConfig in use as DIR/vmconfig.ini, for vlpost replay
+ * (written to a temporary file and renamed: never half a file); with the
+ * built-in machine remove an earlier run's copy.  Failures are silent: the
+ * copy is a convenience (vlpost replay --from names the file otherwise). */
+static void keep_config(const char *dir)
+{
+	char dst[VLCFG_PATH_MAX + 32], tmp[VLCFG_PATH_MAX + 64], buf[8192];
+	const char *src = config_in_use();
+	int in, out, ok = 1;
+	ssize_t n;
+
+	snprintf(dst, sizeof dst, "%s/vmconfig.ini", dir);
+	if (!src) {
+		unlink(dst);
+		return;
+	}
+	snprintf(tmp, sizeof tmp, "%s/.vmconfig.ini.%ld", dir, (long)getpid());
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return;
+	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		close(in);
+		return;
+	}
+	while (ok && (n = read(in, buf, sizeof buf)) != 0)
+		ok = n > 0 && write(out, buf, (size_t)n) == n;
+	close(in);
+	if (close(out) != 0 || !ok || rename(tmp, dst) != 0)
+		unlink(tmp);
+}
+
 /* Remove the traces of an earlier run (vl-*.trc). */
 static void clean(const char *dir)
 {
@@ -108,6 +153,7 @@ int vli_tracedir_claim(const char *dir, long pid, const char *run, char *err, si
 			snprintf(held, sizeof held, "%s", dir);
 			held_pid = pid;
 			clean(dir);
+			keep_config(dir);
 			return 0;
 		}
 		if (errno != EEXIST)

@@ -1,0 +1,1244 @@
+/* replay_engine.c - the replay engine (replay_engine.h): the tasks, the
+ * messages and collectives in flight, the scheduler.  The rules per record
+ * kind follow the online layer: vlayer/core/message.c (send, receive, probe,
+ * nonblocking completion), vlayer/pvm/{send,recv,tasks}.c (multicast
+ * contention, polls, spawns), vlayer/mpi/{send,header,coll}.c (rendezvous,
+ * collectives).  Costs come only from vlayer/core/model.c and vlcoll_sim.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay_engine.h"
+#include "vlayer/coll/coll.h"
+#include "vlayer/core/engine.h"
+
+#define BATCH 64        /* records a task runs before the next one gets its turn */
+#define PVM_TID_MIN 0x40000 /* PVM tids carry a host field from bit 18 on; MPI ranks do not */
+
+enum { RUN = 0, BLOCKED, DONE };
+
+
+/* A message in flight, keyed by (sender tid, seq). */
+typedef struct rmsg {
+	int32_t src;
+	uint32_t seq;
+	int64_t go, trans;      /* new: end of the send (departure of an eager one), T(n) */
+	int64_t post;           /* new: when its receive was posted */
+	uint8_t have_send, have_post, rdv, recv_done, send_done;
+	int wait_recv, wait_send; /* task blocked on it, -1 */
+	int next;               /* hash chain / free list */
+} rmsg;
+
+/* An outstanding nonblocking request of a task. */
+typedef struct rreq {
+	uint32_t num, seq;
+	int64_t post;
+	int kind; /* 0 free, 1 receive posted, 2 send */
+	int rdv;
+} rreq;
+
+/* A collective on every task (MPI_COMM_WORLD and its duplicates). */
+typedef struct rcoll {
+	uint64_t k;
+	int kind, root, arrived, left, done;
+	int64_t *entry, *bytes;
+	vlcoll_out *out;
+	struct rcoll *next;
+} rcoll;
+
+typedef struct rtask {
+	vlpost_rpl_src *src;
+	vl_thdr hdr;          /* with the new start time */
+	int32_t tid;
+	int host, parent;     /* new host index; parent's task index or -1 */
+	int state, queued;
+	int64_t start_new;
+	int start_known;
+	int flops_differ;     /* the hosts' flops differ (vl_compute_flops) */
+	double ratio;         /* gap scale: new factor / old factor */
+	int ratio_one;
+	/* the record in progress */
+	vl_trec cur;
+	int phase;            /* 0: not begun */
+	int64_t t0n, clk0;    /* its new begin, the clock when its own cost begins */
+	int64_t oclk0;        /* the same in the old run */
+	uint32_t tseq;        /* probe: the seq of the message it found */
+	rcoll *coll;
+	int64_t waited;
+	/* clocks */
+	int64_t now, oprev_t1;    /* new clock; old end of the previous record */
+	int64_t call_old, call_new; /* begin of the current call, old and new */
+	int64_t comm, wait, ocomm, owait;
+	/* multicast, spawn, collectives */
+	int mc_left;
+	double mc_f;
+	int64_t sp_call_old, sp_call_new, sp_end_old;
+	uint64_t ncoll;
+	/* last receive: the order check */
+	int32_t lr_src;
+	int32_t lr_tag;
+	int64_t lr_arr_new, lr_arr_old;
+	int lr_valid;
+	/* requests */
+	rreq *req;
+	int nreq, creq;
+	/* rendezvous lookups: request numbers whose receive is awaited (msg index) */
+	struct { uint32_t num; int msg; } *look;
+	int nlook, clook;
+} rtask;
+
+typedef struct rpl {
+	const vlcfg_config *old, *nw;
+	int n, mpi, world;
+	rtask *t;
+	int *tid_hash;
+	uint32_t tid_mask;
+	rmsg *m;
+	int nm, cm, freem;
+	int *mh;
+	uint32_t mh_mask;
+	rcoll *colls;
+	int *q;
+	int qh, qn;
+	vlpost_rpl_emit emit;
+	void *ectx;
+	vlpost_rpl_result *res;
+	char *err;
+	size_t errlen;
+	int failed;
+} rpl;
+
+static const char *const approx_text[VLPOST_RPL_NMSGS] = {
+	"unsuccessful polls (pvm_nrecv, pvm_probe, pvm_trecv timeouts, MPI tests and "
+	"probes): on another machine a poll may find a message at another try, and the "
+	"program may take another path",
+	"nonblocking receives from any source: on another machine another message may match",
+	"a receive takes a message that arrives, on this machine, later than one taken "
+	"after it from another sender: a receive from any source would have taken the "
+	"other one first (the recorded matching is kept)",
+	"sleeps: a loop that sleeps until something happens may sleep another number of "
+	"times on another machine",
+	"vl_set_param changes are not applied: the replay uses the given VMConfig throughout",
+	"nonblocking collectives: their entry is placed at its recorded distance from the "
+	"completing call",
+	"collectives on communicators smaller than MPI_COMM_WORLD and pvm_barrier: their "
+	"recorded duration is kept",
+	"messages from or to tasks without a trace (or untimed ones): their recorded "
+	"waiting is kept",
+	"vl_compute records are kept as recorded, but hosts' flops differ "
+	"(vl_compute_flops cannot be told apart)",
+	"a record begins inside an earlier call: placed at its recorded distance",
+};
+
+const char *vlpost_rpl_approx_text(unsigned bit)
+{
+	int i;
+
+	for (i = 0; i < VLPOST_RPL_NMSGS; i++)
+		if (bit == 1u << i)
+			return approx_text[i];
+	return "?";
+}
+
+static int fail(rpl *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(rpl *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!r->failed) {
+		va_start(ap, fmt);
+		vsnprintf(r->err, r->errlen, fmt, ap);
+		va_end(ap);
+	}
+	r->failed = 1;
+	return -1;
+}
+
+/* ---- tasks by tid ---- */
+
+static uint32_t hash32(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x7feb352dU;
+	x ^= x >> 15;
+	x *= 0x846ca68bU;
+	x ^= x >> 16;
+	return x;
+}
+
+static int task_of(const rpl *r, int32_t tid)
+{
+	uint32_t i = hash32((uint32_t)tid) & r->tid_mask;
+
+	for (; r->tid_hash[i]; i = (i + 1) & r->tid_mask)
+		if (r->t[r->tid_hash[i] - 1].tid == tid)
+			return r->tid_hash[i] - 1;
+	return -1;
+}
+
+/* ---- messages in flight ---- */
+
+static uint32_t mkey(int32_t src, uint32_t seq)
+{
+	return hash32((uint32_t)src * 0x9e3779b1U ^ hash32(seq));
+}
+
+static int msg_grow_hash(rpl *r)
+{
+	uint32_t nmask = r->mh_mask ? r->mh_mask * 2 + 1 : 1023, i;
+	int *nh = malloc(sizeof(int) * (nmask + 1)), j;
+
+	if (!nh)
+		return -1;
+	for (i = 0; i <= nmask; i++)
+		nh[i] = -1;
+	for (i = 0; r->mh && i <= r->mh_mask; i++)
+		for (j = r->mh[i]; j >= 0;) {
+			int nx = r->m[j].next;
+			uint32_t b = mkey(r->m[j].src, r->m[j].seq) & nmask;
+
+			r->m[j].next = nh[b];
+			nh[b] = j;
+			j = nx;
+		}
+	free(r->mh);
+	r->mh = nh;
+	r->mh_mask = nmask;
+	return 0;
+}
+
+/* The entry of message (src, seq), created if missing; -1 out of memory. */
+static int msg_get(rpl *r, int32_t src, uint32_t seq)
+{
+	uint32_t b = mkey(src, seq) & r->mh_mask;
+	int j;
+	rmsg *e;
+
+	for (j = r->mh[b]; j >= 0; j = r->m[j].next)
+		if (r->m[j].src == src && r->m[j].seq == seq)
+			return j;
+	if (r->freem < 0) {
+		if (r->cm == r->nm) {
+			int nc = r->cm ? r->cm * 2 : 1024;
+			rmsg *nm = realloc(r->m, sizeof *nm * (size_t)nc);
+
+			if (!nm)
+				return -1;
+			r->m = nm;
+			r->cm = nc;
+		}
+		j = r->nm++;
+	} else {
+		j = r->freem;
+		r->freem = r->m[j].next;
+	}
+	if ((uint32_t)r->nm > r->mh_mask && msg_grow_hash(r) < 0)
+		return -1;
+	b = mkey(src, seq) & r->mh_mask;
+	e = &r->m[j];
+	memset(e, 0, sizeof *e);
+	e->src = src;
+	e->seq = seq;
+	e->wait_recv = e->wait_send = -1;
+	e->next = r->mh[b];
+	r->mh[b] = j;
+	return j;
+}
+
+/* Drop message j once neither side needs it. */
+static void msg_done(rpl *r, int j)
+{
+	rmsg *e = &r->m[j];
+	uint32_t b;
+	int *p;
+
+	if (!e->recv_done || !e->send_done)
+		return;
+	b = mkey(e->src, e->seq) & r->mh_mask;
+	for (p = &r->mh[b]; *p != j; p = &r->m[*p].next)
+		;
+	*p = e->next;
+	e->next = r->freem;
+	r->freem = j;
+}
+
+/* ---- scheduling ---- */
+
+static void wake(rpl *r, int i)
+{
+	rtask *t;
+
+	if (i < 0)
+		return;
+	t = &r->t[i];
+	if (t->state != BLOCKED)
+		return;
+	t->state = RUN;
+	if (!t->queued) {
+		r->q[(r->qh + r->qn++) % r->n] = i;
+		t->queued = 1;
+	}
+}
+
+/* ---- the model ---- */
+
+static int host_of_tid(const rpl *r, int32_t tid)
+{
+	int i = task_of(r, tid);
+
+	return i >= 0 ? r->t[i].host : -1;
+}
+
+/* A destination host for a task without trace: the one whose cost matches the
+ * recorded one (intra if own, else any other). */
+static int other_host(const rtask *t)
+{
+	return t->host == 0 ? 1 : 0;
+}
+
+static int64_t scale_gap(const rtask *t, int64_t gap)
+{
+	double v;
+
+	if (gap <= 0 || t->ratio_one)
+		return gap;
+	v = (double)gap * t->ratio;
+	return v >= (double)VLI_TIME_MAX ? VLI_TIME_MAX : (int64_t)llround(v);
+}
+
+/* Receive cost R of a call that names src_host (-1: the receiver's own). */
+static int64_t rcost(const vlcfg_config *c, int src_host, int me)
+{
+	return vli_recv_time(c, src_host >= 0 ? src_host : me, me);
+}
+
+/* The source host whose R on c equals d (a poll's recorded duration); -1 own. */
+static int infer_src(const vlcfg_config *c, const rtask *t, int64_t d)
+{
+	if (rcost(c, -1, t->host) == d)
+		return -1;
+	if (c->nhosts > 1 && rcost(c, other_host(t), t->host) == d)
+		return other_host(t);
+	return -1;
+}
+
+/* ---- one record ---- */
+
+static void approx(rpl *r, unsigned bit)
+{
+	r->res->approx |= bit;
+}
+
+/* Emit the replayed record nr of task i and advance its old clock. */
+static int put(rpl *r, int i, vl_trec *nr, int64_t comm, int64_t wait, int64_t ocomm,
+	       int64_t owait)
+{
+	rtask *t = &r->t[i];
+	const vl_trec *o = &t->cur;
+
+	t->comm += comm;
+	t->wait += wait;
+	t->ocomm += ocomm;
+	t->owait += owait;
+	if (nr->u.v.t1 > t->now)
+		t->now = nr->u.v.t1;
+	if (o->u.v.t1 > t->oprev_t1)
+		t->oprev_t1 = o->u.v.t1;
+	r->res->events++;
+	if (memcmp(nr, o, sizeof *nr) != 0)
+		r->res->differ++;
+	t->phase = 0;
+	if (r->emit && r->emit(r->ectx, i, &t->hdr, nr) < 0)
+		return fail(r, "cannot write the replayed trace of task t%x", (unsigned)t->tid);
+	return 0;
+}
+
+/* Begin record cur: the gap before it is scaled computation. */
+static void begin(rpl *r, rtask *t)
+{
+	const vl_trec *c = &t->cur;
+	int64_t gap = c->u.v.t0 - t->oprev_t1;
+
+	t->oclk0 = c->u.v.t0 > t->oprev_t1 ? c->u.v.t0 : t->oprev_t1;
+	if (gap >= 0) {
+		t->now += scale_gap(t, gap);
+		r->res->gap_ns += gap;
+		t->t0n = t->now;
+		t->call_old = c->u.v.t0;
+		t->call_new = t->now;
+	} else if (c->u.v.t0 == t->call_old) {
+		t->t0n = t->call_new; /* one more record of the same call (Waitall ...) */
+	} else {
+		t->t0n = t->now + gap; /* inside an earlier call: keep the distance */
+		if (t->t0n < t->start_new)
+			t->t0n = t->start_new;
+		if (c->type != VL_EV_COLL)
+			approx(r, VLPOST_RPL_OVERLAP);
+	}
+	t->clk0 = t->now;
+	t->phase = 1;
+}
+
+static void wait_until(rtask *t, int64_t tt)
+{
+	if (tt > t->now) {
+		t->waited += tt - t->now;
+		t->now = tt;
+	}
+}
+
+static int block(rtask *t)
+{
+	t->state = BLOCKED;
+	return 1;
+}
+
+static rreq *req_find(rtask *t, uint32_t num, int kind)
+{
+	int i;
+
+	for (i = 0; i < t->nreq; i++)
+		if (t->req[i].kind == kind && t->req[i].num == num)
+			return &t->req[i];
+	return NULL;
+}
+
+static rreq *req_new(rtask *t)
+{
+	int i;
+
+	for (i = 0; i < t->nreq; i++)
+		if (!t->req[i].kind)
+			return &t->req[i];
+	if (t->nreq == t->creq) {
+		int nc = t->creq ? t->creq * 2 : 8;
+		rreq *nq = realloc(t->req, sizeof *nq * (size_t)nc);
+
+		if (!nq)
+			return NULL;
+		t->req = nq;
+		t->creq = nc;
+	}
+	return &t->req[t->nreq++];
+}
+
+/* Publish that the receive of message j was posted at post. */
+static void posted(rpl *r, int j, int64_t post)
+{
+	rmsg *e = &r->m[j];
+
+	if (e->have_post)
+		return;
+	e->have_post = 1;
+	e->post = post;
+	wake(r, e->wait_send);
+	e->wait_send = -1;
+}
+
+/* A rendezvous sender waits for the post of message j to task ri: find, in
+ * ri's records still to come, the receive that takes it; if a nonblocking one
+ * already posted takes it, publish that post. */
+static int look_ahead(rpl *r, int j, int ri)
+{
+	rtask *t = &r->t[ri];
+	vl_trec x;
+	uint64_t k;
+	rreq *q;
+
+	if (t->state == DONE)
+		return 0;
+	for (k = 0; t->src->peek(t->src->ctx, k, &x) == 1; k++) {
+		if (x.type != VL_EV_RECV || x.peer != r->m[j].src || x.seq != r->m[j].seq)
+			continue;
+		if (!(x.flags & VL_TF_NB))
+			return 0; /* a blocking receive: it posts when it gets there */
+		q = req_find(t, (uint32_t)x.u.v.t4, 1);
+		if (q) {
+			posted(r, j, q->post);
+			return 0;
+		}
+		if (t->nlook == t->clook) {
+			int nc = t->clook ? t->clook * 2 : 4;
+			void *nl = realloc(t->look, sizeof *t->look * (size_t)nc);
+
+			if (!nl)
+				return fail(r, "out of memory");
+			t->look = nl;
+			t->clook = nc;
+		}
+		t->look[t->nlook].num = (uint32_t)x.u.v.t4;
+		t->look[t->nlook++].msg = j;
+		return 0;
+	}
+	return 0;
+}
+
+static int do_send(rpl *r, int i)
+{
+	rtask *t = &r->t[i];
+	vl_trec *c = &t->cur, nr = *c;
+	int nb = (c->flags & VL_TF_NB) != 0, ri = task_of(r, c->peer), dh, odh, j;
+	int64_t bytes = c->u.v.bytes, s, tr, otr, os;
+	int rdv_old, rdv_new;
+	rmsg *e;
+
+	dh = ri >= 0 ? r->t[ri].host : other_host(t);
+	odh = ri >= 0 ? (int)r->t[ri].src->hdr.host : other_host(t);
+	if (t->phase == 1) {
+		if (ri < 0)
+			approx(r, VLPOST_RPL_NOTRACE);
+		if (c->flags & VL_TF_MCAST) {
+			if (t->mc_left <= 0) {
+				t->mc_left = (int)c->u.v.t3;
+				t->mc_f = vli_contention(vli_link(r->nw, t->host, dh), t->mc_left);
+			}
+			t->mc_left--;
+		} else {
+			t->mc_left = 0;
+		}
+		s = vli_send_time(r->nw, t->host, dh, bytes);
+		if ((c->flags & VL_TF_MCAST) && c->u.v.t3 > 1)
+			s = (int64_t)llround((double)s * t->mc_f);
+		tr = vli_trans_time(r->nw, t->host, dh, bytes);
+		/* which sends wait for their receive (MPI): timing shows the old mode */
+		otr = vli_trans_time(r->old, (int)t->src->hdr.host, odh, bytes);
+		if (!r->mpi)
+			rdv_old = rdv_new = 0;
+		else {
+			int64_t el_old = r->old->mpi.eager_limit, el_new = r->nw->mpi.eager_limit;
+
+			if (nb)
+				rdv_old = bytes >= el_old;
+			else if (otr > 0)
+				rdv_old = c->u.v.t2 <= c->u.v.t1;
+			else
+				rdv_old = bytes >= el_old;
+			if (rdv_old && bytes < el_old)
+				rdv_new = 1; /* synchronous */
+			else if (!rdv_old && bytes >= el_old)
+				rdv_new = 0; /* buffered */
+			else
+				rdv_new = bytes >= el_new;
+		}
+		t->now = t->t0n + s;
+		t->waited = 0;
+		t->tseq = (uint32_t)rdv_new;
+		t->coll = NULL;
+		if (ri >= 0) {
+			if ((j = msg_get(r, t->tid, c->seq)) < 0)
+				return fail(r, "out of memory");
+			e = &r->m[j];
+			e->have_send = 1;
+			e->go = t->now;
+			e->trans = tr;
+			e->rdv = (uint8_t)rdv_new;
+			e->send_done = !rdv_new;
+			wake(r, e->wait_recv);
+			e->wait_recv = -1;
+			if (nb) {
+				rreq *q = req_new(t);
+
+				if (!q)
+					return fail(r, "out of memory");
+				q->kind = 2;
+				q->num = (uint32_t)c->u.v.t4;
+				q->seq = c->seq;
+				q->rdv = rdv_new;
+			}
+			msg_done(r, j);
+		}
+		t->phase = 2;
+	}
+	s = t->now - t->t0n;
+	os = c->u.v.t1 - t->oclk0 - (nb ? 0 : c->u.v.t4);
+	if (nb) {
+		nr.u.v.t0 = t->t0n;
+		nr.u.v.t1 = t->now;
+		nr.u.v.t2 = t->now + vli_trans_time(r->nw, t->host, dh, bytes);
+		return put(r, i, &nr, s, 0, os, 0);
+	}
+	tr = vli_trans_time(r->nw, t->host, dh, bytes);
+	if (t->tseq && ri >= 0) { /* rendezvous: the data leave when the receive is there */
+		j = msg_get(r, t->tid, c->seq);
+		if (j < 0)
+			return fail(r, "out of memory");
+		e = &r->m[j];
+		if (!e->have_post) {
+			if (t->phase == 2) {
+				t->phase = 3;
+				if (look_ahead(r, j, ri) < 0)
+					return -1;
+				if (e->have_post)
+					goto ready;
+			}
+			e->wait_send = i;
+			return block(t);
+		}
+	ready:
+		{
+			int64_t go = t->t0n + s;
+
+			t->now = go;
+			wait_until(t, e->post);
+			nr.u.v.t2 = t->now + tr;
+			wait_until(t, nr.u.v.t2);
+			e->send_done = 1;
+			msg_done(r, j);
+		}
+	} else {
+		nr.u.v.t2 = t->now + tr;
+	}
+	nr.u.v.t0 = t->t0n;
+	nr.u.v.t1 = t->now;
+	nr.u.v.t4 = t->waited;
+	return put(r, i, &nr, s, t->waited, os, c->u.v.t4);
+}
+
+/* The order check: did an earlier receive take a message that now arrives
+ * later than this one from another sender, when it was taken in the right
+ * order before? */
+static void order_check(rpl *r, rtask *t, const vl_trec *c, int64_t arr_new, int64_t t1_prev_new)
+{
+	(void)t1_prev_new;
+	if (t->lr_valid && t->lr_src != c->peer && t->lr_tag == c->tag && arr_new < t->lr_arr_new &&
+	    !(c->u.v.t3 < t->lr_arr_old))
+		approx(r, VLPOST_RPL_ORDER);
+	t->lr_valid = 1;
+	t->lr_src = c->peer;
+	t->lr_tag = c->tag;
+	t->lr_arr_new = arr_new;
+	t->lr_arr_old = c->u.v.t3;
+}
+
+static int do_recv(rpl *r, int i)
+{
+	rtask *t = &r->t[i];
+	vl_trec *c = &t->cur, nr = *c;
+	int si = task_of(r, c->peer), j = -1;
+	int64_t arrival, post, ocomm, owait;
+	rmsg *e = NULL;
+
+	ocomm = c->u.v.t1 - t->oclk0 - c->u.v.t2;
+	owait = c->u.v.t2;
+	if ((c->flags & VL_TF_SYNTH) || si < 0) {
+		/* untimed, or a sender without trace: keep the recorded waiting */
+		int sh = infer_src(r->old, t, ocomm);
+
+		approx(r, VLPOST_RPL_NOTRACE);
+		t->waited = 0;
+		wait_until(t, t->now + c->u.v.t2);
+		arrival = (c->flags & VL_TF_SYNTH) ? t->clk0 : t->now;
+		nr.u.v.t0 = t->t0n;
+		nr.u.v.t3 = arrival;
+		nr.u.v.t2 = t->waited;
+		t->now += rcost(r->nw, sh, t->host);
+		nr.u.v.t1 = t->now;
+		return put(r, i, &nr, t->now - t->clk0 - nr.u.v.t2, nr.u.v.t2, ocomm, owait);
+	}
+	if ((j = msg_get(r, c->peer, c->seq)) < 0)
+		return fail(r, "out of memory");
+	e = &r->m[j];
+	if (c->flags & VL_TF_NB) {
+		rreq *q = req_find(t, (uint32_t)c->u.v.t4, 1);
+
+		if (!q)
+			return fail(r, "task t%x: a nonblocking receive completes request %lld, "
+				    "which no IRECV record posted", (unsigned)t->tid,
+				    (long long)c->u.v.t4);
+		post = q->post;
+	} else {
+		post = t->t0n;
+	}
+	posted(r, j, post);
+	if (!e->have_send) {
+		e->wait_recv = i;
+		return block(t);
+	}
+	if (c->flags & VL_TF_NB) {
+		rreq *q = req_find(t, (uint32_t)c->u.v.t4, 1);
+
+		q->kind = 0;
+	}
+	arrival = (e->rdv && post > e->go ? post : e->go) + e->trans;
+	t->waited = 0;
+	wait_until(t, arrival);
+	nr.u.v.t2 = t->waited;
+	t->now += rcost(r->nw, r->t[si].host, t->host);
+	nr.u.v.t0 = t->t0n;
+	nr.u.v.t1 = t->now;
+	nr.u.v.t3 = arrival;
+	order_check(r, t, c, arrival, t->clk0);
+	e->recv_done = 1;
+	msg_done(r, j);
+	return put(r, i, &nr, t->now - t->clk0 - nr.u.v.t2, nr.u.v.t2, ocomm, owait);
+}
+
+static int do_irecv(rpl *r, int i)
+{
+	rtask *t = &r->t[i];
+	vl_trec *c = &t->cur, nr = *c;
+	rreq *q = req_new(t);
+	int k;
+
+	if (!q)
+		return fail(r, "out of memory");
+	if (c->peer == -1)
+		approx(r, VLPOST_RPL_WILDCARD);
+	t->now += c->u.v.t1 - t->oclk0;
+	q->kind = 1;
+	q->num = (uint32_t)c->u.v.t4;
+	q->post = t->now;
+	for (k = 0; k < t->nlook; k++)
+		if (t->look[k].num == q->num) {
+			posted(r, t->look[k].msg, q->post);
+			t->look[k--] = t->look[--t->nlook];
+		}
+	nr.u.v.t0 = t->t0n;
+	nr.u.v.t1 = t->now;
+	return put(r, i, &nr, t->now - t->clk0, 0, c->u.v.t1 - t->oclk0, 0);
+}
+
+static int do_wait(rpl *r, int i)
+{
+	rtask *t = &r->t[i];
+	vl_trec *c = &t->cur, nr = *c;
+	rreq *q = req_find(t, (uint32_t)c->u.v.t4, 2);
+	int j, ri = task_of(r, c->peer);
+	rmsg *e;
+
+	if (!q)
+		return fail(r, "task t%x: a WAIT record completes send request %lld, which no "
+			    "nonblocking SEND record started", (unsigned)t->tid, (long long)c->u.v.t4);
+	t->waited = 0;
+	if (q->rdv && ri >= 0) {
+		if ((j = msg_get(r, t->tid, q->seq)) < 0)
+			return fail(r, "out of memory");
+		e = &r->m[j];
+		if (!e->have_post) {
+			if (t->phase == 1) {
+				t->phase = 2;
+				if (look_ahead(r, j, ri) < 0)
+					return -1;
+			}
+			if (!e->have_post) {
+				e->wait_send = i;
+				return block(t);
+			}
+		}
+		wait_until(t, (e->post > e->go ? e->post : e->go) + e->trans);
+		e->send_done = 1;
+		msg_done(r, j);
+	}
+	q->kind = 0;
+	nr.u.v.t0 = t->t0n;
+	nr.u.v.t1 = t->now;
+	nr.u.v.t2 = t->waited;
+	return put(r, i, &nr, t->now - t->clk0 - t->waited, t->waited,
+		   c->u.v.t1 - t->oclk0 - c->u.v.t2, c->u.v.t2);
+}
+
+static int do_probe(rpl *r, int i)
+{
+	rtask *t = &r->t[i];
+	vl_trec *c = &t->cur, nr = *c;
+	int64_t d = c->u.v.t1 - t->oclk0, oR, extra;
+	int sh;
+
+	if (c->flags & VL_TF_FOUND) { /* a blocking probe: waits for the message */
+		int si = task_of(r, c->peer), j;
+		vl_trec x;
+		uint64_t k;
+		rmsg *e;
+
+		if (si < 0) {
+			approx(r, VLPOST_RPL_NOTRACE);
+			t->waited = 0;
+			wait_until(t, t->now + c->u.v.t2);
+			t->now += d - c->u.v.t2;
+			goto probe_put;
+		}
+		if (t->phase == 1) {
+			/* the message it found: the next one this task receives from there */
+			t->tseq = 0;
+			for (k = 0; t->src->peek(t->src->ctx, k, &x) == 1; k++)
+				if (x.type == VL_EV_RECV && x.peer == c->peer && x.tag == c->tag) {
+					t->tseq = x.seq;
+					break;
+				}
+			if (!t->tseq)
+				return fail(r, "task t%x: a probe found a message from t%x (tag %d) "
+					    "that the task never receives", (unsigned)t->tid,
+					    (unsigned)c->peer, c->tag);
+			t->phase = 2;
+		}
+		if ((j = msg_get(r, c->peer, t->tseq)) < 0)
+			return fail(r, "out of memory");
+		e = &r->m[j];
+		if (!e->have_send) {
+			e->wait_recv = i;
+			return block(t);
+		}
+		t->waited = 0;
+		wait_until(t, e->go + e->trans);
+		t->now += rcost(r->nw, r->t[si].host, t->host);
+	probe_put:
+		nr.u.v.t0 = t->t0n;
+		nr.u.v.t1 = t->now;
+		nr.u.v.t2 = t->waited;
+		return put(r, i, &nr, t->now - t->clk0 - t->waited, t->waited, d - c->u.v.t2,
+			   c->u.v.t2);
+	}
+	/* nothing found: the receive cost, after a timeout's waiting */
+	approx(r, VLPOST_RPL_POLL);
+	if (c->peer >= 0) {
+		sh = host_of_tid(r, c->peer);
+		oR = rcost(r->old, sh >= 0 ? (int)r->t[task_of(r, c->peer)].src->hdr.host : -1,
+			   (int)t->src->hdr.host);
+	} else {
+		sh = infer_src(r->old, t, d);
+		oR = rcost(r->old, sh, (int)t->src->hdr.host);
+	}
+	extra = d - oR > 0 ? d - oR : 0;
+	t->now += extra;
+	t->now += rcost(r->nw, sh, t->host);
+	nr.u.v.t0 = t->t0n;
+	nr.u.v.t1 = t->now;
+	return put(r, i, &nr, t->now - t->clk0 - extra, extra, d - extra, extra);
+}
+
+/* The spawn records of one call: the first has the call's interval, the
+ * others are instants at its end; the parent pays the largest init_delay. */
+static int do_spawn(rpl *r, int i)
+{
+	rtask *t = &r->t[i];
+	vl_trec *c = &t->cur, nr = *c, x;
+	int64_t d, ci;
+	uint64_t k;
+	int cont = c->u.v.t0 == c->u.v.t1 && c->u.v.t0 == t->sp_end_old &&
+		   c->u.v.t2 - vli_init_delay(r->old, c->tag) == t->sp_call_old;
+
+	if (!cont) {
+		d = vli_init_delay(r->nw, c->tag);
+		for (k = 0; t->src->peek(t->src->ctx, k, &x) == 1; k++) {
+			if (x.type != VL_EV_SPAWN || x.u.v.t0 != x.u.v.t1 || x.u.v.t0 != c->u.v.t1 ||
+			    x.u.v.t2 - vli_init_delay(r->old, x.tag) != c->u.v.t0)
+				break;
+			if (vli_init_delay(r->nw, x.tag) > d)
+				d = vli_init_delay(r->nw, x.tag);
+		}
+		t->sp_call_old = c->u.v.t0;
+		t->sp_call_new = t->t0n;
+		t->sp_end_old = c->u.v.t1;
+		t->now = t->t0n + d;
+		nr.u.v.t0 = t->t0n;
+	} else {
+		nr.u.v.t0 = t->now;
+	}
+	nr.u.v.t1 = t->now;
+	nr.u.v.t2 = t->sp_call_new + vli_init_delay(r->nw, c->tag);
+	ci = task_of(r, c->peer);
+	if (ci >= 0 && !r->t[ci].start_known) {
+		r->t[ci].start_new = nr.u.v.t2;
+		r->t[ci].start_known = 1;
+		wake(r, (int)ci);
+	}
+	return put(r, i, &nr, t->now - t->clk0, 0, c->u.v.t1 - t->oclk0, 0);
+}
+
+static rcoll *coll_get(rpl *r, uint64_t k, int kind, int root)
+{
+	rcoll *g;
+	int p = r->n;
+
+	for (g = r->colls; g; g = g->next)
+		if (g->k == k)
+			return g;
+	g = calloc(1, sizeof *g);
+	if (!g)
+		return NULL;
+	g->k = k;
+	g->kind = kind;
+	g->root = root;
+	g->left = p;
+	g->entry = malloc(sizeof(int64_t) * (size_t)p);
+	g->bytes = malloc(sizeof(int64_t) * (size_t)p * (size_t)(kind == VL_KIND_ALLTOALL ? p : 1));
+	g->out = malloc(sizeof(vlcoll_out) * (size_t)p);
+	if (!g->entry || !g->bytes || !g->out) {
+		free(g->entry);
+		free(g->bytes);
+		free(g->out);
+		free(g);
+		return NULL;
+	}
+	g->next = r->colls;
+	r->colls = g;
+	return g;
+}
+
+static void coll_free(rpl *r, rcoll *g)
+{
+	rcoll **p;
+
+	for (p = &r->colls; *p != g; p = &(*p)->next)
+		;
+	*p = g->next;
+	free(g->entry);
+	free(g->bytes);
+	free(g->out);
+	free(g);
+}
+
+/* Simulate collective g once every member is in (the algorithm of nw). */
+static int coll_run(rpl *r, rcoll *g)
+{
+	int p = r->n, *host = malloc(sizeof(int) * (size_t)p), i, rc;
+	vlcoll_in in;
+
+	if (!host)
+		return fail(r, "out of memory");
+	for (i = 0; i < p; i++)
+		host[r->t[i].tid] = r->t[i].host;
+	in.kind = g->kind;
+	in.alg = r->nw->mpi.coll_alg[g->kind];
+	in.p = p;
+	in.root = g->root;
+	in.host = host;
+	in.entry = g->entry;
+	in.bytes = g->bytes;
+	rc = vlcoll_sim(r->nw, &in, g->out);
+	free(host);
+	if (rc != 0)
+		return fail(r, "collective %s number %llu could not be simulated with algorithm %s",
+			    vl_coll_kind_name(g->kind), (unsigned long long)g->k,
+			    vlcoll_alg_name(in.alg));
+	g->done = 1;
+	for (i = 0; i < p; i++)
+		if (r->t[i].coll == g)
+			wake(r, i);
+	return 0;
+}
+
+static int do_coll(rpl *r, int i)
+{
+	rtask *t = &r->t[i];
+	vl_trec *c = &t->cur, nr = *c;
+	int kind = c->tag - VL_COLL_MPI, rank = t->tid, p = r->n, nb;
+	int64_t od = c->u.v.t1 - t->oclk0;
+	rcoll *g;
+
+	if (!(r->world && c->tag >= VL_COLL_MPI && kind < VL_KIND_N && c->u.v.t3 == p)) {
+		/* a group the traces do not describe: keep its recorded shape */
+		approx(r, VLPOST_RPL_SUBCOMM);
+		t->waited = 0;
+		wait_until(t, t->now + (c->u.v.t2 < od ? c->u.v.t2 : od));
+		t->now = t->clk0 + od;
+		nr.u.v.t0 = t->t0n;
+		nr.u.v.t1 = t->now;
+		return put(r, i, &nr, od - t->waited, t->waited, od - c->u.v.t2, c->u.v.t2);
+	}
+	nb = c->u.v.t0 < t->oclk0;
+	if (t->phase == 1) {
+		g = coll_get(r, t->ncoll++, kind, c->peer);
+		if (!g)
+			return fail(r, "out of memory");
+		if (nb)
+			approx(r, VLPOST_RPL_NBCOLL);
+		g->entry[rank] = t->t0n;
+		if (kind == VL_KIND_ALLTOALL) {
+			int k;
+			for (k = 0; k < p; k++)
+				g->bytes[(size_t)rank * (size_t)p + (size_t)k] = c->u.v.bytes;
+		} else {
+			g->bytes[rank] = c->u.v.bytes;
+		}
+		t->coll = g;
+		t->phase = 2;
+		if (++g->arrived == p && coll_run(r, g) < 0)
+			return -1;
+	}
+	g = t->coll;
+	if (!g->done)
+		return block(t);
+	t->waited = 0;
+	if (nb) {
+		wait_until(t, g->out[rank].exit);
+	} else {
+		wait_until(t, t->now + g->out[rank].wait);
+		t->now += g->out[rank].comm;
+	}
+	nr.u.v.t0 = t->t0n;
+	nr.u.v.t1 = t->now;
+	nr.u.v.t2 = g->out[rank].wait;
+	if (--g->left == 0)
+		coll_free(r, g);
+	t->coll = NULL;
+	if (nb)
+		return put(r, i, &nr, 0, t->waited, 0, od);
+	return put(r, i, &nr, t->now - t->clk0 - t->waited, t->waited, od - c->u.v.t2, c->u.v.t2);
+}
+
+static int do_end(rpl *r, int i)
+{
+	rtask *t = &r->t[i];
+	vl_trec *c = &t->cur, nr = *c;
+	/* what the records do not show (unrecorded calls) keeps its old split */
+	int64_t comm = t->comm + (c->u.v.t2 - t->ocomm), wait = t->wait + (c->u.v.t3 - t->owait);
+
+	nr.u.v.t0 = nr.u.v.t1 = t->now;
+	if (comm < 0)
+		comm = 0;
+	if (wait < 0)
+		wait = 0;
+	nr.u.v.t2 = comm;
+	nr.u.v.t3 = wait;
+	nr.u.v.bytes = t->now - t->start_new - comm - wait;
+	if (nr.u.v.bytes < 0)
+		nr.u.v.bytes = 0;
+	t->state = DONE;
+	return put(r, i, &nr, 0, 0, 0, 0);
+}
+
+/* Run record cur of task i: 0 done, 1 blocked, -1 error. */
+static int step(rpl *r, int i)
+{
+	rtask *t = &r->t[i];
+	vl_trec *c = &t->cur, nr = *c;
+	int64_t d;
+
+	if (t->phase == 0) {
+		if (c->type == VL_EV_START) {
+			if (!t->start_known)
+				return block(t);
+			t->now = t->start_new;
+			t->oprev_t1 = c->u.v.t1;
+			t->call_old = c->u.v.t0;
+			t->call_new = t->now;
+			t->hdr.start_ns = t->start_new;
+			nr.u.v.t0 = nr.u.v.t1 = t->now;
+			return put(r, i, &nr, 0, 0, 0, 0);
+		}
+		begin(r, t);
+	}
+	switch (c->type) {
+	case VL_EV_END:
+		return do_end(r, i);
+	case VL_EV_SEND:
+		return do_send(r, i);
+	case VL_EV_RECV:
+		return do_recv(r, i);
+	case VL_EV_IRECV:
+		return do_irecv(r, i);
+	case VL_EV_WAIT:
+		return do_wait(r, i);
+	case VL_EV_PROBE:
+		return do_probe(r, i);
+	case VL_EV_SPAWN:
+		return do_spawn(r, i);
+	case VL_EV_COLL:
+		return do_coll(r, i);
+	case VL_EV_COMPUTE:
+	case VL_EV_SLEEP:
+		/* vl_compute and sleeps last as long on any machine */
+		d = c->u.v.t1 - t->oclk0;
+		t->now += d;
+		nr.u.v.t0 = t->t0n;
+		nr.u.v.t1 = t->now;
+		if (c->type == VL_EV_COMPUTE && t->flops_differ)
+			approx(r, VLPOST_RPL_FLOPS);
+		if (c->type == VL_EV_SLEEP) {
+			approx(r, VLPOST_RPL_SLEEP);
+			return put(r, i, &nr, 0, d, 0, d);
+		}
+		return put(r, i, &nr, 0, 0, 0, 0);
+	case VL_EV_PARAM:
+		approx(r, VLPOST_RPL_PARAM);
+		/* fall through */
+	default: /* MARK */
+		d = c->u.v.t1 - t->oclk0;
+		t->now += d > 0 ? d : 0;
+		nr.u.v.t0 = t->t0n;
+		nr.u.v.t1 = t->now;
+		return put(r, i, &nr, 0, 0, 0, 0);
+	}
+}
+
+/* Run task i for up to BATCH records: 0 (blocked, done or batch over), -1. */
+static int run_task(rpl *r, int i)
+{
+	rtask *t = &r->t[i];
+	int k, rc;
+
+	for (k = 0; k < BATCH && t->state == RUN; k++) {
+		if (t->phase == 0) {
+			rc = t->src->next(t->src->ctx, &t->cur);
+			if (rc < 0)
+				return fail(r, "%s", t->src->errmsg(t->src->ctx));
+			if (rc == 0) { /* no END record: the task ends here */
+				t->state = DONE;
+				return 0;
+			}
+		}
+		rc = step(r, i);
+		if (rc < 0 || r->failed)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- set-up ---- */
+
+static int setup_task(rpl *r, int i, vlpost_rpl_src *s)
+{
+	rtask *t = &r->t[i];
+	const vl_thdr *h = &s->hdr;
+	double fo, fn;
+
+	t->src = s;
+	t->hdr = s->hdr;
+	t->tid = h->tid;
+	t->parent = -1;
+	t->state = RUN;
+	t->lr_valid = 0;
+	if (h->host < 0 || h->host >= r->old->nhosts)
+		return fail(r, "task t%x ran on virtual host %d (%s), which the VMConfig of the run "
+			    "(%s) does not have: wrong --from?", (unsigned)h->tid, h->host, h->host_name,
+			    r->old->path);
+	t->host = h->host;
+	if (t->host >= r->nw->nhosts) {
+		int k = vlcfg_host_index(r->nw, h->host_name);
+
+		if (k < 0)
+			return fail(r, "task t%x ran on virtual host %d (%s); %s has %d host%s and "
+				    "none of that name", (unsigned)h->tid, h->host, h->host_name,
+				    r->nw->path, r->nw->nhosts, r->nw->nhosts == 1 ? "" : "s");
+		t->host = k;
+	}
+	snprintf(t->hdr.host_name, sizeof t->hdr.host_name, "%s", r->nw->hosts[t->host].name);
+	t->hdr.host = t->host;
+	fo = r->old->hosts[h->host].factor;
+	fn = r->nw->hosts[t->host].factor;
+	fo = fo == 0.0 ? 1.0 : fo;
+	fn = fn == 0.0 ? 1.0 : fn;
+	if (r->old->compute_ignore)
+		t->ratio = 1.0; /* nothing was measured: what is there is not computation */
+	else if (r->nw->compute_ignore)
+		t->ratio = 0.0;
+	else
+		t->ratio = fn / fo;
+	t->ratio_one = t->ratio == 1.0;
+	t->flops_differ = r->old->hosts[h->host].flops != r->nw->hosts[t->host].flops;
+	return 0;
+}
+
+int vlpost_rpl_run(const vlcfg_config *old, const vlcfg_config *nw, int n, vlpost_rpl_src *src,
+		   vlpost_rpl_emit emit, void *ctx, vlpost_rpl_result *res, char *err,
+		   size_t errlen)
+{
+	rpl r;
+	int i, done, rc = 0;
+
+	memset(&r, 0, sizeof r);
+	memset(res, 0, sizeof *res);
+	r.old = old;
+	r.nw = nw;
+	r.n = n;
+	r.emit = emit;
+	r.ectx = ctx;
+	r.res = res;
+	r.err = err;
+	r.errlen = errlen;
+	r.freem = -1;
+	err[0] = 0;
+	for (r.tid_mask = 15; r.tid_mask < (uint32_t)n * 2; r.tid_mask = r.tid_mask * 2 + 1)
+		;
+	r.t = calloc((size_t)n + 1, sizeof *r.t);
+	r.q = calloc((size_t)n + 1, sizeof *r.q);
+	r.tid_hash = calloc(r.tid_mask + 1, sizeof *r.tid_hash);
+	if (!r.t || !r.q || !r.tid_hash || msg_grow_hash(&r) < 0) {
+		rc = fail(&r, "out of memory");
+		goto out;
+	}
+	r.mpi = n > 0;
+	for (i = 0; i < n; i++) {
+		uint32_t b = hash32((uint32_t)src[i].hdr.tid) & r.tid_mask;
+
+		if (src[i].hdr.tid >= PVM_TID_MIN || src[i].hdr.tid < 0)
+			r.mpi = 0;
+		for (; r.tid_hash[b]; b = (b + 1) & r.tid_mask)
+			if (r.t[r.tid_hash[b] - 1].tid == src[i].hdr.tid) {
+				rc = fail(&r, "two traces of task t%x", (unsigned)src[i].hdr.tid);
+				goto out;
+			}
+		if ((rc = setup_task(&r, i, &src[i])) < 0)
+			goto out;
+		r.tid_hash[b] = i + 1;
+	}
+	/* the world of MPI: ranks 0 .. n-1 */
+	r.world = r.mpi;
+	for (i = 0; i < n && r.world; i++)
+		if (r.t[i].tid >= n || task_of(&r, i) < 0)
+			r.world = 0;
+	for (i = 0; i < n; i++) {
+		rtask *t = &r.t[i];
+		int p = t->hdr.ptid >= 0 ? task_of(&r, t->hdr.ptid) : -1;
+
+		t->parent = p;
+		t->start_known = p < 0;
+		t->start_new = t->hdr.start_ns;
+		r.q[r.qn++] = i;
+		t->queued = 1;
+	}
+	done = 0;
+	while (r.qn > 0) {
+		int k = r.q[r.qh];
+
+		r.qh = (r.qh + 1) % n;
+		r.qn--;
+		r.t[k].queued = 0;
+		if (run_task(&r, k) < 0) {
+			rc = -1;
+			goto out;
+		}
+		if (r.t[k].state == RUN && !r.t[k].queued) {
+			r.q[(r.qh + r.qn++) % n] = k;
+			r.t[k].queued = 1;
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (r.t[i].state == DONE)
+			done++;
+	if (done < n) {
+		for (i = 0; i < n && r.t[i].state != BLOCKED; i++)
+			;
+		if (i < n) {
+			rtask *t = &r.t[i];
+			const vl_trec *c = &t->cur;
+
+			if (t->phase == 0 && c->type == VL_EV_START)
+				rc = fail(&r, "the replay stalls: task t%x waits for its start, but no "
+					  "SPAWN record of its parent t%x names it", (unsigned)t->tid,
+					  (unsigned)t->hdr.ptid);
+			else
+				rc = fail(&r, "the replay stalls: task t%x, record %d (type %d, peer t%x, "
+					  "seq %u, tag %d) waits for a message, a receive or a "
+					  "collective that no trace provides", (unsigned)t->tid,
+					  (int)res->events, c->type, (unsigned)c->peer, c->seq, c->tag);
+		}
+	}
+out:
+	if (r.t)
+		for (i = 0; i < n; i++) {
+			free(r.t[i].req);
+			free(r.t[i].look);
+		}
+	while (r.colls)
+		coll_free(&r, r.colls);
+	free(r.t);
+	free(r.q);
+	free(r.tid_hash);
+	free(r.m);
+	free(r.mh);
+	return rc < 0 || r.failed ? -1 : 0;
+}
