@@ -45,6 +45,9 @@ vrun() {
 		die "$name on $np ranks failed: $(tail -3 "$OUT/$name-$np.out")"
 	grep -q "check=ok" "$OUT/$name-$np.out" || die "$name on $np ranks: result check failed"
 }
+# ptime NAME NP: the time= the sample printed (its kernel alone; a trace's elapsed
+# time also holds the data's generation and rank 0's sequential check)
+ptime() { sed -n 's/^[a-z]*: .* time=\([0-9.e+-]*\) s.*/\1/p' "$OUT/$1-$2.out" | head -1; }
 # elapsed DIR: vlayer's predicted elapsed time (s) of a trace directory
 elapsed() { "$B/vlpost" stats --brief "$1" | sed -n 's/^predicted elapsed time: \([0-9.e+-]*\) s$/\1/p'; }
 # fitval LINK MODEL PARAM: a value of `vlcalib fit --csv`, in SI units (s, B/s, s/B)
@@ -90,7 +93,7 @@ speedup() {
 	printf '%4s %14s %10s %10s\n' p vlayer_s S_vlayer S_model
 	for p in $NP_LIST; do
 		vrun "$name" "$p" "$@"
-		t=$(elapsed "$OUT/$name-$p")
+		t=$(ptime "$name" "$p")
 		[ -n "$t1" ] || t1=$t
 		lpeak=$(awk -v o="$ops" -v t="$t1" 'BEGIN { printf "%.6g", o / t }')
 		s=$("$B/vlmodel" speedup --kernel "$kernel" --n "$n" --p "$p" --lpeak "$lpeak" \
@@ -111,7 +114,7 @@ for s in "fft -n $NF" "psrs -n $NP2"; do
 	name=$1
 	shift
 	vrun "$name" 4 "$@"
-	"$B/vlmodel" bsp --trace "$OUT/$name-4" --g "${g}s/B" --L "${L}s" > "$OUT/$name-bsp.txt" 2>&1 ||
+	"$B/vlmodel" bsp --trace "$OUT/$name-4" --g "${g}s/B" --L "${L}s" --terms > "$OUT/$name-bsp.txt" 2>&1 ||
 		die "vlmodel bsp on $name: $(tail -3 "$OUT/$name-bsp.txt")"
 	echo "-- $name"
 	sed -n '/^step /,$p' "$OUT/$name-bsp.txt"

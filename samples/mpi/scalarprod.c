@@ -3,7 +3,7 @@
  * for the Performance Analysis of Cluster-Computing", ISC'13: the first kernel
  * of the speed-up model, ../../shared/reference/002-kredel-speedup-model.txt).
  *
- * usage: mpirun -np P scalarprod [-n N] [-r tree|reduce|allreduce] [-i ITERS]
+ * usage: mpirun -np P scalarprod [-n N] [-r tree|reduce|allreduce] [-i ITERS] [-f]
  *   -n N      vector length (default 1000000)
  *   -r ALG    how the P partial sums are combined (default tree):
  *             tree      a binomial tree of point-to-point messages to rank 0:
@@ -12,6 +12,11 @@
  *             reduce    MPI_Reduce to rank 0 ([collectives] reduce times it)
  *             allreduce MPI_Allreduce ([collectives] allreduce times it)
  *   -i ITERS  compute the product ITERS times (default 1)
+ *   -f        under vlayer only: each rank also charges its 2 (N/P) operations
+ *             at its host's flops rate (vl_compute_flops: the modelled
+ *             machine's l_peak, vienna.ini 2.5e8 Flop/s); with compute = ignore
+ *             the computation is then exactly #op / (P l_peak), which the
+ *             speed-up model assumes (natively: a usage error)
  *
  * Each rank generates its block of u and v from the global index (no data are
  * distributed): u_k = k mod 9 + 1, v_k = k mod 11 - 4.  Every product and every
@@ -38,26 +43,39 @@
  * two and ITERS = 1: log2(P) (S + T(8) + R) for tree, and for reduce and
  * allreduce with their default algorithms (binomial, recursive doubling).  With
  * ITERS > 1 the products overlap (a leaf of the tree starts the next one at once).
+ * With -f on such a machine (every rank on its own host, hosts of FLOPS Flop/s),
+ * N divisible by P: 2N/(P FLOPS) + log2(P) (S + T(8) + R) for tree, which is the
+ * speed-up model's t(p) = #op/(p l_peak) + #x/b_c plus its missing latency term
+ * log2(p) t0 (`vlmodel speedup --t0`), but for #x/b_c (8 log2(P), not 8P, bytes).
+ *
+ * The time printed is that of the product alone; the generation of the vectors
+ * and rank 0's sequential check are not in it (they are in a trace's elapsed
+ * time, so S = T(1)/T(P) of the traces is not the kernel's speed-up).
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* vlayer's, when the program runs under the layer (linked with vlcc, or the
+ * native binary under vlrun); NULL natively */
+int vl_compute_flops(double flops) __attribute__((weak));
+
 enum { ALG_TREE, ALG_REDUCE, ALG_ALLREDUCE };
 static const char *const alg_names[] = {"tree", "reduce", "allreduce"};
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: mpirun -np P scalarprod [-n N] [-r tree|reduce|allreduce] [-i ITERS]\n"
+	fprintf(f, "usage: mpirun -np P scalarprod [-n N] [-r tree|reduce|allreduce] [-i ITERS] [-f]\n"
 	           "The scalar product of two vectors of length N (default 1000000), block-\n"
 	           "distributed; the partial sums combined by a binomial tree of sends (tree),\n"
 	           "MPI_Reduce or MPI_Allreduce; ITERS times (default 1).  Rank 0 prints the\n"
-	           "time (MPI_Wtime), the result and whether it equals a sequential loop.\n");
+	           "time (MPI_Wtime), the result and whether it equals a sequential loop.\n"
+	           "-f (under vlayer only): charge each rank's operations at its host's flops.\n");
 }
 
 /* parse the options; 0 ok, 1 --help, 2 bad usage (message on rank 0) */
-static int parse(int argc, char **argv, int rank, long *n, int *alg, int *iters)
+static int parse(int argc, char **argv, int rank, long *n, int *alg, int *iters, int *flops)
 {
 	int i, a;
 	char *end;
@@ -66,6 +84,15 @@ static int parse(int argc, char **argv, int rank, long *n, int *alg, int *iters)
 			if (!rank)
 				usage(stdout);
 			return 1;
+		}
+		if (!strcmp(argv[i], "-f")) {
+			if (!vl_compute_flops) {
+				if (!rank)
+					fprintf(stderr, "scalarprod: -f needs vlayer (vlcc, vlrun)\n");
+				return 2;
+			}
+			*flops = 1;
+			continue;
 		}
 		if (i + 1 >= argc ||
 		    (strcmp(argv[i], "-n") && strcmp(argv[i], "-r") && strcmp(argv[i], "-i")))
@@ -124,14 +151,14 @@ static double tree_sum(double s, int rank, int np)
 
 int main(int argc, char **argv)
 {
-	int rank, np, alg = ALG_TREE, iters = 1, it, rc, bad = 0;
+	int rank, np, alg = ALG_TREE, iters = 1, it, rc, bad = 0, flops = 0;
 	long n = 1000000, lo, hi, k;
 	double *u, *v, s, sum = 0, ref = 0, t0, t;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &np);
-	rc = parse(argc, argv, rank, &n, &alg, &iters);
+	rc = parse(argc, argv, rank, &n, &alg, &iters, &flops);
 	if (rc) {
 		MPI_Finalize();
 		return rc == 1 ? 0 : 2;
@@ -150,6 +177,10 @@ int main(int argc, char **argv)
 		s = 0;
 		for (k = 0; k < hi - lo; k++)
 			s += u[k] * v[k];
+		if (flops && vl_compute_flops(2.0 * (double)(hi - lo)) < 0) {
+			fprintf(stderr, "scalarprod: rank %d: -f: the host has no flops rate\n", rank);
+			MPI_Abort(MPI_COMM_WORLD, 2);
+		}
 		if (alg == ALG_TREE)
 			sum = tree_sum(s, rank, np);
 		else if (alg == ALG_REDUCE)

@@ -13,14 +13,14 @@
 
 /* ---- the models ---- */
 
-void vlmod_bspwb(const vlmod_prog *m, double g, double L, int at_max, double *t)
+void vlmod_bspwb(const vlmod_prog *m, double g, double L, int op, double *t)
 {
 	double prev = 0;
 	for (int s = 0; s < m->r; s++) {
 		double wmax = 0, hmax = 0;
 		for (int i = 0; i < m->p; i++) {
 			wmax = fmax(wmax, m->w[(size_t)s * m->p + i]);
-			hmax = fmax(hmax, vlmod_prog_h(m, s, i, at_max));
+			hmax = fmax(hmax, vlmod_prog_h(m, s, i, op));
 		}
 		t[s] = prev + wmax + (m->comm[s] ? g * hmax + L : 0);
 		prev = t[s];
@@ -55,7 +55,7 @@ static void mpm_partners(const vlmod_prog *m, int s, const double *a, const doub
 	}
 }
 
-double vlmod_mpm(const vlmod_prog *m, double g, double L, int at_max, double *phi, double *step_max)
+double vlmod_mpm(const vlmod_prog *m, double g, double L, int op, double *phi, double *step_max)
 {
 	size_t p = (size_t)m->p;
 	double *a = malloc(4 * p * sizeof *a), *h, *ca, *ch;
@@ -68,7 +68,7 @@ double vlmod_mpm(const vlmod_prog *m, double g, double L, int at_max, double *ph
 	for (int s = 0; s < m->r; s++) {
 		for (size_t i = 0; i < p; i++) {
 			a[i] = (s ? phi[(size_t)(s - 1) * p + i] : 0) + m->w[(size_t)s * p + i];
-			h[i] = vlmod_prog_h(m, s, (int)i, at_max);
+			h[i] = vlmod_prog_h(m, s, (int)i, op);
 		}
 		if (m->comm[s])
 			mpm_partners(m, s, a, h, ca, ch);
@@ -92,7 +92,7 @@ static const char usage_bsp[] =
     "\n"
     "BSPWB and MPM predictions (Roda et al. 1999, 003-bspwb-mpm-models.txt) of a\n"
     "program given as its M-steps: in each M-step every task computes (w), then\n"
-    "sends and receives (h = in + out bytes, or their max with --op max).\n"
+    "sends and receives (h = in + out bytes; --op: their max, or out only).\n"
     "  BSPWB (5):  T_s = T_s-1 + max_i w_s,i + max_i (g h_s,i + L)\n"
     "  MPM (8-10): Phi_s,i = max_{j in G_s,i} (Phi_s-1,j + w_s,j) + g h_s,i + L,\n"
     "              G_s,i = {i} and the tasks that send to i in step s,\n"
@@ -150,12 +150,19 @@ static const char usage_bsp[] =
     "                   g and L; --g and --L given as well override it\n"
     "  --link NAME      the link of --params's rows (intra, inter), needed when\n"
     "                   it has several\n"
-    "  --op sum|max     @ in h = in @ out (default sum, as the paper)\n"
+    "  --op sum|max|out @ in h = in @ out (default sum, as the paper); out: h =\n"
+    "                   the bytes a task sends (only the sender's port\n"
+    "                   serialises, as in vlayer's model: a receiver pays a\n"
+    "                   constant per message and transfers overlap)\n"
     "  --tasks P        the number of tasks of STEPS.csv (default: largest + 1)\n"
     "  --steps auto|coll|phase\n"
     "                   the rule for --trace (default auto: coll if it applies)\n"
     "  --min-gap TIME   --trace: shorter computation does not end a phase or\n"
     "                   make a last step (default 1us)\n"
+    "  --terms          the step table also gives each step's terms: gh_s = g\n"
+    "                   max_i h (the h-relation's time), L_s (L, or 0 in a step\n"
+    "                   without communication), the step's BSPWB time\n"
+    "                   (bspwb_step_s) and, with --trace, vlayer's (vlayer_step_s)\n"
     "  --detail         also a table per step and task: w, in, out, h, incoming\n"
     "                   partners (with itself), Phi (with --csv: only this table)\n"
     "  --csv            CSV out: '# key: value' comment lines, then the table\n";
@@ -163,7 +170,7 @@ static const char usage_bsp[] =
 typedef struct bsp_opts {
 	const char *file, *trace, *params, *link, *g_text, *l_text;
 	double g, L, min_gap;
-	int at_max, ntasks, rule, detail, csv;
+	int op, ntasks, rule, detail, csv, terms;
 } bsp_opts;
 
 static int bsp_enum(const char *v, const char *const *names, int *out)
@@ -178,7 +185,7 @@ static int bsp_enum(const char *v, const char *const *names, int *out)
 
 static int bsp_value(bsp_opts *o, const char *opt, const char *v)
 {
-	static const char *const ops[] = {"sum", "max", NULL};
+	static const char *const ops[] = {"sum", "max", "out", NULL};
 	static const char *const rules[] = {"auto", "coll", "phase", NULL};
 	double d;
 	if (!strcmp(opt, "--trace"))
@@ -191,8 +198,8 @@ static int bsp_value(bsp_opts *o, const char *opt, const char *v)
 		o->g_text = v;
 	else if (!strcmp(opt, "--L"))
 		o->l_text = v;
-	else if (!strcmp(opt, "--op") && bsp_enum(v, ops, &o->at_max) < 0)
-		return vlmod_usage_err("bsp", usage_bsp, "--op '%s': expected sum or max", v);
+	else if (!strcmp(opt, "--op") && bsp_enum(v, ops, &o->op) < 0)
+		return vlmod_usage_err("bsp", usage_bsp, "--op '%s': expected sum, max or out", v);
 	else if (!strcmp(opt, "--steps") && bsp_enum(v, rules, &o->rule) < 0)
 		return vlmod_usage_err("bsp", usage_bsp,
 		                       "--steps '%s': expected auto, coll or phase", v);
@@ -220,10 +227,10 @@ static int bsp_args(int argc, char **argv, bsp_opts *o)
 {
 	static const char *const opts[] = {"--trace", "--params", "--link",    "--g",    "--L",
 	                                   "--op",    "--steps",  "--min-gap", "--tasks"};
-	static const char *const flags[] = {"--csv", "--detail"};
-	int *const flagv[] = {&o->csv, &o->detail};
+	static const char *const flags[] = {"--csv", "--detail", "--terms"};
+	int *const flagv[] = {&o->csv, &o->detail, &o->terms};
 	const vlmod_cmdline c = {"bsp", usage_bsp, opts,         9, flags,
-	                         flagv, 2,         bsp_value_cb, o, &o->file};
+	                         flagv, 3,         bsp_value_cb, o, &o->file};
 	return vlmod_args(argc, argv, &c);
 }
 
@@ -274,6 +281,8 @@ static int bsp_check(bsp_opts *o)
 }
 
 static const char *const rule_names[] = {"auto", "coll", "phase"};
+static const char *const op_names[] = {"sum", "max", "out"};
+static const char *const op_h[] = {"in + out", "in max out", "out"};
 
 static void bsp_preamble(const bsp_opts *o, const vlmod_prog *m, int rule)
 {
@@ -282,7 +291,7 @@ static void bsp_preamble(const bsp_opts *o, const vlmod_prog *m, int rule)
 		printf("# steps: %d\n# tasks: %d\n", m->r, m->p);
 		if (o->trace)
 			printf("# trace: %s\n# rule: %s\n", o->trace, rule_names[rule]);
-		printf("# g: %.9g\n# L: %.9g\n# op: %s\n", o->g, o->L, o->at_max ? "max" : "sum");
+		printf("# g: %.9g\n# L: %.9g\n# op: %s\n", o->g, o->L, op_names[o->op]);
 		return;
 	}
 	if (o->trace)
@@ -290,31 +299,47 @@ static void bsp_preamble(const bsp_opts *o, const vlmod_prog *m, int rule)
 		       m->p, o->trace, rule_names[rule]);
 	else
 		printf("%d M-step%s of %d tasks (%s)\n", m->r, m->r == 1 ? "" : "s", m->p, o->file);
-	printf("g = %s s/B, L = %s s, h = in %s out\n\n", vlmod_g(g, sizeof g, o->g),
-	       vlmod_g(l, sizeof l, o->L), o->at_max ? "max" : "+");
+	printf("g = %s s/B, L = %s s, h = %s\n\n", vlmod_g(g, sizeof g, o->g),
+	       vlmod_g(l, sizeof l, o->L), op_h[o->op]);
 }
 
 static void bsp_steps(vlmod_tab *t, const bsp_opts *o, const vlmod_prog *m, const double *T,
                       const double *mpm)
 {
-	static const char *const h[] = {"step",    "closed_by", "max_w_s", "max_h_B",
-	                                "bspwb_s", "mpm_s",     "vlayer_s"};
-	int tr = m->vlayer_end != NULL;
-	vlmod_tab_init(t, tr ? 7 : 5);
-	for (int k = 0; k < 7; k++)
-		if (tr || (k != 1 && k != 6))
-			vlmod_tab_str(t, h[k]);
+	/* the columns; with --terms 4 more after max_h_B (the last only with a trace) */
+	static const char *const h[] = {"step",    "closed_by",    "max_w_s",       "max_h_B",
+	                                "gh_s",    "L_s",          "bspwb_step_s",  "vlayer_step_s",
+	                                "bspwb_s", "mpm_s",        "vlayer_s"};
+	int tr = m->vlayer_end != NULL, n = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (int k = 0; k < 11; k++)
+			if ((tr || (k != 1 && k != 7 && k != 10)) && (o->terms || k < 4 || k > 7)) {
+				if (pass)
+					vlmod_tab_str(t, h[k]);
+				else
+					n++;
+			}
+		if (!pass)
+			vlmod_tab_init(t, n);
+	}
 	for (int s = 0; s < m->r; s++) {
 		double wmax = 0, hmax = 0;
 		for (int i = 0; i < m->p; i++) {
 			wmax = fmax(wmax, m->w[(size_t)s * m->p + i]);
-			hmax = fmax(hmax, vlmod_prog_h(m, s, i, o->at_max));
+			hmax = fmax(hmax, vlmod_prog_h(m, s, i, o->op));
 		}
 		vlmod_tab_num(t, s + 1);
 		if (tr)
 			vlmod_tab_str(t, m->label && m->label[s] ? m->label[s] : "-");
 		vlmod_tab_num(t, wmax);
 		vlmod_tab_num(t, hmax);
+		if (o->terms) {
+			vlmod_tab_num(t, m->comm[s] ? o->g * hmax : 0);
+			vlmod_tab_num(t, m->comm[s] ? o->L : 0);
+			vlmod_tab_num(t, T[s] - (s ? T[s - 1] : 0));
+			if (tr)
+				vlmod_tab_num(t, m->vlayer_end[s] - (s ? m->vlayer_end[s - 1] : 0));
+		}
 		vlmod_tab_num(t, T[s]);
 		vlmod_tab_num(t, mpm[s]);
 		if (tr)
@@ -362,7 +387,7 @@ static int bsp_detail(vlmod_tab *t, const bsp_opts *o, const vlmod_prog *m, cons
 			vlmod_tab_num(t, m->w[k]);
 			vlmod_tab_num(t, m->in[k]);
 			vlmod_tab_num(t, m->out[k]);
-			vlmod_tab_num(t, vlmod_prog_h(m, s, i, o->at_max));
+			vlmod_tab_num(t, vlmod_prog_h(m, s, i, o->op));
 			vlmod_tab_num(t, cnt[i]);
 			vlmod_tab_num(t, phi[k]);
 		}
@@ -407,8 +432,8 @@ static int bsp_report(const bsp_opts *o, const vlmod_prog *m, int rule)
 	int rc = -1;
 	if (!T || !mpm || !phi)
 		goto out;
-	vlmod_bspwb(m, o->g, o->L, o->at_max, T);
-	psi = vlmod_mpm(m, o->g, o->L, o->at_max, phi, mpm);
+	vlmod_bspwb(m, o->g, o->L, o->op, T);
+	psi = vlmod_mpm(m, o->g, o->L, o->op, phi, mpm);
 	if (isnan(psi))
 		goto out;
 	bsp_preamble(o, m, rule);

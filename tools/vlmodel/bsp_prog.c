@@ -125,10 +125,12 @@ void vlmod_prog_free(vlmod_prog *m)
 	memset(m, 0, sizeof *m);
 }
 
-double vlmod_prog_h(const vlmod_prog *m, int s, int i, int at_max)
+double vlmod_prog_h(const vlmod_prog *m, int s, int i, int op)
 {
 	size_t k = (size_t)s * (size_t)m->p + (size_t)i;
 	if (m->hx[k] >= 0)
 		return m->hx[k];
-	return at_max ? fmax(m->in[k], m->out[k]) : m->in[k] + m->out[k];
+	if (op == VLMOD_OP_OUT)
+		return m->out[k];
+	return op == VLMOD_OP_MAX ? fmax(m->in[k], m->out[k]) : m->in[k] + m->out[k];
 }

@@ -48,7 +48,11 @@ int vlmod_prog_msg(vlmod_prog *m, int step, int from, int to, double bytes, int 
 int vlmod_prog_finish(vlmod_prog *m);
 void vlmod_prog_free(vlmod_prog *m);
 
-/* h of task i in step s: the explicit h, else in @ out (AT_MAX: max, else +). */
-double vlmod_prog_h(const vlmod_prog *m, int s, int i, int at_max);
+/* @ in h = in @ out: the paper's sum, the max, or only what the task sends
+ * (out: a machine on which only the sender's port serialises, as vlayer's
+ * CLUE model: a receiver pays a constant per message, transfers overlap). */
+enum { VLMOD_OP_SUM, VLMOD_OP_MAX, VLMOD_OP_OUT };
+/* h of task i in step s: the explicit h, else in @ out (OP: VLMOD_OP_*). */
+double vlmod_prog_h(const vlmod_prog *m, int s, int i, int op);
 
 #endif

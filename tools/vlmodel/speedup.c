@@ -21,10 +21,10 @@
  * the slides' own results hold: x ~ 3 alpha n / 128 (bwGRiD: p_1/2 ~ y) and
  * p_max = 24 ln(2) p_1/2 = (24 ln 2 / 128) n for alpha = 1/3. */
 static const vlmod_kernel kernels[] = {
-    {"scalar", "scalar product", "2*n", "2*n*w", "p*w"},
+    {"scalar", "scalar product", "2*n", "2*n*w", "p*w", "log2(p)"},
     {"matmul", "matrix multiplication (Cannon)", "2*n^3", "2*n^2*w",
-     "2*n^2*sqrt(p)*(1-1/sqrt(p))*w"},
-    {"linpack", "Linpack", "2/3*n^3", "2*n^2*w", "(2+log2(p)/12)*n^2*w/(3*alpha)"},
+     "2*n^2*sqrt(p)*(1-1/sqrt(p))*w", "2*(sqrt(p)-1)"},
+    {"linpack", "Linpack", "2/3*n^3", "2*n^2*w", "(2+log2(p)/12)*n^2*w/(3*alpha)", NULL},
 };
 
 const vlmod_kernel *vlmod_kernels(int *n)
@@ -49,6 +49,12 @@ static double su_eval(const vlmod_speedup *m, const vlmod_expr *e, double p)
 	memcpy(v, m->vars, sizeof v);
 	v[VLMOD_VAR_P] = p;
 	return vlmod_expr_eval(e, v);
+}
+
+double vlmod_su_t(const vlmod_speedup *m, double p)
+{
+	double t = su_eval(m, m->op, p) / (p * m->lpeak) + su_eval(m, m->x, p) / m->bc;
+	return m->m && m->t0 > 0 ? t + su_eval(m, m->m, p) * m->t0 : t;
 }
 
 double vlmod_su_x(const vlmod_speedup *m, double p)
@@ -228,7 +234,7 @@ int vlmod_parse_plist(const char *text, double **p, int *n, char *err, size_t er
 static const char usage_su[] =
     "usage: vlmodel speedup [--kernel NAME] [--n N] [--w BYTES] [--alpha A]\n"
     "                       [--op EXPR] [--b EXPR] [--x EXPR] [--p LIST]\n"
-    "                       [--lpeak RATE] [--bc RATE] [--csv]\n"
+    "                       [--lpeak RATE] [--bc RATE] [--t0 TIME [--m EXPR]] [--csv]\n"
     "\n"
     "The speed-up model of Kredel et al. (ISC 2013, 002-kredel-speedup-model.txt).\n"
     "Hardware: p processing units of peak l_peak, network bandwidth b_c; software:\n"
@@ -259,17 +265,26 @@ static const char usage_su[] =
     "                 GFlop/s TFlop/s (default 8GFlop/s, the paper's bwGRiD core)\n"
     "  --bc RATE      network bandwidth, B/s KB/s MB/s GB/s KiB/s MiB/s GiB/s bit/s\n"
     "                 kbit/s Mbit/s Gbit/s (default 1.5GB/s, bwGRiD's InfiniBand)\n"
+    "  --t0 TIME      a latency per message (s, or with ns us ms s), which the\n"
+    "                 paper's model has not: the table also gives\n"
+    "                   t_s   = #op/(p l_peak) + #x/b_c + m(p) t0\n"
+    "                   S_t0  = t(1)/t(p), with t(1) from the same formula\n"
+    "  --m EXPR       the messages on the critical path, an expression of p (and\n"
+    "                 n, w, alpha); default for scalar log2(p) (the binomial tree\n"
+    "                 of samples/mpi/scalarprod.c, p a power of two), for matmul\n"
+    "                 2*(sqrt(p)-1) (Cannon's shifts); needed for other kernels\n"
     "  --csv          CSV out: comment lines '# key: value' (the parameters,\n"
-    "                 p_half, p_max, l_max), then p,x,S,E,l_flops\n";
+    "                 p_half, p_max, l_max), then p,x,S,E,l_flops (and t_s,\n"
+    "                 S_t0 with --t0)\n";
 
 typedef struct su_opts {
 	const char *kernel;
 	const char *ex[3]; /* op, b, x texts */
-	const char *n_text, *p_text;
+	const char *n_text, *p_text, *m_text, *t0_text;
 	double lpeak, bc;
 	int csv;
 	vlmod_speedup m;
-	vlmod_expr *e[3];
+	vlmod_expr *e[3], *em;
 	double *p;
 	int np;
 } su_opts;
@@ -315,6 +330,14 @@ static int su_value(su_opts *o, const char *opt, const char *v)
 		o->n_text = v;
 	else if (!strcmp(opt, "--p"))
 		o->p_text = v;
+	else if (!strcmp(opt, "--m"))
+		o->m_text = v;
+	else if (!strcmp(opt, "--t0") && (vlmod_parse_seconds(v, 1, &o->m.t0) < 0 || o->m.t0 < 0))
+		return vlmod_usage_err("speedup", usage_su,
+		                       "--t0 '%s': expected a time >= 0 (s, or with ns, us, ms, s)",
+		                       v);
+	else if (!strcmp(opt, "--t0"))
+		o->t0_text = v;
 	else if (!strcmp(opt, "--lpeak") && su_flops(v, &o->lpeak) < 0)
 		return vlmod_usage_err("speedup", usage_su,
 		                       "--lpeak '%s': expected a rate > 0 in "
@@ -339,11 +362,12 @@ static int su_value_cb(void *o, const char *opt, const char *v)
 
 static int su_args(int argc, char **argv, su_opts *o)
 {
-	static const char *const opts[] = {"--kernel", "--n", "--w", "--alpha", "--op",
-	                                   "--b",      "--x", "--p", "--lpeak", "--bc"};
+	static const char *const opts[] = {"--kernel", "--n",  "--w",     "--alpha",
+	                                   "--op",     "--b",  "--x",     "--p",
+	                                   "--lpeak",  "--bc", "--t0",    "--m"};
 	static const char *const flags[] = {"--csv"};
 	int *const flagv[] = {&o->csv};
-	const vlmod_cmdline c = {"speedup", usage_su, opts,        10, flags,
+	const vlmod_cmdline c = {"speedup", usage_su, opts,        12, flags,
 	                         flagv,     1,        su_value_cb, o,  NULL};
 	return vlmod_args(argc, argv, &c);
 }
@@ -380,6 +404,18 @@ static int su_exprs(su_opts *o)
 	o->m.op = o->e[0];
 	o->m.b = o->e[1];
 	o->m.x = o->e[2];
+	if (o->m_text && !o->t0_text)
+		return vlmod_usage_err("speedup", usage_su, "--m is for --t0");
+	if (!o->t0_text)
+		return 0;
+	if (!o->m_text && !(o->m_text = k ? k->m : NULL))
+		return vlmod_usage_err("speedup", usage_su,
+		                       "--t0: give --m (the messages on the critical path)");
+	if (!(o->em = vlmod_expr_parse(o->m_text, err, sizeof err)))
+		return vlmod_usage_err("speedup", usage_su, "--m '%s': %s", o->m_text, err);
+	if (vlmod_expr_uses(o->em, VLMOD_VAR_N) && !o->n_text)
+		return vlmod_usage_err("speedup", usage_su, "--m '%s' uses n: give --n", o->m_text);
+	o->m.m = o->em;
 	return 0;
 }
 
@@ -422,6 +458,10 @@ static void su_params(const su_opts *o)
 	printf("%sl_peak: %s Flop/s\n", pre, vlmod_g(b, sizeof b, o->lpeak));
 	printf("%sb_c: %s B/s\n", pre, vlmod_g(b, sizeof b, o->bc));
 	printf("%sa_star: %s Flop/B\n", pre, vlmod_g(b, sizeof b, o->lpeak / o->bc));
+	if (o->m.m) {
+		printf("%st0: %s s\n", pre, vlmod_g(b, sizeof b, o->m.t0));
+		printf("%sm: %s\n", pre, o->m_text);
+	}
 }
 
 /* a = #op/#b (if #b is given and does not depend on p). */
@@ -483,16 +523,30 @@ static int su_check(const su_opts *o)
 				                       vlmod_g(c, sizeof c, o->p[i]));
 			}
 		}
+	for (int i = 0; o->em && i < o->np; i++) {
+		double v[VLMOD_NVARS], x;
+		memcpy(v, o->m.vars, sizeof v);
+		v[VLMOD_VAR_P] = o->p[i];
+		x = vlmod_expr_eval(o->em, v);
+		if (!(x >= 0)) {
+			char b[32], c[32];
+			return vlmod_usage_err("speedup", usage_su,
+			                       "--m '%s' is %s at p = %s: expected a number >= 0",
+			                       o->m_text, vlmod_g(b, sizeof b, x),
+			                       vlmod_g(c, sizeof c, o->p[i]));
+		}
+	}
 	return 0;
 }
 
 static int su_table(const su_opts *o)
 {
-	static const char *const h[] = {"p", "x", "S", "E", "l_flops"};
+	static const char *const h[] = {"p", "x", "S", "E", "l_flops", "t_s", "S_t0"};
+	int nc = o->m.m ? 7 : 5, rc;
+	double t1 = o->m.m ? vlmod_su_t(&o->m, 1) : 0;
 	vlmod_tab t;
-	int rc;
-	vlmod_tab_init(&t, 5);
-	for (int k = 0; k < 5; k++)
+	vlmod_tab_init(&t, nc);
+	for (int k = 0; k < nc; k++)
 		vlmod_tab_str(&t, h[k]);
 	for (int i = 0; i < o->np; i++) {
 		double p = o->p[i], x = vlmod_su_x(&o->m, p);
@@ -501,6 +555,10 @@ static int su_table(const su_opts *o)
 		vlmod_tab_num(&t, vlmod_su_s(x, p));
 		vlmod_tab_num(&t, vlmod_su_s(x, p) / p);
 		vlmod_tab_num(&t, vlmod_su_l(&o->m, p));
+		if (o->m.m) {
+			vlmod_tab_num(&t, vlmod_su_t(&o->m, p));
+			vlmod_tab_num(&t, t1 / vlmod_su_t(&o->m, p));
+		}
 	}
 	rc = vlmod_tab_print(stdout, &t, o->csv);
 	vlmod_tab_free(&t);
@@ -533,6 +591,7 @@ int vlmod_speedup_main(int argc, char **argv)
 	}
 	for (int k = 0; k < 3; k++)
 		vlmod_expr_free(o.e[k]);
+	vlmod_expr_free(o.em);
 	free(o.p);
 	return rc == 1 ? 0 : rc;
 }

@@ -153,6 +153,7 @@ typedef struct vlmod_kernel {
 	const char *name;  /* "scalar", "matmul", "linpack" */
 	const char *title; /* "scalar product" */
 	const char *op, *b, *x;
+	const char *m; /* messages on the critical path (for --t0), or NULL */
 } vlmod_kernel;
 
 /* The kernel called NAME, or NULL; vlmod_kernels(&n) lists all. */
@@ -164,12 +165,17 @@ typedef struct vlmod_speedup {
 	double vars[VLMOD_NVARS];       /* n, w, alpha (p is set per call) */
 	double lpeak;                 /* Flop/s per processing unit */
 	double bc;                    /* network bandwidth, B/s */
+	const vlmod_expr *m;          /* messages on the critical path, or NULL */
+	double t0;                    /* latency per message, s (0: the paper's model) */
 } vlmod_speedup;
 
 /* x at P (INFINITY when #x is 0), S(P), and l(P) in Flop/s. */
 double vlmod_su_x(const vlmod_speedup *m, double p);
 double vlmod_su_s(double x, double p);
 double vlmod_su_l(const vlmod_speedup *m, double p);
+/* The time with the latency term: t(p) = #op/(p l_peak) + #x/b_c + m(p) t0
+ * (the paper's t when t0 = 0 or m is NULL). */
+double vlmod_su_t(const vlmod_speedup *m, double p);
 
 #define VLMOD_SU_PMAX 1e15 /* the largest p searched */
 /* p_1/2 into *P: returns 0, -1 if x(1) < 1 (below one PU), 1 if x(p) > p up to
@@ -189,13 +195,14 @@ int vlmod_speedup_main(int argc, char **argv);
 /* ---- bsp.c: BSPWB and MPM ----
  * The program (vlmod_prog, its M-steps and messages): bsp_prog.h. */
 
-/* BSPWB (formula 5): T[s] for s = 0..r-1 (T[r-1] is the program's time). */
-void vlmod_bspwb(const vlmod_prog *m, double g, double L, int at_max, double *t);
+/* BSPWB (formula 5): T[s] for s = 0..r-1 (T[r-1] is the program's time).  OP:
+ * @ in h = in @ out, VLMOD_OP_SUM (the paper's), _MAX or _OUT (bsp_prog.h). */
+void vlmod_bspwb(const vlmod_prog *m, double g, double L, int op, double *t);
 
 /* MPM (formulas 8-10): PHI[s * p + i], and the program's time Psi (the
  * return value; NAN if out of memory).  STEP_MAX (r values, may be NULL) gets
  * max_i PHI[s][i]. */
-double vlmod_mpm(const vlmod_prog *m, double g, double L, int at_max, double *phi,
+double vlmod_mpm(const vlmod_prog *m, double g, double L, int op, double *phi,
                  double *step_max);
 
 /* Read an M-step CSV file (see `vlmodel bsp --help`): columns step, task, work,

@@ -209,7 +209,7 @@ static void su_kernel(su_fix *f, const char *name, double n)
 	f->e[1] = vlmod_expr_parse(k->b, err, sizeof err);
 	f->e[2] = vlmod_expr_parse(k->x, err, sizeof err);
 	ck_assert(f->e[0] && f->e[1] && f->e[2]);
-	f->m = (vlmod_speedup){f->e[0], f->e[1], f->e[2], {n, 1, 8, 1.0 / 3}, 8e9, 1.5e9};
+	f->m = (vlmod_speedup){f->e[0], f->e[1], f->e[2], {n, 1, 8, 1.0 / 3}, 8e9, 1.5e9, NULL, 0};
 }
 
 static void su_free(su_fix *f)
@@ -235,6 +235,37 @@ START_TEST(su_scalar)
 	REL(p, sqrt(468750), 1e-6);
 	REL(l, 8e9 * sqrt(468750) / 2, 1e-9);
 	ck_assert_double_eq(vlmod_su_s(x, 1), 1);
+	su_free(&f);
+}
+END_TEST
+
+/* The latency term (--t0): t(p) = #op/(p l_peak) + #x/b_c + m(p) t0; the scalar
+ * kernel's default m = log2(p) (samples/mpi/scalarprod.c's tree).  n = 10^6,
+ * l_peak = 1 GFlop/s, b_c = 128 MB/s, t0 = 60 us (tests/e2e/model_exact.ini:
+ * S + T(0) + R): t(1) = 2 ms + 8/128e6 s, t(4) = 0.5 ms + 32/128e6 s + 2 t0;
+ * without t0 (or m) the paper's t. */
+START_TEST(su_latency)
+{
+	su_fix f;
+	char err[128];
+	vlmod_expr *m;
+	const vlmod_kernel *k = vlmod_kernel_find("scalar");
+	su_kernel(&f, "scalar", 1e6);
+	f.m.lpeak = 1e9;
+	f.m.bc = 128e6;
+	REL(vlmod_su_t(&f.m, 4), 0.5e-3 + 32 / 128e6, 1e-14);
+	ck_assert_str_eq(k->m, "log2(p)");
+	m = vlmod_expr_parse(k->m, err, sizeof err);
+	ck_assert_ptr_nonnull(m);
+	f.m.m = m;
+	REL(vlmod_su_t(&f.m, 4), 0.5e-3 + 32 / 128e6, 1e-14); /* t0 = 0 */
+	f.m.t0 = 60e-6;
+	REL(vlmod_su_t(&f.m, 1), 2e-3 + 8 / 128e6, 1e-14);
+	REL(vlmod_su_t(&f.m, 2), 1e-3 + 16 / 128e6 + 60e-6, 1e-14);
+	REL(vlmod_su_t(&f.m, 4), 0.5e-3 + 32 / 128e6 + 120e-6, 1e-14);
+	ck_assert_ptr_null(vlmod_kernel_find("linpack")->m);
+	ck_assert_str_eq(vlmod_kernel_find("matmul")->m, "2*(sqrt(p)-1)");
+	vlmod_expr_free(m);
 	su_free(&f);
 }
 END_TEST
@@ -338,6 +369,33 @@ START_TEST(bsp_fig1)
 	vlmod_bspwb(&m, 0.5, 1, 1, t);
 	ck_assert_double_eq(t[1], 11);
 	ck_assert_double_eq(vlmod_mpm(&m, 0.5, 1, 1, phi, NULL), 9);
+	/* with h = out (VLMOD_OP_OUT): each task sends 1, as with max here */
+	ck_assert_double_eq(vlmod_prog_h(&m, 0, 0, VLMOD_OP_OUT), 1);
+	vlmod_bspwb(&m, 0.5, 1, VLMOD_OP_OUT, t);
+	ck_assert_double_eq(t[1], 11);
+	vlmod_prog_free(&m);
+}
+END_TEST
+
+/* A gather (tasks 1..3 send 2 bytes to 0, no work; g = 1 s/B, L = 0.5 s): the
+ * paper's h = in + out is 6 at the root (T = 6.5 s), in max out too; h = out is
+ * 2 for every sender and 0 for the root (T = 2.5 s: only senders' ports). */
+START_TEST(bsp_op_out)
+{
+	vlmod_prog m;
+	double t[1];
+	ck_assert_int_eq(vlmod_prog_init(&m, 4, 1), 0);
+	for (int i = 1; i < 4; i++)
+		ck_assert_int_eq(vlmod_prog_msg(&m, 0, i, 0, 2, 0), 0);
+	ck_assert_int_eq(vlmod_prog_finish(&m), 0);
+	ck_assert_double_eq(vlmod_prog_h(&m, 0, 0, VLMOD_OP_SUM), 6);
+	ck_assert_double_eq(vlmod_prog_h(&m, 0, 0, VLMOD_OP_MAX), 6);
+	ck_assert_double_eq(vlmod_prog_h(&m, 0, 0, VLMOD_OP_OUT), 0);
+	ck_assert_double_eq(vlmod_prog_h(&m, 0, 3, VLMOD_OP_OUT), 2);
+	vlmod_bspwb(&m, 1, 0.5, VLMOD_OP_SUM, t);
+	ck_assert_double_eq(t[0], 6.5);
+	vlmod_bspwb(&m, 1, 0.5, VLMOD_OP_OUT, t);
+	ck_assert_double_eq(t[0], 2.5);
 	vlmod_prog_free(&m);
 }
 END_TEST
@@ -545,10 +603,12 @@ static Suite *suite(void)
 	tcase_add_test(ab, units_seconds);
 	tcase_add_test(su, su_expr);
 	tcase_add_test(su, su_scalar);
+	tcase_add_test(su, su_latency);
 	tcase_add_test(su, su_linpack);
 	tcase_add_test(su, su_matmul);
 	tcase_add_test(su, su_plist);
 	tcase_add_test(bsp, bsp_fig1);
+	tcase_add_test(bsp, bsp_op_out);
 	tcase_add_test(bsp, bsp_psrs);
 	tcase_add_test(bsp, bsp_rules);
 	tcase_add_test(bsp, bsp_read);
