@@ -269,6 +269,43 @@ for k in scan exscan; do
 	for r in 0 1 2; do assert_eq "$k recursive_doubling p=3 rank $r" ${e[r]} "$(get $r end)"; done
 done
 
+# ---- rendezvous inside collectives (issue 15): a message of eager_limit (4 KiB)
+# or more departs when its receive is posted and its send ends when the data are
+# in, as point-to-point and as SMPI (tests/unit/coll/test_coll_rdv.c) ----
+nr=10000
+Tr=$(T $nr)
+# bcast binomial, p = 4, root 1: the root's two blocking sends end at S + T and
+# 2S + 2T; relative 2 (rank 3) forwards to relative 3 (rank 0)
+run 4 "$CFG" coll bcast $nr 1
+e=($((2 * S + 2 * Tr + 2 * R)) $((2 * S + 2 * Tr)) $((2 * S + 2 * Tr + R)) $((2 * S + 2 * Tr + R)))
+for r in 0 1 2 3; do assert_eq "bcast binomial rendezvous p=4 root 1 rank $r" ${e[r]} "$(get $r end)"; done
+# allreduce recursive doubling, p = 3: 0 -> 1 (in at S + T), 1 and 2 exchange
+# (Sendrecv: 2 -> 1 departs when 1 posts, at S + T + R), 1 -> 0 (posted at S + T)
+run 3 "$CFG" coll allreduce $nr 0
+e=($((2 * S + 3 * Tr + 3 * R)) $((2 * S + 3 * Tr + 2 * R)) $((2 * S + 2 * Tr + 2 * R)))
+for r in 0 1 2; do assert_eq "allreduce recursive_doubling rendezvous p=3 rank $r" ${e[r]} "$(get $r end)"; done
+
+# ---- [collectives] selection = openmpi (issue 15): the algorithm Open MPI 4.1's
+# rules choose per call (tests/unit/coll/test_coll_ompi.c tests the rules) ----
+OMPI_CFG="$WORK/openmpi.ini"
+{ cat "$CFG"; printf '\n[collectives]\nselection = openmpi\n'; } > "$OMPI_CFG"
+# bcast, 4 ranks, 2400 B: Open MPI's binomial (nonblocking sends to the children
+# 1, 2 of the root, then 1 -> 3), all eager
+run 4 "$OMPI_CFG" coll bcast $n 0
+e=($((2 * S)) $((2 * S + Tn + R)) $((2 * S + Tn + R)) $((2 * S + 2 * Tn + 2 * R)))
+for r in 0 1 2 3; do assert_eq "selection = openmpi: bcast p=4 $n B (binomial_ompi) rank $r" ${e[r]} "$(get $r end)"; done
+# allreduce, 4 ranks, 10000 B: Rabenseifner (from 8 KiB on); 5000 B halves, then
+# 2500 B, each step an Open MPI sendrecv (rendezvous from 4 KiB: the data leave
+# when the peer has posted; both sides post before sending)
+run 4 "$OMPI_CFG" coll allreduce $nr 0
+e=$((2 * (S + $(T 5000) + R) + 2 * (S + $(T 2500) + R)))
+for r in 0 3; do assert_eq "selection = openmpi: allreduce p=4 $nr B (rabenseifner) rank $r" $e "$(get $r end)"; done
+# barrier, 4 ranks: Open MPI's linear
+run 4 "$OMPI_CFG" coll barrier 0 0
+exp=$("$BUILD/tests/collsim" "$CFG" barrier linear 4 0 0 | tr '\n' ' ')
+got=$(for ((r = 0; r < 4; r++)); do printf '%s %s ' $r "$(get $r end)"; done)
+assert_eq "selection = openmpi: barrier p=4 is linear" "$exp" "$got"
+
 # ---- every algorithm of every collective on 2, 3, 4 and 8 ranks under mpirun
 # against the engine's simulation of it (tests/tools/collsim; the closed forms of
 # each algorithm are asserted in tests/unit/test_coll.c): what the layer passes to

@@ -178,6 +178,8 @@ static const char *const vlfz_tokens[] = {
 	"[simulation]", "count = ", "100000", "99999", "send_model = ", "contention = ",
 	"[mpi]", "[collectives]", "eager_limit = ", "rank_hosts = ", "ranks_per_node = ",
 	"placement = roundrobin", "barrier = ", "default", "binomial", "ring",
+	"[topology]", "kind = torus", "kind = switch", "dims = ", "2x2", "x", "65536x65536x65536",
+	"duplex = half", "backplane = ", "latency = ",
 	"trans_per_kib = ", "bandwidth = ", " = ", "us", "ns", "ps", "s", "KiB", "GB", "Mbit/s",
 	"e999", "e-999", "-", ".", ",", ":", ";", "#", "\n", "\r\n", "\t", "\xEF\xBB\xBF",
 	"9223372036854775807", "0.5", "1e19", "nan", "inf",

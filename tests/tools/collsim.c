@@ -5,7 +5,9 @@
  *   collsim VMCONFIG KIND ALG P ROOT BYTES HOSTS ENTRIES
  *       the same with rank r on the r-th of the comma-separated host names HOSTS,
  *       entering at the r-th of the comma-separated ENTRIES (ns)
- *   collsim --algs KIND                      prints the algorithms KIND accepts */
+ *   collsim --algs KIND                      prints the algorithms KIND accepts
+ * ALG "default" is the VMConfig's choice: its [collectives] key for KIND, else
+ * its selection (fixed, or Open MPI's rules for that P and BYTES). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

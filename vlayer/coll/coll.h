@@ -12,11 +12,22 @@
  * same schedule deterministically; each leaves at the time the algorithm gives
  * it, not at a global maximum.
  *
- * Message semantics inside the simulation are those of an eager send:
- *   send:  t[r] += send_time(h[r], h[peer], bytes);  arrival = t[r] + trans_time(...)
- *   recv:  wait = max(0, arrival - t[r]);  t[r] = max(t[r], arrival) + recv_time(h[src], h[r])
- * Operations of one rank run in the order the algorithm lists them.  The
- * arithmetic of reductions is not modelled (it is done by the real library).
+ * Message semantics inside the simulation are those of point-to-point MPI
+ * (README "MPI"), with S, T, R the send, transmission and receive times of
+ * the model.  A rank runs its actions in order (sched.h): it starts an
+ * operation (MPI_Isend, MPI_Irecv) or waits for one (MPI_Wait); a blocking
+ * send or receive is both, MPI_Sendrecv starts both and waits for the receive,
+ * then the send.  Starting at time t: a receive is posted at t; a send costs S
+ * (t += S) and is then ready.  Waiting:
+ *   message: eager if bytes < [mpi] eager_limit, else a rendezvous;
+ *            its data depart when the send is ready (eager) or at the later of
+ *            ready and the receive's post time (rendezvous), and are in T later
+ *   receive: wait = max(0, in - t);  t = max(t, in) + R
+ *   send:    eager: nothing more;  rendezvous: wait = max(0, in - t), t = max(t, in)
+ * A wait whose peer has not reached the time it needs waits for it; a
+ * schedule that cannot complete (two blocking rendezvous sends to each other)
+ * is an error.  The arithmetic of reductions is not modelled (it is done by
+ * the real library).
  */
 #ifndef VLCOLL_COLL_H
 #define VLCOLL_COLL_H
@@ -39,8 +50,37 @@ enum vlcoll_alg {
 	VLCOLL_ALG_PAIRWISE,           /* alltoall: step k, send to r + k, receive from r - k */
 	VLCOLL_ALG_REDUCE_BCAST,       /* allreduce: reduce to 0 then bcast (both binomial) */
 	VLCOLL_ALG_CHAIN,              /* scan/exscan: rank r waits for r - 1, sends to r + 1 */
+	/* Open MPI 4.1's algorithms (coll base), as its library runs them; the
+	 * "_ompi" ones differ from the vlayer algorithm of the same idea in the
+	 * tree, the order or the nonblocking operations */
+	VLCOLL_ALG_LINEAR_OMPI,        /* bcast, reduce: Open MPI's basic linear */
+	VLCOLL_ALG_BINOMIAL_OMPI,      /* bcast, reduce: Open MPI's binomial tree */
+	VLCOLL_ALG_BINARY,             /* bcast, reduce: binary tree */
+	VLCOLL_ALG_KNOMIAL,            /* bcast: k-nomial tree, radix 4 */
+	VLCOLL_ALG_PIPELINE,           /* bcast, reduce: a chain root -> 1 -> 2 ... */
+	VLCOLL_ALG_IN_ORDER_BINARY,    /* reduce: in-order binary tree rooted at p - 1 */
+	VLCOLL_ALG_RABENSEIFNER,       /* allreduce: halving reduce-scatter, doubling allgather */
+	VLCOLL_ALG_RING_OMPI,          /* allreduce: Open MPI's ring */
+	VLCOLL_ALG_NONOVERLAPPING,     /* allreduce: reduce then bcast, as selected by Open MPI */
+	VLCOLL_ALG_BRUCK,              /* allgather, alltoall: Bruck's ceil(log2 p) steps */
+	VLCOLL_ALG_NEIGHBOR,           /* allgather: neighbour exchange (odd p: ring) */
+	VLCOLL_ALG_LINEAR_SYNC,        /* alltoall: Open MPI's linear (all posted, then waited) */
+	VLCOLL_ALG_TREE,               /* barrier: Open MPI's tree (up then down a hypercube) */
+	VLCOLL_ALG_SCATTER_ALLGATHER,  /* bcast: binomial scatter, recursive-doubling allgather */
+	VLCOLL_ALG_SPLIT_BINARY,       /* bcast: halves down the two subtrees, then swapped */
 	VLCOLL_ALG_NALGS
 };
+
+/* How the algorithm of a kind whose [collectives] key is not given (or is
+ * "default") is chosen: [collectives] selection. */
+enum vlcoll_selection {
+	VLCOLL_SELECT_FIXED = 0,       /* the default of the kind (catalogue.c) */
+	VLCOLL_SELECT_OPENMPI = 1,     /* Open MPI 4.1's fixed decision rules (select_openmpi.c) */
+};
+
+/* Name of a selection ("fixed", "openmpi"); its value for a name, or -1. */
+const char *vlcoll_selection_name(int sel);
+int vlcoll_selection_parse(const char *name);
 
 /* Name of an algorithm ("binomial"). */
 const char *vlcoll_alg_name(int alg);
@@ -82,6 +122,15 @@ typedef struct vlcoll_out {
 	int64_t wait;           /* of exit - entry: time waiting for arrivals */
 	int nmsgs;              /* messages this rank sent in the algorithm */
 } vlcoll_out;
+
+/* The algorithm Open MPI 4.1's default ("tuned", fixed decision) rules
+ * choose for in (kind, p, sizes), as a vlayer algorithm; VLCOLL_ALG_DEFAULT
+ * for a kind the rules of select_openmpi.c do not cover.  *ompi receives
+ * Open MPI's algorithm number (0 if none).  Where vlayer lacks the
+ * algorithm the rule picks, the substitute is returned and *subst set to 1. */
+int vlcoll_select_openmpi(const vlcoll_in *in, int *ompi, int *subst);
+/* Open MPI's name of its algorithm number ompi for kind ("knomial"). */
+const char *vlcoll_ompi_name(int kind, int ompi);
 
 /* Simulate in on the model c; out has p entries.  Returns 0, or -1 if in is
  * invalid (unknown kind, algorithm not accepted by the kind, p < 1, root out

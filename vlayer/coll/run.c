@@ -1,9 +1,11 @@
 /* run.c - running a schedule on the delay model (vlcoll_run, sched.h): every
  * send is matched to its receive (the k-th send from i to j with the k-th
- * receive of j from i), then the ranks are swept in order, each running its
- * operations until it reaches a receive whose message has not been sent yet,
- * until all are done.  Costs come from the engine's model (model.c) only; the
- * message semantics are those stated in coll.h.
+ * receive of j from i, in the order they are started), then the ranks are
+ * swept in order, each running its actions until it reaches a wait that needs
+ * a time its peer has not reached yet (a receive whose message has not been
+ * sent, a rendezvous send whose receive has not been posted), until all are
+ * done.  Costs come from the engine's model
+ * (model.c) only; the message semantics are those stated in coll.h.
  */
 #include <stdlib.h>
 #include "vlayer/core/engine.h"
@@ -11,10 +13,10 @@
 
 /* ---- matching: the k-th send from i to j with the k-th receive of j from i ---- */
 
-/* A receive whose message has not been sent yet. */
+/* A time not known yet (a send not started, a receive not posted). */
 #define VLCOLL_PENDING INT64_MIN
 
-/* Give every send the index of its receive and mark the receives pending.
+/* Give every send the index of its receive and the reverse; mark all pending.
  * The sends addressed to each rank are gathered in rank-then-list order, so
  * those from one sender are contiguous and in FIFO order. */
 static int vlcoll_match(vlcoll_sched *s)
@@ -62,10 +64,12 @@ static int vlcoll_match(vlcoll_sched *s)
 			if (k == none || k >= off[q + 1] || src[k] != r)
 				goto out; /* a receive without its send */
 			sd = &s->rank[r].op[idx[k]];
-			if (sd->v != rv->v)
+			if (sd->bytes != rv->bytes)
 				goto out;
 			sd->match = (uint32_t)i;
-			rv->v = VLCOLL_PENDING;
+			rv->match = (uint32_t)idx[k];
+			sd->t = VLCOLL_PENDING;
+			rv->t = VLCOLL_PENDING;
 			cur[r]++;
 		}
 		for (k = off[q]; k < off[q + 1]; k++) {
@@ -87,36 +91,61 @@ out:
 
 /* ---- running ---- */
 
-/* Run rank r's operations until a receive must wait for a send not yet made;
- * returns the number run. */
+/* Start operation op of rank r: a send pays S, a receive is posted. */
+static void vlcoll_begin(const vlcfg_config *c, const int *host, int r, vlcoll_op *op,
+			 vlcoll_out *o)
+{
+	if (op->send) {
+		int64_t d = vli_send_time(c, host[r], host[op->peer], op->bytes);
+
+		o->exit += d;
+		o->comm += d;
+		o->nmsgs++;
+	}
+	op->t = o->exit;
+}
+
+/* Complete operation op of rank r if its peer's time is known: 1, else 0. */
+static int vlcoll_complete(const vlcfg_config *c, const vlcoll_sched *s, const int *host, int r,
+			   const vlcoll_op *op, vlcoll_out *o)
+{
+	const vlcoll_op *m = &s->rank[op->peer].op[op->match];
+	int rdv = op->bytes >= c->mpi.eager_limit;
+	int hs = op->send ? host[r] : host[op->peer], hd = op->send ? host[op->peer] : host[r];
+	int64_t ready = op->send ? op->t : m->t, post = op->send ? m->t : op->t, in, w;
+
+	if (ready == VLCOLL_PENDING || (rdv && post == VLCOLL_PENDING))
+		return 0;
+	if (op->send && !rdv)
+		return 1; /* an eager send is complete when it has been paid */
+	in = (rdv && post > ready ? post : ready) + vli_trans_time(c, hs, hd, op->bytes);
+	w = in > o->exit ? in - o->exit : 0;
+	o->exit += w;
+	o->wait += w;
+	if (!op->send) {
+		int64_t d = vli_recv_time(c, hs, hd);
+
+		o->exit += d;
+		o->comm += d;
+	}
+	return 1;
+}
+
+/* Run rank r's actions from pc[r] until a wait needs a time its peer has not
+ * reached; returns the number run. */
 static int vlcoll_step(const vlcfg_config *c, vlcoll_sched *s, const int *host, int r, int *pc,
-		    vlcoll_out *o)
+		       vlcoll_out *o)
 {
 	vlcoll_ops *l = &s->rank[r];
 	int done = 0;
 
-	for (; pc[r] < l->n; pc[r]++, done++) {
-		const vlcoll_op *op = &l->op[pc[r]];
-		int h = host[r], hp = host[op->peer];
-		int64_t d, w;
+	for (; pc[r] < l->nact; pc[r]++, done++) {
+		int32_t a = l->act[pc[r]];
 
-		if (op->send) {
-			d = vli_send_time(c, h, hp, op->v);
-			o->exit += d;
-			o->comm += d;
-			o->nmsgs++;
-			/* the arrival, in the matching receive */
-			s->rank[op->peer].op[op->match].v =
-				o->exit + vli_trans_time(c, h, hp, op->v);
-			continue;
-		}
-		if (op->v == VLCOLL_PENDING)
+		if (a < 0)
+			vlcoll_begin(c, host, r, &l->op[a & INT32_MAX], o);
+		else if (!vlcoll_complete(c, s, host, r, &l->op[a], o))
 			break;
-		w = op->v > o->exit ? op->v - o->exit : 0;
-		d = vli_recv_time(c, hp, h);
-		o->exit += w + d;
-		o->wait += w;
-		o->comm += d;
 	}
 	return done;
 }
@@ -129,6 +158,13 @@ int vlcoll_run(const vlcfg_config *c, vlcoll_sched *s, const int *host, const in
 	if (s->bad || vlcoll_match(s) < 0)
 		return -1;
 	for (r = 0; r < p; r++) {
+		int i;
+
+		for (i = s->rank[r].nowait; i < s->rank[r].n; i++)
+			if (!s->rank[r].op[i].waited)
+				return -1; /* started, never waited for */
+	}
+	for (r = 0; r < p; r++) {
 		out[r].exit = entry[r];
 		out[r].comm = 0;
 		out[r].wait = 0;
@@ -140,10 +176,9 @@ int vlcoll_run(const vlcfg_config *c, vlcoll_sched *s, const int *host, const in
 		for (r = 0; r < p; r++) {
 			if (vlcoll_step(c, s, host, r, pc, &out[r]))
 				progress = 1;
-			left += pc[r] < s->rank[r].n;
+			left += pc[r] < s->rank[r].nact;
 		}
 	} while (left && progress);
 	free(pc);
 	return left ? -1 : 0;
 }
-

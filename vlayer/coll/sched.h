@@ -1,7 +1,16 @@
 /* sched.h - the schedule of one collective, internal to vlayer/coll/: for
- * every rank, the ordered list of sends and receives the algorithm makes.  The
- * algorithm files (alg/) append to it (sched.c); run.c matches sends to
- * receives (FIFO per pair of ranks) and runs it on the model.
+ * every rank, the ordered list of sends and receives the algorithm makes, and
+ * when it starts and waits for each.  The algorithm files (alg/) append to it
+ * (sched.c); run.c matches sends to receives (FIFO per pair of ranks, in the
+ * order they are started) and runs it on the model.
+ *
+ * A rank runs a list of actions: start an operation (a send pays S, a receive
+ * is posted) or wait for one.  A blocking send or receive (vlcoll_send,
+ * vlcoll_recv: MPI_Send, MPI_Recv) is a start and its wait; nonblocking ones
+ * (vlcoll_isend, vlcoll_irecv: MPI_Isend, MPI_Irecv) are started at once and
+ * waited for by vlcoll_wait (MPI_Wait) or vlcoll_waitall (MPI_Waitall: every
+ * one not yet waited for, in the order they were started); vlcoll_sendrecv is
+ * MPI_Sendrecv (Irecv, Isend, Waitall).  The semantics are in coll.h.
  */
 #ifndef VLCOLL_SCHED_H
 #define VLCOLL_SCHED_H
@@ -13,13 +22,22 @@
 typedef struct vlcoll_op {
 	int32_t peer;
 	uint32_t send : 1;
-	uint32_t match : 31; /* send: index of the matching receive in peer's list */
-	int64_t v;           /* send: bytes; receive: bytes, then arrival once matched */
+	uint32_t waited : 1; /* building: a wait for it has been appended */
+	uint32_t match : 30; /* index of the matching operation in peer's list */
+	int64_t bytes;
+	int64_t t;           /* once running: a send's departure-ready time (the end of
+	                        its send time), a receive's post time; unknown before */
 } vlcoll_op;
 
+/* An action: start (VLCOLL_START | index) or wait for (index) an operation. */
+#define VLCOLL_START INT32_MIN
+
 typedef struct vlcoll_ops {
-	vlcoll_op *op;
+	vlcoll_op *op;        /* in the order they are started */
 	int n, cap;
+	int32_t *act;         /* the actions, in order */
+	int nact, capact;
+	int nowait;           /* building: operations before this one have all been waited for */
 } vlcoll_ops;
 
 typedef struct vlcoll_sched {
@@ -33,15 +51,31 @@ void *vlcoll_alloc(size_t n, size_t size);
 
 void vlcoll_sched_init(vlcoll_sched *s, int p);
 void vlcoll_sched_free(vlcoll_sched *s);
-/* Append to rank r's list: send bytes to peer / receive bytes from peer. */
+/* Append to rank r's list a blocking send of bytes to peer / receive from peer. */
 void vlcoll_send(vlcoll_sched *s, int r, int peer, int64_t bytes);
 void vlcoll_recv(vlcoll_sched *s, int r, int peer, int64_t bytes);
+/* Start a nonblocking send / receive on rank r; returns its handle for
+ * vlcoll_wait (-1 if r or peer is out of range: s->bad is set). */
+int vlcoll_isend(vlcoll_sched *s, int r, int peer, int64_t bytes);
+int vlcoll_irecv(vlcoll_sched *s, int r, int peer, int64_t bytes);
+/* Rank r waits for the operation h (a handle of rank r, not waited for yet). */
+void vlcoll_wait(vlcoll_sched *s, int r, int h);
+/* Rank r waits for all it has started and not waited for, in start order. */
+void vlcoll_waitall(vlcoll_sched *s, int r);
+/* MPI_Sendrecv: Irecv from `from`, Isend to `to`, Waitall. */
+void vlcoll_sendrecv(vlcoll_sched *s, int r, int to, int64_t sbytes, int from, int64_t rbytes);
+/* Open MPI's internal sendrecv (ompi_coll_base_sendrecv): Irecv, a blocking
+ * send, Wait. */
+void vlcoll_sendrecv_ompi(vlcoll_sched *s, int r, int to, int64_t sbytes, int from,
+			  int64_t rbytes);
 
-/* Run s on the model c (semantics of coll.h) and fill out (p entries).
+/* Run s on the model c (semantics of coll.h; a message of c->mpi.eager_limit
+ * bytes or more is a rendezvous) and fill out (p entries).
  * Returns 0, or -1 if the schedule is broken: a receive without its send (or
  * the reverse), sizes that differ between a send and its receive, a rank out
- * of range, or a schedule that cannot complete.  s is consumed (receive sizes
- * are replaced by arrival times) but must still be freed. */
+ * of range, or a schedule that cannot complete (as two blocking rendezvous
+ * sends to each other).  s is consumed (times are written into it) but must
+ * still be freed. */
 int vlcoll_run(const vlcfg_config *c, vlcoll_sched *s, const int *host, const int64_t *entry,
 		 vlcoll_out *out);
 

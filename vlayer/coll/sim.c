@@ -1,6 +1,9 @@
 /* sim.c - one collective call (vlcoll_sim, coll.h): check the arguments,
- * build the schedule of the chosen algorithm (alg/), run it (run.c).
+ * choose the algorithm ([collectives]: the kind's key, else the selection:
+ * the kind's fixed default or Open MPI's rules, select_openmpi.c), build its
+ * schedule (alg/), run it (run.c).
  */
+#include "vlayer/core/engine.h"
 #include "vlayer/coll/alg/alg.h"
 
 static int vlcoll_rooted(int kind)
@@ -45,6 +48,38 @@ static int vlcoll_check(const vlcfg_config *c, const vlcoll_in *in, const vlcoll
 }
 
 #define VLCOLL_CASE(kind, alg) ((kind) * VLCOLL_ALG_NALGS + (alg))
+
+static void vlcoll_build(vlcoll_sched *s, const vlcoll_in *in, int alg);
+
+/* Open MPI's rules for in (kind, p, sizes): the algorithm, with a warning
+ * the first time a substitute stands in for one vlayer lacks. */
+static int vlcoll_openmpi(const vlcoll_in *in)
+{
+	static unsigned char warned[VL_KIND_N][10];
+	int ompi, subst, alg = vlcoll_select_openmpi(in, &ompi, &subst);
+
+	if (subst && ompi > 0 && ompi < 10 && !warned[in->kind][ompi]) {
+		warned[in->kind][ompi] = 1;
+		vli_warn("[collectives] selection = openmpi: Open MPI 4.1 runs %s %s for %d ranks "
+			 "here; vlayer lacks it and times %s instead (said once)",
+			 vl_coll_kind_name(in->kind), vlcoll_ompi_name(in->kind, ompi), in->p,
+			 vlcoll_alg_name(alg));
+	}
+	return alg;
+}
+
+/* Open MPI's non-overlapping allreduce: a reduce to rank 0 then a bcast from
+ * it, each with the algorithm Open MPI's rules give it for this size. */
+static void vlcoll_build_nonoverlapping(vlcoll_sched *s, const vlcoll_in *in)
+{
+	vlcoll_in part = *in;
+
+	part.root = 0;
+	part.kind = VL_KIND_REDUCE;
+	vlcoll_build(s, &part, vlcoll_openmpi(&part));
+	part.kind = VL_KIND_BCAST;
+	vlcoll_build(s, &part, vlcoll_openmpi(&part));
+}
 
 /* exscan sends the same messages as scan, and so uses its algorithms. */
 static void vlcoll_build(vlcoll_sched *s, const vlcoll_in *in, int alg)
@@ -119,6 +154,69 @@ static void vlcoll_build(vlcoll_sched *s, const vlcoll_in *in, int alg)
 	case VLCOLL_CASE(VL_KIND_REDUCE_SCATTER, VLCOLL_ALG_RING):
 		vlcoll_reduce_scatter_ring(s, b);
 		break;
+	case VLCOLL_CASE(VL_KIND_BARRIER, VLCOLL_ALG_TREE):
+		vlcoll_barrier_tree(s);
+		break;
+	case VLCOLL_CASE(VL_KIND_BCAST, VLCOLL_ALG_LINEAR_OMPI):
+		vlcoll_bcast_linear_ompi(s, root, b[root]);
+		break;
+	case VLCOLL_CASE(VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL_OMPI):
+		vlcoll_bcast_binomial_ompi(s, root, b[root]);
+		break;
+	case VLCOLL_CASE(VL_KIND_BCAST, VLCOLL_ALG_BINARY):
+		vlcoll_bcast_binary(s, root, b[root]);
+		break;
+	case VLCOLL_CASE(VL_KIND_BCAST, VLCOLL_ALG_KNOMIAL):
+		vlcoll_bcast_knomial(s, root, b[root]);
+		break;
+	case VLCOLL_CASE(VL_KIND_BCAST, VLCOLL_ALG_PIPELINE):
+		vlcoll_bcast_pipeline(s, root, b[root]);
+		break;
+	case VLCOLL_CASE(VL_KIND_BCAST, VLCOLL_ALG_SCATTER_ALLGATHER):
+		vlcoll_bcast_scatter_allgather(s, root, b[root]);
+		break;
+	case VLCOLL_CASE(VL_KIND_BCAST, VLCOLL_ALG_SPLIT_BINARY):
+		vlcoll_bcast_split_binary(s, root, b[root]);
+		break;
+	case VLCOLL_CASE(VL_KIND_REDUCE, VLCOLL_ALG_LINEAR_OMPI):
+		vlcoll_reduce_linear_ompi(s, root, b[root]);
+		break;
+	case VLCOLL_CASE(VL_KIND_REDUCE, VLCOLL_ALG_BINOMIAL_OMPI):
+		vlcoll_reduce_binomial_ompi(s, root, b[root]);
+		break;
+	case VLCOLL_CASE(VL_KIND_REDUCE, VLCOLL_ALG_BINARY):
+		vlcoll_reduce_binary(s, root, b[root]);
+		break;
+	case VLCOLL_CASE(VL_KIND_REDUCE, VLCOLL_ALG_PIPELINE):
+		vlcoll_reduce_pipeline(s, root, b[root]);
+		break;
+	case VLCOLL_CASE(VL_KIND_REDUCE, VLCOLL_ALG_IN_ORDER_BINARY):
+		vlcoll_reduce_in_order_binary(s, root, b[root]);
+		break;
+	case VLCOLL_CASE(VL_KIND_ALLREDUCE, VLCOLL_ALG_RABENSEIFNER):
+		vlcoll_allreduce_rabenseifner(s, b[0]);
+		break;
+	case VLCOLL_CASE(VL_KIND_ALLREDUCE, VLCOLL_ALG_RING_OMPI):
+		vlcoll_allreduce_ring_ompi(s, b[0]);
+		break;
+	case VLCOLL_CASE(VL_KIND_ALLREDUCE, VLCOLL_ALG_LINEAR_OMPI):
+		vlcoll_allreduce_linear_ompi(s, b[0]);
+		break;
+	case VLCOLL_CASE(VL_KIND_ALLREDUCE, VLCOLL_ALG_NONOVERLAPPING):
+		vlcoll_build_nonoverlapping(s, in);
+		break;
+	case VLCOLL_CASE(VL_KIND_ALLGATHER, VLCOLL_ALG_BRUCK):
+		vlcoll_allgather_bruck(s, b);
+		break;
+	case VLCOLL_CASE(VL_KIND_ALLGATHER, VLCOLL_ALG_NEIGHBOR):
+		vlcoll_allgather_neighbor(s, b);
+		break;
+	case VLCOLL_CASE(VL_KIND_ALLTOALL, VLCOLL_ALG_BRUCK):
+		vlcoll_alltoall_bruck(s, b);
+		break;
+	case VLCOLL_CASE(VL_KIND_ALLTOALL, VLCOLL_ALG_LINEAR_SYNC):
+		vlcoll_alltoall_linear_sync(s, b);
+		break;
 	case VLCOLL_CASE(VL_KIND_SCAN, VLCOLL_ALG_CHAIN):
 	case VLCOLL_CASE(VL_KIND_EXSCAN, VLCOLL_ALG_CHAIN):
 		vlcoll_scan_chain(s, b[0]);
@@ -140,6 +238,12 @@ int vlcoll_sim(const vlcfg_config *c, const vlcoll_in *in, vlcoll_out *out)
 
 	if (alg < 0)
 		return -1;
+	if (in->alg == VLCOLL_ALG_DEFAULT && c->mpi.coll_select == VLCOLL_SELECT_OPENMPI) {
+		int sel = vlcoll_openmpi(in);
+
+		if (sel != VLCOLL_ALG_DEFAULT)
+			alg = sel;
+	}
 	vlcoll_sched_init(&s, in->p);
 	vlcoll_build(&s, in, alg);
 	rc = vlcoll_run(c, &s, in->host, in->entry, out);

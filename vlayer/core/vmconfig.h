@@ -62,7 +62,27 @@ typedef struct vlcfg_mpi {
 	int nrank_hosts;          /* > 0: explicit list, rank r on rank_hosts[r % n] */
 	int *rank_hosts;          /* malloc'd host indices */
 	int coll_alg[VL_KIND_N]; /* enum vlcoll_alg per enum vl_coll_kind; 0 = default */
+	int coll_select;          /* enum vlcoll_selection: how "default" is chosen */
 } vlcfg_mpi;
+
+/* [topology]: how the hosts are joined (vmconfig_topo.c).  The online
+ * engine is contention-free whatever it says; vlpost simgrid builds SimGrid's
+ * platform from it. */
+enum vlcfg_topo_kind { VLCFG_TOPO_NONE = 0, VLCFG_TOPO_STAR, VLCFG_TOPO_SWITCH, VLCFG_TOPO_BUS,
+		       VLCFG_TOPO_TORUS };
+typedef struct vlcfg_topo {
+	int kind;                 /* enum vlcfg_topo_kind */
+	int half_duplex;          /* 1: a link carries both directions at once */
+	double bandwidth;         /* B/s of each link; 0 = [network inter]'s */
+	int64_t latency;          /* ns: a message's between hosts (torus: a hop's);
+	                             VLCFG_UNSET = [network inter]'s trans_delay */
+	double backplane;         /* switch: B/s it carries in all; 0 = no limit */
+	int ndims, dims[3];       /* torus: its size */
+	int kind_line, dims_line, backplane_line; /* (for the loader's messages) */
+} vlcfg_topo;
+
+/* Name of a kind ("torus"). */
+const char *vlcfg_topo_kind_name(int kind);
 
 typedef struct vlcfg_config {
 	char path[VLCFG_PATH_MAX];   /* file it was loaded from, "(built-in)" for the default */
@@ -75,6 +95,7 @@ typedef struct vlcfg_config {
 	int ordering_real;        /* [simulation] ordering = real (0: virtual, the default) */
 	char trace_dir[VLCFG_PATH_MAX]; /* [simulation] trace_dir, "" = not given */
 	vlcfg_mpi mpi;               /* [mpi] and [collectives] */
+	vlcfg_topo topo;             /* [topology] */
 } vlcfg_config;
 
 /* Fill cfg with the built-in default machine (documented in README.md):

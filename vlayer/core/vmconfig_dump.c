@@ -5,6 +5,7 @@
  * what the golden tests compare.
  */
 #include "vmconfig.h"
+#include "vmconfig_int.h"
 #include "vlayer/coll/coll.h"
 
 #include <inttypes.h>
@@ -127,15 +128,20 @@ static void vlcfg_dump_mpi(FILE *out, const vlcfg_config *cfg)
 		vlcfg_dump_unset(out, "rank_hosts");
 }
 
-/* Every kind with the algorithm that will be used ("default" resolved). */
+/* Every kind with the algorithm that will be used ("default" resolved, unless
+ * selection = openmpi chooses it per call). */
 static void vlcfg_dump_coll(FILE *out, const vlcfg_mpi *m)
 {
 	int k;
 
 	fprintf(out, "\n[collectives]\n");
+	if (m->coll_select != VLCOLL_SELECT_FIXED)
+		fprintf(out, "selection = %s\n", vlcoll_selection_name(m->coll_select));
 	for (k = 0; k < VL_KIND_N; k++) {
 		int alg = m->coll_alg[k] ? m->coll_alg[k] : vlcoll_alg_default(k);
 
+		if (!m->coll_alg[k] && m->coll_select != VLCOLL_SELECT_FIXED)
+			alg = VLCOLL_ALG_DEFAULT;
 		fprintf(out, "%s = %s\n", vl_coll_kind_name(k), vlcoll_alg_name(alg));
 	}
 }
@@ -162,4 +168,5 @@ void vlcfg_dump(const vlcfg_config *cfg, FILE *out)
 	vlcfg_dump_coll(out, &cfg->mpi);
 	for (i = 0; i < cfg->nhosts; i++)
 		vlcfg_dump_host(out, &cfg->hosts[i]);
+	vlcfg_topo_dump(&cfg->topo, out);
 }

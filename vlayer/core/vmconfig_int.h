@@ -15,6 +15,7 @@
 
 #define VLCFG_LINE 1024        /* longest line we take (inih's own limit is lower) */
 #define VLCFG_MAX_HOSTS 100000 /* hosts in one file, and the largest [hosts] count */
+#define VLCFG_COLL_SELECTION "selection" /* the [collectives] key that is not a kind */
 
 /* ---- numbers and units (vmconfig_units.c) ---- */
 
@@ -59,7 +60,7 @@ int vlcfg_integer(const char *text, long lo, long hi, long *out);
 
 /* The kind of section being read; also the bit of vlcfg_keys' "in" masks. */
 enum { VLCFG_K_NONE, VLCFG_K_SIM, VLCFG_K_NET, VLCFG_K_INTRA, VLCFG_K_INTER, VLCFG_K_HOST,
-       VLCFG_K_HOSTS, VLCFG_K_MPI, VLCFG_K_COLL };
+       VLCFG_K_HOSTS, VLCFG_K_MPI, VLCFG_K_COLL, VLCFG_K_TOPO };
 
 /* One load of a file (vlcfg_load) or one run-time change (vlcfg_set).
  * Zero-initialised, then cfg, path, err and errlen set by the caller. */
@@ -78,6 +79,7 @@ typedef struct vlcfg_ld {
 	int keyline[32];             /* ... and the line of each */
 	unsigned coll_seen;          /* [collectives]: kinds given in it, bit (1 << kind) */
 	int coll_keyline[VL_KIND_N]; /* ... and the line of each */
+	int coll_select_line;        /* [collectives] selection: its line, 0 = not given */
 	char sect[VLCFG_LINE];       /* its name, for messages */
 	char prefix[VLCFG_NAME_MAX]; /* [hosts PREFIX] ... */
 	long count;                  /* ... its count (0 = not given) ... */
@@ -126,5 +128,16 @@ int vlcfg_handler(void *user, const char *section, const char *name, const char 
  * messages.  0, or -1 with the error recorded in st and st->cfg unchanged. */
 int vlcfg_set_key(vlcfg_ld *st, const char *section, int host, const char *key,
 		  const char *value);
+
+/* ---- [topology] (vmconfig_topo.c) ---- */
+
+/* The default: no topology (contention-free). */
+void vlcfg_topo_default(vlcfg_topo *t);
+/* One "key = value" line of [topology]; 0 or -1 after the message. */
+int vlcfg_topo_line(vlcfg_ld *st, const char *name, const char *text);
+/* At the end of the file: what involves the hosts (a torus's size); 0 or -1. */
+int vlcfg_topo_check(vlcfg_ld *st);
+/* The section in canonical form (nothing without a topology). */
+void vlcfg_topo_dump(const vlcfg_topo *t, FILE *out);
 
 #endif

@@ -506,7 +506,7 @@ static int vlcfg_coll_kind(vlcfg_ld *st, const char *name)
 	for (i = 0; i < VL_KIND_N && n < sizeof(valid); i++)
 		n += (size_t)snprintf(valid + n, sizeof(valid) - n, "%s%s", i ? ", " : "",
 				      vl_coll_kind_name(i));
-	return vlcfg_fail(st, name, "unknown key (valid: %s)", valid);
+	return vlcfg_fail(st, name, "unknown key (valid: %s, selection)", valid);
 }
 
 /* [collectives] name = text: the algorithm of kind, or -1 after an error. */
@@ -523,10 +523,28 @@ static int vlcfg_coll_alg(vlcfg_ld *st, int kind, const char *name, const char *
 	return alg;
 }
 
-/* One "kind = algorithm" line of [collectives]; 0 or -1. */
+/* [collectives] selection = text: how "default" is chosen; 0 or -1. */
+static int vlcfg_coll_select(vlcfg_ld *st, const char *name, const char *text)
+{
+	int sel = vlcoll_selection_parse(text);
+
+	if (!*text)
+		return vlcfg_fail(st, name, "empty value (valid: fixed, openmpi)");
+	if (sel < 0)
+		return vlcfg_fail(st, name, "\"%s\" is not a selection (valid: fixed, openmpi)",
+				  text);
+	st->cfg->mpi.coll_select = sel;
+	return 0;
+}
+
+/* One "kind = algorithm" or "selection = ..." line of [collectives]; 0 or -1. */
 static int vlcfg_coll_line(vlcfg_ld *st, const char *name, const char *text)
 {
-	int kind = vlcfg_coll_kind(st, name), alg;
+	int kind, alg;
+
+	if (!strcmp(name, VLCFG_COLL_SELECTION))
+		return vlcfg_coll_select(st, name, text);
+	kind = vlcfg_coll_kind(st, name);
 
 	if (kind < 0)
 		return -1;
@@ -687,6 +705,14 @@ int vlcfg_handler(void *user, const char *section, const char *name, const char 
 	(void)section; /* we track sections in vlcfg_reader */
 	if (st->failed)
 		return 0;
+	if (st->kind == VLCFG_K_TOPO)
+		return vlcfg_topo_line(st, name, value) == 0;
+	if (st->kind == VLCFG_K_COLL && !strcmp(name, VLCFG_COLL_SELECTION)) {
+		if (st->coll_select_line)
+			return vlcfg_twice(st, name, st->coll_select_line);
+		st->coll_select_line = st->lineno;
+		return vlcfg_coll_line(st, name, value) == 0;
+	}
 	if (st->kind == VLCFG_K_COLL) {
 		int kind = vlcfg_coll_kind(st, name);
 

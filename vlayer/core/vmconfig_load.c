@@ -20,7 +20,8 @@
 
 #define VLCFG_EAGER_LIMIT 65536 /* [mpi] eager_limit default, bytes */
 
-#define VLCFG_SECTIONS "simulation, network, network intra, network inter, mpi, collectives"
+#define VLCFG_SET_SECTIONS "simulation, network, network intra, network inter, mpi, collectives"
+#define VLCFG_SECTIONS VLCFG_SET_SECTIONS ", topology"
 
 static int vlcfg_nomem(vlcfg_ld *st)
 {
@@ -224,6 +225,8 @@ static int vlcfg_section_begin(vlcfg_ld *st, char **w, int nw)
 		st->kind = VLCFG_K_MPI;
 	else if (nw == 1 && !strcmp(a, "collectives"))
 		st->kind = VLCFG_K_COLL;
+	else if (nw == 1 && !strcmp(a, "topology"))
+		st->kind = VLCFG_K_TOPO;
 	else if (nw <= 2 && !strcmp(a, "host"))
 		return vlcfg_host_section(st, b);
 	else if (nw <= 2 && !strcmp(a, "hosts"))
@@ -245,6 +248,7 @@ static int vlcfg_section(vlcfg_ld *st, const char *line)
 	st->sect_line = st->lineno;
 	st->seen = 0;
 	st->coll_seen = 0;
+	st->coll_select_line = 0;
 	st->sect[0] = '\0';
 	snprintf(buf, sizeof(buf), "%s", line + 1);
 	end = strchr(buf, ']');
@@ -411,6 +415,8 @@ static void vlcfg_parse(vlcfg_ld *st)
 			    "(add a [host NAME] or [hosts PREFIX] section)");
 	if (!st->failed)
 		vlcfg_rank_hosts(st);
+	if (!st->failed)
+		vlcfg_topo_check(st);
 }
 
 int vlcfg_load(const char *path, vlcfg_config *cfg, char *err, size_t errlen)
@@ -423,6 +429,7 @@ int vlcfg_load(const char *path, vlcfg_config *cfg, char *err, size_t errlen)
 		return -1;
 	memset(cfg, 0, sizeof(*cfg));
 	vlcfg_mpi_init(&cfg->mpi);
+	vlcfg_topo_default(&cfg->topo);
 	memset(&st, 0, sizeof(st));
 	st.cfg = cfg;
 	st.path = path ? path : "(null)";
@@ -451,6 +458,7 @@ void vlcfg_default(vlcfg_config *cfg)
 		return;
 	memset(cfg, 0, sizeof(*cfg));
 	vlcfg_mpi_init(&cfg->mpi);
+	vlcfg_topo_default(&cfg->topo);
 	snprintf(cfg->path, sizeof(cfg->path), "(built-in)");
 	cfg->hosts = malloc(sizeof(*cfg->hosts));
 	if (!cfg->hosts)
@@ -508,7 +516,7 @@ int vlcfg_set(vlcfg_config *cfg, const char *section, const char *key, const cha
 	snprintf(st.sect, sizeof(st.sect), "%s", section);
 	st.kind = vlcfg_set_kind(cfg, section, &host);
 	if (st.kind < 0)
-		return vlcfg_fail_at(&st, 0, NULL, "[%s]: unknown section (valid: " VLCFG_SECTIONS
+		return vlcfg_fail_at(&st, 0, NULL, "[%s]: unknown section (valid: " VLCFG_SET_SECTIONS
 				   ", host NAME)", section);
 	if (st.kind == VLCFG_K_HOST && host < 0)
 		return vlcfg_fail_at(&st, 0, NULL, "[%s]: no such virtual host", section);

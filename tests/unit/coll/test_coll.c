@@ -159,11 +159,15 @@ START_TEST(kind_and_alg_names)
 					     "scan",      "exscan" };
 	static const char *const algs[] = { "default",  "linear",       "binomial",
 					    "dissemination", "recursive_doubling", "ring",
-					    "pairwise", "reduce_bcast", "chain" };
+					    "pairwise", "reduce_bcast", "chain", "linear_ompi",
+					    "binomial_ompi", "binary", "knomial", "pipeline",
+					    "in_order_binary", "rabenseifner", "ring_ompi",
+					    "nonoverlapping", "bruck", "neighbor", "linear_sync",
+					    "tree", "scatter_allgather", "split_binary" };
 	int i;
 
 	ck_assert_int_eq(VL_KIND_N, 11);
-	ck_assert_int_eq(VLCOLL_ALG_NALGS, 9);
+	ck_assert_int_eq(VLCOLL_ALG_NALGS, 24);
 	for (i = 0; i < VL_KIND_N; i++)
 		ck_assert_str_eq(vl_coll_kind_name(i), kinds[i]);
 	for (i = 0; i < VLCOLL_ALG_NALGS; i++)
@@ -196,19 +200,22 @@ END_TEST
 START_TEST(alg_parse_lists)
 {
 	static const char *const lists[VL_KIND_N] = {
-		"default, dissemination, linear, binomial, recursive_doubling",
-		"default, binomial, linear",
-		"default, binomial, linear",
-		"default, recursive_doubling, ring, reduce_bcast",
+		"default, dissemination, linear, binomial, recursive_doubling, tree",
+		"default, binomial, linear, linear_ompi, binomial_ompi, binary, knomial, pipeline, "
+		"scatter_allgather, split_binary",
+		"default, binomial, linear, linear_ompi, binomial_ompi, binary, pipeline, "
+		"in_order_binary",
+		"default, recursive_doubling, ring, reduce_bcast, rabenseifner, ring_ompi, "
+		"nonoverlapping, linear_ompi",
 		"default, linear, binomial",
 		"default, linear, binomial",
-		"default, ring, recursive_doubling, linear",
-		"default, pairwise, linear",
+		"default, ring, recursive_doubling, linear, bruck, neighbor",
+		"default, pairwise, linear, linear_sync, bruck",
 		"default, linear, ring",
 		"default, chain, recursive_doubling",
 		"default, chain, recursive_doubling",
 	};
-	char valid[256];
+	char valid[256], list[260];
 	int k, a, n;
 
 	for (k = 0; k < VL_KIND_N; k++) {
@@ -221,8 +228,9 @@ START_TEST(alg_parse_lists)
 			int got = vlcoll_alg_parse(k, vlcoll_alg_name(a), NULL, 0);
 			char word[64];
 
-			snprintf(word, sizeof word, ", %s", vlcoll_alg_name(a));
-			if (strstr(lists[k], word)) {
+			snprintf(word, sizeof word, ", %s,", vlcoll_alg_name(a));
+			snprintf(list, sizeof list, "%s,", lists[k]);
+			if (strstr(list, word)) {
 				ck_assert_int_eq(got, a);
 				n++;
 			} else {
@@ -240,7 +248,9 @@ START_TEST(alg_parse_invalid)
 	char valid[256], small[12];
 
 	ck_assert_int_eq(vlcoll_alg_parse(VL_KIND_BCAST, "ring", valid, sizeof valid), -1);
-	ck_assert_str_eq(valid, "default, binomial, linear");
+	ck_assert_str_eq(valid,
+			 "default, binomial, linear, linear_ompi, binomial_ompi, binary, knomial, "
+			 "pipeline, scatter_allgather, split_binary");
 	ck_assert_int_eq(vlcoll_alg_parse(VL_KIND_REDUCE_SCATTER, "reduce_bcast", NULL, 0), -1);
 	ck_assert_int_eq(vlcoll_alg_parse(VL_KIND_ALLREDUCE, "reduce_bcast", NULL, 0),
 			 VLCOLL_ALG_REDUCE_BCAST);
@@ -251,7 +261,7 @@ START_TEST(alg_parse_invalid)
 	ck_assert_int_eq(vlcoll_alg_parse(VL_KIND_SCAN, "pairwise", NULL, 0), -1);
 	/* NULL name: -1, but the list is still given */
 	ck_assert_int_eq(vlcoll_alg_parse(VL_KIND_ALLTOALL, NULL, valid, sizeof valid), -1);
-	ck_assert_str_eq(valid, "default, pairwise, linear");
+	ck_assert_str_eq(valid, "default, pairwise, linear, linear_sync, bruck");
 	/* unknown kind: -1 and an empty list */
 	strcpy(valid, "junk");
 	ck_assert_int_eq(vlcoll_alg_parse(-1, "default", valid, sizeof valid), -1);
@@ -1001,14 +1011,43 @@ static uint64_t rnd(uint64_t n)
 	return rng_state % n;
 }
 
-/* Messages the whole collective sends. */
-static int expected_msgs(int kind, int alg, int p)
+/* Messages the whole collective sends (root: of rooted kinds; bytes: the
+ * vector of reductions). */
+static int expected_msgs(int kind, int alg, int p, int root, int64_t bytes)
 {
 	int pof2 = 1, m, r, n = 0;
 
 	while (2 * pof2 <= p)
 		pof2 *= 2;
 	switch (alg) {
+	case VLCOLL_ALG_TREE:
+	case VLCOLL_ALG_NONOVERLAPPING: /* for p < 256: trees of p - 1 edges */
+		return 2 * (p - 1);
+	case VLCOLL_ALG_LINEAR_OMPI:
+		return kind == VL_KIND_ALLREDUCE ? 2 * (p - 1) : p - 1;
+	case VLCOLL_ALG_BINOMIAL_OMPI:
+	case VLCOLL_ALG_BINARY:
+	case VLCOLL_ALG_KNOMIAL:
+	case VLCOLL_ALG_PIPELINE:
+		return p - 1;
+	case VLCOLL_ALG_IN_ORDER_BINARY:
+		return p - 1 + (root != p - 1);
+	case VLCOLL_ALG_RABENSEIFNER: /* below p' bytes: basic linear */
+		return bytes < pof2 ? 2 * (p - 1) : 4 * (p - pof2) + 2 * pof2 * (clog2(pof2));
+	case VLCOLL_ALG_RING_OMPI: /* below p bytes: recursive doubling */
+		return bytes < p ? pof2 * clog2(pof2) + 2 * (p - pof2) : 2 * p * (p - 1);
+	case VLCOLL_ALG_BRUCK:
+		return p * clog2(p);
+	case VLCOLL_ALG_NEIGHBOR: /* odd p: ring */
+		return p % 2 ? p * (p - 1) : p * (p / 2);
+	case VLCOLL_ALG_LINEAR_SYNC:
+		return p * (p - 1);
+	case VLCOLL_ALG_SCATTER_ALLGATHER: /* below p bytes: basic linear; else not counted */
+		return bytes < p ? p - 1 : -1;
+	case VLCOLL_ALG_SPLIT_BINARY: /* below 2 bytes: pipeline; else tree + swaps */
+		if (bytes < 2 || p < 2)
+			return p - 1;
+		return p - 1 + (p % 2 ? p - 1 : p - 1);
 	case VLCOLL_ALG_DISSEMINATION:
 		return p * clog2(p);
 	case VLCOLL_ALG_LINEAR:
@@ -1081,7 +1120,8 @@ static void check_random(const vlcfg_config *c, int kind, int alg, int p, int tr
 		if (all_to_all(kind))
 			ck_assert_int_ge(out[r].exit, maxentry);
 	}
-	ck_assert_msg(total == expected_msgs(kind, alg, p), "%s/%s p=%d: %d messages",
+	ck_assert_msg(expected_msgs(kind, alg, p, root, bytes[0]) < 0 ||
+		      total == expected_msgs(kind, alg, p, root, bytes[0]), "%s/%s p=%d: %d messages",
 		      vl_coll_kind_name(kind), vlcoll_alg_name(alg), p, total);
 	/* deterministic */
 	sim(c, kind, alg, p, root, host, entry, bytes, again);
@@ -1102,21 +1142,25 @@ static void check_random(const vlcfg_config *c, int kind, int alg, int p, int tr
 START_TEST(invariants_all_kinds_algs_sizes)
 {
 	vlcfg_config c;
-	int kind, alg, p, trial, pairs = 0;
+	int kind, alg, p, trial, pairs = 0, eager;
 
 	cfg_make(&c, 3);
 	c.hosts[2].send_delay = 77; /* some overrides too */
 	c.hosts[1].recv_delay = 5;
-	for (kind = 0; kind < VL_KIND_N; kind++)
-		for (alg = 1; alg < VLCOLL_ALG_NALGS; alg++) {
-			if (vlcoll_alg_parse(kind, vlcoll_alg_name(alg), NULL, 0) != alg)
-				continue;
-			pairs++;
-			for (p = 1; p <= 9; p++)
-				for (trial = 0; trial < 6; trial++)
-					check_random(&c, kind, alg, p, trial);
-		}
-	ck_assert_int_eq(pairs, 26);
+	/* all eager (sizes below 20000 B), then most messages rendezvous */
+	for (eager = 0; eager < 2; eager++) {
+		c.mpi.eager_limit = eager ? 4096 : 65536;
+		for (kind = 0; kind < VL_KIND_N; kind++)
+			for (alg = 1; alg < VLCOLL_ALG_NALGS; alg++) {
+				if (vlcoll_alg_parse(kind, vlcoll_alg_name(alg), NULL, 0) != alg)
+					continue;
+				pairs++;
+				for (p = 1; p <= 9; p++)
+					for (trial = 0; trial < 6; trial++)
+						check_random(&c, kind, alg, p, trial);
+			}
+	}
+	ck_assert_int_eq(pairs, 2 * 47);
 	vlcfg_free(&c);
 }
 END_TEST

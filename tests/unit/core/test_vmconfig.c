@@ -590,7 +590,7 @@ START_TEST(test_names)
 	ck_assert_int_eq(load_text(text, &cfg, text, sizeof(text)), -1);
 	ck_assert_ptr_nonnull(strstr(text, "bad host name"));
 	expect_error("[host a b]\n", "T:1: [host a b]: unknown section (valid: simulation, "
-		     "network, network intra, network inter, mpi, collectives, host NAME, "
+		     "network, network intra, network inter, mpi, collectives, topology, host NAME, "
 		     "hosts PREFIX)");
 	expect_error("[host a]\nreal = a b\n", "T:2: [host a] real: bad host name \"a b\" "
 		     "(use letters, digits, _ . : and -, at most 255 characters)");
@@ -616,10 +616,10 @@ START_TEST(test_syntax)
 	expect_error("[host a]\nfactor = 1;x\n", "T:2: [host a] factor: \"1;x\" is not a number "
 		     "(use a number >= 0, e.g. 1.0)");
 	expect_error("[Network]\n", "T:1: [Network]: unknown section (valid: simulation, "
-		     "network, network intra, network inter, mpi, collectives, host NAME, "
+		     "network, network intra, network inter, mpi, collectives, topology, host NAME, "
 		     "hosts PREFIX)");
 	expect_error("[]\n", "T:1: unknown section (valid: simulation, "
-		     "network, network intra, network inter, mpi, collectives, host NAME, "
+		     "network, network intra, network inter, mpi, collectives, topology, host NAME, "
 		     "hosts PREFIX)");
 	expect_error("[host a]\nProcessors = 2\n", "T:2: [host a] Processors: unknown key "
 		     "(valid: processors, factor, real, init_delay, flops, send_delay, "
@@ -810,7 +810,7 @@ START_TEST(test_mpi_keys)
 		     "T:3: [mpi] barrier: unknown key (valid: eager_limit, placement, "
 		     "ranks_per_node, rank_hosts)");
 	expect_error("[mpi x]\n[host a]\n", "T:1: [mpi x]: unknown section (valid: simulation, "
-		     "network, network intra, network inter, mpi, collectives, host NAME, "
+		     "network, network intra, network inter, mpi, collectives, topology, host NAME, "
 		     "hosts PREFIX)");
 }
 END_TEST
@@ -1011,13 +1011,13 @@ START_TEST(test_collectives)
 	expect_error("[host a]\n[collectives]\nBarrier = linear\n",
 		     "T:3: [collectives] Barrier: unknown key (valid: barrier, bcast, reduce, "
 		     "allreduce, gather, scatter, allgather, alltoall, reduce_scatter, scan, "
-		     "exscan)");
+		     "exscan, selection)");
 	expect_error("[host a]\n[collectives]\n= linear\n",
 		     "T:3: [collectives]: missing key name before = (use key = value)");
 	expect_error("[host a]\n[collectives]\neager_limit = 1KiB\n",
 		     "T:3: [collectives] eager_limit: unknown key (valid: barrier, bcast, reduce, "
 		     "allreduce, gather, scatter, allgather, alltoall, reduce_scatter, scan, "
-		     "exscan)");
+		     "exscan, selection)");
 }
 END_TEST
 

@@ -1,6 +1,9 @@
 /* alg.h - the algorithms of the collectives, one per file <kind>_<algorithm>.c
  * in this folder.  Each appends its sends and receives to a schedule
- * (vlayer/coll/sched.h); sim.c chooses one per call.
+ * (vlayer/coll/sched.h); sim.c chooses one per call.  Where a step sends to
+ * one rank and receives from one (an exchange, a ring step) it is one
+ * MPI_Sendrecv (vlcoll_sendrecv), as the MPI libraries do, so that large
+ * messages (rendezvous) do not wait for each other.
  */
 #ifndef VLCOLL_ALG_H
 #define VLCOLL_ALG_H
@@ -32,8 +35,47 @@ void vlcoll_alltoall_pairwise(vlcoll_sched *s, const int64_t *mat);
 void vlcoll_alltoall_linear(vlcoll_sched *s, const int64_t *mat);
 void vlcoll_reduce_scatter_linear(vlcoll_sched *s, const int64_t *blk);
 void vlcoll_reduce_scatter_ring(vlcoll_sched *s, const int64_t *blk);
+/* Open MPI's algorithms (one file each, over ompi_tree.c for the trees). */
+void vlcoll_barrier_tree(vlcoll_sched *s);
+void vlcoll_bcast_linear_ompi(vlcoll_sched *s, int root, int64_t n);
+void vlcoll_bcast_binomial_ompi(vlcoll_sched *s, int root, int64_t n);
+void vlcoll_bcast_binary(vlcoll_sched *s, int root, int64_t n);
+void vlcoll_bcast_knomial(vlcoll_sched *s, int root, int64_t n);
+void vlcoll_bcast_pipeline(vlcoll_sched *s, int root, int64_t n);
+void vlcoll_bcast_scatter_allgather(vlcoll_sched *s, int root, int64_t n);
+void vlcoll_bcast_split_binary(vlcoll_sched *s, int root, int64_t n);
+void vlcoll_reduce_linear_ompi(vlcoll_sched *s, int root, int64_t n);
+void vlcoll_reduce_binomial_ompi(vlcoll_sched *s, int root, int64_t n);
+void vlcoll_reduce_binary(vlcoll_sched *s, int root, int64_t n);
+void vlcoll_reduce_pipeline(vlcoll_sched *s, int root, int64_t n);
+void vlcoll_reduce_in_order_binary(vlcoll_sched *s, int root, int64_t n);
+void vlcoll_allreduce_rabenseifner(vlcoll_sched *s, int64_t n);
+void vlcoll_allreduce_ring_ompi(vlcoll_sched *s, int64_t n);
+void vlcoll_allreduce_linear_ompi(vlcoll_sched *s, int64_t n);
+void vlcoll_allgather_bruck(vlcoll_sched *s, const int64_t *blk);
+void vlcoll_allgather_neighbor(vlcoll_sched *s, const int64_t *blk);
+void vlcoll_alltoall_linear_sync(vlcoll_sched *s, const int64_t *mat);
+void vlcoll_alltoall_bruck(vlcoll_sched *s, const int64_t *mat);
 /* exscan sends the same messages as scan: both use these two. */
 void vlcoll_scan_chain(vlcoll_sched *s, int64_t n);
 void vlcoll_scan_recursive_doubling(vlcoll_sched *s, int64_t n);
+
+/* Open MPI's trees (ompi_tree.c).  Nodes are relative ranks (r - root + p)
+ * % p, except in the in-order binary tree: absolute ranks, rooted at p - 1. */
+enum vlcoll_tree_shape {
+	VLCOLL_TREE_BMTREE,          /* binomial: parent clears the highest bit */
+	VLCOLL_TREE_IN_ORDER_BMTREE, /* binomial: parent clears the lowest bit */
+	VLCOLL_TREE_BINARY,          /* binary, level by level */
+	VLCOLL_TREE_CHAIN,           /* 0 -> 1 -> 2 ... */
+	VLCOLL_TREE_KNOMIAL,         /* k-nomial, radix 4 */
+	VLCOLL_TREE_IN_ORDER_BINARY, /* in-order binary */
+};
+#define VLCOLL_TREE_MAXCHILD 96
+/* Node v of the tree of shape on p nodes: its parent (-1 at the root) and its
+ * children in Open MPI's order; returns their number. */
+int vlcoll_tree_node(int shape, int p, int v, int *parent, int *child);
+/* Open MPI's generic tree bcast / reduce (one segment) on the tree of shape. */
+void vlcoll_bcast_tree(vlcoll_sched *s, int shape, int root, int64_t n);
+void vlcoll_reduce_tree(vlcoll_sched *s, int shape, int root, int64_t n);
 
 #endif

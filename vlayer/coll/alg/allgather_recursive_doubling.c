@@ -17,9 +17,9 @@ void vlcoll_allgather_recursive_doubling(vlcoll_sched *s, const int64_t *blk)
 	for (m = 1; m < p; m <<= 1)
 		for (r = 0; r < p; r++) {
 			int peer = r ^ m;
+			int64_t mine = vlcoll_sum(blk, 0, p, r & -m, (r & -m) + m);
 
-			vlcoll_send(s, r, peer, vlcoll_sum(blk, 0, p, r & -m, (r & -m) + m));
-			vlcoll_recv(s, r, peer,
-				      vlcoll_sum(blk, 0, p, peer & -m, (peer & -m) + m));
+			vlcoll_sendrecv(s, r, peer, mine, peer,
+					vlcoll_sum(blk, 0, p, peer & -m, (peer & -m) + m));
 		}
 }

@@ -29,8 +29,7 @@ void vlcoll_allreduce_recursive_doubling(vlcoll_sched *s, int64_t n)
 		for (nr = 0; nr < pof2; nr++) {
 			int me = vlcoll_old(nr, rem), peer = vlcoll_old(nr ^ m, rem);
 
-			vlcoll_send(s, me, peer, n);
-			vlcoll_recv(s, me, peer, n);
+			vlcoll_sendrecv(s, me, peer, n, peer, n);
 		}
 	for (r = 0; r < 2 * rem; r += 2) {
 		vlcoll_send(s, r + 1, r, n);

@@ -1,6 +1,7 @@
-/* coll_alltoall_linear.c - linear alltoall: each rank sends to every other in
- * the order r + 1, r + 2 ... (mod p), then receives from them in the same
- * order.
+/* coll_alltoall_linear.c - linear alltoall (Open MPI's basic linear): each
+ * rank posts receives from every other in the order r + 1, r + 2 ... (mod p),
+ * starts its sends to them in the same order, then waits for all, receives
+ * first (nonblocking operations and one Waitall).
  */
 #include <stddef.h>
 #include "vlayer/coll/alg/alg.h"
@@ -11,8 +12,9 @@ void vlcoll_alltoall_linear(vlcoll_sched *s, const int64_t *mat)
 
 	for (r = 0; r < p; r++) {
 		for (k = 1; k < p; k++)
-			vlcoll_send(s, r, (r + k) % p, mat[(size_t)r * p + (r + k) % p]);
+			vlcoll_irecv(s, r, (r + k) % p, mat[(size_t)((r + k) % p) * p + r]);
 		for (k = 1; k < p; k++)
-			vlcoll_recv(s, r, (r + k) % p, mat[(size_t)((r + k) % p) * p + r]);
+			vlcoll_isend(s, r, (r + k) % p, mat[(size_t)r * p + (r + k) % p]);
+		vlcoll_waitall(s, r);
 	}
 }

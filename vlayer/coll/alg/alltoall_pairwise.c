@@ -12,7 +12,7 @@ void vlcoll_alltoall_pairwise(vlcoll_sched *s, const int64_t *mat)
 		for (r = 0; r < p; r++) {
 			int to = (r + k) % p, from = (r - k + p) % p;
 
-			vlcoll_send(s, r, to, mat[(size_t)r * p + to]);
-			vlcoll_recv(s, r, from, mat[(size_t)from * p + r]);
+			vlcoll_sendrecv(s, r, to, mat[(size_t)r * p + to], from,
+					mat[(size_t)from * p + r]);
 		}
 }

@@ -10,7 +10,6 @@ void vlcoll_barrier_dissemination(vlcoll_sched *s)
 
 	for (d = 1; d < p; d <<= 1)
 		for (r = 0; r < p; r++) {
-			vlcoll_send(s, r, (r + d) % p, 0);
-			vlcoll_recv(s, r, (r - d + p) % p, 0);
+			vlcoll_sendrecv(s, r, (r + d) % p, 0, (r - d + p) % p, 0);
 		}
 }

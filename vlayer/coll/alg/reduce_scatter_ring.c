@@ -11,7 +11,7 @@ void vlcoll_reduce_scatter_ring(vlcoll_sched *s, const int64_t *blk)
 
 	for (k = 0; k < p - 1; k++)
 		for (r = 0; r < p; r++) {
-			vlcoll_send(s, r, (r + 1) % p, blk[(r - k - 1 + p) % p]);
-			vlcoll_recv(s, r, (r - 1 + p) % p, blk[(r - k - 2 + 2 * p) % p]);
+			vlcoll_sendrecv(s, r, (r + 1) % p, blk[(r - k - 1 + p) % p],
+					(r - 1 + p) % p, blk[(r - k - 2 + 2 * p) % p]);
 		}
 }

@@ -11,7 +11,6 @@ void vlcoll_scan_recursive_doubling(vlcoll_sched *s, int64_t n)
 	for (m = 1; m < p; m <<= 1)
 		for (r = 0; r < p; r++)
 			if ((r ^ m) < p) {
-				vlcoll_send(s, r, r ^ m, n);
-				vlcoll_recv(s, r, r ^ m, n);
+				vlcoll_sendrecv(s, r, r ^ m, n, r ^ m, n);
 			}
 }

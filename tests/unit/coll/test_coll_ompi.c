@@ -1,0 +1,546 @@
+/* test_coll_ompi.c - unit tests of [collectives] selection = openmpi
+ * (vlayer/coll/select_openmpi.c) and of Open MPI's algorithms in
+ * vlayer/coll/alg/: points of Open MPI 4.1's fixed decision rules
+ * (coll_tuned_decision_fixed.c, commutative operations) and exact closed
+ * forms of the algorithms, derived by hand in the comments.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "vlayer/core/engine.h"
+#include "vlayer/coll/coll.h"
+#include "vlayer/coll/sched.h"
+#include "vlayer/coll/alg/alg.h"
+
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define KIB 1024
+#define S 1000   /* send time */
+#define T0 20000 /* transmission, size independent */
+#define KT 1000  /* transmission per KiB (ns) */
+#define R 300    /* receive time */
+#define L INT64_C(1000000000)
+#define MAXP 16
+
+static int64_t T(int64_t b)
+{
+	return T0 + b * KT / KIB;
+}
+
+/* One host; eager limit 4 KiB. */
+static void cfg_make(vlcfg_config *c)
+{
+	vlcfg_default(c);
+	ck_assert_ptr_nonnull(c->hosts);
+	c->intra.send_delay = S;
+	c->intra.trans_delay = T0;
+	c->intra.trans_per_kib_ps = INT64_C(1000) * KT;
+	c->intra.recv_delay = R;
+	c->mpi.eager_limit = 4 * KIB;
+}
+
+static void sim(const vlcfg_config *c, int kind, int alg, int p, int root, const int64_t *entry,
+		int64_t n, vlcoll_out *out)
+{
+	int host[MAXP] = { 0 }, r;
+	int64_t e0[MAXP] = { 0 }, b[MAXP * MAXP];
+	vlcoll_in in;
+
+	for (r = 0; r < MAXP * MAXP; r++)
+		b[r] = n;
+	in.kind = kind;
+	in.alg = alg;
+	in.p = p;
+	in.root = root;
+	in.host = host;
+	in.entry = entry ? entry : e0;
+	in.bytes = b;
+	memset(out, 0, (size_t)p * sizeof *out); /* padding too: results are compared whole */
+	ck_assert_msg(vlcoll_sim(c, &in, out) == 0, "%s/%s p=%d failed", vl_coll_kind_name(kind),
+		      vlcoll_alg_name(alg), p);
+	for (r = 0; r < p; r++)
+		ck_assert_int_eq(out[r].exit, in.entry[r] + out[r].comm + out[r].wait);
+}
+
+/* ---- the decision rules ---- */
+
+typedef struct point {
+	int kind, p;
+	int64_t bytes;
+	int ompi;   /* Open MPI's algorithm number */
+	int alg;    /* vlayer's */
+	int subst;  /* a stand-in */
+} point;
+
+static const point points[] = {
+	/* barrier: by p only */
+	{ VL_KIND_BARRIER, 2, 0, 3, VLCOLL_ALG_RECURSIVE_DOUBLING, 0 },
+	{ VL_KIND_BARRIER, 4, 0, 1, VLCOLL_ALG_LINEAR, 0 },
+	{ VL_KIND_BARRIER, 7, 0, 1, VLCOLL_ALG_LINEAR, 0 },
+	{ VL_KIND_BARRIER, 12, 0, 3, VLCOLL_ALG_RECURSIVE_DOUBLING, 0 },
+	{ VL_KIND_BARRIER, 100, 0, 4, VLCOLL_ALG_DISSEMINATION, 0 },
+	{ VL_KIND_BARRIER, 300, 0, 6, VLCOLL_ALG_TREE, 0 },
+	{ VL_KIND_BARRIER, 5000, 0, 4, VLCOLL_ALG_DISSEMINATION, 0 },
+	/* bcast, 12 ranks: knomial, binary, knomial, binary, binomial, basic linear */
+	{ VL_KIND_BCAST, 12, 4, 7, VLCOLL_ALG_KNOMIAL, 0 },
+	{ VL_KIND_BCAST, 12, 8, 5, VLCOLL_ALG_BINARY, 0 },
+	{ VL_KIND_BCAST, 12, 4095, 7, VLCOLL_ALG_KNOMIAL, 0 },
+	{ VL_KIND_BCAST, 12, 4096, 5, VLCOLL_ALG_BINARY, 0 },
+	{ VL_KIND_BCAST, 12, 20000, 6, VLCOLL_ALG_BINOMIAL_OMPI, 0 },
+	{ VL_KIND_BCAST, 12, 65536, 1, VLCOLL_ALG_LINEAR_OMPI, 0 },
+	{ VL_KIND_BCAST, 12, 1048576, 1, VLCOLL_ALG_LINEAR_OMPI, 0 },
+	{ VL_KIND_BCAST, 2, 100, 5, VLCOLL_ALG_BINARY, 0 },
+	{ VL_KIND_BCAST, 3, 200000, 2, VLCOLL_ALG_PIPELINE, 0 },
+	{ VL_KIND_BCAST, 3, 16, 3, VLCOLL_ALG_PIPELINE, 0 },
+	{ VL_KIND_BCAST, 5, 2 * 1048576, 2, VLCOLL_ALG_PIPELINE, 0 },
+	{ VL_KIND_BCAST, 16, 1048576, 8, VLCOLL_ALG_SCATTER_ALLGATHER, 0 },
+	{ VL_KIND_BCAST, 300, 20000, 4, VLCOLL_ALG_SPLIT_BINARY, 0 },
+	{ VL_KIND_BCAST, 100, 1, 7, VLCOLL_ALG_KNOMIAL, 0 },
+	/* reduce */
+	{ VL_KIND_REDUCE, 12, 100, 4, VLCOLL_ALG_BINARY, 0 },
+	{ VL_KIND_REDUCE, 12, 8192, 5, VLCOLL_ALG_BINOMIAL_OMPI, 0 },
+	{ VL_KIND_REDUCE, 2, 4, 7, VLCOLL_ALG_LINEAR_OMPI, 1 },
+	{ VL_KIND_REDUCE, 3, 100, 1, VLCOLL_ALG_LINEAR_OMPI, 0 },
+	{ VL_KIND_REDUCE, 6, 10000, 2, VLCOLL_ALG_PIPELINE, 0 },
+	{ VL_KIND_REDUCE, 300, 10000, 6, VLCOLL_ALG_IN_ORDER_BINARY, 0 },
+	/* allreduce: 12 ranks switch to Rabenseifner at 8 KiB */
+	{ VL_KIND_ALLREDUCE, 12, 8191, 3, VLCOLL_ALG_RECURSIVE_DOUBLING, 0 },
+	{ VL_KIND_ALLREDUCE, 12, 8192, 6, VLCOLL_ALG_RABENSEIFNER, 0 },
+	{ VL_KIND_ALLREDUCE, 12, 1048576, 6, VLCOLL_ALG_RABENSEIFNER, 0 },
+	{ VL_KIND_ALLREDUCE, 3, 4, 4, VLCOLL_ALG_RING_OMPI, 0 },
+	{ VL_KIND_ALLREDUCE, 3, 100000, 5, VLCOLL_ALG_RING_OMPI, 0 },
+	{ VL_KIND_ALLREDUCE, 20, 32, 5, VLCOLL_ALG_RING_OMPI, 0 },
+	{ VL_KIND_ALLREDUCE, 200, 1000, 2, VLCOLL_ALG_NONOVERLAPPING, 0 },
+	/* allgather: the block of one rank */
+	{ VL_KIND_ALLGATHER, 2, 100, 6, VLCOLL_ALG_RING, 0 },
+	{ VL_KIND_ALLGATHER, 12, 100, 3, VLCOLL_ALG_BRUCK, 0 },
+	{ VL_KIND_ALLGATHER, 16, 100, 3, VLCOLL_ALG_RECURSIVE_DOUBLING, 0 },
+	{ VL_KIND_ALLGATHER, 40, 2000, 5, VLCOLL_ALG_NEIGHBOR, 0 },
+	{ VL_KIND_ALLGATHER, 40, 100000, 4, VLCOLL_ALG_RING, 0 },
+	{ VL_KIND_ALLGATHER, 300, 100, 2, VLCOLL_ALG_BRUCK, 0 },
+	/* alltoall: the block for one rank */
+	{ VL_KIND_ALLTOALL, 2, 100, 2, VLCOLL_ALG_PAIRWISE, 0 },
+	{ VL_KIND_ALLTOALL, 2, 3000, 5, VLCOLL_ALG_PAIRWISE, 0 },
+	{ VL_KIND_ALLTOALL, 12, 1000, 4, VLCOLL_ALG_LINEAR_SYNC, 0 },
+	{ VL_KIND_ALLTOALL, 12, 300000, 1, VLCOLL_ALG_LINEAR_SYNC, 0 },
+	{ VL_KIND_ALLTOALL, 6, 600000, 2, VLCOLL_ALG_PAIRWISE, 0 },
+	{ VL_KIND_ALLTOALL, 20, 100, 3, VLCOLL_ALG_BRUCK, 0 },
+	{ VL_KIND_ALLTOALL, 20, 600000, 4, VLCOLL_ALG_LINEAR_SYNC, 0 },
+	/* kinds without rules: the fixed default */
+	{ VL_KIND_GATHER, 12, 100, 0, VLCOLL_ALG_DEFAULT, 0 },
+	{ VL_KIND_SCAN, 12, 100, 0, VLCOLL_ALG_DEFAULT, 0 },
+};
+
+START_TEST(decision_points)
+{
+	int host[1] = { 0 };
+	int64_t e[1] = { 0 };
+	size_t i;
+	int k;
+
+	for (i = 0; i < sizeof points / sizeof points[0]; i++) {
+		const point *q = &points[i];
+		int nb = q->kind == VL_KIND_ALLTOALL ? q->p * q->p : q->p;
+		int64_t *bytes = malloc(sizeof(int64_t) * (size_t)nb);
+		vlcoll_in in;
+		int ompi, subst, alg;
+
+		ck_assert_ptr_nonnull(bytes);
+		for (k = 0; k < nb; k++)
+			bytes[k] = q->bytes;
+		in.kind = q->kind;
+		in.alg = VLCOLL_ALG_DEFAULT;
+		in.p = q->p;
+		in.root = q->p - 1;
+		in.host = host;
+		in.entry = e;
+		in.bytes = bytes;
+		alg = vlcoll_select_openmpi(&in, &ompi, &subst);
+		ck_assert_msg(ompi == q->ompi && alg == q->alg && subst == q->subst,
+			      "%s p=%d %lld B: Open MPI %d (%s), vlayer %s, subst %d",
+			      vl_coll_kind_name(q->kind), q->p, (long long)q->bytes, ompi,
+			      vlcoll_ompi_name(q->kind, ompi), vlcoll_alg_name(alg), subst);
+		free(bytes);
+	}
+	ck_assert_str_eq(vlcoll_ompi_name(VL_KIND_BCAST, 7), "knomial");
+	ck_assert_str_eq(vlcoll_ompi_name(VL_KIND_BCAST, 0), "none");
+	ck_assert_str_eq(vlcoll_ompi_name(VL_KIND_GATHER, 1), "none");
+}
+END_TEST
+
+/* selection = openmpi applies to kinds whose key is "default" only */
+START_TEST(selection_applies)
+{
+	vlcfg_config c;
+	vlcoll_out a[12], f[12];
+	int r, differ = 0;
+
+	cfg_make(&c);
+	ck_assert_int_eq(c.mpi.coll_select, VLCOLL_SELECT_FIXED);
+	ck_assert_str_eq(vlcoll_selection_name(VLCOLL_SELECT_OPENMPI), "openmpi");
+	ck_assert_int_eq(vlcoll_selection_parse("fixed"), VLCOLL_SELECT_FIXED);
+	ck_assert_int_eq(vlcoll_selection_parse("OpenMPI"), -1);
+	/* fixed: default is binomial (MPICH's) */
+	sim(&c, VL_KIND_BCAST, VLCOLL_ALG_DEFAULT, 12, 0, NULL, 65536, f);
+	sim(&c, VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL, 12, 0, NULL, 65536, a);
+	ck_assert_mem_eq(a, f, sizeof a);
+	/* openmpi: 12 ranks, 64 KiB: Open MPI's basic linear */
+	c.mpi.coll_select = VLCOLL_SELECT_OPENMPI;
+	sim(&c, VL_KIND_BCAST, VLCOLL_ALG_DEFAULT, 12, 0, NULL, 65536, a);
+	sim(&c, VL_KIND_BCAST, VLCOLL_ALG_LINEAR_OMPI, 12, 0, NULL, 65536, f);
+	ck_assert_mem_eq(a, f, sizeof a);
+	/* an algorithm named for the kind wins */
+	sim(&c, VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL, 12, 0, NULL, 65536, a);
+	for (r = 0; r < 12; r++)
+		differ |= a[r].exit != f[r].exit;
+	ck_assert(differ);
+	/* a kind without rules keeps its fixed default */
+	sim(&c, VL_KIND_GATHER, VLCOLL_ALG_DEFAULT, 12, 0, NULL, 100, a);
+	sim(&c, VL_KIND_GATHER, VLCOLL_ALG_LINEAR, 12, 0, NULL, 100, f);
+	ck_assert_mem_eq(a, f, sizeof a);
+	vlcfg_free(&c);
+}
+END_TEST
+
+/* ---- closed forms (one host: S, T(b), R; eager below 4 KiB) ---- */
+
+START_TEST(barrier_tree_closed_form)
+{
+	vlcfg_config c;
+	vlcoll_out o[4];
+
+	/* p = 4, up: 1 -> 0 and 3 -> 2, then 2 -> 0; down: 0 -> 2, then 0 -> 1
+	 * and 2 -> 3.  Rank 2: receives at S + T + R, sends (ready 2S + T + R);
+	 * rank 0: receives 1 (S + T + R), 2 (2S + 2T + 2R), sends to 2 (3S ...)
+	 * and 1 (4S + 2T + 2R); rank 2 gets it at 3S + 3T + 2R, + R, sends to 3:
+	 * 4S + 3T + 3R; rank 3: 4S + 4T + 4R; rank 1: 4S + 3T + 3R */
+	cfg_make(&c);
+	sim(&c, VL_KIND_BARRIER, VLCOLL_ALG_TREE, 4, 0, NULL, 0, o);
+	ck_assert_int_eq(o[0].exit, 4 * S + 2 * T0 + 2 * R);
+	ck_assert_int_eq(o[1].exit, 4 * S + 3 * T0 + 3 * R);
+	ck_assert_int_eq(o[2].exit, 4 * S + 3 * T0 + 3 * R);
+	ck_assert_int_eq(o[3].exit, 4 * S + 4 * T0 + 4 * R);
+	vlcfg_free(&c);
+}
+END_TEST
+
+START_TEST(bcast_trees_closed_form)
+{
+	vlcfg_config c;
+	vlcoll_out o[6];
+	const int64_t t = T(8 * KIB), te = T(KIB);
+
+	cfg_make(&c);
+	/* binomial_ompi, p = 4, rendezvous: the root's children 1 then 2, 1's
+	 * child 3; the root starts both sends (ready S, 2S), both receivers posted
+	 * at 0: the root waits until 2S + T.  1: S + T + R, its send ready
+	 * 2S + T + R, in 2S + 2T + R */
+	sim(&c, VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL_OMPI, 4, 0, NULL, 8 * KIB, o);
+	ck_assert_int_eq(o[0].exit, 2 * S + t);
+	ck_assert_int_eq(o[1].exit, 2 * S + 2 * t + R);
+	ck_assert_int_eq(o[2].exit, 2 * S + t + R);
+	ck_assert_int_eq(o[3].exit, 2 * S + 2 * t + 2 * R);
+	/* root 2: the same tree over relative ranks (rank 2 + v mod 4) */
+	sim(&c, VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL_OMPI, 4, 2, NULL, 8 * KIB, o);
+	ck_assert_int_eq(o[2].exit, 2 * S + t);
+	ck_assert_int_eq(o[3].exit, 2 * S + 2 * t + R);
+	ck_assert_int_eq(o[1].exit, 2 * S + 2 * t + 2 * R);
+	/* binary, p = 6, eager: 0 -> 1, 2; 1 -> 3, 5; 2 -> 4 */
+	sim(&c, VL_KIND_BCAST, VLCOLL_ALG_BINARY, 6, 0, NULL, KIB, o);
+	ck_assert_int_eq(o[0].exit, 2 * S);
+	ck_assert_int_eq(o[1].exit, 3 * S + te + R);
+	ck_assert_int_eq(o[2].exit, 3 * S + te + R);
+	ck_assert_int_eq(o[3].exit, 2 * S + 2 * te + 2 * R);
+	ck_assert_int_eq(o[5].exit, 3 * S + 2 * te + 2 * R);
+	ck_assert_int_eq(o[4].exit, 3 * S + 2 * te + 2 * R);
+	/* knomial (radix 4), p = 5: the root sends to 4 first, then 1, 2, 3 */
+	sim(&c, VL_KIND_BCAST, VLCOLL_ALG_KNOMIAL, 5, 0, NULL, KIB, o);
+	ck_assert_int_eq(o[0].exit, 4 * S);
+	ck_assert_int_eq(o[4].exit, S + te + R);
+	ck_assert_int_eq(o[1].exit, 2 * S + te + R);
+	ck_assert_int_eq(o[3].exit, 4 * S + te + R);
+	/* pipeline, p = 3, rendezvous: 0 -> 1 -> 2 */
+	sim(&c, VL_KIND_BCAST, VLCOLL_ALG_PIPELINE, 3, 0, NULL, 8 * KIB, o);
+	ck_assert_int_eq(o[0].exit, S + t);
+	ck_assert_int_eq(o[1].exit, 2 * S + 2 * t + R);
+	ck_assert_int_eq(o[2].exit, 2 * S + 2 * t + 2 * R);
+	/* linear_ompi, root 2 of 4: sends to 0, 1, 3 in that order */
+	sim(&c, VL_KIND_BCAST, VLCOLL_ALG_LINEAR_OMPI, 4, 2, NULL, KIB, o);
+	ck_assert_int_eq(o[2].exit, 3 * S);
+	ck_assert_int_eq(o[0].exit, S + te + R);
+	ck_assert_int_eq(o[1].exit, 2 * S + te + R);
+	ck_assert_int_eq(o[3].exit, 3 * S + te + R);
+	/* split_binary, p = 3, 2 KiB: the root sends the halves (1 KiB) to 1
+	 * and 2 (blocking, eager: it leaves at 2S), which swap them (Open MPI's
+	 * sendrecv): 1 sends at 2S + T + R, receives 2's (sent at 3S + T + R) */
+	sim(&c, VL_KIND_BCAST, VLCOLL_ALG_SPLIT_BINARY, 3, 0, NULL, 2 * KIB, o);
+	ck_assert_int_eq(o[0].exit, 2 * S);
+	ck_assert_int_eq(o[1].exit, 3 * S + 2 * te + 2 * R);
+	ck_assert_int_eq(o[2].exit, 2 * S + 2 * te + 2 * R);
+	/* scatter_allgather, p = 4, 2 KiB (c = 512 B): the root sends 1 KiB to
+	 * 2, 512 B to 1; 2 sends 512 B to 3; then exchanges of 512 B (0-1, 2-3)
+	 * and 1 KiB (0-2, 1-3), each an Open MPI sendrecv */
+	{
+		const int64_t h = T(KIB / 2), k = te;
+
+		sim(&c, VL_KIND_BCAST, VLCOLL_ALG_SCATTER_ALLGATHER, 4, 0, NULL, 2 * KIB, o);
+		ck_assert_int_eq(o[0].exit, 4 * S + 2 * k + 2 * h + 4 * R);
+		ck_assert_int_eq(o[1].exit, 4 * S + 2 * k + h + 4 * R);
+		ck_assert_int_eq(o[2].exit, 4 * S + k + 2 * h + 4 * R);
+		ck_assert_int_eq(o[3].exit, 4 * S + k + h + 4 * R);
+	}
+	vlcfg_free(&c);
+}
+END_TEST
+
+START_TEST(reduce_trees_closed_form)
+{
+	vlcfg_config c;
+	vlcoll_out o[4];
+	int64_t entry[4] = { 0, L, 0, 0 };
+	const int64_t t = T(8 * KIB), te = T(KIB);
+
+	cfg_make(&c);
+	/* binomial_ompi, p = 4, rendezvous, rank 1 late by L: 0's children 1, 2;
+	 * 2's child 3.  2 gets 3's vector at S + T, + R, sends (ready
+	 * 2S + T + R); 0 posted both receives at 0: 2's data are in at
+	 * 2S + 2T + R, 1's at L + S + T; 0 leaves at L + S + T + 2R.  (With the
+	 * receive from 2 posted only after 1's, as reduce binomial does, 0 would
+	 * leave at L + S + 2T + 2R.) */
+	sim(&c, VL_KIND_REDUCE, VLCOLL_ALG_BINOMIAL_OMPI, 4, 0, entry, 8 * KIB, o);
+	ck_assert_int_eq(o[0].exit, L + S + t + 2 * R);
+	ck_assert_int_eq(o[1].exit, L + S + t);
+	ck_assert_int_eq(o[2].exit, 2 * S + 2 * t + R);
+	ck_assert_int_eq(o[3].exit, S + t);
+	sim(&c, VL_KIND_REDUCE, VLCOLL_ALG_BINOMIAL, 4, 0, entry, 8 * KIB, o);
+	ck_assert_int_eq(o[0].exit, L + S + 2 * t + 2 * R);
+	/* linear_ompi, p = 3, root 0, rank 1 late, eager: the root receives from
+	 * 2 first (S + T + R), then from 1 (L + S + T + R) */
+	sim(&c, VL_KIND_REDUCE, VLCOLL_ALG_LINEAR_OMPI, 3, 0, entry, KIB, o);
+	ck_assert_int_eq(o[0].exit, L + S + te + R);
+	sim(&c, VL_KIND_REDUCE, VLCOLL_ALG_LINEAR, 3, 0, entry, KIB, o);
+	ck_assert_int_eq(o[0].exit, L + S + te + 2 * R);
+	/* in_order_binary, p = 3, root 0, eager: the tree is rooted at 2, with
+	 * children 1 then 0; 2 receives both (S + T + R, + R), sends the result
+	 * to 0 (ready 2S + T + 2R), which has sent its own at S */
+	sim(&c, VL_KIND_REDUCE, VLCOLL_ALG_IN_ORDER_BINARY, 3, 0, NULL, KIB, o);
+	ck_assert_int_eq(o[2].exit, 2 * S + te + 2 * R);
+	ck_assert_int_eq(o[1].exit, S);
+	ck_assert_int_eq(o[0].exit, 2 * S + 2 * te + 3 * R);
+	/* pipeline, p = 3, root 0, eager: 2 -> 1 -> 0 */
+	sim(&c, VL_KIND_REDUCE, VLCOLL_ALG_PIPELINE, 3, 0, NULL, KIB, o);
+	ck_assert_int_eq(o[0].exit, 2 * S + 2 * te + 2 * R);
+	ck_assert_int_eq(o[1].exit, 2 * S + te + R);
+	vlcfg_free(&c);
+}
+END_TEST
+
+START_TEST(allreduce_rabenseifner_closed_form)
+{
+	vlcfg_config c;
+	vlcoll_out o[4];
+	const int64_t te = T(KIB), t2 = T(2 * KIB), t4 = T(4 * KIB);
+
+	cfg_make(&c);
+	/* p = 3, 2 KiB (eager), halves of 1 KiB.  Ranks 0 and 1 swap halves
+	 * (Open MPI's sendrecv: post, send, wait): both at S + T + R; 1 sends its
+	 * upper half to 0 (ready 2S + T + R): 0 at 2S + 2T + 2R; 1 leaves that
+	 * part at 2S + T + R.  Then 0 and 2 (virtual ranks 0, 1): reduce-scatter
+	 * of 1 KiB each way: 2 sent at S, 0 sends at 3S + 2T + 2R and receives:
+	 * 3S + 2T + 3R; 2 receives 0's at 3S + 3T + 2R: 3S + 3T + 3R.  Allgather
+	 * of 1 KiB: 0 sends (ready 4S + 2T + 3R), receives 2's (ready 4S + 3T +
+	 * 3R): 4S + 4T + 4R; 2: 4S + 3T + 4R.  Last 0 sends all 2 KiB to 1:
+	 * 1 leaves at 5S + 4T + 4R + T(2 KiB) + R. */
+	sim(&c, VL_KIND_ALLREDUCE, VLCOLL_ALG_RABENSEIFNER, 3, 0, NULL, 2 * KIB, o);
+	ck_assert_int_eq(o[0].exit, 5 * S + 4 * te + 4 * R);
+	ck_assert_int_eq(o[2].exit, 4 * S + 3 * te + 4 * R);
+	ck_assert_int_eq(o[1].exit, 5 * S + 4 * te + t2 + 5 * R);
+	/* p = 4, 8 KiB: halving 4 KiB (rendezvous) then 2 KiB, doubling 2 then 4
+	 * KiB: each step S + T + R for everyone */
+	sim(&c, VL_KIND_ALLREDUCE, VLCOLL_ALG_RABENSEIFNER, 4, 0, NULL, 8 * KIB, o);
+	ck_assert_int_eq(o[0].exit, 2 * (S + t4 + R) + 2 * (S + t2 + R));
+	ck_assert_int_eq(o[3].exit, o[0].exit);
+	/* fewer bytes than p' (3 < 4): Open MPI's basic linear */
+	sim(&c, VL_KIND_ALLREDUCE, VLCOLL_ALG_RABENSEIFNER, 4, 0, NULL, 3, o);
+	ck_assert_int_eq(o[3].nmsgs, 1);
+	ck_assert_int_eq(o[0].nmsgs, 3);
+	vlcfg_free(&c);
+}
+END_TEST
+
+START_TEST(allgather_alltoall_closed_form)
+{
+	vlcfg_config c;
+	vlcoll_out o[5];
+	int64_t entry[3] = { 0, L, 0 };
+	const int64_t te = T(KIB), t2 = T(2 * KIB);
+	int r;
+
+	cfg_make(&c);
+	/* bruck p = 5, 1 KiB blocks: distances 1, 2, 4 carry 1, 2, 1 blocks */
+	sim(&c, VL_KIND_ALLGATHER, VLCOLL_ALG_BRUCK, 5, 0, NULL, KIB, o);
+	for (r = 0; r < 5; r++)
+		ck_assert_int_eq(o[r].exit, 3 * S + 2 * te + t2 + 3 * R);
+	/* neighbour exchange p = 4: one block, then two */
+	sim(&c, VL_KIND_ALLGATHER, VLCOLL_ALG_NEIGHBOR, 4, 0, NULL, KIB, o);
+	for (r = 0; r < 4; r++)
+		ck_assert_int_eq(o[r].exit, 2 * S + te + t2 + 2 * R);
+	/* alltoall bruck p = 4, 1 KiB blocks: d = 1 and 2 each carry the 2 slots
+	 * with that bit (1, 3; 2, 3) */
+	sim(&c, VL_KIND_ALLTOALL, VLCOLL_ALG_BRUCK, 4, 0, NULL, KIB, o);
+	for (r = 0; r < 4; r++)
+		ck_assert_int_eq(o[r].exit, 2 * (S + t2 + R));
+	/* linear_sync p = 3, rank 1 late, eager: 0 receives from 1 (sent first,
+	 * to 0, at L + S) and 2 (sent second, at 2S): L + S + T + 2R; with the
+	 * linear algorithm 1 sends to 2 first: L + 2S + T + 2R */
+	sim(&c, VL_KIND_ALLTOALL, VLCOLL_ALG_LINEAR_SYNC, 3, 0, entry, KIB, o);
+	ck_assert_int_eq(o[0].exit, L + S + te + 2 * R);
+	sim(&c, VL_KIND_ALLTOALL, VLCOLL_ALG_LINEAR, 3, 0, entry, KIB, o);
+	ck_assert_int_eq(o[0].exit, L + 2 * S + te + 2 * R);
+	vlcfg_free(&c);
+}
+END_TEST
+
+/* nonoverlapping = Open MPI's reduce to 0, then its bcast from 0, as if run
+ * one after the other */
+START_TEST(allreduce_nonoverlapping)
+{
+	vlcfg_config c;
+	vlcoll_out a[6], red[6], bc[6];
+	int64_t mid[6];
+	int r;
+
+	cfg_make(&c);
+	/* p = 6, 100 B: reduce binary, bcast binomial (Open MPI's rules) */
+	sim(&c, VL_KIND_ALLREDUCE, VLCOLL_ALG_NONOVERLAPPING, 6, 0, NULL, 100, a);
+	sim(&c, VL_KIND_REDUCE, VLCOLL_ALG_BINARY, 6, 0, NULL, 100, red);
+	for (r = 0; r < 6; r++)
+		mid[r] = red[r].exit;
+	sim(&c, VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL_OMPI, 6, 0, mid, 100, bc);
+	for (r = 0; r < 6; r++)
+		ck_assert_int_eq(a[r].exit, bc[r].exit);
+	vlcfg_free(&c);
+}
+END_TEST
+
+/* The trees: every node but the root has one parent, which lists it as a
+ * child; p - 1 edges. */
+START_TEST(trees_consistent)
+{
+	int shape, p, v, k, nc, parent, child[VLCOLL_TREE_MAXCHILD];
+
+	for (shape = VLCOLL_TREE_BMTREE; shape <= VLCOLL_TREE_IN_ORDER_BINARY; shape++)
+		for (p = 1; p <= 70; p++) {
+			int edges = 0, roots = 0;
+
+			for (v = 0; v < p; v++) {
+				nc = vlcoll_tree_node(shape, p, v, &parent, child);
+				edges += nc;
+				roots += parent < 0;
+				for (k = 0; k < nc; k++) {
+					int pp, cc[VLCOLL_TREE_MAXCHILD];
+
+					ck_assert_int_lt(child[k], p);
+					vlcoll_tree_node(shape, p, child[k], &pp, cc);
+					ck_assert_msg(pp == v, "shape %d p %d: %d, %d",
+						      shape, p, child[k], v);
+				}
+			}
+			ck_assert_int_eq(edges, p - 1);
+			ck_assert_int_eq(roots, 1);
+		}
+}
+END_TEST
+
+/* The [collectives] selection key: loading, errors, run-time change. */
+static int load_text(const char *text, vlcfg_config *c, char *err, size_t errlen)
+{
+	char path[] = "/tmp/vlayer_test_selXXXXXX";
+	int fd = mkstemp(path), rc;
+	FILE *f;
+
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	rc = vlcfg_load(path, c, err, errlen);
+	unlink(path);
+	return rc;
+}
+
+START_TEST(selection_key)
+{
+	vlcfg_config c;
+	char err[512];
+
+	ck_assert_int_eq(load_text("[collectives]\nselection = openmpi\nbcast = linear\n[host a]\n",
+				   &c, err, sizeof err), 0);
+	ck_assert_int_eq(c.mpi.coll_select, VLCOLL_SELECT_OPENMPI);
+	ck_assert_int_eq(c.mpi.coll_alg[VL_KIND_BCAST], VLCOLL_ALG_LINEAR);
+	ck_assert_int_eq(vlcfg_set(&c, "collectives", "selection", "fixed", err, sizeof err), 0);
+	ck_assert_int_eq(c.mpi.coll_select, VLCOLL_SELECT_FIXED);
+	ck_assert_int_eq(vlcfg_set(&c, "collectives", "selection", "tuned", err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "selection: \"tuned\" is not a selection (valid: fixed, "
+				     "openmpi)"));
+	ck_assert_int_eq(c.mpi.coll_select, VLCOLL_SELECT_FIXED);
+	vlcfg_free(&c);
+	ck_assert_int_eq(load_text("[host a]\n[collectives]\nselection = fixed\n", &c, err,
+				   sizeof err), 0);
+	ck_assert_int_eq(c.mpi.coll_select, VLCOLL_SELECT_FIXED);
+	vlcfg_free(&c);
+	ck_assert_int_eq(load_text("[host a]\n[collectives]\nselection = openmpi\n"
+				   "selection = openmpi\n", &c, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, ":4: [collectives] selection: given twice in this "
+				     "section (first at line 3); give it once"));
+	ck_assert_int_eq(load_text("[host a]\n[collectives]\nselection =\n", &c, err, sizeof err),
+			 -1);
+	ck_assert_ptr_nonnull(strstr(err, ":3: [collectives] selection: empty value (valid: fixed, "
+				     "openmpi)"));
+	ck_assert_int_eq(load_text("[host a]\n[collectives]\nselect = openmpi\n", &c, err,
+				   sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "select: unknown key (valid: barrier, bcast, reduce, "
+				     "allreduce, gather, scatter, allgather, alltoall, "
+				     "reduce_scatter, scan, exscan, selection)"));
+	/* a later [collectives] section may give it again */
+	ck_assert_int_eq(load_text("[host a]\n[collectives]\nselection = openmpi\n[collectives]\n"
+				   "selection = fixed\n", &c, err, sizeof err), 0);
+	ck_assert_int_eq(c.mpi.coll_select, VLCOLL_SELECT_FIXED);
+	vlcfg_free(&c);
+}
+END_TEST
+
+static Suite *ompi_suite(void)
+{
+	Suite *s = suite_create("coll_ompi");
+	TCase *tc = tcase_create("openmpi");
+
+	tcase_add_test(tc, decision_points);
+	tcase_add_test(tc, selection_applies);
+	tcase_add_test(tc, selection_key);
+	tcase_add_test(tc, barrier_tree_closed_form);
+	tcase_add_test(tc, bcast_trees_closed_form);
+	tcase_add_test(tc, reduce_trees_closed_form);
+	tcase_add_test(tc, allreduce_rabenseifner_closed_form);
+	tcase_add_test(tc, allgather_alltoall_closed_form);
+	tcase_add_test(tc, allreduce_nonoverlapping);
+	tcase_add_test(tc, trees_consistent);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(ompi_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed != 0;
+}

@@ -1,0 +1,260 @@
+/* select_openmpi.c - [collectives] selection = openmpi: the algorithm Open
+ * MPI 4.1's default collective component ("tuned") runs, per call, from the
+ * communicator size p and the message size, as its fixed decision rules
+ * (coll_tuned_decision_fixed.c of the v4.1.x series) choose it, for barrier,
+ * bcast, reduce, allreduce, allgather and alltoall.  The rules for a
+ * commutative operation are used (MPI_SUM, MPI_MAX ...: the simulation does
+ * not know the operation).  In those rules the segment size and fan-out are
+ * 0: no algorithm cuts the message into segments.
+ *
+ * The tables below state the rules: one row per range of p, each a list of
+ * (size limit, algorithm) pairs - the algorithm for sizes below the limit -
+ * ended by the algorithm for all larger sizes.  Sizes are Open MPI's
+ * "total_dsize": the vector (bcast, reduce, allreduce) or the block one rank
+ * sends to one other (allgather, alltoall) in bytes.  The algorithms are Open
+ * MPI's numbers (vlcoll_ompi_name gives the names); vlcoll_ompi_alg turns them
+ * into vlayer's.  docs/vmconfig.md shows the same tables.
+ */
+#include <limits.h>
+#include <stddef.h>
+#include "vlayer/core/engine.h"
+#include "vlayer/coll/coll.h"
+
+/* A row: p below pmax (p == 2 for pmax 3 after a row of pmax 2 or none);
+ * nsz limits sz[] with the algorithms alg[] below them, alg[nsz] above. */
+typedef struct vlcoll_rule {
+	int pmax;
+	int nsz;
+	int64_t sz[11];
+	unsigned char alg[12];
+} vlcoll_rule;
+
+#define K(x) ((int64_t)(x) * 1024)
+#define PMAX INT_MAX
+
+/* barrier: 1 linear, 2 double_ring, 3 recursive_doubling, 4 bruck, 5 two_proc, 6 tree */
+static const vlcoll_rule vlcoll_rules_barrier[] = {
+	{ 4, 0, { 0 }, { 3 } },     { 8, 0, { 0 }, { 1 } },    { 64, 0, { 0 }, { 3 } },
+	{ 256, 0, { 0 }, { 4 } },   { 512, 0, { 0 }, { 6 } },  { 1024, 0, { 0 }, { 4 } },
+	{ 4096, 0, { 0 }, { 6 } },  { PMAX, 0, { 0 }, { 4 } },
+};
+
+/* bcast: 1 basic_linear, 2 chain, 3 pipeline, 4 split_binary_tree, 5 binary_tree,
+ * 6 binomial, 7 knomial, 8 scatter_allgather, 9 scatter_allgather_ring */
+static const vlcoll_rule vlcoll_rules_bcast[] = {
+	{ 4, 9, { 32, 256, 512, K(1), K(32), K(128), K(256), K(512), K(1024) },
+	  { 3, 5, 3, 7, 1, 5, 2, 1, 6, 5 } },
+	{ 8, 5, { 64, 128, K(2), K(8), K(1024) }, { 5, 6, 5, 6, 1, 2 } },
+	{ 16, 5, { 8, 64, K(4), K(16), K(32) }, { 7, 5, 7, 5, 6, 1 } },
+	{ 32, 2, { K(4), K(1024) }, { 7, 6, 8 } },
+	{ 64, 1, { K(2) }, { 6, 7 } },
+	{ 128, 0, { 0 }, { 7 } },
+	{ 256, 4, { 2, K(16), K(32), K(64) }, { 6, 5, 1, 5, 7 } },
+	{ 1024, 2, { K(16), K(32) }, { 7, 4, 7 } },
+	{ 2048, 1, { K(512) }, { 7, 8 } },
+	{ 4096, 1, { K(256) }, { 7, 8 } },
+	{ PMAX, 3, { K(8), K(16), K(256) }, { 7, 5, 7, 8 } },
+};
+
+/* reduce (commutative): 1 linear, 2 chain, 3 pipeline, 4 binary, 5 binomial,
+ * 6 in-order_binary, 7 rabenseifner */
+static const vlcoll_rule vlcoll_rules_reduce[] = {
+	{ 4, 6, { 8, 16, 32, K(256), K(512), K(1024) }, { 7, 4, 3, 1, 3, 2, 3 } },
+	{ 8, 5, { K(4), K(64), K(256), K(512), K(1024) }, { 4, 2, 5, 1, 5, 1 } },
+	{ 16, 1, { K(8) }, { 4, 5 } },
+	{ 32, 1, { K(4) }, { 4, 5 } },
+	{ 256, 0, { 0 }, { 5 } },
+	{ 512, 2, { K(8), K(16) }, { 5, 6, 5 } },
+	{ 2048, 0, { 0 }, { 5 } },
+	{ 4096, 4, { 512, K(1), K(8), K(16) }, { 5, 6, 5, 6, 5 } },
+	{ PMAX, 6, { 16, 32, K(1), K(2), K(8), K(16) }, { 5, 6, 5, 6, 5, 6, 5 } },
+};
+
+/* allreduce (commutative): 1 basic_linear, 2 nonoverlapping, 3 recursive_doubling,
+ * 4 ring, 5 segmented_ring, 6 rabenseifner */
+static const vlcoll_rule vlcoll_rules_allreduce[] = {
+	{ 4, 6, { 8, K(4), K(8), K(16), K(64), K(256) }, { 4, 3, 4, 3, 4, 5, 6 } },
+	{ 8, 2, { 16, K(8) }, { 4, 3, 6 } },
+	{ 16, 1, { K(8) }, { 3, 6 } },
+	{ 32, 2, { 64, K(4) }, { 5, 3, 6 } },
+	{ 64, 1, { 128 }, { 5, 6 } },
+	{ 128, 1, { K(256) }, { 3, 6 } },
+	{ 256, 2, { K(128), K(256) }, { 2, 3, 6 } },
+	{ 512, 1, { K(4) }, { 2, 6 } },
+	{ 2048, 2, { K(2), K(16) }, { 2, 3, 6 } },
+	{ 4096, 3, { K(2), K(4), K(16) }, { 2, 5, 3, 6 } },
+	{ PMAX, 3, { K(2), K(16), K(32) }, { 2, 5, 3, 6 } },
+};
+
+/* allgather: 1 linear, 2 bruck, 3 recursive_doubling, 4 ring, 5 neighbor, 6 two_proc */
+static const vlcoll_rule vlcoll_rules_allgather[] = {
+	{ 3, 0, { 0 }, { 6 } },
+	{ 32, 0, { 0 }, { 3 } },
+	{ 64, 2, { K(1), K(64) }, { 3, 5, 4 } },
+	{ 128, 2, { 512, K(64) }, { 3, 5, 4 } },
+	{ 256, 4, { 512, K(128), K(512), K(1024) }, { 3, 5, 4, 5, 4 } },
+	{ 512, 6, { 32, 128, K(1), K(128), K(512), K(1024) }, { 3, 2, 3, 5, 4, 5, 4 } },
+	{ 1024, 3, { 64, 256, K(2) }, { 3, 2, 3, 5 } },
+	{ 2048, 7, { 4, 8, 16, 32, 256, 512, K(4) }, { 3, 2, 3, 2, 3, 2, 3, 5 } },
+	{ 4096, 4, { 32, 128, 512, K(4) }, { 2, 3, 2, 3, 5 } },
+	{ PMAX, 5, { 2, 8, 16, 512, K(4) }, { 3, 2, 3, 2, 3, 5 } },
+};
+
+/* alltoall: 1 linear, 2 pairwise, 3 modified_bruck, 4 linear_sync, 5 two_proc */
+static const vlcoll_rule vlcoll_rules_alltoall[] = {
+	{ 3, 9, { 2, 4, 16, 64, 256, K(4), K(32), K(256), K(1024) },
+	  { 2, 5, 2, 5, 2, 5, 2, 4, 5, 2 } },
+	{ 8, 5, { K(8), K(16), K(64), K(512), K(1024) }, { 4, 1, 4, 1, 2, 1 } },
+	{ 16, 1, { K(256) }, { 4, 1 } },
+	{ 32, 6, { 4, 512, K(8), K(32), K(256), K(512) }, { 4, 3, 4, 1, 4, 1, 4 } },
+	{ 64, 2, { 512, K(512) }, { 3, 1, 4 } },
+	{ 128, 4, { K(1), K(2), K(4), K(256) }, { 3, 1, 4, 1, 2 } },
+	{ 256, 3, { K(1), K(2), K(256) }, { 3, 4, 1, 2 } },
+	{ 512, 3, { K(1), K(8), K(32) }, { 3, 4, 1, 2 } },
+	{ 1024, 5, { 512, K(8), K(16), K(128), K(256) }, { 3, 4, 1, 4, 1, 2 } },
+	{ 2048, 5, { 512, K(1), K(2), K(16), K(256) }, { 3, 4, 1, 4, 1, 4 } },
+	{ 4096, 4, { K(1), K(4), K(8), K(128) }, { 3, 4, 1, 4, 1 } },
+	{ PMAX, 5, { K(2), K(8), K(16), K(32), K(64) }, { 3, 4, 1, 4, 1, 4 } },
+};
+
+/* Open MPI's number of the algorithm for p ranks and size sz. */
+static int vlcoll_rule_pick(const vlcoll_rule *t, int p, int64_t sz)
+{
+	int i;
+
+	while (p >= t->pmax)
+		t++;
+	for (i = 0; i < t->nsz && sz >= t->sz[i]; i++)
+		;
+	return t->alg[i];
+}
+
+static const char *const vlcoll_ompi_names[VL_KIND_N][10] = {
+	[VL_KIND_BARRIER] = { "", "linear", "double_ring", "recursive_doubling", "bruck",
+			      "two_proc", "tree" },
+	[VL_KIND_BCAST] = { "", "basic_linear", "chain", "pipeline", "split_binary_tree",
+			    "binary_tree", "binomial", "knomial", "scatter_allgather",
+			    "scatter_allgather_ring" },
+	[VL_KIND_REDUCE] = { "", "linear", "chain", "pipeline", "binary", "binomial",
+			     "in-order_binary", "rabenseifner" },
+	[VL_KIND_ALLREDUCE] = { "", "basic_linear", "nonoverlapping", "recursive_doubling", "ring",
+				"segmented_ring", "rabenseifner" },
+	[VL_KIND_ALLGATHER] = { "", "linear", "bruck", "recursive_doubling", "ring", "neighbor",
+				"two_proc" },
+	[VL_KIND_ALLTOALL] = { "", "linear", "pairwise", "modified_bruck", "linear_sync",
+			       "two_proc" },
+};
+
+const char *vlcoll_ompi_name(int kind, int ompi)
+{
+	const char *n = vlcoll_kind_ok(kind) && ompi > 0 && ompi < 10 ?
+				vlcoll_ompi_names[kind][ompi] : NULL;
+
+	return n && *n ? n : "none";
+}
+
+/* vlayer's algorithm for Open MPI's number ompi of kind on p ranks; *subst = 1
+ * if vlayer lacks it and this is a stand-in. */
+static int vlcoll_ompi_alg(int kind, int ompi, int p, int *subst)
+{
+	static const unsigned char map[VL_KIND_N][10] = {
+		[VL_KIND_BARRIER] = { 0, VLCOLL_ALG_LINEAR, VLCOLL_ALG_DISSEMINATION,
+				      VLCOLL_ALG_RECURSIVE_DOUBLING, VLCOLL_ALG_DISSEMINATION,
+				      VLCOLL_ALG_RECURSIVE_DOUBLING, VLCOLL_ALG_TREE },
+		[VL_KIND_BCAST] = { 0, VLCOLL_ALG_LINEAR_OMPI, VLCOLL_ALG_PIPELINE,
+				    VLCOLL_ALG_PIPELINE, VLCOLL_ALG_SPLIT_BINARY, VLCOLL_ALG_BINARY,
+				    VLCOLL_ALG_BINOMIAL_OMPI, VLCOLL_ALG_KNOMIAL,
+				    VLCOLL_ALG_SCATTER_ALLGATHER, VLCOLL_ALG_SCATTER_ALLGATHER },
+		[VL_KIND_REDUCE] = { 0, VLCOLL_ALG_LINEAR_OMPI, VLCOLL_ALG_PIPELINE,
+				     VLCOLL_ALG_PIPELINE, VLCOLL_ALG_BINARY,
+				     VLCOLL_ALG_BINOMIAL_OMPI, VLCOLL_ALG_IN_ORDER_BINARY,
+				     VLCOLL_ALG_LINEAR_OMPI },
+		[VL_KIND_ALLREDUCE] = { 0, VLCOLL_ALG_LINEAR_OMPI, VLCOLL_ALG_NONOVERLAPPING,
+					VLCOLL_ALG_RECURSIVE_DOUBLING, VLCOLL_ALG_RING_OMPI,
+					VLCOLL_ALG_RING_OMPI, VLCOLL_ALG_RABENSEIFNER },
+		[VL_KIND_ALLGATHER] = { 0, VLCOLL_ALG_LINEAR, VLCOLL_ALG_BRUCK,
+					VLCOLL_ALG_RECURSIVE_DOUBLING, VLCOLL_ALG_RING,
+					VLCOLL_ALG_NEIGHBOR, VLCOLL_ALG_RING },
+		[VL_KIND_ALLTOALL] = { 0, VLCOLL_ALG_LINEAR_SYNC, VLCOLL_ALG_PAIRWISE,
+				       VLCOLL_ALG_BRUCK, VLCOLL_ALG_LINEAR_SYNC,
+				       VLCOLL_ALG_PAIRWISE },
+	};
+
+	*subst = 0;
+	switch (kind) {
+	case VL_KIND_BARRIER:
+		*subst = ompi == 2 || ompi == 5; /* never chosen by the rules */
+		break;
+	case VL_KIND_BCAST:
+		*subst = ompi == 9; /* never chosen by the rules */
+		break;
+	case VL_KIND_REDUCE:
+		/* rabenseifner (redscat_gather): for fewer elements than p' Open MPI
+		 * runs its basic linear reduce; vlayer, which counts bytes, always
+		 * does (the rule picks it below 8 bytes for p < 4 only) */
+		*subst = ompi == 7;
+		break;
+	case VL_KIND_ALLGATHER:
+		*subst = ompi == 1;
+		if (ompi == 3 && (p & (p - 1)))
+			return VLCOLL_ALG_BRUCK; /* Open MPI's recursive doubling does so */
+		break;
+	}
+	return map[kind][ompi];
+}
+
+/* Open MPI's total_dsize of the call. */
+static int64_t vlcoll_ompi_size(const vlcoll_in *in)
+{
+	int64_t sum = 0;
+	int i;
+
+	switch (in->kind) {
+	case VL_KIND_BCAST:
+		return in->bytes[in->root];
+	case VL_KIND_ALLGATHER: /* the block of one rank; allgatherv: their mean */
+		for (i = 0; i < in->p; i++)
+			sum += in->bytes[i];
+		return sum / in->p;
+	case VL_KIND_ALLTOALL: /* the block for one rank; alltoallv: their mean */
+		for (i = 0; i < in->p * in->p; i++)
+			sum += in->bytes[i];
+		return sum / ((int64_t)in->p * in->p);
+	default:
+		return in->bytes[0];
+	}
+}
+
+int vlcoll_select_openmpi(const vlcoll_in *in, int *ompi, int *subst)
+{
+	const vlcoll_rule *t;
+	int64_t sz;
+
+	*ompi = 0;
+	*subst = 0;
+	switch (in->kind) {
+	case VL_KIND_BARRIER:
+		*ompi = vlcoll_rule_pick(vlcoll_rules_barrier, in->p, 0);
+		return vlcoll_ompi_alg(in->kind, *ompi, in->p, subst);
+	case VL_KIND_BCAST:
+		t = vlcoll_rules_bcast;
+		break;
+	case VL_KIND_REDUCE:
+		t = vlcoll_rules_reduce;
+		break;
+	case VL_KIND_ALLREDUCE:
+		t = vlcoll_rules_allreduce;
+		break;
+	case VL_KIND_ALLGATHER:
+		t = vlcoll_rules_allgather;
+		break;
+	case VL_KIND_ALLTOALL:
+		t = vlcoll_rules_alltoall;
+		break;
+	default:
+		return VLCOLL_ALG_DEFAULT;
+	}
+	sz = vlcoll_ompi_size(in);
+	*ompi = vlcoll_rule_pick(t, in->p, sz);
+	return vlcoll_ompi_alg(in->kind, *ompi, in->p, subst);
+}
