@@ -39,9 +39,10 @@ static const char usage[] =
 	"  -o DIR              also write the replayed traces to DIR (created; its old\n"
 	"                      vl-*.trc are replaced), for every other view\n"
 	"  --csv, --json       the table as vlpost stats --brief --csv / --json\n"
-	"  --engine simgrid    replay with SimGrid instead (vlpost simgrid --run on\n"
-	"                      NEW.ini's contention-free platform): per rank, vlayer's\n"
-	"                      and SimGrid's end time\n";
+	"  --engine simgrid    replay with SimGrid instead (vlpost simgrid --run with\n"
+	"                      NEW.ini's platform: its [topology], links shared, else\n"
+	"                      contention-free; computation, S and R as recorded): per\n"
+	"                      rank, vlayer's and SimGrid's end time\n";
 
 /* ---- the trace files as record sources ---- */
 typedef struct fsrc {
@@ -248,7 +249,7 @@ int vlpost_replay_main(int argc, char **argv)
 	if ((rc = parse(argc, argv, &a)) != 0)
 		return rc == 1 ? 0 : rc;
 	if (a.simgrid)
-		return vlpost_simgrid_replay(a.dir, a.nw, VLPOST_SG_FATPIPE, 0, stdout);
+		return vlpost_simgrid_replay(a.dir, a.nw, VLPOST_SG_AUTO, 0, stdout);
 	memset(&old, 0, sizeof old);
 	memset(&nw, 0, sizeof nw);
 	memset(&set, 0, sizeof set);

@@ -40,9 +40,12 @@ static const char usage[] =
     "\n"
     "  -o OUTDIR        output directory (default: TRACEDIR.simgrid)\n"
     "  --vmconfig FILE  the run's VMConfig (default: TRACEDIR/vmconfig.ini)\n"
-    "  --topology T     fatpipe (default: no contention, as vlayer's model),\n"
-    "                   star (a shared up and down link per host) or bus (one\n"
-    "                   shared link between hosts)\n"
+    "  --topology T     vmconfig: the VMConfig's [topology] (star, switch, bus,\n"
+    "                   torus; full or half duplex: links shared by the messages\n"
+    "                   that cross them), the default if it has one; fatpipe (the\n"
+    "                   default otherwise: no contention, as vlayer's model), star\n"
+    "                   (a shared up and down link per host) or bus (one shared\n"
+    "                   link between hosts), both of [network inter]'s values\n"
     "  --run            also replay it with smpirun ($SMPIRUN, else from PATH) and\n"
     "                   print per rank vlayer's end time and SimGrid's (ns); without\n"
     "                   -o in a temporary directory\n"
@@ -513,7 +516,7 @@ static int parse(int argc, char **argv, sg_args *a)
 				a->vmconfig = argv[i];
 			else if ((a->topology = vlpost_sg_topo_parse(argv[i])) < 0)
 				return vlpost_cli_usage(
-				    usage, "--topology %s: fatpipe, star or bus", argv[i]);
+				    usage, "--topology %s: vmconfig, fatpipe, star or bus", argv[i]);
 		} else if (!strcmp(o, "--run")) {
 			a->run = 1;
 		} else if (!strcmp(o, "--keep")) {
@@ -538,6 +541,7 @@ int vlpost_simgrid_main(int argc, char **argv)
 	char *out;
 	int rc;
 
+	a.topology = VLPOST_SG_AUTO;
 	if ((rc = parse(argc, argv, &a)) >= 0)
 		return rc;
 	if (a.run && !a.out)

@@ -23,9 +23,14 @@ int vlpost_simgrid_main(int argc, char **argv);
 enum vlpost_sg_topo {
 	VLPOST_SG_FATPIPE = 0, /* contention-free: FATPIPE links, one route per host pair */
 	VLPOST_SG_STAR,        /* a SHARED up and down link per host (a switch) */
-	VLPOST_SG_BUS          /* one SHARED link for every message between hosts */
+	VLPOST_SG_BUS,         /* one SHARED link for every message between hosts */
+	VLPOST_SG_VMCONFIG     /* the VMConfig's [topology] (star, switch, bus, torus;
+	                          full or half duplex) */
 };
-/* "fatpipe" | "star" | "bus" -> enum, or -1. */
+/* A topology argument meaning: the VMConfig's [topology] if it has one,
+ * else fatpipe. */
+#define VLPOST_SG_AUTO (-1)
+/* "fatpipe" | "star" | "bus" | "vmconfig" -> enum, or -1. */
 int vlpost_sg_topo_parse(const char *name);
 
 /* Export the traces of tracedir with the VMConfig at vmconfig (NULL: the copy

@@ -21,10 +21,10 @@
 
 int vlpost_sg_topo_parse(const char *name)
 {
-	static const char *const names[] = {"fatpipe", "star", "bus"};
+	static const char *const names[] = {"fatpipe", "star", "bus", "vmconfig"};
 	int i;
 
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 4; i++)
 		if (strcmp(name, names[i]) == 0)
 			return i;
 	return -1;
@@ -138,12 +138,144 @@ static void route_begin(FILE *f, const char *src, const char *dst)
 	fputs("\" symmetrical=\"NO\">", f);
 }
 
+/* ---- the VMConfig's [topology] ---- */
+
+/* The links of [topology]: bandwidth (B/s) and a message's latency (s; a
+ * torus: one hop's), the [network inter] values where not given. */
+static void topo_link(const vlcfg_config *cfg, double *bw, double *lat_s)
+{
+	vlpost_sg_link ex;
+
+	vlpost_sg_link_of(cfg, -1, 0, &ex);
+	*bw = cfg->topo.bandwidth > 0 ? cfg->topo.bandwidth : ex.bw;
+	*lat_s = (cfg->topo.latency != VLCFG_UNSET ? (double)cfg->topo.latency
+						   : (double)ex.lat_ns_model) / 1e9;
+}
+
+/* Torus coordinate d of host h. */
+static int coord(const vlcfg_topo *t, int h, int d)
+{
+	int i;
+
+	for (i = 0; i < d; i++)
+		h /= t->dims[i];
+	return h % t->dims[d];
+}
+
+/* The host at h with coordinate d changed to c. */
+static int moved(const vlcfg_topo *t, int h, int d, int c)
+{
+	int i, stride = 1;
+
+	for (i = 0; i < d; i++)
+		stride *= t->dims[i];
+	return h + (c - coord(t, h, d)) * stride;
+}
+
+/* The links of a host's route in a torus, dimension by dimension (x first),
+ * each the shorter way round (a tie: upwards).  Full duplex: link
+ * "HOST-dD+" leaves HOST upwards in dimension D, "HOST-dD-" downwards; half
+ * duplex: "HOST-dD" joins HOST and its upper neighbour, both ways. */
+static void torus_route(FILE *f, const vlcfg_config *cfg, int src, int dst)
+{
+	const vlcfg_topo *t = &cfg->topo;
+	int d, h = src;
+
+	for (d = 0; d < t->ndims; d++) {
+		int n = t->dims[d], up = (coord(t, dst, d) - coord(t, h, d) + n) % n;
+		int dir = up <= n - up ? 1 : -1, steps = dir > 0 ? up : n - up;
+		char what[32];
+
+		while (steps-- > 0) {
+			int c = (coord(t, h, d) + dir + n) % n, next = moved(t, h, d, c);
+
+			if (t->half_duplex) {
+				snprintf(what, sizeof what, "d%d", d);
+				link_ctn(f, cfg->hosts[dir > 0 ? h : next].name, what);
+			} else {
+				snprintf(what, sizeof what, "d%d%c", d, dir > 0 ? '+' : '-');
+				link_ctn(f, cfg->hosts[h].name, what);
+			}
+			h = next;
+		}
+	}
+}
+
+/* The links and routes of [topology]. */
+static void topo_platform(FILE *f, const vlcfg_config *cfg, FILE *warn)
+{
+	const vlcfg_topo *t = &cfg->topo;
+	double bw, lat, env;
+	int h, g, d;
+	char what[32];
+
+	topo_link(cfg, &bw, &lat);
+	env = VLPOST_SG_ENVELOPE / bw; /* SimGrid's envelope, taken off the latency */
+	for (h = 0; h < cfg->nhosts; h++) {
+		const char *name = cfg->hosts[h].name;
+		vlpost_sg_link in;
+
+		vlpost_sg_link_of(cfg, h, 1, &in);
+		link_xml(f, name, "intra", in.lat_s, in.bw, "FATPIPE");
+		if (t->kind == VLCFG_TOPO_STAR || t->kind == VLCFG_TOPO_SWITCH) {
+			double half = lat > env ? (lat - env) / 2 : 0;
+
+			if (t->half_duplex) {
+				link_xml(f, name, "link", half, bw, "SHARED");
+			} else {
+				link_xml(f, name, "up", half, bw, "SHARED");
+				link_xml(f, name, "down", half, bw, "SHARED");
+			}
+		} else if (t->kind == VLCFG_TOPO_TORUS) {
+			for (d = 0; d < t->ndims; d++) {
+				if (t->half_duplex) {
+					snprintf(what, sizeof what, "d%d", d);
+					link_xml(f, name, what, lat, bw, "SHARED");
+				} else {
+					snprintf(what, sizeof what, "d%d+", d);
+					link_xml(f, name, what, lat, bw, "SHARED");
+					snprintf(what, sizeof what, "d%d-", d);
+					link_xml(f, name, what, lat, bw, "SHARED");
+				}
+			}
+		}
+	}
+	if (t->kind == VLCFG_TOPO_BUS)
+		link_xml(f, NULL, "bus", lat > env ? lat - env : 0, bw, "SHARED");
+	if (t->kind == VLCFG_TOPO_SWITCH && t->backplane > 0)
+		link_xml(f, NULL, "backplane", 0, t->backplane, "SHARED");
+	for (h = 0; h < cfg->nhosts; h++)
+		for (g = 0; g < cfg->nhosts; g++) {
+			route_begin(f, cfg->hosts[h].name, cfg->hosts[g].name);
+			if (g == h) {
+				link_ctn(f, cfg->hosts[h].name, "intra");
+			} else if (t->kind == VLCFG_TOPO_BUS) {
+				link_ctn(f, NULL, "bus");
+			} else if (t->kind == VLCFG_TOPO_TORUS) {
+				torus_route(f, cfg, h, g);
+			} else {
+				link_ctn(f, cfg->hosts[h].name, t->half_duplex ? "link" : "up");
+				if (t->kind == VLCFG_TOPO_SWITCH && t->backplane > 0)
+					link_ctn(f, NULL, "backplane");
+				link_ctn(f, cfg->hosts[g].name, t->half_duplex ? "link" : "down");
+			}
+			fputs("</route>\n", f);
+		}
+	if (warn && t->kind == VLCFG_TOPO_TORUS)
+		fprintf(warn, "%s: note: on the torus SimGrid's %d-byte envelope is not taken off "
+			"the hop latencies: each message between hosts takes %.3g ns more than its "
+			"route's latencies plus its bytes at the link's bandwidth\n", vlu_prog(),
+			VLPOST_SG_ENVELOPE, env * 1e9);
+}
+
 int vlpost_sg_platform(FILE *f, const vlcfg_config *cfg, const int *ranks, int topology, FILE *warn)
 {
-	static const char *const topo[] = {"fatpipe", "star", "bus"};
+	static const char *const topo[] = {"fatpipe", "star", "bus", "vmconfig"};
 	vlpost_sg_link in, ex;
 	int h, g, approx = 0, clamped = 0, override = 0;
 
+	if (topology == VLPOST_SG_AUTO)
+		topology = cfg->topo.kind != VLCFG_TOPO_NONE ? VLPOST_SG_VMCONFIG : VLPOST_SG_FATPIPE;
 	fputs("<?xml version='1.0'?>\n"
 	      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
 	      "<platform version=\"4.1\">\n",
@@ -163,6 +295,18 @@ int vlpost_sg_platform(FILE *f, const vlcfg_config *cfg, const int *ranks, int t
 		xml_str(f, cfg->hosts[h].name);
 		fprintf(f, "\" speed=\"%sf\" core=\"%d\"/>\n",
 		        num(sp, sizeof sp, vlpost_sg_speed(cfg, h)), cores > 0 ? cores : 1);
+	}
+	if (topology == VLPOST_SG_VMCONFIG) {
+		if (cfg->topo.kind == VLCFG_TOPO_NONE) {
+			if (warn)
+				fprintf(warn, "%s: warning: the VMConfig has no [topology]: "
+					"contention-free links\n", vlu_prog());
+			topology = VLPOST_SG_FATPIPE;
+		} else {
+			topo_platform(f, cfg, warn);
+			fputs("</zone>\n</platform>\n", f);
+			return ferror(f) ? -1 : 0;
+		}
 	}
 	for (h = 0; h < cfg->nhosts; h++) {
 		const vlcfg_host *hp = &cfg->hosts[h];

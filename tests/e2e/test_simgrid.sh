@@ -7,7 +7,12 @@
 #      transmission is a whole number of ns: vlayer truncates, SimGrid not);
 #  (2) on a star or a bus, 3 ranks sending 3968 B to rank 0 at once share its
 #      link: the transfers take 3 times as long; SimGrid's value is the closed
-#      form of its max-min sharing.
+#      form of its max-min sharing;
+#  (3) the VMConfig's [topology] (tests/e2e/simgrid/pattern.c, S = R = 0):
+#      3 sends at once from one host on a star end at L + 3(n+16)/B, an
+#      exchange takes L + (n+16)/B on full-duplex links and L + 2(n+16)/B on
+#      half-duplex ones, a switch's backplane of one link's bandwidth makes two
+#      disjoint transfers share it, a 2x2 torus adds one hop latency per hop.
 # Skips (0 failed) without smpirun.
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -166,4 +171,67 @@ rm -f "$WORK/trace/vmconfig.ini"
 assert_eq "no VMConfig: exit status 2" 2 $?
 SMPIRUN=/nonexistent/smpirun "$BUILD/vlpost" simgrid --run --vmconfig "$CFG" "$WORK/trace" > /dev/null 2>&1
 assert_eq "smpirun missing: exit status 3" 3 $?
+# ---- (3) the VMConfig's [topology]: SimGrid's sharing, closed forms ----
+# S = R = 0, T(b) = 30 us + b x 7.8125 ns (128 MB/s); 3968 B: (3968 + 16) B take
+# 31125 ns; the topology's latency L = 30 us, less the envelope's 125 ns where a
+# route has one bottleneck (star, switch, bus)
+"$BUILD/vlcc" -mpi -Wall -Wextra -Werror -O2 -o "$WORK/pattern" "$HERE/simgrid/pattern.c" ||
+	fail "build pattern.c"
+n=3968
+e=31125 # (n + 16) x c
+# topo NAME KIND DUPLEX [EXTRA LINE]: a VMConfig of 4 hosts (one rank each) with [topology]
+topo() {
+	{
+		printf '[simulation]\ncompute = ignore\n[network inter]\ntrans_delay = 30us\n'
+		printf 'trans_per_kib = 8us\n[mpi]\neager_limit = 4KiB\nranks_per_node = 1\n'
+		printf '[hosts n]\ncount = 4\n[topology]\nkind = %s\nduplex = %s\n%s\n' "$2" "$3" "${4:-}"
+	} > "$WORK/$1.ini"
+}
+# fanout: rank 0 sends to 3 ranks at once: its up link is shared three ways
+topo star-full star full
+run 4 "$WORK/star-full.ini" "$WORK/pattern" fanout $n
+replay fanout-star "$WORK/star-full.ini"
+assert_eq "star, full duplex: 3 sends at once from one host end at L + 3 (n+16)/B" \
+	"$((30000 - 125 + 3 * e)) $((30000 - 125 + 3 * e)) $((30000 - 125 + 3 * e))" \
+	"$(echo $(col fanout-star 1 5) $(col fanout-star 2 5) $(col fanout-star 3 5))"
+assert_eq "star: vlayer's own prediction stays contention-free (T(n) each)" \
+	"$(T $n) $(T $n) $(T $n)" "$(echo $(col fanout-star 1 4) $(col fanout-star 2 4) $(col fanout-star 3 4))"
+
+# exchange: 0 and 1 send to each other at once
+run 4 "$WORK/star-full.ini" "$WORK/pattern" exchange $n
+replay exch-full "$WORK/star-full.ini"
+assert_eq "star, full duplex: an exchange takes L + (n+16)/B (the directions apart)" \
+	"$((30000 - 125 + e))" "$(col exch-full 0 5)"
+topo star-half star half
+replay exch-half "$WORK/star-half.ini"
+assert_eq "star, half duplex: an exchange takes L + 2 (n+16)/B (one link, both ways)" \
+	"$((30000 - 125 + 2 * e))" "$(col exch-half 0 5)"
+# pairs 0->1 and 2->3 through a switch whose backplane is one link's bandwidth
+topo switch-bp switch full "backplane = 128000000B/s"
+run 4 "$WORK/switch-bp.ini" "$WORK/pattern" pairs $n
+replay pairs-bp "$WORK/switch-bp.ini"
+assert_eq "switch, backplane = one link: two disjoint transfers share it (2x)" \
+	"$((30000 - 125 + 2 * e)) $((30000 - 125 + 2 * e))" "$(echo $(col pairs-bp 1 5) $(col pairs-bp 3 5))"
+topo switch-free switch full
+replay pairs-free "$WORK/switch-free.ini"
+assert_eq "switch without a backplane limit: disjoint transfers do not meet" \
+	"$((30000 - 125 + e)) $((30000 - 125 + e))" "$(echo $(col pairs-free 1 5) $(col pairs-free 3 5))"
+# a 2x2 torus of 5 us hops: rank 0 (0,0) to rank 3 (1,1) crosses 2 hops
+topo torus torus full "dims = 2x2
+latency = 5us"
+run 4 "$WORK/torus.ini" "$WORK/pattern" route $n 3
+replay route-torus "$WORK/torus.ini"
+assert_eq "torus 2x2: a message from (0,0) to (1,1) crosses 2 hops: 2 x 5 us + (n+16)/B" \
+	"$((2 * 5000 + e))" "$(col route-torus 3 5)"
+run 4 "$WORK/torus.ini" "$WORK/pattern" route $n 1
+replay route-torus1 "$WORK/torus.ini"
+assert_eq "torus 2x2: to a neighbour, 1 hop" "$((5000 + e))" "$(col route-torus1 1 5)"
+grep -q "envelope is not taken off" "$WORK/route-torus.err" &&
+	ok "torus: says that SimGrid's envelope is not taken off the hops" ||
+	fail "torus: no note on the envelope: $(cat "$WORK/route-torus.err")"
+# --topology fatpipe still gives the contention-free platform
+run 4 "$WORK/star-full.ini" "$WORK/pattern" fanout $n
+replay fanout-fat "$WORK/star-full.ini" --topology fatpipe
+assert_eq "--topology fatpipe overrides [topology]: contention-free" "$(T $n)" "$(col fanout-fat 3 5)"
+
 e2e_summary

@@ -1,0 +1,70 @@
+/* pattern.c - message patterns whose times on a shared network have closed
+ * forms (tests/e2e/test_simgrid.sh replays them on the VMConfig's
+ * [topology] with SimGrid).  Usage: pattern MODE BYTES [DST]
+ *   fanout:   rank 0 starts a send to every other rank at once (Isend, Waitall)
+ *   exchange: ranks 2i and 2i+1 send to each other at once
+ *   pairs:    rank 2i sends to rank 2i+1
+ *   route:    rank 0 sends to rank DST
+ * Each rank prints "T RANK end NS" (its virtual time at the end). */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vlayer.h>
+
+int main(int argc, char **argv)
+{
+	int rank, np, n, i, nr = 0, dst;
+	const char *mode;
+	char *b, *c;
+	MPI_Request *rq;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &np);
+	if (argc < 3) {
+		if (rank == 0)
+			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route BYTES [DST]\n");
+		MPI_Finalize();
+		return 2;
+	}
+	mode = argv[1];
+	n = atoi(argv[2]);
+	dst = argc > 3 ? atoi(argv[3]) : 1;
+	b = calloc((size_t)n + 1, 1);
+	c = calloc((size_t)n + 1, 1);
+	rq = calloc((size_t)np * 2, sizeof *rq);
+	if (!strcmp(mode, "fanout")) {
+		if (rank == 0) {
+			for (i = 1; i < np; i++)
+				MPI_Isend(b, n, MPI_BYTE, i, 1, MPI_COMM_WORLD, &rq[nr++]);
+			MPI_Waitall(nr, rq, MPI_STATUSES_IGNORE);
+		} else {
+			MPI_Recv(c, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		}
+	} else if (!strcmp(mode, "exchange")) {
+		int peer = rank ^ 1;
+
+		if (peer < np) {
+			MPI_Irecv(c, n, MPI_BYTE, peer, 1, MPI_COMM_WORLD, &rq[nr++]);
+			MPI_Isend(b, n, MPI_BYTE, peer, 1, MPI_COMM_WORLD, &rq[nr++]);
+			MPI_Waitall(nr, rq, MPI_STATUSES_IGNORE);
+		}
+	} else if (!strcmp(mode, "pairs")) {
+		if (rank % 2 == 0 && rank + 1 < np)
+			MPI_Send(b, n, MPI_BYTE, rank + 1, 1, MPI_COMM_WORLD);
+		else if (rank % 2 == 1)
+			MPI_Recv(c, n, MPI_BYTE, rank - 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	} else if (!strcmp(mode, "route")) {
+		if (rank == 0 && dst > 0 && dst < np)
+			MPI_Send(b, n, MPI_BYTE, dst, 1, MPI_COMM_WORLD);
+		else if (rank == dst)
+			MPI_Recv(c, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	}
+	printf("T %d end %lld\n", rank, (long long)vl_time_ns());
+	free(b);
+	free(c);
+	free(rq);
+	MPI_Finalize();
+	return 0;
+}
