@@ -11,9 +11,11 @@ total_p=0
 total_f=0
 for t in $tests; do
 	echo "== $t"
+	t0=$(date +%s)
 	out=$(bash "$t" "$BUILD" 2>&1)
 	rc=$?
 	echo "$out"
+	echo "-- $(basename "$t" .sh): $(($(date +%s) - t0)) s"
 	p=$(echo "$out" | awk '/^[0-9]+ passed, [0-9]+ failed$/ { p = $1 } END { print p + 0 }')
 	f=$(echo "$out" | awk '/^[0-9]+ passed, [0-9]+ failed$/ { f = $3 } END { print f + 0 }')
 	[ $rc = 0 ] || [ "$f" -gt 0 ] || f=1
