@@ -53,6 +53,7 @@ typedef struct rtask {
 	vl_thdr hdr;          /* with the new start time */
 	int32_t tid;
 	int host, parent;     /* new host index; parent's task index or -1 */
+	int unplaced;         /* its recorded host is not on the new machine (yet) */
 	int state, queued;
 	int64_t start_new;
 	int start_known;
@@ -1089,11 +1090,12 @@ static int run_task(rpl *r, int i)
 
 /* ---- set-up ---- */
 
+static void place(rpl *r, rtask *t, int host);
+
 static int setup_task(rpl *r, int i, vlpost_rpl_src *s)
 {
 	rtask *t = &r->t[i];
 	const vl_thdr *h = &s->hdr;
-	double fo, fn;
 
 	t->src = s;
 	t->hdr = s->hdr;
@@ -1109,12 +1111,22 @@ static int setup_task(rpl *r, int i, vlpost_rpl_src *s)
 	if (t->host >= r->nw->nhosts) {
 		int k = vlcfg_host_index(r->nw, h->host_name);
 
-		if (k < 0)
-			return fail(r, "task t%x ran on virtual host %d (%s); %s has %d host%s and "
-				    "none of that name", (unsigned)h->tid, h->host, h->host_name,
-				    r->nw->path, r->nw->nhosts, r->nw->nhosts == 1 ? "" : "s");
-		t->host = k;
+		/* (an MPI rank is placed by the new machine's rule later) */
+		t->unplaced = k < 0;
+		t->host = k < 0 ? 0 : k;
 	}
+	place(r, t, t->host);
+	return 0;
+}
+
+/* Task t runs on host (of the new machine): its header, and the ratio of its
+ * computation (new factor over old). */
+static void place(rpl *r, rtask *t, int host)
+{
+	const vl_thdr *h = &t->src->hdr;
+	double fo, fn;
+
+	t->host = host;
 	snprintf(t->hdr.host_name, sizeof t->hdr.host_name, "%s", r->nw->hosts[t->host].name);
 	t->hdr.host = t->host;
 	fo = r->old->hosts[h->host].factor;
@@ -1129,7 +1141,6 @@ static int setup_task(rpl *r, int i, vlpost_rpl_src *s)
 		t->ratio = fn / fo;
 	t->ratio_one = t->ratio == 1.0;
 	t->flops_differ = r->old->hosts[h->host].flops != r->nw->hosts[t->host].flops;
-	return 0;
 }
 
 int vlpost_rpl_run(const vlcfg_config *old, const vlcfg_config *nw, int n, vlpost_rpl_src *src,
@@ -1180,6 +1191,21 @@ int vlpost_rpl_run(const vlcfg_config *old, const vlcfg_config *nw, int n, vlpos
 	for (i = 0; i < n && r.world; i++)
 		if (r.t[i].tid >= n || task_of(&r, i) < 0)
 			r.world = 0;
+	/* MPI ranks go where the new machine's [mpi] rule puts them, as an online
+	 * run there would (on the run's own VMConfig: where they were) */
+	for (i = 0; i < n && r.world; i++) {
+		place(&r, &r.t[i], vlcfg_rank_host(nw, r.t[i].tid));
+		r.t[i].unplaced = 0;
+	}
+	for (i = 0; i < n; i++)
+		if (r.t[i].unplaced) {
+			const vl_thdr *h = &r.t[i].src->hdr;
+
+			rc = fail(&r, "task t%x ran on virtual host %d (%s); %s has %d host%s and "
+				  "none of that name", (unsigned)h->tid, h->host, h->host_name,
+				  nw->path, nw->nhosts, nw->nhosts == 1 ? "" : "s");
+			goto out;
+		}
 	for (i = 0; i < n; i++) {
 		rtask *t = &r.t[i];
 		int p = t->hdr.ptid >= 0 ? task_of(&r, t->hdr.ptid) : -1;

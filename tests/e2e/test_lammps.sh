@@ -3,7 +3,10 @@
 # vlrun on 2 and 4 ranks with a bundled small input (lammps/in.melt): it runs to
 # its end, prints its (virtual) loop time, and its traces are complete, every
 # send with its receive, and convert for ParaGraph (vlpost trf + check), Pajé
-# (pj_dump) and OTF2 (otf2-print).
+# (pj_dump) and OTF2 (otf2-print).  What-if replay on code nobody here wrote:
+# the 4-rank run with computation ignored on vienna.ini (2 ranks per node),
+# replayed on modern-100g.ini (all 4 on one node, other links), gives the trace
+# files of an online run there, byte for byte (vlpost replay).
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -37,4 +40,25 @@ for np in 2 4; do
 	"$BUILD/vlpost" otf2 -o "o$np" "$T" > /dev/null 2>&1 && otf2-print "o$np/traces.otf2" > /dev/null 2>&1
 	assert_eq "$np ranks: OTF2 read by otf2-print" 0 $?
 done
+
+# ---- what-if replay: vienna.ini -> modern-100g.ini, computation ignored ----
+for m in vienna modern-100g; do
+	sed 's/^compute *=.*/compute = ignore/' "$HERE/../../vmconfig/$m.ini" > "$WORK/$m-ign.ini"
+	timeout 300 "$BUILD/vlrun" -np 4 --vmconfig "$WORK/$m-ign.ini" --trace-dir "$WORK/ign-$m" \
+		/usr/bin/lmp -in "$HERE/lammps/in.melt" -log none > "ign-$m.out" 2>&1
+	assert_eq "computation ignored, $m: exit status" 0 $?
+done
+"$BUILD/vlpost" replay --vmconfig "$WORK/ign-vienna/vmconfig.ini" "$WORK/ign-vienna" > /dev/null 2> rep0.err
+grep -q "every record reproduced" rep0.err && ok "replay on its own VMConfig: every record reproduced" ||
+	fail "replay on its own VMConfig: $(cat rep0.err)"
+"$BUILD/vlpost" replay --vmconfig "$WORK/modern-100g-ign.ini" -o "$WORK/rep" "$WORK/ign-vienna" \
+	> rep.txt 2> rep.err
+assert_eq "replay vienna -> modern-100g: exit status" 0 $?
+same=0
+for f in "$WORK/ign-modern-100g"/vl-*.trc; do
+	cmp -s "$f" "$WORK/rep/$(basename "$f")" && same=$((same + 1))
+done
+assert_eq "replay vienna -> modern-100g: the 4 trace files of an online run there, byte for byte" 4 $same
+assert_eq "replay vienna -> modern-100g: the predicted time of the online run" \
+	"$("$BUILD/vlpost" stats --brief "$WORK/ign-modern-100g" | tail -1)" "$(tail -1 rep.txt)"
 e2e_summary
