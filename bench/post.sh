@@ -11,6 +11,7 @@
 set -u
 BUILD=$(cd "${1:-build}" && pwd)
 G=$BUILD/bench/gentrace
+. "$(dirname "$0")/fastest.sh"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 N=${BENCH_RECORDS:-10000000}
@@ -25,17 +26,7 @@ for tasks in ${BENCH_TASKS:-16 64 1024}; do
 		stats) cmd=("$BUILD/vlpost" stats "$W/t") ;;
 		*) cmd=("$BUILD/vlpost" stats --brief "$W/t") ;;
 		esac
-		best=
-		for ((r = 0; r < REP; r++)); do
-			rm -f "$W/out.trf"
-			read -r s kib < <("$G" run "${cmd[@]}" 2> /dev/null | tail -1)
-			if [ -z "$best" ] || awk -v a="$s" -v b="${best% *}" 'BEGIN { exit !(a < b) }'; then
-				best="$s $kib"
-			fi
-		done
-		read -r s kib <<< "$best"
-		awk -v w="vlpost $what, $tasks tasks" -v n=$n -v s=$s -v k=$kib \
-			'BEGIN { printf "%-34s %10d %10.2f %12.0f %12.1f\n", w, n, s, n / s, k / 1024 }'
+		fastest "vlpost $what, $tasks tasks" 34 "$n" 'rm -f "$W/out.trf"' "${cmd[@]}"
 	done
 done
 rm -f "$W/out.trf"

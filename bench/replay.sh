@@ -10,6 +10,7 @@
 set -u
 BUILD=$(cd "${1:-build}" && pwd)
 G=$BUILD/bench/gentrace
+. "$(dirname "$0")/fastest.sh"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 N=${BENCH_RECORDS:-10000000}
@@ -24,17 +25,7 @@ for tasks in ${BENCH_TASKS:-16 64 1024}; do
 	rm -rf "$W/t"
 	n=$("$G" gen "$W/t" $tasks $N) || exit 1
 	for on in own other; do
-		cfg=$W/$on.ini
-		best=
-		for ((r = 0; r < REP; r++)); do
-			read -r s kib < <("$G" run "$BUILD/vlpost" replay --from "$W/own.ini" \
-				--vmconfig "$cfg" "$W/t" 2> /dev/null | tail -1)
-			if [ -z "$best" ] || awk -v a="$s" -v b="${best% *}" 'BEGIN { exit !(a < b) }'; then
-				best="$s $kib"
-			fi
-		done
-		read -r s kib <<< "$best"
-		awk -v w="vlpost replay on $on, $tasks tasks" -v n=$n -v s=$s -v k=$kib \
-			'BEGIN { printf "%-40s %10d %10.2f %12.0f %12.1f\n", w, n, s, n / s, k / 1024 }'
+		fastest "vlpost replay on $on, $tasks tasks" 40 "$n" : "$BUILD/vlpost" replay \
+			--from "$W/own.ini" --vmconfig "$W/$on.ini" "$W/t"
 	done
 done

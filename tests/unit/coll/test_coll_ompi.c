@@ -11,6 +11,7 @@
 #include "vlayer/coll/coll.h"
 #include "vlayer/coll/sched.h"
 #include "vlayer/coll/alg/alg.h"
+#include "coll_fixture.h"
 
 #include <check.h>
 #include <stdint.h>
@@ -18,54 +19,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-
-#define KIB 1024
-#define S 1000   /* send time */
-#define T0 20000 /* transmission, size independent */
-#define KT 1000  /* transmission per KiB (ns) */
-#define R 300    /* receive time */
-#define L INT64_C(1000000000)
-#define MAXP 16
-
-static int64_t T(int64_t b)
-{
-	return T0 + b * KT / KIB;
-}
-
-/* One host; eager limit 4 KiB. */
-static void cfg_make(vlcfg_config *c)
-{
-	vlcfg_default(c);
-	ck_assert_ptr_nonnull(c->hosts);
-	c->intra.send_delay = S;
-	c->intra.trans_delay = T0;
-	c->intra.trans_per_kib_ps = INT64_C(1000) * KT;
-	c->intra.recv_delay = R;
-	c->mpi.eager_limit = 4 * KIB;
-}
-
-static void sim(const vlcfg_config *c, int kind, int alg, int p, int root, const int64_t *entry,
-		int64_t n, vlcoll_out *out)
-{
-	int host[MAXP] = { 0 }, r;
-	int64_t e0[MAXP] = { 0 }, b[MAXP * MAXP];
-	vlcoll_in in;
-
-	for (r = 0; r < MAXP * MAXP; r++)
-		b[r] = n;
-	in.kind = kind;
-	in.alg = alg;
-	in.p = p;
-	in.root = root;
-	in.host = host;
-	in.entry = entry ? entry : e0;
-	in.bytes = b;
-	memset(out, 0, (size_t)p * sizeof *out); /* padding too: results are compared whole */
-	ck_assert_msg(vlcoll_sim(c, &in, out) == 0, "%s/%s p=%d failed", vl_coll_kind_name(kind),
-		      vlcoll_alg_name(alg), p);
-	for (r = 0; r < p; r++)
-		ck_assert_int_eq(out[r].exit, in.entry[r] + out[r].comm + out[r].wait);
-}
 
 /* ---- the decision rules ---- */
 
@@ -180,7 +133,7 @@ START_TEST(selection_applies)
 	vlcoll_out a[12], f[12];
 	int r, differ = 0;
 
-	cfg_make(&c);
+	cfg_std(&c);
 	ck_assert_int_eq(c.mpi.coll_select, VLCOLL_SELECT_FIXED);
 	ck_assert_str_eq(vlcoll_selection_name(VLCOLL_SELECT_OPENMPI), "openmpi");
 	ck_assert_int_eq(vlcoll_selection_parse("fixed"), VLCOLL_SELECT_FIXED);
@@ -219,7 +172,7 @@ START_TEST(barrier_tree_closed_form)
 	 * rank 0: receives 1 (S + T + R), 2 (2S + 2T + 2R), sends to 2 (3S ...)
 	 * and 1 (4S + 2T + 2R); rank 2 gets it at 3S + 3T + 2R, + R, sends to 3:
 	 * 4S + 3T + 3R; rank 3: 4S + 4T + 4R; rank 1: 4S + 3T + 3R */
-	cfg_make(&c);
+	cfg_std(&c);
 	sim(&c, VL_KIND_BARRIER, VLCOLL_ALG_TREE, 4, 0, NULL, 0, o);
 	ck_assert_int_eq(o[0].exit, 4 * S + 2 * T0 + 2 * R);
 	ck_assert_int_eq(o[1].exit, 4 * S + 3 * T0 + 3 * R);
@@ -235,7 +188,7 @@ START_TEST(bcast_trees_closed_form)
 	vlcoll_out o[6];
 	const int64_t t = T(8 * KIB), te = T(KIB);
 
-	cfg_make(&c);
+	cfg_std(&c);
 	/* binomial_ompi, p = 4, rendezvous: the root's children 1 then 2, 1's
 	 * child 3; the root starts both sends (ready S, 2S), both receivers posted
 	 * at 0: the root waits until 2S + T.  1: S + T + R, its send ready
@@ -305,7 +258,7 @@ START_TEST(reduce_trees_closed_form)
 	int64_t entry[4] = { 0, L, 0, 0 };
 	const int64_t t = T(8 * KIB), te = T(KIB);
 
-	cfg_make(&c);
+	cfg_std(&c);
 	/* binomial_ompi, p = 4, rendezvous, rank 1 late by L: 0's children 1, 2;
 	 * 2's child 3.  2 gets 3's vector at S + T, + R, sends (ready
 	 * 2S + T + R); 0 posted both receives at 0: 2's data are in at
@@ -346,7 +299,7 @@ START_TEST(allreduce_rabenseifner_closed_form)
 	vlcoll_out o[4];
 	const int64_t te = T(KIB), t2 = T(2 * KIB), t4 = T(4 * KIB);
 
-	cfg_make(&c);
+	cfg_std(&c);
 	/* p = 3, 2 KiB (eager), halves of 1 KiB.  Ranks 0 and 1 swap halves
 	 * (Open MPI's sendrecv: post, send, wait): both at S + T + R; 1 sends its
 	 * upper half to 0 (ready 2S + T + R): 0 at 2S + 2T + 2R; 1 leaves that
@@ -381,7 +334,7 @@ START_TEST(allgather_alltoall_closed_form)
 	const int64_t te = T(KIB), t2 = T(2 * KIB);
 	int r;
 
-	cfg_make(&c);
+	cfg_std(&c);
 	/* bruck p = 5, 1 KiB blocks: distances 1, 2, 4 carry 1, 2, 1 blocks */
 	sim(&c, VL_KIND_ALLGATHER, VLCOLL_ALG_BRUCK, 5, 0, NULL, KIB, o);
 	for (r = 0; r < 5; r++)
@@ -415,7 +368,7 @@ START_TEST(allreduce_nonoverlapping)
 	int64_t mid[6];
 	int r;
 
-	cfg_make(&c);
+	cfg_std(&c);
 	/* p = 6, 100 B: reduce binary, bcast binomial (Open MPI's rules) */
 	sim(&c, VL_KIND_ALLREDUCE, VLCOLL_ALG_NONOVERLAPPING, 6, 0, NULL, 100, a);
 	sim(&c, VL_KIND_REDUCE, VLCOLL_ALG_BINARY, 6, 0, NULL, 100, red);

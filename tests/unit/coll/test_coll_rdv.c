@@ -13,70 +13,12 @@
 #include "vlayer/core/engine.h"
 #include "vlayer/coll/coll.h"
 #include "vlayer/coll/sched.h"
+#include "coll_fixture.h"
 
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define KIB 1024
-#define S 1000     /* send time */
-#define T0 20000   /* transmission, size independent */
-#define KT 1000    /* transmission per KiB (ns) */
-#define R 300      /* receive time */
-#define EAGER (4 * KIB)
-#define L INT64_C(1000000000) /* a late entry */
-#define MAXP 16
-
-/* Transmission of b bytes (b a multiple of 1 KiB). */
-static int64_t T(int64_t b)
-{
-	return T0 + b / KIB * KT;
-}
-
-/* One host, every link: s, t0 + perkib per KiB, r; eager limit eager. */
-static void cfg_make(vlcfg_config *c, int64_t s, int64_t t0, int64_t perkib_ps, int64_t r,
-		     int64_t eager)
-{
-	vlcfg_default(c);
-	ck_assert_ptr_nonnull(c->hosts);
-	c->intra.send_delay = c->inter.send_delay = s;
-	c->intra.trans_delay = c->inter.trans_delay = t0;
-	c->intra.trans_per_kib_ps = c->inter.trans_per_kib_ps = perkib_ps;
-	c->intra.recv_delay = c->inter.recv_delay = r;
-	c->mpi.eager_limit = eager;
-}
-
-static void cfg_std(vlcfg_config *c)
-{
-	cfg_make(c, S, T0, INT64_C(1000) * KT, R, EAGER);
-}
-
-/* Run one collective, every rank on host 0 (entry NULL: all at 0). */
-static void sim(const vlcfg_config *c, int kind, int alg, int p, int root, const int64_t *entry,
-		int64_t n, vlcoll_out *out)
-{
-	int host[MAXP] = { 0 }, r;
-	int64_t e0[MAXP] = { 0 }, b[MAXP * MAXP];
-	vlcoll_in in;
-
-	for (r = 0; r < MAXP * MAXP; r++)
-		b[r] = n;
-	in.kind = kind;
-	in.alg = alg;
-	in.p = p;
-	in.root = root;
-	in.host = host;
-	in.entry = entry ? entry : e0;
-	in.bytes = b;
-	ck_assert_msg(vlcoll_sim(c, &in, out) == 0, "%s/%s p=%d failed", vl_coll_kind_name(kind),
-		      vlcoll_alg_name(alg), p);
-	for (r = 0; r < p; r++) {
-		ck_assert_int_ge(out[r].comm, 0);
-		ck_assert_int_ge(out[r].wait, 0);
-		ck_assert_int_eq(out[r].exit, in.entry[r] + out[r].comm + out[r].wait);
-	}
-}
 
 static int run2(const vlcfg_config *c, vlcoll_sched *s, const int64_t *entry, vlcoll_out *out)
 {
