@@ -13,9 +13,6 @@
 
 /* ---- matching: the k-th send from i to j with the k-th receive of j from i ---- */
 
-/* A time not known yet (a send not started, a receive not posted). */
-#define VLCOLL_PENDING INT64_MIN
-
 /* Give every send the index of its receive and the reverse; mark all pending.
  * The sends addressed to each rank are gathered in rank-then-list order, so
  * those from one sender are contiguous and in FIFO order. */
@@ -92,8 +89,7 @@ out:
 /* ---- running ---- */
 
 /* Start operation op of rank r: a send pays S, a receive is posted. */
-static void vlcoll_begin(const vlcfg_config *c, const int *host, int r, vlcoll_op *op,
-			 vlcoll_out *o)
+void vlcoll_begin(const vlcfg_config *c, const int *host, int r, vlcoll_op *op, vlcoll_out *o)
 {
 	if (op->send) {
 		int64_t d = vli_send_time(c, host[r], host[op->peer], op->bytes);
@@ -150,10 +146,9 @@ static int vlcoll_step(const vlcfg_config *c, vlcoll_sched *s, const int *host, 
 	return done;
 }
 
-int vlcoll_run(const vlcfg_config *c, vlcoll_sched *s, const int *host, const int64_t *entry,
-		 vlcoll_out *out)
+int vlcoll_prepare(vlcoll_sched *s, const int64_t *entry, vlcoll_out *out)
 {
-	int p = s->p, r, left, progress, *pc;
+	int p = s->p, r;
 
 	if (s->bad || vlcoll_match(s) < 0)
 		return -1;
@@ -170,6 +165,18 @@ int vlcoll_run(const vlcfg_config *c, vlcoll_sched *s, const int *host, const in
 		out[r].wait = 0;
 		out[r].nmsgs = 0;
 	}
+	return 0;
+}
+
+int vlcoll_run(const vlcfg_config *c, vlcoll_sched *s, const int *host, const int64_t *entry,
+		 vlcoll_out *out)
+{
+	int p = s->p, r, left, progress, *pc;
+
+	if (vli_net_on(c))
+		return vlcoll_run_links(c, s, host, entry, out);
+	if (vlcoll_prepare(s, entry, out) < 0)
+		return -1;
 	pc = vlcoll_alloc((size_t)p, sizeof(*pc));
 	do {
 		left = progress = 0;

@@ -78,6 +78,20 @@ void vlcoll_sendrecv_ompi(vlcoll_sched *s, int r, int to, int64_t sbytes, int fr
  * still be freed. */
 int vlcoll_run(const vlcfg_config *c, vlcoll_sched *s, const int *host, const int64_t *entry,
 		 vlcoll_out *out);
+/* The same on a VMConfig with a [topology] (run_links.c): the messages
+ * between hosts are flows that share the links (links.c), so the ranks are
+ * run in the order of their virtual times with the flows, not swept. */
+int vlcoll_run_links(const vlcfg_config *c, vlcoll_sched *s, const int *host,
+		     const int64_t *entry, vlcoll_out *out);
+
+/* For both runners (run.c): a time not known yet (a send not started, a
+ * receive not posted); match sends to receives, check that every started
+ * operation is waited for and set out to the entries (0, or -1 if s is
+ * broken); start operation op of rank r (a send pays S, a receive is
+ * posted: op->t). */
+#define VLCOLL_PENDING INT64_MIN
+int vlcoll_prepare(vlcoll_sched *s, const int64_t *entry, vlcoll_out *out);
+void vlcoll_begin(const vlcfg_config *c, const int *host, int r, vlcoll_op *op, vlcoll_out *o);
 
 /* Rooted algorithms work on relative ranks v = (r - root + p) % p. */
 static inline int vlcoll_abs(int v, int root, int p)

@@ -150,6 +150,67 @@ int64_t vli_scale_cpu(const vlcfg_config *c, int h, int64_t cpu_ns);
 int vli_set_param(vlcfg_config *c, const char *section, const char *key, const char *value,
 		  char *err, size_t errlen);
 
+/* ---- shared links: [topology] (links.c) ----
+ * With a [topology], a message between two hosts is a flow that leaves at the
+ * end of its send time, takes its route's latency, then shares the bandwidth
+ * of every link on its route max-min fairly with the flows crossing them at
+ * the same time; it arrives when its bytes are through.  This replaces
+ * vli_trans_time between hosts; messages inside a host are not flows. */
+/* Whether c has a topology (and more than one host). */
+int vli_net_on(const vlcfg_config *c);
+/* A message's latency (ns; a torus: one hop's) and a link's bandwidth
+ * (bytes/ns; 0: no limit), defaults from [network inter]. */
+void vli_net_params(const vlcfg_config *c, int64_t *lat, double *bytes_per_ns);
+/* Resources (links, a backplane), the bandwidth of one (bytes/ns, 0: no
+ * limit), the longest route. */
+int vli_net_nres(const vlcfg_config *c);
+double vli_net_cap(const vlcfg_config *c, int res);
+int vli_net_maxroute(const vlcfg_config *c);
+/* The resources of the route src -> dst (res: vli_net_maxroute entries) and
+ * its latency; returns their number (0: same host, or no topology). */
+int vli_net_route(const vlcfg_config *c, int src, int dst, int *res, int64_t *lat);
+/* The latency of the route src -> dst alone (hosts out of range: a
+ * message's latency). */
+int64_t vli_net_latency(const vlcfg_config *c, int src, int dst);
+
+typedef struct vli_flow {
+	int64_t start;      /* leaves (the end of its send time) */
+	double act;         /* start + latency: takes bandwidth from then */
+	double left, rate;  /* bytes still to carry; bytes/ns now */
+	double end;         /* arrival (once done) */
+	int route, nres;    /* its resources: vli_flows.route[route .. route + nres) */
+	int state, fixed;
+} vli_flow;
+
+/* A set of flows advanced together in time; flows are added at or after
+ * now (the time up to which it has been advanced). */
+typedef struct vli_flows {
+	const vlcfg_config *c;
+	int nres, maxroute;
+	double *cap, *rem;
+	int *cnt;
+	vli_flow *flow;
+	int n, capflow;
+	int *route;
+	int nroute, caproute;
+	int *live;          /* flows not done yet */
+	int nlive, caplive;
+	double now;
+} vli_flows;
+void vli_flows_init(vli_flows *f, const vlcfg_config *c);
+void vli_flows_free(vli_flows *f);
+/* A message of bytes from host src to host dst (different hosts) leaving at
+ * start (>= now); returns its id. */
+int vli_flows_add(vli_flows *f, int src, int dst, int64_t bytes, int64_t start);
+/* The time of the next event (a flow takes bandwidth, or ends); INFINITY if
+ * none.  vli_flows_step advances to it and returns it; vli_flows_advance
+ * handles every event up to and including t. */
+double vli_flows_next(const vli_flows *f);
+double vli_flows_step(vli_flows *f);
+void vli_flows_advance(vli_flows *f, double t);
+/* Whether flow id has arrived, and when (rounded to the ns). */
+int vli_flows_end(const vli_flows *f, int id, int64_t *end);
+
 /* ---- the trace directory of a run (tracedir.c) ---- */
 /* Claim dir (created if missing) for the run of process pid: take its lock
  * file DIR/.vlayer-lock ("PID HOST START RUN"), then remove earlier traces.

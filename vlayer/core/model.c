@@ -79,6 +79,16 @@ int64_t vli_trans_time(const vlcfg_config *c, int src_host, int dst_host, int64_
 	const vlcfg_host *h = host_of(c, src_host);
 	int64_t d = l->trans_delay, p = l->trans_per_kib_ps;
 
+	if (l == &c->inter && vli_net_on(c)) {
+		/* [topology]: the route's latency and the link's bandwidth, as a
+		 * flow alone on its links takes (links.c) */
+		double bpns, x = (double)(bytes > 0 ? bytes : 0);
+
+		vli_net_params(c, &d, &bpns);
+		d = vli_net_latency(c, src_host, dst_host);
+		return sat((__int128)d + (bpns > 0 ? (__int128)llround(x / bpns) : 0));
+	}
+
 	if (h && (h->trans_delay != VLCFG_UNSET || h->trans_per_kib_ps != VLCFG_UNSET)) {
 		if (h->trans_delay != VLCFG_UNSET)
 			d = h->trans_delay;
@@ -162,7 +172,11 @@ static int64_t link_min(const vlcfg_config *c, const vlcfg_link *l, int h)
 		if (l->cont_f[i] < f)
 			f = l->cont_f[i]; /* a multicast may send faster than one send */
 	s = (int64_t)((double)s * f);
-	if (hp && (hp->trans_delay != VLCFG_UNSET || hp->trans_per_kib_ps != VLCFG_UNSET))
+	if (l == &c->inter && vli_net_on(c)) {
+		double bpns;
+
+		vli_net_params(c, &t, &bpns); /* a torus: one hop, the least */
+	} else if (hp && (hp->trans_delay != VLCFG_UNSET || hp->trans_per_kib_ps != VLCFG_UNSET))
 		t = hp->trans_delay != VLCFG_UNSET ? hp->trans_delay : l->trans_delay;
 	else
 		t = l->trans_model.n > 0 ? pwl_min(&l->trans_model) : l->trans_delay;

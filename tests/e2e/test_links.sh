@@ -1,0 +1,131 @@
+#!/bin/bash
+# test_links.sh BUILD - shared links online (issue 13, [topology]): MPI programs
+# run under the layer with a real mpirun on VMConfigs whose hosts are joined by
+# a star, a half-duplex star, a bus or a torus; computation ignored, S = R = 0,
+# latency L = 10 us, 100 MB/s (10 ns per byte), m = 64 KiB (eager).  Exact to
+# the ns:
+#  - a collective's messages share the links (vlayer/coll/run_links.c):
+#    binomial bcast on private full-duplex links sum_{j=1..k} (L + j m/B),
+#    recursive-doubling allreduce on a bus k (L + p m/B), pairwise alltoall on
+#    a bus (p-1)(L + p m/B), an exchange on half-duplex links L + 2 m/B;
+#  - a point-to-point message takes its route's latency (torus: a hop's per
+#    hop) plus m/B; on a VMConfig without [topology] nothing changes;
+#  - vlpost replay on the run's own VMConfig gives the same end times;
+#  - SimGrid's flow model on the exported platform agrees, up to its 16-byte
+#    envelope (skipped without smpirun).
+BUILD=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1 OPENBLAS_NUM_THREADS=1
+PROG=$BUILD/tests/mpi_exact
+PRE=""
+[ -n "${VL_SANITIZED:-}" ] && PRE=--no-preload
+L=10000
+M=65536
+MB=655360 # m / B in ns
+
+# cfg NAME NHOSTS [TOPOLOGY LINES]: the VMConfig $WORK/NAME.ini
+cfg() {
+	local name=$1 n=$2
+	shift 2
+	{
+		printf '[simulation]\ncompute = ignore\n[network inter]\ntrans_delay = 10us\n'
+		printf 'bandwidth = 100MB/s\n[mpi]\neager_limit = 1MiB\nranks_per_node = 1\n'
+		printf '[collectives]\nbcast = binomial\nallreduce = recursive_doubling\n'
+		printf 'alltoall = pairwise\n[hosts n]\ncount = %d\n' "$n"
+		[ $# -gt 0 ] && printf '[topology]\n' && printf '%s\n' "$@"
+	} > "$WORK/$name.ini"
+}
+# run NAME NP CONFIG PROG ARGS...: traces in $WORK/NAME, output in $WORK/NAME.out
+run() {
+	local name=$1 np=$2 c=$3
+	shift 3
+	rm -rf "$WORK/$name"
+	"$BUILD/vlrun" $PRE -np "$np" --vmconfig "$WORK/$c.ini" --trace-dir "$WORK/$name" "$@" \
+		> "$WORK/$name.out" 2>&1 || { fail "$name: vlrun: exit status"; tail -5 "$WORK/$name.out"; }
+	grep -q '^BAD' "$WORK/$name.out" && fail "$name: a wrong result: $(grep '^BAD' "$WORK/$name.out")"
+}
+# ends NAME: every rank's end time, in rank order
+ends() { awk '$1 == "T" && $3 == "end" { print $2, $4 }' "$WORK/$1.out" | sort -n | awk '{ print $2 }' | paste -sd' '; }
+# last NAME: the latest end
+last() { ends "$1" | tr ' ' '\n' | sort -n | tail -1; }
+
+cfg star 4 "kind = star"
+cfg bus 4 "kind = bus"
+cfg half 2 "kind = star" "duplex = half"
+cfg none 4
+cfg torus 4 "kind = torus" "dims = 2x2" "latency = 5us"
+
+# ---- collectives share the links ----
+run bcast-star 4 star "$PROG" coll bcast $M 0
+assert_eq "star: binomial bcast of 4, eager fan-out: (L + m/B) + (L + 2 m/B)" \
+	$((2 * L + 3 * MB)) "$(last bcast-star)"
+run bcast-none 4 none "$PROG" coll bcast $M 0
+assert_eq "no [topology]: the same bcast is contention-free: 2 (L + m/B)" \
+	$((2 * (L + MB))) "$(last bcast-none)"
+run allreduce-bus 4 bus "$PROG" coll allreduce $M 0
+assert_eq "bus: recursive-doubling allreduce of 4: 2 (L + 4 m/B), every rank" \
+	"$(for r in 0 1 2 3; do printf '%s ' $((2 * (L + 4 * MB))); done | sed 's/ $//')" \
+	"$(ends allreduce-bus)"
+run alltoall-bus 4 bus "$PROG" coll alltoall $M 0
+assert_eq "bus: pairwise alltoall of 4: 3 (L + 4 m/B)" $((3 * (L + 4 * MB))) "$(last alltoall-bus)"
+run allreduce-half 2 half "$PROG" coll allreduce $M 0
+assert_eq "half duplex: a 2-rank allreduce (one exchange) takes L + 2 m/B" \
+	"$((L + 2 * MB)) $((L + 2 * MB))" "$(ends allreduce-half)"
+run allreduce-star 4 star "$PROG" coll allreduce $M 0
+assert_eq "star, full duplex: the exchanges of an allreduce do not meet: 2 (L + m/B)" \
+	$((2 * (L + MB))) "$(last allreduce-star)"
+
+# ---- point to point: the route's latency ----
+run pp-torus 4 torus "$PROG" pingpong $M 1
+assert_eq "torus 2x2, ranks 0 and 1 neighbours: a round trip 2 (5 us + m/B)" \
+	$((2 * (5000 + MB))) "$(ends pp-torus | cut -d' ' -f1)"
+"$BUILD/vlcc" -mpi -Wall -Wextra -Werror -O2 -o "$WORK/pattern" "$HERE/simgrid/pattern.c" ||
+	fail "build pattern.c"
+run route-torus 4 torus "$WORK/pattern" route $M 3
+assert_eq "torus 2x2: (0,0) to (1,1) crosses 2 hops: 2 x 5 us + m/B" \
+	$((2 * 5000 + MB)) "$(ends route-torus | cut -d' ' -f4)"
+run fanout-star 4 star "$WORK/pattern" fanout $M
+assert_eq "star: point-to-point sends do not share yet (Known limits): L + m/B each" \
+	"$((L + MB)) $((L + MB)) $((L + MB))" "$(ends fanout-star | cut -d' ' -f2-4)"
+
+# ---- replay on the run's own VMConfig: the same ends ----
+for name in bcast-star allreduce-bus alltoall-bus route-torus; do
+	rm -rf "$WORK/rpl"
+	if "$BUILD/vlpost" replay --vmconfig "$WORK/$name/vmconfig.ini" -o "$WORK/rpl" "$WORK/$name" \
+		> "$WORK/rpl.out" 2>&1; then
+		n=0 bad=0
+		for f in "$WORK/$name"/vl-*.trc; do
+			n=$((n + 1))
+			cmp -s "$f" "$WORK/rpl/$(basename "$f")" || bad=$((bad + 1))
+		done
+		assert_eq "$name: vlpost replay on its own VMConfig: trace files differing (of $n)" 0 $bad
+	else
+		fail "$name: vlpost replay: $(tail -3 "$WORK/rpl.out")"
+	fi
+done
+
+# ---- SimGrid's flow model on the same platform ----
+if command -v "${SMPIRUN:-smpirun}" > /dev/null 2>&1; then
+	# col NAME RANK COLUMN of vlpost simgrid --run's table (4 vlayer, 5 SimGrid)
+	sg() {
+		"$BUILD/vlpost" simgrid --run "$WORK/$1" > "$WORK/$1.sg" 2> "$WORK/$1.sgerr" ||
+			fail "$1: vlpost simgrid --run: $(tail -3 "$WORK/$1.sgerr")"
+	}
+	col() { awk -v r="$2" -v c="$3" '$1 == r && NF == 6 { print $c }' "$WORK/$1.sg"; }
+	# SimGrid sends 16 B more per message (160 ns here) and takes them off the
+	# latency: a level of j messages sharing a link takes (j - 1) x 160 ns more
+	sg bcast-star
+	assert_eq "SimGrid, star: the bcast's last rank at vlayer's + 160 ns (its envelope)" \
+		$((2 * L + 3 * MB + 160)) "$(for r in 0 1 2 3; do col bcast-star $r 5; done | sort -n | tail -1)"
+	sg allreduce-bus
+	assert_eq "SimGrid, bus: the allreduce at vlayer's + 2 x 3 x 160 ns" \
+		$((2 * (L + 4 * MB) + 960)) "$(col allreduce-bus 0 5)"
+	sg alltoall-bus
+	assert_eq "SimGrid, bus: the alltoall at vlayer's + 3 x 3 x 160 ns" \
+		$((3 * (L + 4 * MB) + 1440)) "$(for r in 0 1 2 3; do col alltoall-bus $r 5; done | sort -n | tail -1)"
+else
+	echo "skipped: SimGrid comparison (no smpirun: Debian package libsimgrid-dev)"
+fi
+e2e_summary

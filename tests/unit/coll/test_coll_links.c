@@ -1,0 +1,324 @@
+/* test_coll_links.c - shared links (vlayer/core/links.c) and the collectives
+ * run on them (vlayer/coll/run_links.c): routes, the flow model's closed
+ * forms, and the closed forms of issue 13 for collectives, exact to the ns
+ * (S = R = 0, latency LAT, bandwidth 100 MB/s = 10 ns per byte).
+ */
+#include "vlayer/core/engine.h"
+#include "vlayer/coll/coll.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LAT 10000          /* ns */
+#define NSB 10             /* ns per byte: 100 MB/s */
+#define M 65536            /* bytes */
+#define MAXP 16
+
+/* n hosts h0.., S = R = 0, inter: LAT + 10 ns/byte, intra free, eager limit
+ * eager, topology kind (duplex half if half). */
+static void cfg_net(vlcfg_config *c, int n, int kind, int half, int64_t eager)
+{
+	int i;
+
+	vlcfg_default(c);
+	free(c->hosts);
+	c->hosts = calloc((size_t)n, sizeof *c->hosts);
+	ck_assert_ptr_nonnull(c->hosts);
+	c->nhosts = n;
+	for (i = 0; i < n; i++) {
+		vlcfg_host *h = &c->hosts[i];
+
+		snprintf(h->name, sizeof h->name, "h%d", i);
+		h->procs = 1;
+		h->send_delay = h->recv_delay = h->trans_delay = h->trans_per_kib_ps = VLCFG_UNSET;
+	}
+	c->inter.trans_delay = LAT;
+	c->inter.trans_per_kib_ps = INT64_C(1000) * 1024 * NSB;
+	c->mpi.eager_limit = eager;
+	c->topo.kind = kind;
+	c->topo.half_duplex = half;
+}
+
+START_TEST(routes)
+{
+	vlcfg_config c;
+	int res[8], n;
+	int64_t lat;
+	double b;
+
+	cfg_net(&c, 4, VLCFG_TOPO_STAR, 0, M);
+	vli_net_params(&c, &lat, &b);
+	ck_assert_int_eq(lat, LAT);
+	ck_assert(fabs(b - 0.1) < 1e-15);
+	ck_assert_int_eq(vli_net_nres(&c), 8);
+	n = vli_net_route(&c, 1, 3, res, &lat);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(res[0], 2);  /* 1 up */
+	ck_assert_int_eq(res[1], 7);  /* 3 down */
+	ck_assert_int_eq(lat, LAT);
+	ck_assert_int_eq(vli_net_route(&c, 2, 2, res, &lat), 0);
+	c.topo.half_duplex = 1;
+	ck_assert_int_eq(vli_net_nres(&c), 4);
+	n = vli_net_route(&c, 1, 3, res, &lat);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(res[0], 1);
+	ck_assert_int_eq(res[1], 3);
+	c.topo.kind = VLCFG_TOPO_SWITCH;
+	c.topo.backplane = 5e7;
+	ck_assert_int_eq(vli_net_nres(&c), 5);
+	ck_assert_int_eq(vli_net_route(&c, 0, 2, res, &lat), 3);
+	ck_assert_int_eq(res[1], 4);
+	ck_assert(fabs(vli_net_cap(&c, 4) - 0.05) < 1e-15);
+	c.topo.kind = VLCFG_TOPO_BUS;
+	c.topo.backplane = 0;
+	ck_assert_int_eq(vli_net_nres(&c), 1);
+	ck_assert_int_eq(vli_net_route(&c, 3, 0, res, &lat), 1);
+	/* topology values win over [network inter]'s */
+	c.topo.latency = 777;
+	c.topo.bandwidth = 2e9;
+	vli_net_params(&c, &lat, &b);
+	ck_assert_int_eq(lat, 777);
+	ck_assert(fabs(b - 2.0) < 1e-15);
+	vlcfg_free(&c);
+	/* a 4x4 torus: 0 -> 10 (x 0 -> 2, y 0 -> 2): 2 + 2 hops; 0 -> 3: one
+	 * hop downwards (the shorter way round) */
+	cfg_net(&c, 16, VLCFG_TOPO_TORUS, 0, M);
+	c.topo.ndims = 2;
+	c.topo.dims[0] = c.topo.dims[1] = 4;
+	ck_assert_int_eq(vli_net_nres(&c), 64);
+	ck_assert_int_eq(vli_net_route(&c, 0, 10, res, &lat), 4);
+	ck_assert_int_eq(lat, 4 * LAT);
+	ck_assert_int_eq(res[0], 0);            /* (0, x, +) */
+	ck_assert_int_eq(res[1], 2 * (1 * 2));  /* (1, x, +) */
+	ck_assert_int_eq(res[2], 2 * (2 * 2 + 1)); /* (2, y, +) */
+	ck_assert_int_eq(vli_net_route(&c, 0, 3, res, &lat), 1);
+	ck_assert_int_eq(res[0], 1);            /* (0, x, -) */
+	ck_assert_int_eq(lat, LAT);
+	vlcfg_free(&c);
+}
+END_TEST
+
+/* k flows at once from one host of a star end at LAT + k M NSB; a flow
+ * alone takes LAT + M NSB; a second flow that starts halfway through the
+ * first shares the rest: the first ends at LAT + 1.5 M NSB, the second at
+ * its start + LAT + 1.5 M NSB. */
+START_TEST(flows_closed_forms)
+{
+	vlcfg_config c;
+	vli_flows f;
+	int k, i, id[8];
+	int64_t e;
+
+	cfg_net(&c, 9, VLCFG_TOPO_STAR, 0, M);
+	for (k = 1; k <= 8; k++) {
+		vli_flows_init(&f, &c);
+		for (i = 0; i < k; i++)
+			id[i] = vli_flows_add(&f, 0, 1 + i, M, 0);
+		vli_flows_advance(&f, INFINITY);
+		for (i = 0; i < k; i++) {
+			ck_assert(vli_flows_end(&f, id[i], &e));
+			ck_assert_int_eq(e, LAT + (int64_t)k * M * NSB);
+		}
+		vli_flows_free(&f);
+	}
+	vli_flows_init(&f, &c);
+	id[0] = vli_flows_add(&f, 0, 1, M, 0);
+	ck_assert(!vli_flows_end(&f, id[0], &e));
+	vli_flows_advance(&f, M * NSB / 2);
+	id[1] = vli_flows_add(&f, 0, 2, M, M * NSB / 2);
+	vli_flows_advance(&f, INFINITY);
+	ck_assert(vli_flows_end(&f, id[0], &e));
+	ck_assert_int_eq(e, LAT + M * NSB / 2 + M * NSB);
+	ck_assert(vli_flows_end(&f, id[1], &e));
+	ck_assert_int_eq(e, LAT + M * NSB / 2 + M * NSB + M * NSB / 2);
+	vli_flows_free(&f);
+	/* an exchange: full duplex, each alone; half duplex, sharing */
+	for (i = 0; i < 2; i++) {
+		c.topo.half_duplex = i;
+		vli_flows_init(&f, &c);
+		id[0] = vli_flows_add(&f, 0, 1, M, 0);
+		id[1] = vli_flows_add(&f, 1, 0, M, 0);
+		vli_flows_advance(&f, INFINITY);
+		ck_assert(vli_flows_end(&f, id[0], &e));
+		ck_assert_int_eq(e, LAT + (1 + i) * M * NSB);
+		ck_assert(vli_flows_end(&f, id[1], &e));
+		ck_assert_int_eq(e, LAT + (1 + i) * M * NSB);
+		vli_flows_free(&f);
+	}
+	/* a switch whose backplane is one link's bandwidth: two disjoint
+	 * transfers share it; max-min: a third flow limited elsewhere leaves
+	 * the rest to the others */
+	c.topo.half_duplex = 0;
+	c.topo.kind = VLCFG_TOPO_SWITCH;
+	c.topo.backplane = 1e8;
+	vli_flows_init(&f, &c);
+	id[0] = vli_flows_add(&f, 0, 1, M, 0);
+	id[1] = vli_flows_add(&f, 2, 3, M, 0);
+	vli_flows_advance(&f, INFINITY);
+	ck_assert(vli_flows_end(&f, id[0], &e));
+	ck_assert_int_eq(e, LAT + 2 * M * NSB);
+	vli_flows_free(&f);
+	vlcfg_free(&c);
+}
+END_TEST
+
+/* Every rank on its own host, all entering at 0, M bytes per block. */
+static int64_t last_exit(const vlcfg_config *c, int kind, int alg, int p, int64_t n,
+			 vlcoll_out *out)
+{
+	int host[MAXP], r;
+	int64_t e0[MAXP] = { 0 }, b[MAXP * MAXP], last = 0;
+	vlcoll_in in;
+
+	for (r = 0; r < MAXP; r++)
+		host[r] = r;
+	for (r = 0; r < MAXP * MAXP; r++)
+		b[r] = n;
+	in.kind = kind;
+	in.alg = alg;
+	in.p = p;
+	in.root = 0;
+	in.host = host;
+	in.entry = e0;
+	in.bytes = b;
+	ck_assert_msg(vlcoll_sim(c, &in, out) == 0, "%s/%s p=%d failed", vl_coll_kind_name(kind),
+		      vlcoll_alg_name(alg), p);
+	for (r = 0; r < p; r++) {
+		ck_assert_int_ge(out[r].comm, 0);
+		ck_assert_int_ge(out[r].wait, 0);
+		ck_assert_int_eq(out[r].exit, out[r].comm + out[r].wait);
+		if (out[r].exit > last)
+			last = out[r].exit;
+	}
+	return last;
+}
+
+/* Issue 13's closed forms, eager (M < eager limit), compute ignored. */
+START_TEST(collective_closed_forms)
+{
+	vlcfg_config c;
+	vlcoll_out out[MAXP];
+	int64_t mb = (int64_t)M * NSB, want;
+	int k, p, j;
+
+	for (k = 1; k <= 4; k++) {
+		p = 1 << k;
+		/* binomial bcast, eager fan-out, private full-duplex links:
+		 * sum_{j=1..k} (L + j m / B) */
+		cfg_net(&c, p, VLCFG_TOPO_STAR, 0, 2 * M);
+		for (want = 0, j = 1; j <= k; j++)
+			want += LAT + j * mb;
+		ck_assert_int_eq(last_exit(&c, VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL, p, M, out), want);
+		/* recursive-doubling allreduce there: no two flows share a link */
+		ck_assert_int_eq(last_exit(&c, VL_KIND_ALLREDUCE, VLCOLL_ALG_RECURSIVE_DOUBLING, p,
+					   M, out), k * (LAT + mb));
+		vlcfg_free(&c);
+		/* a bus shared by all: allreduce recursive doubling k (L + p m / B),
+		 * alltoall pairwise (p - 1)(L + p m / B) */
+		cfg_net(&c, p, VLCFG_TOPO_BUS, 0, 2 * M);
+		ck_assert_int_eq(last_exit(&c, VL_KIND_ALLREDUCE, VLCOLL_ALG_RECURSIVE_DOUBLING, p,
+					   M, out), k * (LAT + p * mb));
+		ck_assert_int_eq(last_exit(&c, VL_KIND_ALLTOALL, VLCOLL_ALG_PAIRWISE, p, M, out),
+				 (p - 1) * (LAT + p * mb));
+		vlcfg_free(&c);
+	}
+	/* half duplex: an exchange takes L + 2 m / B */
+	cfg_net(&c, 2, VLCFG_TOPO_STAR, 1, 2 * M);
+	ck_assert_int_eq(last_exit(&c, VL_KIND_ALLREDUCE, VLCOLL_ALG_RECURSIVE_DOUBLING, 2, M, out),
+			 LAT + 2 * mb);
+	vlcfg_free(&c);
+	/* a linear bcast's nonblocking rendezvous sends (all receives posted
+	 * at once) are k sends at once from one host: L + k m / B; the blocking
+	 * ones of a binomial bcast, one after the other, do not share */
+	cfg_net(&c, 8, VLCFG_TOPO_STAR, 0, 1024);
+	ck_assert_int_eq(last_exit(&c, VL_KIND_BCAST, VLCOLL_ALG_LINEAR, 8, M, out),
+			 LAT + 7 * mb);
+	ck_assert_int_eq(last_exit(&c, VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL, 8, M, out),
+			 3 * (LAT + mb));
+	vlcfg_free(&c);
+}
+END_TEST
+
+/* With links of no bandwidth limit a flow takes exactly its latency, as the
+ * contention-free model's transmission (trans_delay, no per-byte cost) does:
+ * the flow runner must then give what the sweep gives, for every algorithm,
+ * size class and late rank. */
+START_TEST(same_as_sweep_without_sharing)
+{
+	vlcfg_config c, d;
+	vlcoll_out a[MAXP], b[MAXP];
+	int kind, alg, p, late, r, host[MAXP];
+	int64_t entry[MAXP], bytes[MAXP * MAXP], n;
+	vlcoll_in in;
+
+	for (r = 0; r < MAXP; r++)
+		host[r] = r;
+	cfg_net(&c, MAXP, VLCFG_TOPO_STAR, 0, 4096);
+	c.inter.trans_per_kib_ps = 0;
+	c.inter.send_delay = 700;
+	c.inter.recv_delay = 300;
+	cfg_net(&d, MAXP, VLCFG_TOPO_NONE, 0, 4096);
+	d.inter = c.inter;
+	for (kind = 0; kind < VL_KIND_N; kind++)
+		for (alg = 1; alg < VLCOLL_ALG_NALGS; alg++) {
+			if (!vlcoll_accepts(kind, alg))
+				continue;
+			for (p = 1; p <= 9; p++)
+				for (n = 1000; n <= 9000; n += 8000)
+					for (late = -1; late < p; late += 3) {
+						for (r = 0; r < p; r++)
+							entry[r] = r == late ? 123456 : 0;
+						for (r = 0; r < MAXP * MAXP; r++)
+							bytes[r] = n;
+						in.kind = kind;
+						in.alg = alg;
+						in.p = p;
+						in.root = p - 1;
+						in.host = host;
+						in.entry = entry;
+						in.bytes = bytes;
+						memset(a, 0, sizeof a);
+						memset(b, 0, sizeof b);
+						ck_assert(vlcoll_sim(&c, &in, a) == 0);
+						ck_assert(vlcoll_sim(&d, &in, b) == 0);
+						for (r = 0; r < p; r++)
+							ck_assert_msg(a[r].exit == b[r].exit &&
+								      a[r].comm == b[r].comm &&
+								      a[r].wait == b[r].wait,
+								      "%s/%s p=%d n=%lld rank %d: %lld "
+								      "vs %lld",
+								      vl_coll_kind_name(kind),
+								      vlcoll_alg_name(alg), p,
+								      (long long)n, r,
+								      (long long)a[r].exit,
+								      (long long)b[r].exit);
+					}
+		}
+	vlcfg_free(&c);
+	vlcfg_free(&d);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("coll_links");
+	TCase *tc = tcase_create("links");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, routes);
+	tcase_add_test(tc, flows_closed_forms);
+	tcase_add_test(tc, collective_closed_forms);
+	tcase_add_test(tc, same_as_sweep_without_sharing);
+	tcase_set_timeout(tc, 120);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed != 0;
+}

@@ -1,0 +1,165 @@
+/* run_links.c - running a collective's schedule on a VMConfig with a
+ * [topology] (vlcoll_run_links, sched.h): its messages between hosts are
+ * flows that share the links (vlayer/core/links.c), so when one arrives
+ * depends on every other message of the collective on the wire at the same
+ * time.  The ranks are run in the order of their virtual times, interleaved
+ * with the flows' events: a rank acts when its clock is not later than the
+ * next flow event; otherwise the flows advance to that event.  A flow is
+ * added when its departure is known (an eager send: the end of its send
+ * time; a rendezvous: the later of that and the receive's post), which is
+ * never before the time the flows have reached.  The message semantics are
+ * run.c's (coll.h); only the transmission between hosts differs.  The
+ * collective's flows share the links among themselves only: other traffic
+ * of the program at the same time is not seen here (README, Known limits).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include "vlayer/core/engine.h"
+#include "vlayer/coll/sched.h"
+
+typedef struct lrun {
+	const vlcfg_config *c;
+	vlcoll_sched *s;
+	const int *host;
+	vli_flows fl;
+	size_t *base;   /* rank r's operations at base[r] .. in the arrays below */
+	int *flow;      /* of a send: its flow (-1: none yet, or inside a host) */
+	int64_t *arr;   /* of a send: its arrival, once known (VLCOLL_PENDING) */
+	char *launched;
+	size_t nlaunched;
+} lrun;
+
+/* The message of send op (rank r, index i) leaves at t. */
+static void launch(lrun *L, int r, int i, int64_t t)
+{
+	const vlcoll_op *op = &L->s->rank[r].op[i];
+	size_t k = L->base[r] + (size_t)i;
+	int hs = L->host[r], hd = L->host[op->peer];
+
+	L->launched[k] = 1;
+	L->nlaunched++;
+	if (hs == hd)
+		L->arr[k] = t + vli_trans_time(L->c, hs, hd, op->bytes);
+	else
+		L->flow[k] = vli_flows_add(&L->fl, hs, hd, op->bytes, t);
+}
+
+/* The arrival of the message of send (r, i), if known. */
+static int arrival(lrun *L, int r, int i, int64_t *in)
+{
+	size_t k = L->base[r] + (size_t)i;
+
+	if (!L->launched[k])
+		return 0;
+	if (L->flow[k] >= 0)
+		return vli_flows_end(&L->fl, L->flow[k], in);
+	*in = L->arr[k];
+	return 1;
+}
+
+/* Rank r runs its next action; returns 1 if it did, 0 if it must wait. */
+static int act(lrun *L, int r, int *pc, vlcoll_out *o)
+{
+	vlcoll_ops *l = &L->s->rank[r];
+	int32_t a = l->act[pc[r]];
+	vlcoll_op *op = &l->op[a & INT32_MAX];
+	vlcoll_op *m = &L->s->rank[op->peer].op[op->match];
+	int rdv = op->bytes >= L->c->mpi.eager_limit;
+	int sr = op->send ? r : op->peer, si = op->send ? (a & INT32_MAX) : (int)op->match;
+	int64_t in, w;
+
+	if (a < 0) {
+		vlcoll_begin(L->c, L->host, r, op, o);
+		if (op->send && (!rdv || m->t != VLCOLL_PENDING))
+			launch(L, r, si, rdv && m->t > op->t ? m->t : op->t);
+		else if (!op->send && rdv && m->t != VLCOLL_PENDING)
+			launch(L, op->peer, si, m->t > op->t ? m->t : op->t);
+		pc[r]++;
+		return 1;
+	}
+	if (op->send && !rdv) {
+		pc[r]++;
+		return 1; /* an eager send is complete when it has been paid */
+	}
+	if (!arrival(L, sr, si, &in))
+		return 0;
+	w = in > o->exit ? in - o->exit : 0;
+	o->exit += w;
+	o->wait += w;
+	if (!op->send) {
+		int64_t d = vli_recv_time(L->c, L->host[op->peer], L->host[r]);
+
+		o->exit += d;
+		o->comm += d;
+	}
+	pc[r]++;
+	return 1;
+}
+
+int vlcoll_run_links(const vlcfg_config *c, vlcoll_sched *s, const int *host,
+		     const int64_t *entry, vlcoll_out *out)
+{
+	int p = s->p, r, left, rc = -1, *pc, *blocked;
+	size_t n = 0, k;
+	lrun L;
+
+	if (vlcoll_prepare(s, entry, out) < 0)
+		return -1;
+	L.nlaunched = 0;
+	L.c = c;
+	L.s = s;
+	L.host = host;
+	L.base = vlcoll_alloc((size_t)p, sizeof(*L.base));
+	for (r = 0; r < p; r++) {
+		L.base[r] = n;
+		n += (size_t)s->rank[r].n;
+	}
+	L.flow = vlcoll_alloc(n, sizeof(*L.flow));
+	L.arr = vlcoll_alloc(n, sizeof(*L.arr));
+	L.launched = vlcoll_alloc(n, 1);
+	for (k = 0; k < n; k++)
+		L.flow[k] = -1;
+	vli_flows_init(&L.fl, c);
+	pc = vlcoll_alloc((size_t)p, sizeof(*pc));
+	blocked = vlcoll_alloc((size_t)p, sizeof(*blocked));
+	for (;;) {
+		int best = -1;
+		double tf = vli_flows_next(&L.fl);
+
+		left = 0;
+		for (r = 0; r < p; r++) {
+			if (pc[r] >= s->rank[r].nact)
+				continue;
+			left++;
+			if (!blocked[r] && (best < 0 || out[r].exit < out[best].exit))
+				best = r;
+		}
+		if (!left) {
+			rc = 0;
+			break;
+		}
+		if (best >= 0 && (double)out[best].exit <= tf) {
+			size_t nl = L.nlaunched;
+
+			if (!act(&L, best, pc, &out[best]))
+				blocked[best] = 1;
+			else if (L.nlaunched != nl)
+				for (r = 0; r < p; r++)
+					blocked[r] = 0; /* a message's arrival may be known */
+			continue;
+		}
+		if (isinf(tf))
+			break; /* every rank waits for what never comes */
+		vli_flows_step(&L.fl);
+		for (r = 0; r < p; r++)
+			blocked[r] = 0;
+	}
+	vli_flows_free(&L.fl);
+	free(L.base);
+	free(L.flow);
+	free(L.arr);
+	free(L.launched);
+	free(pc);
+	free(blocked);
+	return rc;
+}
