@@ -261,6 +261,9 @@ static void topo_platform(FILE *f, const vlcfg_config *cfg, FILE *warn)
 			}
 			fputs("</route>\n", f);
 		}
+	if (warn && t->fifo)
+		fprintf(warn, "%s: warning: [topology] sharing = fifo has no SimGrid link policy: "
+			"the links are exported with fair sharing (SHARED)\n", vlu_prog());
 	if (warn && t->kind == VLCFG_TOPO_TORUS)
 		fprintf(warn, "%s: note: on the torus SimGrid's %d-byte envelope is not taken off "
 			"the hop latencies: each message between hosts takes %.3g ns more than its "

@@ -234,10 +234,57 @@ static void *grow(void *p, int *cap, int need, size_t size)
 	return p;
 }
 
+/* sharing = fifo: the active flows in the order they took bandwidth
+ * (activation time, then id), each taking what its route has left. */
+static int fifo_cmp(const void *a, const void *b, void *arg)
+{
+	const vli_flows *f = arg;
+	const vli_flow *x = &f->flow[*(const int *)a], *y = &f->flow[*(const int *)b];
+
+	if (x->act != y->act)
+		return x->act < y->act ? -1 : 1;
+	return *(const int *)a - *(const int *)b;
+}
+
+static void share_fifo(vli_flows *f)
+{
+	int i, k, r;
+
+	for (r = 0; r < f->nres; r++)
+		f->rem[r] = f->cap[r];
+	qsort_r(f->live, (size_t)f->nlive, sizeof *f->live, fifo_cmp, f);
+	for (i = 0; i < f->nlive; i++) {
+		vli_flow *fl = &f->flow[f->live[i]];
+		double s = INFINITY;
+
+		fl->rate = 0;
+		if (fl->state != FLOW_ACTIVE)
+			continue;
+		for (k = 0; k < fl->nres; k++) {
+			r = f->route[fl->route + k];
+			if (f->cap[r] > 0 && f->rem[r] < s)
+				s = f->rem[r] > 0 ? f->rem[r] : 0;
+		}
+		fl->rate = s;
+		if (isinf(s))
+			continue;
+		for (k = 0; k < fl->nres; k++) {
+			r = f->route[fl->route + k];
+			if (f->cap[r] > 0)
+				f->rem[r] -= s;
+		}
+	}
+}
+
 /* Max-min fair rates of the active flows (progressive filling). */
 static void share(vli_flows *f)
 {
 	int i, k, r;
+
+	if (f->c->topo.fifo) {
+		share_fifo(f);
+		return;
+	}
 
 	for (r = 0; r < f->nres; r++) {
 		f->rem[r] = f->cap[r];

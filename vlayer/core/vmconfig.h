@@ -73,6 +73,7 @@ enum vlcfg_topo_kind { VLCFG_TOPO_NONE = 0, VLCFG_TOPO_STAR, VLCFG_TOPO_SWITCH, 
 typedef struct vlcfg_topo {
 	int kind;                 /* enum vlcfg_topo_kind */
 	int half_duplex;          /* 1: a link carries both directions at once */
+	int fifo;                 /* sharing = fifo: the earliest transfer first (0: fair) */
 	double bandwidth;         /* B/s of each link; 0 = [network inter]'s */
 	int64_t latency;          /* ns: a message's between hosts (torus: a hop's);
 	                             VLCFG_UNSET = [network inter]'s trans_delay */

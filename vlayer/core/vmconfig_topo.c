@@ -4,6 +4,7 @@
  *
  *   kind      = none | star | switch | bus | torus   (default none)
  *   duplex    = full | half                          (default full)
+ *   sharing   = fair | fifo                          (default fair)
  *   bandwidth = RATE   each link's (default: [network inter]'s)
  *   latency   = TIME   star, switch, bus: a message's one-way latency between
  *                      two hosts; torus: one hop's (default: [network inter]'s
@@ -12,8 +13,9 @@
  *   dims      = AxB or AxBxC   torus: its size (the product is the number of
  *                      hosts; host i at x = i mod A, y = i / A mod B, ...)
  *
- * The online engine stays contention-free; vlpost simgrid (and replay
- * --engine simgrid) builds SimGrid's platform from it (postproc/simgrid_plat.c).
+ * The engine's flow model (links.c) shares these links; vlpost simgrid (and
+ * replay --engine simgrid) builds SimGrid's platform from it
+ * (postproc/simgrid_plat.c).
  */
 #include "vmconfig.h"
 #include "vmconfig_int.h"
@@ -25,7 +27,7 @@
 static const char *const kinds[] = {"none", "star", "switch", "bus", "torus"};
 #define NKINDS ((int)(sizeof kinds / sizeof kinds[0]))
 
-#define VALID_KEYS "kind, duplex, bandwidth, latency, backplane, dims"
+#define VALID_KEYS "kind, duplex, sharing, bandwidth, latency, backplane, dims"
 #define VALID_KINDS "none, star, switch, bus, torus"
 
 void vlcfg_topo_default(vlcfg_topo *t)
@@ -75,7 +77,8 @@ static int dims(vlcfg_ld *st, const char *name, const char *text, vlcfg_topo *t)
 	return 0;
 }
 
-static const char *const keys[] = {"kind", "duplex", "bandwidth", "latency", "backplane", "dims"};
+static const char *const keys[] = {"kind", "duplex", "bandwidth", "latency", "backplane", "dims",
+				   "sharing"};
 
 int vlcfg_topo_line(vlcfg_ld *st, const char *name, const char *text)
 {
@@ -108,6 +111,12 @@ int vlcfg_topo_line(vlcfg_ld *st, const char *name, const char *text)
 		if (strcmp(text, "full") && strcmp(text, "half"))
 			return vlcfg_fail(st, name, "\"%s\" is not valid (use full or half)", text);
 		t->half_duplex = !strcmp(text, "half");
+		return 0;
+	}
+	if (!strcmp(name, "sharing")) {
+		if (strcmp(text, "fair") && strcmp(text, "fifo"))
+			return vlcfg_fail(st, name, "\"%s\" is not valid (use fair or fifo)", text);
+		t->fifo = !strcmp(text, "fifo");
 		return 0;
 	}
 	if (!strcmp(name, "bandwidth"))
@@ -162,8 +171,9 @@ void vlcfg_topo_dump(const vlcfg_topo *t, FILE *out)
 
 	if (t->kind == VLCFG_TOPO_NONE)
 		return;
-	fprintf(out, "\n[topology]\nkind = %s\nduplex = %s\n", vlcfg_topo_kind_name(t->kind),
-		t->half_duplex ? "half" : "full");
+	fprintf(out, "\n[topology]\nkind = %s\nduplex = %s\nsharing = %s\n",
+		vlcfg_topo_kind_name(t->kind), t->half_duplex ? "half" : "full",
+		t->fifo ? "fifo" : "fair");
 	if (t->bandwidth > 0)
 		fprintf(out, "bandwidth = %.17gB/s\n", t->bandwidth);
 	if (t->latency != VLCFG_UNSET)

@@ -136,6 +136,29 @@ START_TEST(flows_closed_forms)
 	ck_assert(vli_flows_end(&f, id[1], &e));
 	ck_assert_int_eq(e, LAT + M * NSB / 2 + M * NSB + M * NSB / 2);
 	vli_flows_free(&f);
+	/* sharing = fifo: k flows at once from one host go one after the
+	 * other (by id at equal times): the i-th ends at LAT + (i + 1) M NSB */
+	c.topo.fifo = 1;
+	vli_flows_init(&f, &c);
+	for (i = 0; i < 4; i++)
+		id[i] = vli_flows_add(&f, 0, 1 + i, M, 0);
+	vli_flows_advance(&f, INFINITY);
+	for (i = 0; i < 4; i++) {
+		ck_assert(vli_flows_end(&f, id[i], &e));
+		ck_assert_int_eq(e, LAT + (int64_t)(i + 1) * M * NSB);
+	}
+	vli_flows_free(&f);
+	/* ... and a flow that starts later waits for the earlier one */
+	vli_flows_init(&f, &c);
+	id[0] = vli_flows_add(&f, 0, 1, M, 0);
+	id[1] = vli_flows_add(&f, 0, 2, M, 1000);
+	vli_flows_advance(&f, INFINITY);
+	ck_assert(vli_flows_end(&f, id[0], &e));
+	ck_assert_int_eq(e, LAT + M * NSB);
+	ck_assert(vli_flows_end(&f, id[1], &e));
+	ck_assert_int_eq(e, LAT + 2 * M * NSB);
+	vli_flows_free(&f);
+	c.topo.fifo = 0;
 	/* an exchange: full duplex, each alone; half duplex, sharing */
 	for (i = 0; i < 2; i++) {
 		c.topo.half_duplex = i;
