@@ -221,10 +221,9 @@ static void report(const vlcfg_config *old, const vlcfg_config *nw, const vlpost
 	fprintf(stderr, "vlpost: replay: %llu records of %d tasks replayed on %s; %llu differ "
 		"from the recorded run\n", (unsigned long long)res->events, n, nw->path,
 		(unsigned long long)res->differ);
-	if (same_machine(old, nw)) {
-		if (res->differ == 0)
-			fprintf(stderr, "vlpost: replay: the VMConfig of the run: every record "
-				"reproduced\n");
+	if (same_machine(old, nw) && res->differ == 0) {
+		fprintf(stderr, "vlpost: replay: the VMConfig of the run: every record "
+			"reproduced\n");
 		return;
 	}
 	for (b = 1; b < 1u << VLPOST_RPL_NMSGS; b <<= 1)

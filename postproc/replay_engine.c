@@ -131,6 +131,8 @@ static const char *const approx_text[VLPOST_RPL_NMSGS] = {
 	"vl_compute records are kept as recorded, but hosts' flops differ "
 	"(vl_compute_flops cannot be told apart)",
 	"a record begins inside an earlier call: placed at its recorded distance",
+	"multicasts on a VMConfig with a [topology]: each message is timed alone on its "
+	"route, without the sharing among the multicast's messages an online run has",
 };
 
 const char *vlpost_rpl_approx_text(unsigned bit)
@@ -496,6 +498,8 @@ static int do_send(rpl *r, int i)
 				t->mc_f = vli_contention(vli_link(r->nw, t->host, dh), t->mc_left);
 			}
 			t->mc_left--;
+			if (c->u.v.t3 > 1 && vli_net_on(r->nw))
+				approx(r, VLPOST_RPL_MCASTNET);
 		} else {
 			t->mc_left = 0;
 		}

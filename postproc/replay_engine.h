@@ -47,7 +47,8 @@ enum {
 	VLPOST_RPL_NOTRACE = 1u << 7,  /* messages with tasks that left no trace, untimed ones */
 	VLPOST_RPL_FLOPS = 1u << 8,    /* vl_compute records kept while host flops differ */
 	VLPOST_RPL_OVERLAP = 1u << 9,  /* a record beginning inside an earlier call */
-	VLPOST_RPL_NMSGS = 10
+	VLPOST_RPL_MCASTNET = 1u << 10, /* multicasts on a [topology]: each message alone */
+	VLPOST_RPL_NMSGS = 11
 };
 
 /* A line that says what an approximation bit means. */

@@ -90,6 +90,40 @@ run fanout-star 4 star "$WORK/pattern" fanout $M
 assert_eq "star: point-to-point sends do not share yet (Known limits): L + m/B each" \
 	"$((L + MB)) $((L + MB)) $((L + MB))" "$(ends fanout-star | cut -d' ' -f2-4)"
 
+# ---- PVM: a multicast's messages share the sender's link ----
+VLCC_CC="${VLCC_CC:-cc}" "$BUILD/vlcc" -Wall -Wextra -Werror -O1 -I"$HERE/../../include" \
+	-o "$WORK/mcast" "$HERE/links/mcast.c" || fail "build links/mcast.c"
+pvmd_start "$WORK:/usr/bin"
+# pvmcast NAME CONFIG: the multicast of m bytes from n1 to n2, n3, n4
+pvmcast() {
+	(cd "$WORK" && VMCONFIG="$WORK/$2.ini" VLAYER_TRACE_DIR="$WORK/$1" timeout 60 \
+		"$WORK/mcast" $M n2 n3 n4 > "$WORK/$1.out" 2>&1) || fail "$1: mcast: exit status"
+}
+pv() { awk -v k="$2" -v h="${3:-}" '$1 == k && (h == "" || $2 == h) { print $NF }' "$WORK/$1.out"; }
+pvmcast pvm-star star
+b=$(pv pvm-star before_mcast)
+assert_eq "PVM, star: pvm_mcast to 3 hosts: each message arrives at L + 3 m/B" \
+	"$((b + L + 3 * MB)) $((b + L + 3 * MB)) $((b + L + 3 * MB))" \
+	"$(echo $(pv pvm-star arrival n2) $(pv pvm-star arrival n3) $(pv pvm-star arrival n4))"
+assert_eq "PVM, star: the sender pays its send times only (S = 0)" "$b" "$(pv pvm-star after_mcast)"
+sed 's/^\[topology\]/[topology]\nsharing = fifo/' "$WORK/star.ini" > "$WORK/fifo.ini"
+pvmcast pvm-fifo fifo
+b=$(pv pvm-fifo before_mcast)
+assert_eq "PVM, star, sharing = fifo: the messages one after the other" \
+	"$((b + L + MB)) $((b + L + 2 * MB)) $((b + L + 3 * MB))" \
+	"$(echo $(pv pvm-fifo arrival n2) $(pv pvm-fifo arrival n3) $(pv pvm-fifo arrival n4))"
+pvmcast pvm-none none
+b=$(pv pvm-none before_mcast)
+assert_eq "PVM, no [topology]: each message alone (L + m/B)" \
+	"$((b + L + MB)) $((b + L + MB)) $((b + L + MB))" \
+	"$(echo $(pv pvm-none arrival n2) $(pv pvm-none arrival n3) $(pv pvm-none arrival n4))"
+pvmd_stop
+"$BUILD/vlpost" replay --vmconfig "$WORK/star.ini" -o "$WORK/rpl-pvm" "$WORK/pvm-star" \
+	> "$WORK/rpl-pvm.out" 2>&1
+grep -q "multicasts on a VMConfig with a \[topology\]" "$WORK/rpl-pvm.out" &&
+	ok "vlpost replay of the PVM multicast on a star says it times each message alone" ||
+	fail "replay of a multicast on a star: no approximation warning: $(tail -3 "$WORK/rpl-pvm.out")"
+
 # ---- replay on the run's own VMConfig: the same ends ----
 for name in bcast-star allreduce-bus alltoall-bus route-torus; do
 	rm -rf "$WORK/rpl"

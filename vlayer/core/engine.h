@@ -101,6 +101,10 @@ typedef struct vli_sent {
  * blocking one. */
 void vli_msg_sent(int peer, int dst_host, int tag, int64_t bytes, int64_t send_ns, int64_t t0,
 		  int64_t depart, int k, uint32_t req, vli_sent *s);
+/* The same for one message of a multicast on a [topology], whose arrival
+ * the flows of the whole multicast decide (vli_net_mcast). */
+void vli_msg_sent_arriving(int peer, int dst_host, int tag, int64_t bytes, int64_t send_ns,
+			   int64_t t0, int k, int64_t arrival, vli_sent *s);
 /* The same for a blocking send that returns only when its data are in (an
  * MPI rendezvous, as SimGrid's SMPI completes it): the call also waits until
  * the arrival. */
@@ -210,6 +214,12 @@ double vli_flows_step(vli_flows *f);
 void vli_flows_advance(vli_flows *f, double t);
 /* Whether flow id has arrived, and when (rounded to the ns). */
 int vli_flows_end(const vli_flows *f, int id, int64_t *end);
+/* A multicast from host src: its n messages of bytes each leave at
+ * depart[i] (one after the other, each after its send time) for host
+ * dst[i]; arr[i] receives each one's arrival, the messages between hosts
+ * sharing the links among themselves (other traffic is not seen). */
+void vli_net_mcast(const vlcfg_config *c, int src, const int *dst, int n, int64_t bytes,
+		   const int64_t *depart, int64_t *arr);
 
 /* ---- the trace directory of a run (tracedir.c) ---- */
 /* Claim dir (created if missing) for the run of process pid: take its lock

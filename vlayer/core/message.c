@@ -21,7 +21,7 @@ uint32_t vli_req_next(void)
 }
 
 static void msg_sent(int peer, int dst_host, int tag, int64_t bytes, int64_t send_ns, int64_t t0,
-		     int64_t depart, int k, uint32_t req, vli_sent *s, int sync)
+		     int64_t depart, int k, uint32_t req, vli_sent *s, int sync, int64_t arrival)
 {
 	int64_t waited;
 	unsigned flags = (k > 1 ? VL_TF_MCAST : 0) | (req ? VL_TF_NB : 0);
@@ -30,7 +30,8 @@ static void msg_sent(int peer, int dst_host, int tag, int64_t bytes, int64_t sen
 	s->t0 = t0;
 	vli_comm(send_ns);
 	waited = wait_until(depart);
-	s->arrival = vli_t.now + vli_trans_time(&vli_t.cfg, vli_t.host, dst_host, bytes);
+	s->arrival = arrival >= 0 ? arrival
+				  : vli_t.now + vli_trans_time(&vli_t.cfg, vli_t.host, dst_host, bytes);
 	if (sync) /* the call returns when the data are in */
 		waited += wait_until(s->arrival);
 	s->t1 = vli_t.now;
@@ -41,13 +42,19 @@ static void msg_sent(int peer, int dst_host, int tag, int64_t bytes, int64_t sen
 void vli_msg_sent(int peer, int dst_host, int tag, int64_t bytes, int64_t send_ns, int64_t t0,
 		  int64_t depart, int k, uint32_t req, vli_sent *s)
 {
-	msg_sent(peer, dst_host, tag, bytes, send_ns, t0, depart, k, req, s, 0);
+	msg_sent(peer, dst_host, tag, bytes, send_ns, t0, depart, k, req, s, 0, -1);
+}
+
+void vli_msg_sent_arriving(int peer, int dst_host, int tag, int64_t bytes, int64_t send_ns,
+			   int64_t t0, int k, int64_t arrival, vli_sent *s)
+{
+	msg_sent(peer, dst_host, tag, bytes, send_ns, t0, 0, k, 0, s, 0, arrival);
 }
 
 void vli_msg_sent_sync(int peer, int dst_host, int tag, int64_t bytes, int64_t send_ns,
 		       int64_t t0, int64_t depart, vli_sent *s)
 {
-	msg_sent(peer, dst_host, tag, bytes, send_ns, t0, depart, 1, 0, s, 1);
+	msg_sent(peer, dst_host, tag, bytes, send_ns, t0, depart, 1, 0, s, 1, -1);
 }
 
 int64_t vli_msg_received(int peer, int src_host, int tag, uint32_t seq, int64_t bytes, int64_t t0,
