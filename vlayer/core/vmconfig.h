@@ -65,9 +65,9 @@ typedef struct vlcfg_mpi {
 	int coll_select;          /* enum vlcoll_selection: how "default" is chosen */
 } vlcfg_mpi;
 
-/* [topology]: how the hosts are joined (vmconfig_topo.c).  The online
- * engine is contention-free whatever it says; vlpost simgrid builds SimGrid's
- * platform from it. */
+/* [topology]: how the hosts are joined (vmconfig_topo.c); the engine's
+ * flow model (links.c) routes and shares messages between hosts on it, and
+ * vlpost simgrid builds SimGrid's platform from it. */
 enum vlcfg_topo_kind { VLCFG_TOPO_NONE = 0, VLCFG_TOPO_STAR, VLCFG_TOPO_SWITCH, VLCFG_TOPO_BUS,
 		       VLCFG_TOPO_TORUS };
 typedef struct vlcfg_topo {
