@@ -17,6 +17,7 @@
 
 #include "simgrid.h"
 #include "vlayer/coll/coll.h"
+#include "vlayer/core/engine.h"
 #include "util/diag.h"
 
 int vlpost_sg_topo_parse(const char *name)
@@ -152,25 +153,8 @@ static void topo_link(const vlcfg_config *cfg, double *bw, double *lat_s)
 						   : (double)ex.lat_ns_model) / 1e9;
 }
 
-/* Torus coordinate d of host h. */
-static int coord(const vlcfg_topo *t, int h, int d)
-{
-	int i;
-
-	for (i = 0; i < d; i++)
-		h /= t->dims[i];
-	return h % t->dims[d];
-}
-
-/* The host at h with coordinate d changed to c. */
-static int moved(const vlcfg_topo *t, int h, int d, int c)
-{
-	int i, stride = 1;
-
-	for (i = 0; i < d; i++)
-		stride *= t->dims[i];
-	return h + (c - coord(t, h, d)) * stride;
-}
+#define coord vli_torus_coord /* vlayer/core/links.c */
+#define moved vli_torus_moved
 
 /* The links of a host's route in a torus, dimension by dimension (x first),
  * each the shorter way round (a tie: upwards).  Full duplex: link

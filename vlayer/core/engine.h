@@ -173,6 +173,10 @@ int vli_net_maxroute(const vlcfg_config *c);
 /* The resources of the route src -> dst (res: vli_net_maxroute entries) and
  * its latency; returns their number (0: same host, or no topology). */
 int vli_net_route(const vlcfg_config *c, int src, int dst, int *res, int64_t *lat);
+/* Torus coordinate d of host h (x = h mod A, y = h / A mod B, ...), and the
+ * host whose coordinate d is x instead. */
+int vli_torus_coord(const vlcfg_topo *t, int h, int d);
+int vli_torus_moved(const vlcfg_topo *t, int h, int d, int x);
 /* The latency of the route src -> dst alone (hosts out of range: a
  * message's latency). */
 int64_t vli_net_latency(const vlcfg_config *c, int src, int dst);

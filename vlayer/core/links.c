@@ -106,8 +106,7 @@ int vli_net_maxroute(const vlcfg_config *c)
 	return n > 0 ? n : 1;
 }
 
-/* Torus coordinate d of host h, and the host with it changed to x. */
-static int coord(const vlcfg_topo *t, int h, int d)
+int vli_torus_coord(const vlcfg_topo *t, int h, int d)
 {
 	int i;
 
@@ -116,14 +115,17 @@ static int coord(const vlcfg_topo *t, int h, int d)
 	return h % t->dims[d];
 }
 
-static int moved(const vlcfg_topo *t, int h, int d, int x)
+int vli_torus_moved(const vlcfg_topo *t, int h, int d, int x)
 {
 	int i, stride = 1;
 
 	for (i = 0; i < d; i++)
 		stride *= t->dims[i];
-	return h + (x - coord(t, h, d)) * stride;
+	return h + (x - vli_torus_coord(t, h, d)) * stride;
 }
+
+#define coord vli_torus_coord
+#define moved vli_torus_moved
 
 int vli_net_route(const vlcfg_config *c, int src, int dst, int *res, int64_t *lat)
 {

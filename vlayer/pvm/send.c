@@ -21,6 +21,18 @@ static int64_t sbuf_bytes(int ubuf)
 	return len;
 }
 
+/* What the wrapper carries for destination tid, timed as st; announced to
+ * it under virtual order. */
+static void dest_of(struct vlpvm_dest *d, int tid, const vli_sent *st)
+{
+	d->tid = tid;
+	d->seq = st->seq;
+	d->t0 = st->t0;
+	d->t1 = st->t1;
+	d->arrival = st->arrival;
+	d->announced = vli_order_announce_in(tid, st->arrival, vlpvm_side_for(tid));
+}
+
 /* A multicast on a [topology]: the sends one after the other, each paying
  * its send time (no contention factor: the links decide), and the messages
  * between hosts sharing the links (vli_net_mcast). */
@@ -43,12 +55,7 @@ static void shared_sends(const int *tids, int n, int tag, int64_t bytes, struct 
 		vli_msg_sent_arriving(tids[i], h[i], tag, bytes,
 				      vli_send_time(&vli_t.cfg, vli_t.host, h[i], bytes), vli_t.now,
 				      n, dep[n + i], &st);
-		d[i].tid = tids[i];
-		d[i].seq = st.seq;
-		d[i].t0 = st.t0;
-		d[i].t1 = st.t1;
-		d[i].arrival = st.arrival;
-		d[i].announced = vli_order_announce_in(tids[i], st.arrival, vlpvm_side_for(tids[i]));
+		dest_of(&d[i], tids[i], &st);
 	}
 	free(dep);
 	free(h);
@@ -76,12 +83,7 @@ static void time_sends(const int *tids, int n, int tag, int64_t bytes, struct vl
 		if (n > 1)
 			s = (int64_t)llround((double)s * f);
 		vli_msg_sent(tids[i], h, tag, bytes, s, vli_t.now, 0, n, 0, &st);
-		d[i].tid = tids[i];
-		d[i].seq = st.seq;
-		d[i].t0 = st.t0;
-		d[i].t1 = st.t1;
-		d[i].arrival = st.arrival;
-		d[i].announced = vli_order_announce_in(tids[i], st.arrival, vlpvm_side_for(tids[i]));
+		dest_of(&d[i], tids[i], &st);
 	}
 }
 
