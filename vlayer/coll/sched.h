@@ -84,7 +84,7 @@ int vlcoll_run(const vlcfg_config *c, vlcoll_sched *s, const int *host, const in
 int vlcoll_run_links(const vlcfg_config *c, vlcoll_sched *s, const int *host,
 		     const int64_t *entry, vlcoll_out *out);
 
-/* For both runners (run.c): a time not known yet (a send not started, a
+/* For both runners (prepare.c): a time not known yet (a send not started, a
  * receive not posted); match sends to receives, check that every started
  * operation is waited for and set out to the entries (0, or -1 if s is
  * broken); start operation op of rank r (a send pays S, a receive is

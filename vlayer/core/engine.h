@@ -218,7 +218,7 @@ double vli_flows_step(vli_flows *f);
 void vli_flows_advance(vli_flows *f, double t);
 /* Whether flow id has arrived, and when (rounded to the ns). */
 int vli_flows_end(const vli_flows *f, int id, int64_t *end);
-/* A multicast from host src: its n messages of bytes each leave at
+/* (message.c) A multicast from host src: its n messages of bytes each leave at
  * depart[i] (one after the other, each after its send time) for host
  * dst[i]; arr[i] receives each one's arrival, the messages between hosts
  * sharing the links among themselves (other traffic is not seen). */

@@ -455,25 +455,3 @@ int vli_flows_end(const vli_flows *f, int id, int64_t *end)
 	*end = (int64_t)llround(fl->end);
 	return 1;
 }
-
-void vli_net_mcast(const vlcfg_config *c, int src, const int *dst, int n, int64_t bytes,
-		   const int64_t *depart, int64_t *arr)
-{
-	vli_flows f;
-	int i, *id = xcalloc((size_t)n, sizeof *id);
-
-	vli_flows_init(&f, c);
-	for (i = 0; i < n; i++) {
-		id[i] = -1;
-		if (dst[i] == src || dst[i] < 0 || src < 0)
-			arr[i] = depart[i] + vli_trans_time(c, src, dst[i], bytes);
-		else
-			id[i] = vli_flows_add(&f, src, dst[i], bytes, depart[i]);
-	}
-	vli_flows_advance(&f, INFINITY);
-	for (i = 0; i < n; i++)
-		if (id[i] >= 0 && !vli_flows_end(&f, id[i], &arr[i]))
-			arr[i] = depart[i] + vli_trans_time(c, src, dst[i], bytes); /* not reached */
-	vli_flows_free(&f);
-	free(id);
-}

@@ -2,6 +2,8 @@
  * receiver.  Both front ends (PVM and MPI) time every message through these
  * functions; the costs themselves come from model.c.
  */
+#include <math.h>
+#include <stdlib.h>
 #include "vlayer/core/engine.h"
 
 /* Waits until t, returns the time waited. */
@@ -87,4 +89,28 @@ void vli_msg_probed(int peer, int src_host, int tag, int64_t t0, int64_t arrival
 
 	vli_comm(vli_recv_time(&vli_t.cfg, src_host >= 0 ? src_host : vli_t.host, vli_t.host));
 	vli_trace_msg4(VL_EV_PROBE, peer, tag, 0, 0, t0, vli_t.now, waited, 0, 0, VL_TF_FOUND);
+}
+
+void vli_net_mcast(const vlcfg_config *c, int src, const int *dst, int n, int64_t bytes,
+		   const int64_t *depart, int64_t *arr)
+{
+	vli_flows f;
+	int i, *id = calloc((size_t)n, sizeof *id);
+
+	if (!id)
+		vli_error(3, "out of memory timing a multicast to %d tasks", n);
+	vli_flows_init(&f, c);
+	for (i = 0; i < n; i++) {
+		id[i] = -1;
+		if (dst[i] == src || dst[i] < 0 || src < 0)
+			arr[i] = depart[i] + vli_trans_time(c, src, dst[i], bytes);
+		else
+			id[i] = vli_flows_add(&f, src, dst[i], bytes, depart[i]);
+	}
+	vli_flows_advance(&f, INFINITY);
+	for (i = 0; i < n; i++)
+		if (id[i] >= 0 && !vli_flows_end(&f, id[i], &arr[i]))
+			arr[i] = depart[i] + vli_trans_time(c, src, dst[i], bytes); /* not reached */
+	vli_flows_free(&f);
+	free(id);
 }
