@@ -38,32 +38,10 @@ double vlpost_sg_speed(const vlcfg_config *cfg, int h)
 
 void vlpost_sg_link_of(const vlcfg_config *cfg, int src, int intra, vlpost_sg_link *l)
 {
-	const vlcfg_link *k = intra ? &cfg->intra : &cfg->inter;
-	const vlcfg_host *h = src >= 0 && src < cfg->nhosts ? &cfg->hosts[src] : NULL;
-	double d = (double)k->trans_delay, per_byte = (double)k->trans_per_kib_ps / 1024000.0;
-	double lat;
+	double d, per_byte, lat;
 
 	memset(l, 0, sizeof *l);
-	if (h && (h->trans_delay != VLCFG_UNSET || h->trans_per_kib_ps != VLCFG_UNSET)) {
-		/* a host override replaces the link's model (vli_trans_time) */
-		if (h->trans_delay != VLCFG_UNSET)
-			d = (double)h->trans_delay;
-		if (h->trans_per_kib_ps != VLCFG_UNSET)
-			per_byte = (double)h->trans_per_kib_ps / 1024000.0;
-	} else if (k->trans_model.n == 1) {
-		d = (double)k->trans_model.ns[0];
-		per_byte = 0;
-		l->approx = 1;
-	} else if (k->trans_model.n > 1) {
-		/* the line through the first and the last breakpoints */
-		const vlcfg_pwl *m = &k->trans_model;
-		per_byte = (double)(m->ns[m->n - 1] - m->ns[0]) /
-		           (double)(m->bytes[m->n - 1] - m->bytes[0]);
-		d = (double)m->ns[0] - per_byte * (double)m->bytes[0];
-		if (d < 0)
-			d = 0;
-		l->approx = 1;
-	}
+	l->approx = vli_trans_line(cfg, src, intra, &d, &per_byte);
 	l->lat_ns_model = (int64_t)d;
 	l->ns_per_byte = per_byte;
 	lat = d - VLPOST_SG_ENVELOPE * per_byte;

@@ -160,6 +160,13 @@ int vli_set_param(vlcfg_config *c, const char *section, const char *key, const c
  * of every link on its route max-min fairly with the flows crossing them at
  * the same time; it arrives when its bytes are through.  This replaces
  * vli_trans_time between hosts; messages inside a host are not flows. */
+/* The line a link's transmission time follows: delay + bytes x ns_per_byte
+ * (intra or inter; src: the host whose overrides apply, -1: none); a
+ * piecewise trans_model: the line through its first and last points, and
+ * the return value is 1 (an approximation), else 0.  For the topology's
+ * defaults and the SimGrid export. */
+int vli_trans_line(const vlcfg_config *c, int src, int intra, double *delay_ns,
+		   double *ns_per_byte);
 /* Whether c has a topology (and more than one host). */
 int vli_net_on(const vlcfg_config *c);
 /* A message's latency (ns; a torus: one hop's) and a link's bandwidth

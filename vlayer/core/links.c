@@ -38,19 +38,26 @@ int vli_net_on(const vlcfg_config *c)
 	return c && c->topo.kind != VLCFG_TOPO_NONE && c->nhosts > 1;
 }
 
-/* A message's latency (ns; a torus: a hop's) and each link's bandwidth
- * (bytes per ns, 0: no limit): [topology]'s, else [network inter]'s
- * (trans_delay and trans_per_kib; a trans_model: the line through its first
- * and last points, as vlpost simgrid takes it). */
-void vli_net_params(const vlcfg_config *c, int64_t *lat, double *bpns)
+int vli_trans_line(const vlcfg_config *c, int src, int intra, double *delay_ns,
+		   double *ns_per_byte)
 {
-	const vlcfg_link *l = &c->inter;
+	const vlcfg_link *l = intra ? &c->intra : &c->inter;
+	const vlcfg_host *h = src >= 0 && src < c->nhosts ? &c->hosts[src] : NULL;
 	double d = (double)l->trans_delay, per_byte = (double)l->trans_per_kib_ps / 1024000.0;
+	int approx = 0;
 
-	if (l->trans_model.n == 1) {
+	if (h && (h->trans_delay != VLCFG_UNSET || h->trans_per_kib_ps != VLCFG_UNSET)) {
+		/* a host override replaces the link's model (vli_trans_time) */
+		if (h->trans_delay != VLCFG_UNSET)
+			d = (double)h->trans_delay;
+		if (h->trans_per_kib_ps != VLCFG_UNSET)
+			per_byte = (double)h->trans_per_kib_ps / 1024000.0;
+	} else if (l->trans_model.n == 1) {
 		d = (double)l->trans_model.ns[0];
 		per_byte = 0;
+		approx = 1;
 	} else if (l->trans_model.n > 1) {
+		/* the line through the first and the last breakpoints */
 		const vlcfg_pwl *m = &l->trans_model;
 
 		per_byte = (double)(m->ns[m->n - 1] - m->ns[0]) /
@@ -58,7 +65,21 @@ void vli_net_params(const vlcfg_config *c, int64_t *lat, double *bpns)
 		d = (double)m->ns[0] - per_byte * (double)m->bytes[0];
 		if (d < 0)
 			d = 0;
+		approx = 1;
 	}
+	*delay_ns = d;
+	*ns_per_byte = per_byte;
+	return approx;
+}
+
+/* A message's latency (ns; a torus: a hop's) and each link's bandwidth
+ * (bytes per ns, 0: no limit): [topology]'s, else [network inter]'s line
+ * (vli_trans_line). */
+void vli_net_params(const vlcfg_config *c, int64_t *lat, double *bpns)
+{
+	double d, per_byte;
+
+	vli_trans_line(c, -1, 0, &d, &per_byte);
 	*lat = c->topo.latency != VLCFG_UNSET ? c->topo.latency : (int64_t)llround(d);
 	if (c->topo.bandwidth > 0)
 		*bpns = c->topo.bandwidth / 1e9;
