@@ -202,6 +202,13 @@ static void topo_platform(FILE *f, const vlcfg_config *cfg, FILE *warn)
 			}
 		}
 	}
+	if (t->kind == VLCFG_TOPO_FATTREE) /* the engine's resources (links.c), a hop's latency each */
+		for (g = 0; g < vli_net_nres(cfg); g++) {
+			double cap = vli_net_cap(cfg, g);
+
+			snprintf(what, sizeof what, "fattree-%d", g);
+			link_xml(f, NULL, what, lat, cap > 0 ? cap * 1e9 : 1e18, "SHARED");
+		}
 	if (t->kind == VLCFG_TOPO_BUS)
 		link_xml(f, NULL, "bus", lat > env ? lat - env : 0, bw, "SHARED");
 	if (t->kind == VLCFG_TOPO_SWITCH && t->backplane > 0)
@@ -215,6 +222,15 @@ static void topo_platform(FILE *f, const vlcfg_config *cfg, FILE *warn)
 				link_ctn(f, NULL, "bus");
 			} else if (t->kind == VLCFG_TOPO_TORUS) {
 				torus_route(f, cfg, h, g);
+			} else if (t->kind == VLCFG_TOPO_FATTREE) {
+				int res[4], k, n;
+				int64_t rl;
+
+				n = vli_net_route(cfg, h, g, res, &rl);
+				for (k = 0; k < n; k++) {
+					snprintf(what, sizeof what, "fattree-%d", res[k]);
+					link_ctn(f, NULL, what);
+				}
 			} else {
 				link_ctn(f, cfg->hosts[h].name, t->half_duplex ? "link" : "up");
 				if (t->kind == VLCFG_TOPO_SWITCH && t->backplane > 0)
@@ -226,11 +242,11 @@ static void topo_platform(FILE *f, const vlcfg_config *cfg, FILE *warn)
 	if (warn && t->fifo)
 		fprintf(warn, "%s: warning: [topology] sharing = fifo has no SimGrid link policy: "
 			"the links are exported with fair sharing (SHARED)\n", vlu_prog());
-	if (warn && t->kind == VLCFG_TOPO_TORUS)
-		fprintf(warn, "%s: note: on the torus SimGrid's %d-byte envelope is not taken off "
+	if (warn && (t->kind == VLCFG_TOPO_TORUS || t->kind == VLCFG_TOPO_FATTREE))
+		fprintf(warn, "%s: note: on the %s SimGrid's %d-byte envelope is not taken off "
 			"the hop latencies: each message between hosts takes %.3g ns more than its "
 			"route's latencies plus its bytes at the link's bandwidth\n", vlu_prog(),
-			VLPOST_SG_ENVELOPE, env * 1e9);
+			vlcfg_topo_kind_name(t->kind), VLPOST_SG_ENVELOPE, env * 1e9);
 }
 
 int vlpost_sg_platform(FILE *f, const vlcfg_config *cfg, const int *ranks, int topology, FILE *warn)

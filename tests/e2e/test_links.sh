@@ -7,7 +7,8 @@
 #  - a collective's messages share the links (vlayer/coll/run_links.c):
 #    binomial bcast on private full-duplex links sum_{j=1..k} (L + j m/B),
 #    recursive-doubling allreduce on a bus k (L + p m/B), pairwise alltoall on
-#    a bus (p-1)(L + p m/B), an exchange on half-duplex links L + 2 m/B;
+#    a bus (p-1)(L + p m/B), an exchange on half-duplex links L + 2 m/B, a
+#    fat tree's shared spine;
 #  - a point-to-point message takes its route's latency (torus: a hop's per
 #    hop) plus m/B; on a VMConfig without [topology] nothing changes;
 #  - vlpost replay on the run's own VMConfig gives the same end times;
@@ -56,6 +57,7 @@ cfg bus 4 "kind = bus"
 cfg half 2 "kind = star" "duplex = half"
 cfg none 4
 cfg torus 4 "kind = torus" "dims = 2x2" "latency = 5us"
+cfg fattree 4 "kind = fattree" "leaf_hosts = 2" "latency = 5us"
 
 # ---- collectives share the links ----
 run bcast-star 4 star "$PROG" coll bcast $M 0
@@ -76,6 +78,10 @@ assert_eq "half duplex: a 2-rank allreduce (one exchange) takes L + 2 m/B" \
 run allreduce-star 4 star "$PROG" coll allreduce $M 0
 assert_eq "star, full duplex: the exchanges of an allreduce do not meet: 2 (L + m/B)" \
 	$((2 * (L + MB))) "$(last allreduce-star)"
+
+run allreduce-fattree 4 fattree "$PROG" coll allreduce $M 0
+assert_eq "fat tree, 2 hosts per leaf, 1 spine: exchanges inside the leaves (2 hops), then across sharing the spine's links (4 hops): 6 x 5 us + 3 m/B" \
+	$((6 * 5000 + 3 * MB)) "$(last allreduce-fattree)"
 
 # ---- point to point: the route's latency ----
 run pp-torus 4 torus "$PROG" pingpong $M 1
@@ -159,6 +165,9 @@ if command -v "${SMPIRUN:-smpirun}" > /dev/null 2>&1; then
 	sg alltoall-bus
 	assert_eq "SimGrid, bus: the alltoall at vlayer's + 3 x 3 x 160 ns" \
 		$((3 * (L + 4 * MB) + 1440)) "$(for r in 0 1 2 3; do col alltoall-bus $r 5; done | sort -n | tail -1)"
+	sg allreduce-fattree
+	assert_eq "SimGrid, fat tree: the allreduce at vlayer's + 3 x 160 ns (the envelope is not taken off hop latencies)" \
+		$((6 * 5000 + 3 * MB + 480)) "$(col allreduce-fattree 0 5)"
 else
 	echo "skipped: SimGrid comparison (no smpirun: Debian package libsimgrid-dev)"
 fi

@@ -18,6 +18,10 @@
  *   torus         full duplex: (h, d, +) = 2(h*nd + d), (h, d, -) = that + 1:
  *                 the link leaving h upwards / downwards in dimension d;
  *                 half duplex: h*nd + d, joining h and its upper neighbour
+ *   fattree       the hosts' links as on a star, then the link between leaf
+ *                 switch l and spine s: full duplex 2H + 2(l*S + s) up
+ *                 (towards the spine) and + 1 down; half duplex H + l*S + s
+ *                 (H hosts, S spines)
  */
 #include <math.h>
 #include <stdlib.h>
@@ -87,11 +91,18 @@ void vli_net_params(const vlcfg_config *c, int64_t *lat, double *bpns)
 		*bpns = per_byte > 0 ? 1.0 / per_byte : 0;
 }
 
+static int leaves(const vlcfg_config *c)
+{
+	return (c->nhosts + c->topo.leaf_hosts - 1) / c->topo.leaf_hosts;
+}
+
 int vli_net_nres(const vlcfg_config *c)
 {
 	const vlcfg_topo *t = &c->topo;
 
 	switch (t->kind) {
+	case VLCFG_TOPO_FATTREE:
+		return (c->nhosts + leaves(c) * t->spines) * (t->half_duplex ? 1 : 2);
 	case VLCFG_TOPO_STAR:
 	case VLCFG_TOPO_SWITCH:
 		return c->nhosts * (t->half_duplex ? 1 : 2) +
@@ -114,6 +125,9 @@ double vli_net_cap(const vlcfg_config *c, int res)
 	if (c->topo.kind == VLCFG_TOPO_SWITCH && c->topo.backplane > 0 &&
 	    res == vli_net_nres(c) - 1)
 		return c->topo.backplane / 1e9;
+	if (c->topo.kind == VLCFG_TOPO_FATTREE && c->topo.uplink_bw > 0 &&
+	    res >= c->nhosts * (c->topo.half_duplex ? 1 : 2))
+		return c->topo.uplink_bw / 1e9;
 	return bpns;
 }
 
@@ -124,6 +138,8 @@ int vli_net_maxroute(const vlcfg_config *c)
 	if (c->topo.kind == VLCFG_TOPO_TORUS)
 		for (n = 0, d = 0; d < c->topo.ndims; d++)
 			n += c->topo.dims[d] / 2;
+	if (c->topo.kind == VLCFG_TOPO_FATTREE)
+		n = 4;
 	return n > 0 ? n : 1;
 }
 
@@ -169,6 +185,19 @@ int vli_net_route(const vlcfg_config *c, int src, int dst, int *res, int64_t *la
 	case VLCFG_TOPO_BUS:
 		res[n++] = 0;
 		break;
+	case VLCFG_TOPO_FATTREE: {
+		int ls = src / t->leaf_hosts, ld = dst / t->leaf_hosts, sp = dst % t->spines;
+		int base = c->nhosts * (hd ? 1 : 2), u = t->spines;
+
+		res[n++] = hd ? src : 2 * src;
+		if (ls != ld) { /* up to spine dst mod S, down to dst's leaf */
+			res[n++] = hd ? base + ls * u + sp : base + 2 * (ls * u + sp);
+			res[n++] = hd ? base + ld * u + sp : base + 2 * (ld * u + sp) + 1;
+		}
+		res[n++] = hd ? dst : 2 * dst + 1;
+		*lat *= n; /* a hop's latency per link */
+		break;
+	}
 	case VLCFG_TOPO_TORUS: {
 		int64_t hop = *lat;
 
@@ -201,8 +230,8 @@ int64_t vli_net_latency(const vlcfg_config *c, int src, int dst)
 	double bpns;
 	int *res, n;
 
-	if (c->topo.kind != VLCFG_TOPO_TORUS || src < 0 || dst < 0 || src >= c->nhosts ||
-	    dst >= c->nhosts) {
+	if ((c->topo.kind != VLCFG_TOPO_TORUS && c->topo.kind != VLCFG_TOPO_FATTREE) || src < 0 ||
+	    dst < 0 || src >= c->nhosts || dst >= c->nhosts) {
 		vli_net_params(c, &lat, &bpns);
 		return lat;
 	}

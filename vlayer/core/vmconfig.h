@@ -69,7 +69,7 @@ typedef struct vlcfg_mpi {
  * flow model (links.c) routes and shares messages between hosts on it, and
  * vlpost simgrid builds SimGrid's platform from it. */
 enum vlcfg_topo_kind { VLCFG_TOPO_NONE = 0, VLCFG_TOPO_STAR, VLCFG_TOPO_SWITCH, VLCFG_TOPO_BUS,
-		       VLCFG_TOPO_TORUS };
+		       VLCFG_TOPO_TORUS, VLCFG_TOPO_FATTREE };
 typedef struct vlcfg_topo {
 	int kind;                 /* enum vlcfg_topo_kind */
 	int half_duplex;          /* 1: a link carries both directions at once */
@@ -79,7 +79,11 @@ typedef struct vlcfg_topo {
 	                             VLCFG_UNSET = [network inter]'s trans_delay */
 	double backplane;         /* switch: B/s it carries in all; 0 = no limit */
 	int ndims, dims[3];       /* torus: its size */
-	int kind_line, dims_line, backplane_line; /* (for the loader's messages) */
+	int leaf_hosts;           /* fattree: hosts per leaf switch (file order) */
+	int spines;               /* fattree: spine switches, each joined to every leaf (>= 1) */
+	double uplink_bw;         /* fattree: B/s of a leaf-spine link; 0 = bandwidth */
+	int kind_line, dims_line, backplane_line, leaf_line, spines_line, uplink_line;
+	                          /* (for the loader's messages) */
 } vlcfg_topo;
 
 /* Name of a kind ("torus"). */

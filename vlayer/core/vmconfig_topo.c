@@ -2,7 +2,7 @@
  * joined (issue 13).  Its keys, their checks and messages, the check at the
  * end of the file, and its dump.
  *
- *   kind      = none | star | switch | bus | torus   (default none)
+ *   kind      = none | star | switch | bus | torus | fattree   (default none)
  *   duplex    = full | half                          (default full)
  *   sharing   = fair | fifo                          (default fair)
  *   bandwidth = RATE   each link's (default: [network inter]'s)
@@ -12,6 +12,9 @@
  *   backplane = RATE   switch: what the switch carries at most in all
  *   dims      = AxB or AxBxC   torus: its size (the product is the number of
  *                      hosts; host i at x = i mod A, y = i / A mod B, ...)
+ *   leaf_hosts = N     fattree: hosts per leaf switch (host i on leaf i / N)
+ *   spines    = N      fattree: spine switches, each joined to every leaf (1)
+ *   uplink_bandwidth = RATE   fattree: a leaf-spine link's (default bandwidth)
  *
  * The engine's flow model (links.c) shares these links; vlpost simgrid (and
  * replay --engine simgrid) builds SimGrid's platform from it
@@ -24,11 +27,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kinds[] = {"none", "star", "switch", "bus", "torus"};
+static const char *const kinds[] = {"none", "star", "switch", "bus", "torus", "fattree"};
 #define NKINDS ((int)(sizeof kinds / sizeof kinds[0]))
 
-#define VALID_KEYS "kind, duplex, sharing, bandwidth, latency, backplane, dims"
-#define VALID_KINDS "none, star, switch, bus, torus"
+#define VALID_KEYS "kind, duplex, sharing, bandwidth, latency, backplane, dims, leaf_hosts, " \
+	"spines, uplink_bandwidth"
+#define VALID_KINDS "none, star, switch, bus, torus, fattree"
 
 void vlcfg_topo_default(vlcfg_topo *t)
 {
@@ -78,7 +82,7 @@ static int dims(vlcfg_ld *st, const char *name, const char *text, vlcfg_topo *t)
 }
 
 static const char *const keys[] = {"kind", "duplex", "bandwidth", "latency", "backplane", "dims",
-				   "sharing"};
+				   "sharing", "leaf_hosts", "spines", "uplink_bandwidth"};
 
 int vlcfg_topo_line(vlcfg_ld *st, const char *name, const char *text)
 {
@@ -135,6 +139,25 @@ int vlcfg_topo_line(vlcfg_ld *st, const char *name, const char *text)
 		t->dims_line = st->lineno;
 		return dims(st, name, text, t);
 	}
+	if (!strcmp(name, "leaf_hosts") || !strcmp(name, "spines")) {
+		char *end;
+		long v = strtol(text, &end, 10);
+
+		if (end == text || *end || v < 1 || v > 100000)
+			return vlcfg_fail(st, name, "\"%s\" is not an integer 1..100000", text);
+		if (name[0] == 'l') {
+			t->leaf_hosts = (int)v;
+			t->leaf_line = st->lineno;
+		} else {
+			t->spines = (int)v;
+			t->spines_line = st->lineno;
+		}
+		return 0;
+	}
+	if (!strcmp(name, "uplink_bandwidth")) {
+		t->uplink_line = st->lineno;
+		return rate(st, name, text, &t->uplink_bw);
+	}
 	return vlcfg_fail(st, name, "unknown key (valid: " VALID_KEYS ")");
 }
 
@@ -148,6 +171,23 @@ int vlcfg_topo_check(vlcfg_ld *st)
 	if (t->backplane > 0 && t->kind != VLCFG_TOPO_SWITCH)
 		return vlcfg_fail_at(st, t->backplane_line, "backplane", "only a switch has a "
 				     "backplane (kind = %s)", vlcfg_topo_kind_name(t->kind));
+	if (t->kind != VLCFG_TOPO_FATTREE) {
+		if (t->leaf_hosts)
+			return vlcfg_fail_at(st, t->leaf_line, "leaf_hosts", "only a fattree has "
+					     "leaf_hosts (kind = %s)", vlcfg_topo_kind_name(t->kind));
+		if (t->spines)
+			return vlcfg_fail_at(st, t->spines_line, "spines", "only a fattree has "
+					     "spines (kind = %s)", vlcfg_topo_kind_name(t->kind));
+		if (t->uplink_bw > 0)
+			return vlcfg_fail_at(st, t->uplink_line, "uplink_bandwidth", "only a fattree "
+					     "has uplinks (kind = %s)", vlcfg_topo_kind_name(t->kind));
+	} else {
+		if (!t->leaf_hosts)
+			return vlcfg_fail_at(st, t->kind_line, "kind", "a fattree needs leaf_hosts "
+					     "(hosts per leaf switch, e.g. leaf_hosts = 4)");
+		if (!t->spines)
+			t->spines = 1;
+	}
 	if (t->kind != VLCFG_TOPO_TORUS) {
 		if (t->ndims)
 			return vlcfg_fail_at(st, t->dims_line, "dims", "only a torus has dims "
@@ -180,6 +220,10 @@ void vlcfg_topo_dump(const vlcfg_topo *t, FILE *out)
 		fprintf(out, "latency = %lldns\n", (long long)t->latency);
 	if (t->backplane > 0)
 		fprintf(out, "backplane = %.17gB/s\n", t->backplane);
+	if (t->kind == VLCFG_TOPO_FATTREE)
+		fprintf(out, "leaf_hosts = %d\nspines = %d\n", t->leaf_hosts, t->spines);
+	if (t->uplink_bw > 0)
+		fprintf(out, "uplink_bandwidth = %.17gB/s\n", t->uplink_bw);
 	if (t->ndims) {
 		fputs("dims = ", out);
 		for (i = 0; i < t->ndims; i++)

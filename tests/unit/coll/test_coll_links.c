@@ -84,6 +84,32 @@ START_TEST(routes)
 	ck_assert_int_eq(lat, 777);
 	ck_assert(fabs(b - 2.0) < 1e-15);
 	vlcfg_free(&c);
+	/* a fat tree of 5 hosts, 2 per leaf (3 leaves), 2 spines: inside a leaf 2
+	 * hops; across leaves 4, through spine dst mod 2 */
+	cfg_net(&c, 5, VLCFG_TOPO_FATTREE, 0, M);
+	c.topo.leaf_hosts = 2;
+	c.topo.spines = 2;
+	c.topo.uplink_bw = 4e8;
+	ck_assert_int_eq(vli_net_nres(&c), 2 * (5 + 3 * 2));
+	ck_assert_int_eq(vli_net_route(&c, 0, 1, res, &lat), 2);
+	ck_assert_int_eq(res[0], 0);
+	ck_assert_int_eq(res[1], 3);
+	ck_assert_int_eq(lat, 2 * LAT);
+	ck_assert_int_eq(vli_net_route(&c, 1, 4, res, &lat), 4);
+	ck_assert_int_eq(res[0], 2);                 /* 1 up */
+	ck_assert_int_eq(res[1], 10 + 2 * (0 * 2 + 0)); /* leaf 0 -> spine 0 */
+	ck_assert_int_eq(res[2], 10 + 2 * (2 * 2 + 0) + 1); /* spine 0 -> leaf 2 */
+	ck_assert_int_eq(res[3], 9);                 /* 4 down */
+	ck_assert_int_eq(lat, 4 * LAT);
+	ck_assert_int_eq(vli_net_latency(&c, 1, 4), 4 * LAT);
+	ck_assert(fabs(vli_net_cap(&c, 10) - 0.4) < 1e-15);
+	ck_assert(fabs(vli_net_cap(&c, 9) - 0.1) < 1e-15);
+	c.topo.half_duplex = 1;
+	ck_assert_int_eq(vli_net_nres(&c), 5 + 3 * 2);
+	ck_assert_int_eq(vli_net_route(&c, 3, 0, res, &lat), 4);
+	ck_assert_int_eq(res[1], 5 + 1 * 2 + 0);
+	ck_assert_int_eq(res[2], 5 + 0 * 2 + 0);
+	vlcfg_free(&c);
 	/* a 4x4 torus: 0 -> 10 (x 0 -> 2, y 0 -> 2): 2 + 2 hops; 0 -> 3: one
 	 * hop downwards (the shorter way round) */
 	cfg_net(&c, 16, VLCFG_TOPO_TORUS, 0, M);
@@ -247,6 +273,19 @@ START_TEST(collective_closed_forms)
 					   M, out), k * (LAT + p * mb));
 		ck_assert_int_eq(last_exit(&c, VL_KIND_ALLTOALL, VLCOLL_ALG_PAIRWISE, p, M, out),
 				 (p - 1) * (LAT + p * mb));
+		vlcfg_free(&c);
+	}
+	/* a fat tree of 4 hosts, 2 per leaf: a recursive-doubling allreduce
+	 * exchanges inside the leaves (2 hops), then across (4 hops); with one
+	 * spine the two crossing pairs share its links, with two they do not,
+	 * nor with one spine whose links carry twice a host link */
+	for (j = 0; j < 3; j++) {
+		cfg_net(&c, 4, VLCFG_TOPO_FATTREE, 0, 2 * M);
+		c.topo.leaf_hosts = 2;
+		c.topo.spines = j == 1 ? 2 : 1;
+		c.topo.uplink_bw = j == 2 ? 2e8 : 0;
+		ck_assert_int_eq(last_exit(&c, VL_KIND_ALLREDUCE, VLCOLL_ALG_RECURSIVE_DOUBLING, 4,
+					   M, out), 2 * LAT + mb + 4 * LAT + (j ? 1 : 2) * mb);
 		vlcfg_free(&c);
 	}
 	/* half duplex: an exchange takes L + 2 m / B */
