@@ -26,8 +26,61 @@ typedef struct lrun {
 	int *flow;      /* of a send: its flow (-1: none yet, or inside a host) */
 	int64_t *arr;   /* of a send: its arrival, once known (VLCOLL_PENDING) */
 	char *launched;
-	size_t nlaunched;
+	int *wait_s, *wait_r; /* of a send: the rank waiting for its arrival as its
+	                         sender (rendezvous) / receiver (-1: none) */
+	size_t *pend;   /* sends whose flow has not arrived yet */
+	size_t npend;
+	/* the ranks that can act, a binary heap on (clock, rank) */
+	int *heap, nheap;
+	vlcoll_out *out;
 } lrun;
+
+static int before(const lrun *L, int a, int b)
+{
+	return L->out[a].exit < L->out[b].exit || (L->out[a].exit == L->out[b].exit && a < b);
+}
+
+static void heap_push(lrun *L, int r)
+{
+	int i = L->nheap++;
+
+	while (i > 0 && before(L, r, L->heap[(i - 1) / 2])) {
+		L->heap[i] = L->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	L->heap[i] = r;
+}
+
+static int heap_pop(lrun *L)
+{
+	int top = L->heap[0], last = L->heap[--L->nheap], i = 0;
+
+	for (;;) {
+		int c = 2 * i + 1;
+
+		if (c >= L->nheap)
+			break;
+		if (c + 1 < L->nheap && before(L, L->heap[c + 1], L->heap[c]))
+			c++;
+		if (!before(L, L->heap[c], last))
+			break;
+		L->heap[i] = L->heap[c];
+		i = c;
+	}
+	if (L->nheap > 0)
+		L->heap[i] = last;
+	return top;
+}
+
+/* The arrival of send k is known: its waiters can act again. */
+static void wake(lrun *L, size_t k)
+{
+	if (L->wait_s[k] >= 0)
+		heap_push(L, L->wait_s[k]);
+	if (L->wait_r[k] >= 0)
+		heap_push(L, L->wait_r[k]);
+	L->wait_s[k] = L->wait_r[k] = -1;
+}
 
 /* The message of send op (rank r, index i) leaves at t. */
 static void launch(lrun *L, int r, int i, int64_t t)
@@ -37,11 +90,13 @@ static void launch(lrun *L, int r, int i, int64_t t)
 	int hs = L->host[r], hd = L->host[op->peer];
 
 	L->launched[k] = 1;
-	L->nlaunched++;
-	if (hs == hd)
+	if (hs == hd) {
 		L->arr[k] = t + vli_trans_time(L->c, hs, hd, op->bytes);
-	else
+		wake(L, k);
+	} else {
 		L->flow[k] = vli_flows_add(&L->fl, hs, hd, op->bytes, t);
+		L->pend[L->npend++] = k;
+	}
 }
 
 /* The arrival of the message of send (r, i), if known. */
@@ -81,8 +136,12 @@ static int act(lrun *L, int r, int *pc, vlcoll_out *o)
 		pc[r]++;
 		return 1; /* an eager send is complete when it has been paid */
 	}
-	if (!arrival(L, sr, si, &in))
+	if (!arrival(L, sr, si, &in)) {
+		size_t k = L->base[sr] + (size_t)si;
+
+		(op->send ? L->wait_s : L->wait_r)[k] = r;
 		return 0;
+	}
 	w = in > o->exit ? in - o->exit : 0;
 	o->exit += w;
 	o->wait += w;
@@ -99,16 +158,16 @@ static int act(lrun *L, int r, int *pc, vlcoll_out *o)
 int vlcoll_run_links(const vlcfg_config *c, vlcoll_sched *s, const int *host,
 		     const int64_t *entry, vlcoll_out *out)
 {
-	int p = s->p, r, left, rc = -1, *pc, *blocked;
-	size_t n = 0, k;
+	int p = s->p, r, left = 0, rc = -1, *pc;
+	size_t n = 0, k, i;
 	lrun L;
 
 	if (vlcoll_prepare(s, entry, out) < 0)
 		return -1;
-	L.nlaunched = 0;
 	L.c = c;
 	L.s = s;
 	L.host = host;
+	L.out = out;
 	L.base = vlcoll_alloc((size_t)p, sizeof(*L.base));
 	for (r = 0; r < p; r++) {
 		L.base[r] = n;
@@ -117,49 +176,62 @@ int vlcoll_run_links(const vlcfg_config *c, vlcoll_sched *s, const int *host,
 	L.flow = vlcoll_alloc(n, sizeof(*L.flow));
 	L.arr = vlcoll_alloc(n, sizeof(*L.arr));
 	L.launched = vlcoll_alloc(n, 1);
+	L.wait_s = vlcoll_alloc(n, sizeof(*L.wait_s));
+	L.wait_r = vlcoll_alloc(n, sizeof(*L.wait_r));
+	L.pend = vlcoll_alloc(n, sizeof(*L.pend));
+	L.npend = 0;
 	for (k = 0; k < n; k++)
-		L.flow[k] = -1;
+		L.flow[k] = L.wait_s[k] = L.wait_r[k] = -1;
+	L.heap = vlcoll_alloc((size_t)p, sizeof(*L.heap));
+	L.nheap = 0;
 	vli_flows_init(&L.fl, c);
 	pc = vlcoll_alloc((size_t)p, sizeof(*pc));
-	blocked = vlcoll_alloc((size_t)p, sizeof(*blocked));
-	for (;;) {
-		int best = -1;
+	for (r = 0; r < p; r++)
+		if (s->rank[r].nact > 0) {
+			heap_push(&L, r);
+			left++;
+		}
+	/* the rank with the earliest clock acts if no flow event comes first;
+	 * a rank that must wait leaves the heap until the arrival it waits for
+	 * is known (wake) */
+	while (left > 0) {
 		double tf = vli_flows_next(&L.fl);
 
-		left = 0;
-		for (r = 0; r < p; r++) {
-			if (pc[r] >= s->rank[r].nact)
-				continue;
-			left++;
-			if (!blocked[r] && (best < 0 || out[r].exit < out[best].exit))
-				best = r;
-		}
-		if (!left) {
-			rc = 0;
-			break;
-		}
-		if (best >= 0 && (double)out[best].exit <= tf) {
-			size_t nl = L.nlaunched;
-
-			if (!act(&L, best, pc, &out[best]))
-				blocked[best] = 1;
-			else if (L.nlaunched != nl)
-				for (r = 0; r < p; r++)
-					blocked[r] = 0; /* a message's arrival may be known */
+		if (L.nheap > 0 && (double)out[L.heap[0]].exit <= tf) {
+			r = heap_pop(&L);
+			if (act(&L, r, pc, &out[r])) {
+				if (pc[r] < s->rank[r].nact)
+					heap_push(&L, r);
+				else
+					left--;
+			}
 			continue;
 		}
 		if (isinf(tf))
 			break; /* every rank waits for what never comes */
 		vli_flows_step(&L.fl);
-		for (r = 0; r < p; r++)
-			blocked[r] = 0;
+		for (i = 0; i < L.npend;) {
+			int64_t e;
+
+			k = L.pend[i];
+			if (vli_flows_end(&L.fl, L.flow[k], &e)) {
+				wake(&L, k);
+				L.pend[i] = L.pend[--L.npend];
+			} else {
+				i++;
+			}
+		}
 	}
+	rc = left > 0 ? -1 : 0;
 	vli_flows_free(&L.fl);
 	free(L.base);
 	free(L.flow);
 	free(L.arr);
 	free(L.launched);
+	free(L.wait_s);
+	free(L.wait_r);
+	free(L.pend);
+	free(L.heap);
 	free(pc);
-	free(blocked);
 	return rc;
 }

@@ -211,6 +211,8 @@ typedef struct vli_flows {
 	int *live;          /* flows not done yet */
 	int nlive, caplive;
 	double now;
+	double next;        /* vli_flows_next's answer, while next_ok */
+	int next_ok;
 } vli_flows;
 void vli_flows_init(vli_flows *f, const vlcfg_config *c);
 void vli_flows_free(vli_flows *f);
@@ -220,7 +222,7 @@ int vli_flows_add(vli_flows *f, int src, int dst, int64_t bytes, int64_t start);
 /* The time of the next event (a flow takes bandwidth, or ends); INFINITY if
  * none.  vli_flows_step advances to it and returns it; vli_flows_advance
  * handles every event up to and including t. */
-double vli_flows_next(const vli_flows *f);
+double vli_flows_next(vli_flows *f);
 double vli_flows_step(vli_flows *f);
 void vli_flows_advance(vli_flows *f, double t);
 /* Whether flow id has arrived, and when (rounded to the ns). */

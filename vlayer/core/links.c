@@ -416,6 +416,8 @@ int vli_flows_add(vli_flows *f, int src, int dst, int64_t bytes, int64_t start)
 	fl->left = bytes > 0 ? (double)bytes : 0;
 	fl->state = FLOW_LATENT;
 	f->live[f->nlive++] = id;
+	if (f->next_ok && fl->act < f->next)
+		f->next = fl->act; /* a latent flow's next event: taking bandwidth */
 	return id;
 }
 
@@ -431,14 +433,18 @@ static double flow_next(const vli_flow *fl, double now)
 	return now + fl->left / fl->rate;
 }
 
-double vli_flows_next(const vli_flows *f)
+double vli_flows_next(vli_flows *f)
 {
 	double t = INFINITY, v;
 	int i;
 
+	if (f->next_ok)
+		return f->next;
 	for (i = 0; i < f->nlive; i++)
 		if ((v = flow_next(&f->flow[f->live[i]], f->now)) < t)
 			t = v;
+	f->next = t;
+	f->next_ok = 1;
 	return t;
 }
 
@@ -471,6 +477,7 @@ double vli_flows_step(vli_flows *f)
 		}
 	}
 	f->now = t;
+	f->next_ok = 0;
 	for (i = j = 0; i < f->nlive; i++)
 		if (f->flow[f->live[i]].state != FLOW_DONE)
 			f->live[j++] = f->live[i];
