@@ -75,6 +75,10 @@ typedef struct rtask {
 	/* multicast, spawn, collectives */
 	int mc_left;
 	double mc_f;
+	/* a multicast on a [topology]: its messages' arrivals (vli_net_mcast),
+	 * the current one's at mc_arr[mc_n - 1 - mc_left] while mc_on */
+	int64_t *mc_arr;
+	int mc_n, mc_cap, mc_on;
 	int64_t sp_call_old, sp_call_new, sp_end_old;
 	uint64_t ncoll;
 	/* last receive: the order check */
@@ -131,8 +135,9 @@ static const char *const approx_text[VLPOST_RPL_NMSGS] = {
 	"vl_compute records are kept as recorded, but hosts' flops differ "
 	"(vl_compute_flops cannot be told apart)",
 	"a record begins inside an earlier call: placed at its recorded distance",
-	"multicasts on a VMConfig with a [topology]: each message is timed alone on its "
-	"route, without the sharing among the multicast's messages an online run has",
+	"multicasts on a VMConfig with a [topology] whose records do not follow one "
+	"another: each message is timed alone on its route, without the sharing among the "
+	"multicast's messages an online run has",
 };
 
 const char *vlpost_rpl_approx_text(unsigned bit)
@@ -478,6 +483,63 @@ static int look_ahead(rpl *r, int j, int ri)
 	return 0;
 }
 
+/* The first message of a multicast (its k records follow one another): on a
+ * [topology] its messages share the sender's links, as online (PVM send.c):
+ * find the others' hosts ahead, and time all k from their departures (each
+ * one's send time after the previous one's; the first leaves at t0n + its
+ * own).  Records that do not follow as expected: each message alone, warned. */
+static int mcast_net(rpl *r, rtask *t, int dh)
+{
+	const vl_trec *c = &t->cur;
+	int k = (int)c->u.v.t3, i, *hosts;
+	int64_t *dep, d;
+	vl_trec x;
+
+	t->mc_on = 0;
+	if (k <= 1 || !vli_net_on(r->nw))
+		return 0;
+	if (k > t->mc_cap) {
+		int64_t *na = realloc(t->mc_arr, sizeof *na * (size_t)k * 3);
+
+		if (!na)
+			return fail(r, "out of memory");
+		t->mc_arr = na;
+		t->mc_cap = k;
+	}
+	dep = t->mc_arr + k;
+	hosts = (int *)(t->mc_arr + 2 * k);
+	hosts[0] = dh;
+	for (i = 1; i < k; i++) {
+		int ri;
+
+		if (t->src->peek(t->src->ctx, (uint64_t)(i - 1), &x) != 1 || x.type != VL_EV_SEND ||
+		    !(x.flags & VL_TF_MCAST) || x.u.v.t3 != k || x.u.v.bytes != c->u.v.bytes) {
+			approx(r, VLPOST_RPL_MCASTNET);
+			return 0;
+		}
+		ri = task_of(r, x.peer);
+		hosts[i] = ri >= 0 ? r->t[ri].host : other_host(t);
+	}
+	d = t->t0n;
+	for (i = 0; i < k; i++) {
+		d += vli_send_time(r->nw, t->host, hosts[i], c->u.v.bytes);
+		dep[i] = d;
+	}
+	vli_net_mcast(r->nw, t->host, hosts, k, c->u.v.bytes, dep, t->mc_arr);
+	t->mc_n = k;
+	t->mc_on = 1;
+	return 0;
+}
+
+/* A send's transmission time leaving at depart: a multicast's on a
+ * [topology] from mcast_net, else the model's. */
+static int64_t mcast_trans(const rpl *r, const rtask *t, int dh, int64_t bytes, int64_t depart)
+{
+	if (t->mc_on && (t->cur.flags & VL_TF_MCAST))
+		return t->mc_arr[t->mc_n - 1 - t->mc_left] - depart;
+	return vli_trans_time(r->nw, t->host, dh, bytes);
+}
+
 static int do_send(rpl *r, int i)
 {
 	rtask *t = &r->t[i];
@@ -496,17 +558,18 @@ static int do_send(rpl *r, int i)
 			if (t->mc_left <= 0) {
 				t->mc_left = (int)c->u.v.t3;
 				t->mc_f = vli_contention(vli_link(r->nw, t->host, dh), t->mc_left);
+				if (mcast_net(r, t, dh) < 0)
+					return -1;
 			}
 			t->mc_left--;
-			if (c->u.v.t3 > 1 && vli_net_on(r->nw))
-				approx(r, VLPOST_RPL_MCASTNET);
 		} else {
 			t->mc_left = 0;
+			t->mc_on = 0;
 		}
 		s = vli_send_time(r->nw, t->host, dh, bytes);
-		if ((c->flags & VL_TF_MCAST) && c->u.v.t3 > 1)
+		if ((c->flags & VL_TF_MCAST) && c->u.v.t3 > 1 && !t->mc_on)
 			s = (int64_t)llround((double)s * t->mc_f);
-		tr = vli_trans_time(r->nw, t->host, dh, bytes);
+		tr = mcast_trans(r, t, dh, bytes, t->t0n + s);
 		/* which sends wait for their receive (MPI): timing shows the old mode */
 		otr = vli_trans_time(r->old, (int)t->src->hdr.host, odh, bytes);
 		if (!r->mpi)
@@ -564,7 +627,7 @@ static int do_send(rpl *r, int i)
 		nr.u.v.t2 = t->now + vli_trans_time(r->nw, t->host, dh, bytes);
 		return put(r, i, &nr, s, 0, os, 0);
 	}
-	tr = vli_trans_time(r->nw, t->host, dh, bytes);
+	tr = mcast_trans(r, t, dh, bytes, t->t0n + s);
 	if (t->tseq && ri >= 0) { /* rendezvous: the data leave when the receive is there */
 		j = msg_get(r, t->tid, c->seq);
 		if (j < 0)
@@ -1262,6 +1325,7 @@ out:
 		for (i = 0; i < n; i++) {
 			free(r.t[i].req);
 			free(r.t[i].look);
+			free(r.t[i].mc_arr);
 		}
 	while (r.colls)
 		coll_free(&r, r.colls);
