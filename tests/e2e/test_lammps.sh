@@ -6,7 +6,10 @@
 # (pj_dump) and OTF2 (otf2-print).  What-if replay on code nobody here wrote:
 # the 4-rank run with computation ignored on vienna.ini (2 ranks per node),
 # replayed on modern-100g.ini (all 4 on one node, other links), gives the trace
-# files of an online run there, byte for byte (vlpost replay).
+# files of an online run there, byte for byte (vlpost replay).  On vienna's
+# nodes joined by a 100 Mbit/s bus ([topology]): two runs give the same traces,
+# the run is predicted longer, and the vienna run replayed there gives the
+# online run's traces byte for byte.
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -61,4 +64,27 @@ done
 assert_eq "replay vienna -> modern-100g: the 4 trace files of an online run there, byte for byte" 4 $same
 assert_eq "replay vienna -> modern-100g: the predicted time of the online run" \
 	"$("$BUILD/vlpost" stats --brief "$WORK/ign-modern-100g" | tail -1)" "$(tail -1 rep.txt)"
+# ---- shared links: vienna's nodes on a 100 Mbit/s bus ([topology], issue 13) ----
+{ cat "$WORK/vienna-ign.ini"; printf '\n[topology]\nkind = bus\nbandwidth = 100Mbit/s\n'; } > "$WORK/bus.ini"
+for i in 1 2; do
+	timeout 300 "$BUILD/vlrun" -np 4 --vmconfig "$WORK/bus.ini" --trace-dir "$WORK/bus$i" \
+		/usr/bin/lmp -in "$HERE/lammps/in.melt" -log none > "bus$i.out" 2>&1
+	assert_eq "on a bus, run $i: exit status" 0 $?
+done
+same=0
+for f in "$WORK/bus1"/vl-*.trc; do
+	cmp -s "$f" "$WORK/bus2/$(basename "$f")" && same=$((same + 1))
+done
+assert_eq "on a bus: two runs give the same 4 trace files" 4 $same
+tb=$("$BUILD/vlpost" stats --brief "$WORK/bus1" | tail -1 | awk '{ print $(NF - 1) }')
+tv=$("$BUILD/vlpost" stats --brief "$WORK/ign-vienna" | tail -1 | awk '{ print $(NF - 1) }')
+awk -v b="$tb" -v v="$tv" 'BEGIN { exit !(b > v) }' &&
+	ok "the shared bus predicts a longer run ($tb s) than vienna's contention-free links ($tv s)" ||
+	fail "bus $tb not longer than contention-free $tv"
+"$BUILD/vlpost" replay --vmconfig "$WORK/bus.ini" -o "$WORK/repbus" "$WORK/ign-vienna" > /dev/null 2>&1
+same=0
+for f in "$WORK/bus1"/vl-*.trc; do
+	cmp -s "$f" "$WORK/repbus/$(basename "$f")" && same=$((same + 1))
+done
+assert_eq "replay vienna -> vienna on a bus: the 4 trace files of an online run there" 4 $same
 e2e_summary
