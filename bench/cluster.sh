@@ -63,7 +63,7 @@ printf 'vlc1 slots=1\nvlc2 slots=1\nvlc3 slots=1\nvlc4 slots=1\n' > "$W/hosts"
 # measure KIND BYTES: "KIND BYTES min median" natively on the cluster
 measure() {
 	ip netns exec "${NS}1" unshare --uts sh -c 'hostname vlc1; exec "$@"' sh \
-		timeout 600 mpirun --mca plm_rsh_agent "$HERE/cluster_rsh.sh" --hostfile "$W/hosts" \
+		timeout 600 mpirun --mca plm_rsh_agent "$HERE/../tests/e2e/multihost/rsh.sh" --hostfile "$W/hosts" \
 		-np 4 --map-by node --mca btl tcp,self --mca btl_tcp_if_include 10.234.0.0/24 \
 		--mca oob_tcp_if_include 10.234.0.0/24 --mca coll_tuned_use_dynamic_rules 1 \
 		--mca mpi_yield_when_idle 1 --mca coll_tuned_bcast_algorithm 6 --mca coll_tuned_allreduce_algorithm 3 \

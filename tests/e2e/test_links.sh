@@ -49,6 +49,15 @@ run() {
 }
 # ends NAME: every rank's end time, in rank order
 ends() { awk '$1 == "T" && $3 == "end" { print $2, $4 }' "$WORK/$1.out" | sort -n | awk '{ print $2 }' | paste -sd' '; }
+# same_traces WHAT DIR1 DIR2: DIR2 holds DIR1's trace files, byte for byte
+same_traces() {
+	local f n=0 bad=0
+	for f in "$2"/vl-*.trc; do
+		n=$((n + 1))
+		cmp -s "$f" "$3/$(basename "$f")" || bad=$((bad + 1))
+	done
+	assert_eq "$1: trace files differing (of $n)" 0 $bad
+}
 # last NAME: the latest end
 last() { ends "$1" | tr ' ' '\n' | sort -n | tail -1; }
 
@@ -128,12 +137,8 @@ for name in pvm-star pvm-fifo; do
 	rm -rf "$WORK/rpl-pvm"
 	"$BUILD/vlpost" replay --vmconfig "$WORK/$name/vmconfig.ini" -o "$WORK/rpl-pvm" "$WORK/$name" \
 		> "$WORK/rpl-pvm.out" 2>&1 || fail "$name: vlpost replay: $(tail -3 "$WORK/rpl-pvm.out")"
-	n=0 bad=0
-	for f in "$WORK/$name"/vl-*.trc; do
-		n=$((n + 1))
-		cmp -s "$f" "$WORK/rpl-pvm/$(basename "$f")" || bad=$((bad + 1))
-	done
-	assert_eq "$name: vlpost replay of the multicast on its own VMConfig: trace files differing (of $n)" 0 $bad
+	same_traces "$name: vlpost replay of the multicast on its own VMConfig" "$WORK/$name" \
+		"$WORK/rpl-pvm"
 done
 
 # ---- replay on the run's own VMConfig: the same ends ----
@@ -141,12 +146,7 @@ for name in bcast-star allreduce-bus alltoall-bus route-torus; do
 	rm -rf "$WORK/rpl"
 	if "$BUILD/vlpost" replay --vmconfig "$WORK/$name/vmconfig.ini" -o "$WORK/rpl" "$WORK/$name" \
 		> "$WORK/rpl.out" 2>&1; then
-		n=0 bad=0
-		for f in "$WORK/$name"/vl-*.trc; do
-			n=$((n + 1))
-			cmp -s "$f" "$WORK/rpl/$(basename "$f")" || bad=$((bad + 1))
-		done
-		assert_eq "$name: vlpost replay on its own VMConfig: trace files differing (of $n)" 0 $bad
+		same_traces "$name: vlpost replay on its own VMConfig" "$WORK/$name" "$WORK/rpl"
 	else
 		fail "$name: vlpost replay: $(tail -3 "$WORK/rpl.out")"
 	fi
