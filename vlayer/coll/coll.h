@@ -53,21 +53,27 @@ enum vlcoll_alg {
 	/* Open MPI 4.1's algorithms (coll base), as its library runs them; the
 	 * "_ompi" ones differ from the vlayer algorithm of the same idea in the
 	 * tree, the order or the nonblocking operations */
-	VLCOLL_ALG_LINEAR_OMPI,        /* bcast, reduce: Open MPI's basic linear */
+	VLCOLL_ALG_LINEAR_OMPI,        /* bcast, reduce, gather, scatter: Open MPI's basic linear */
 	VLCOLL_ALG_BINOMIAL_OMPI,      /* bcast, reduce: Open MPI's binomial tree */
 	VLCOLL_ALG_BINARY,             /* bcast, reduce: binary tree */
 	VLCOLL_ALG_KNOMIAL,            /* bcast: k-nomial tree, radix 4 */
 	VLCOLL_ALG_PIPELINE,           /* bcast, reduce: a chain root -> 1 -> 2 ... */
 	VLCOLL_ALG_IN_ORDER_BINARY,    /* reduce: in-order binary tree rooted at p - 1 */
-	VLCOLL_ALG_RABENSEIFNER,       /* allreduce: halving reduce-scatter, doubling allgather */
-	VLCOLL_ALG_RING_OMPI,          /* allreduce: Open MPI's ring */
-	VLCOLL_ALG_NONOVERLAPPING,     /* allreduce: reduce then bcast, as selected by Open MPI */
+	VLCOLL_ALG_RABENSEIFNER,       /* allreduce: halving reduce-scatter, doubling allgather;
+	                                  reduce: halving reduce-scatter, binomial gather */
+	VLCOLL_ALG_RING_OMPI,          /* allreduce, reduce_scatter: Open MPI's ring */
+	VLCOLL_ALG_NONOVERLAPPING,     /* allreduce (reduce_scatter): reduce then bcast (scatterv),
+	                                  as selected by Open MPI */
 	VLCOLL_ALG_BRUCK,              /* allgather, alltoall: Bruck's ceil(log2 p) steps */
 	VLCOLL_ALG_NEIGHBOR,           /* allgather: neighbour exchange (odd p: ring) */
-	VLCOLL_ALG_LINEAR_SYNC,        /* alltoall: Open MPI's linear (all posted, then waited) */
+	VLCOLL_ALG_LINEAR_SYNC,        /* alltoall: Open MPI's linear (all posted, then waited);
+	                                  gather: Open MPI's linear_sync (a handshake per rank) */
 	VLCOLL_ALG_TREE,               /* barrier: Open MPI's tree (up then down a hypercube) */
 	VLCOLL_ALG_SCATTER_ALLGATHER,  /* bcast: binomial scatter, recursive-doubling allgather */
 	VLCOLL_ALG_SPLIT_BINARY,       /* bcast: halves down the two subtrees, then swapped */
+	VLCOLL_ALG_LINEAR_NB,          /* scatter: Open MPI's linear_nb (nonblocking sends) */
+	VLCOLL_ALG_RECURSIVE_HALVING,  /* reduce_scatter: Open MPI's recursive_halving */
+	VLCOLL_ALG_BUTTERFLY,          /* reduce_scatter: Open MPI's butterfly */
 	VLCOLL_ALG_NALGS
 };
 
@@ -126,9 +132,14 @@ typedef struct vlcoll_out {
 /* The algorithm Open MPI 4.1's default ("tuned", fixed decision) rules
  * choose for in (kind, p, sizes), as a vlayer algorithm; VLCOLL_ALG_DEFAULT
  * for a kind the rules of select_openmpi.c do not cover.  *ompi receives
- * Open MPI's algorithm number (0 if none).  Where vlayer lacks the
- * algorithm the rule picks, the substitute is returned and *subst set to 1. */
+ * Open MPI's algorithm number (0 if none; 1, basic_linear, for a gatherv or
+ * scatterv: blocks that differ).  Where vlayer lacks the algorithm the rule
+ * picks, or what Open MPI runs depends on the datatype vlayer does not know,
+ * the nearest algorithm is returned and *subst set to 1. */
 int vlcoll_select_openmpi(const vlcoll_in *in, int *ompi, int *subst);
+/* Why vlayer times another algorithm for Open MPI's number ompi of kind when
+ * vlcoll_select_openmpi set *subst (a phrase: "vlayer lacks it"). */
+const char *vlcoll_ompi_why(int kind, int ompi);
 /* Open MPI's name of its algorithm number ompi for kind ("knomial"). */
 const char *vlcoll_ompi_name(int kind, int ompi);
 

@@ -2,18 +2,27 @@
  * MPI 4.1's default collective component ("tuned") runs, per call, from the
  * communicator size p and the message size, as its fixed decision rules
  * (coll_tuned_decision_fixed.c of the v4.1.x series) choose it, for barrier,
- * bcast, reduce, allreduce, allgather and alltoall.  The rules for a
- * commutative operation are used (MPI_SUM, MPI_MAX ...: the simulation does
- * not know the operation).  In those rules the segment size and fan-out are
- * 0: no algorithm cuts the message into segments.
+ * bcast, reduce, allreduce, gather, scatter, allgather, alltoall and
+ * reduce_scatter.  The rules for a commutative operation are used (MPI_SUM,
+ * MPI_MAX ...: the simulation does not know the operation).  In those rules
+ * the segment size and fan-out are 0: no algorithm cuts the message into
+ * segments.
  *
  * The tables below state the rules: one row per range of p, each a list of
  * (size limit, algorithm) pairs - the algorithm for sizes below the limit -
  * ended by the algorithm for all larger sizes.  Sizes are Open MPI's
- * "total_dsize": the vector (bcast, reduce, allreduce) or the block one rank
- * sends to one other (allgather, alltoall) in bytes.  The algorithms are Open
- * MPI's numbers (vlcoll_ompi_name gives the names); vlcoll_ompi_alg turns them
- * into vlayer's.  docs/vmconfig.md shows the same tables.
+ * "total_dsize" in bytes: the vector (bcast, reduce, allreduce), the block
+ * one rank sends to one other (gather, scatter, allgather, alltoall) or the
+ * whole vector, the sum of the blocks (reduce_scatter).  The algorithms are
+ * Open MPI's numbers (vlcoll_ompi_name gives the names); vlcoll_ompi_alg turns
+ * them into vlayer's.  docs/vmconfig.md shows the same tables.
+ *
+ * The v-variants share their kind: a gather or scatter whose blocks differ is
+ * a gatherv or scatterv, for which tuned has no rule and Open MPI runs its
+ * basic component's linear algorithm (linear_ompi); one with equal blocks is
+ * taken for a gather or scatter.  reduce_scatter_block, which has rules of
+ * its own, cannot be told from a reduce_scatter of equal blocks: the
+ * reduce_scatter rules are used.
  */
 #include <limits.h>
 #include <stddef.h>
@@ -117,6 +126,41 @@ static const vlcoll_rule vlcoll_rules_alltoall[] = {
 	{ PMAX, 5, { K(2), K(8), K(16), K(32), K(64) }, { 3, 4, 1, 4, 1, 4 } },
 };
 
+/* gather: 1 basic_linear, 2 binomial, 3 linear_sync (the block) */
+static const vlcoll_rule vlcoll_rules_gather[] = {
+	{ 4, 5, { 2, 4, K(32), K(64), K(128) }, { 3, 1, 2, 1, 2, 3 } },
+	{ 8, 4, { K(1), K(8), K(32), K(256) }, { 2, 1, 2, 1, 3 } },
+	{ 256, 0, { 0 }, { 2 } },
+	{ 512, 2, { K(2), K(8) }, { 2, 1, 2 } },
+	{ PMAX, 0, { 0 }, { 2 } },
+};
+
+/* scatter: 1 basic_linear, 2 binomial, 3 linear_nb (the block) */
+static const vlcoll_rule vlcoll_rules_scatter[] = {
+	{ 4, 3, { 2, K(128), K(256) }, { 3, 1, 3, 1 } },
+	{ 8, 5, { K(2), K(4), K(8), K(32), K(1024) }, { 2, 1, 2, 1, 3, 1 } },
+	{ 16, 2, { K(16), K(1024) }, { 2, 3, 1 } },
+	{ 32, 2, { K(16), K(32) }, { 2, 1, 3 } },
+	{ 64, 3, { 512, K(8), K(16) }, { 2, 3, 2, 3 } },
+	{ PMAX, 1, { 512 }, { 2, 3 } },
+};
+
+/* reduce_scatter (commutative): 1 non-overlapping, 2 recursive_halving, 3 ring,
+ * 4 butterfly (the whole vector) */
+static const vlcoll_rule vlcoll_rules_reduce_scatter[] = {
+	{ 4, 2, { K(64), K(128) }, { 3, 4, 3 } },
+	{ 8, 2, { 8, K(256) }, { 1, 2, 3 } },
+	{ 32, 1, { K(256) }, { 2, 3 } },
+	{ 64, 3, { 64, K(2), K(512) }, { 1, 2, 4, 3 } },
+	{ 128, 4, { 256, 512, K(2), K(4) }, { 1, 2, 4, 2, 4 } },
+	{ 256, 2, { 256, 512 }, { 1, 2, 4 } },
+	{ 512, 2, { 256, K(1) }, { 1, 2, 4 } },
+	{ 1024, 4, { 512, K(2), K(8), K(16) }, { 1, 2, 4, 2, 4 } },
+	{ 2048, 4, { 512, K(4), K(16), K(32) }, { 1, 2, 4, 2, 4 } },
+	{ 4096, 2, { 512, K(4) }, { 1, 2, 4 } },
+	{ PMAX, 2, { K(1), K(8) }, { 1, 2, 4 } },
+};
+
 /* Open MPI's number of the algorithm for p ranks and size sz. */
 static int vlcoll_rule_pick(const vlcoll_rule *t, int p, int64_t sz)
 {
@@ -139,10 +183,14 @@ static const char *const vlcoll_ompi_names[VL_KIND_N][10] = {
 			     "in-order_binary", "rabenseifner" },
 	[VL_KIND_ALLREDUCE] = { "", "basic_linear", "nonoverlapping", "recursive_doubling", "ring",
 				"segmented_ring", "rabenseifner" },
+	[VL_KIND_GATHER] = { "", "basic_linear", "binomial", "linear_sync" },
+	[VL_KIND_SCATTER] = { "", "basic_linear", "binomial", "linear_nb" },
 	[VL_KIND_ALLGATHER] = { "", "linear", "bruck", "recursive_doubling", "ring", "neighbor",
 				"two_proc" },
 	[VL_KIND_ALLTOALL] = { "", "linear", "pairwise", "modified_bruck", "linear_sync",
 			       "two_proc" },
+	[VL_KIND_REDUCE_SCATTER] = { "", "non-overlapping", "recursive_halving", "ring",
+				     "butterfly" },
 };
 
 const char *vlcoll_ompi_name(int kind, int ompi)
@@ -153,9 +201,36 @@ const char *vlcoll_ompi_name(int kind, int ompi)
 	return n && *n ? n : "none";
 }
 
-/* vlayer's algorithm for Open MPI's number ompi of kind on p ranks; *subst = 1
- * if vlayer lacks it and this is a stand-in. */
-static int vlcoll_ompi_alg(int kind, int ompi, int p, int *subst)
+/* The largest power of two <= p. */
+static int vlcoll_pof2(int p)
+{
+	int q = 1;
+
+	while (2 * q <= p)
+		q <<= 1;
+	return q;
+}
+
+/* Open MPI's reduce rabenseifner (redscat_gather) on p ranks and sz bytes:
+ * for fewer elements than p' (the largest power of two <= p) it runs its
+ * basic linear reduce.  The datatype is not known: its size is taken as the
+ * largest of 8, 4, 2, 1 bytes that divides sz (one int, float or double is
+ * one element); *subst = 1 when that guess decides (sz >= p' >= 2). */
+static int vlcoll_ompi_reduce_rabenseifner(int p, int64_t sz, int *subst)
+{
+	int64_t elem = sz > 0 ? sz & -sz : 1;
+	int pof2 = vlcoll_pof2(p);
+
+	if (elem > 8)
+		elem = 8;
+	*subst = pof2 >= 2 && sz >= pof2;
+	return pof2 >= 2 && sz / elem >= pof2 ? VLCOLL_ALG_RABENSEIFNER : VLCOLL_ALG_LINEAR_OMPI;
+}
+
+/* vlayer's algorithm for Open MPI's number ompi of kind on p ranks and sz
+ * bytes; *subst = 1 if vlayer lacks it and this is a stand-in, or a guess of
+ * the datatype decides (vlcoll_ompi_why). */
+static int vlcoll_ompi_alg(int kind, int ompi, int p, int64_t sz, int *subst)
 {
 	static const unsigned char map[VL_KIND_N][10] = {
 		[VL_KIND_BARRIER] = { 0, VLCOLL_ALG_LINEAR, VLCOLL_ALG_DISSEMINATION,
@@ -168,16 +243,23 @@ static int vlcoll_ompi_alg(int kind, int ompi, int p, int *subst)
 		[VL_KIND_REDUCE] = { 0, VLCOLL_ALG_LINEAR_OMPI, VLCOLL_ALG_PIPELINE,
 				     VLCOLL_ALG_PIPELINE, VLCOLL_ALG_BINARY,
 				     VLCOLL_ALG_BINOMIAL_OMPI, VLCOLL_ALG_IN_ORDER_BINARY,
-				     VLCOLL_ALG_LINEAR_OMPI },
+				     VLCOLL_ALG_RABENSEIFNER },
 		[VL_KIND_ALLREDUCE] = { 0, VLCOLL_ALG_LINEAR_OMPI, VLCOLL_ALG_NONOVERLAPPING,
 					VLCOLL_ALG_RECURSIVE_DOUBLING, VLCOLL_ALG_RING_OMPI,
 					VLCOLL_ALG_RING_OMPI, VLCOLL_ALG_RABENSEIFNER },
+		[VL_KIND_GATHER] = { 0, VLCOLL_ALG_LINEAR_OMPI, VLCOLL_ALG_BINOMIAL,
+				     VLCOLL_ALG_LINEAR_SYNC },
+		[VL_KIND_SCATTER] = { 0, VLCOLL_ALG_LINEAR_OMPI, VLCOLL_ALG_BINOMIAL,
+				      VLCOLL_ALG_LINEAR_NB },
 		[VL_KIND_ALLGATHER] = { 0, VLCOLL_ALG_LINEAR, VLCOLL_ALG_BRUCK,
 					VLCOLL_ALG_RECURSIVE_DOUBLING, VLCOLL_ALG_RING,
 					VLCOLL_ALG_NEIGHBOR, VLCOLL_ALG_RING },
 		[VL_KIND_ALLTOALL] = { 0, VLCOLL_ALG_LINEAR_SYNC, VLCOLL_ALG_PAIRWISE,
 				       VLCOLL_ALG_BRUCK, VLCOLL_ALG_LINEAR_SYNC,
 				       VLCOLL_ALG_PAIRWISE },
+		[VL_KIND_REDUCE_SCATTER] = { 0, VLCOLL_ALG_NONOVERLAPPING,
+					     VLCOLL_ALG_RECURSIVE_HALVING, VLCOLL_ALG_RING_OMPI,
+					     VLCOLL_ALG_BUTTERFLY },
 	};
 
 	*subst = 0;
@@ -189,10 +271,8 @@ static int vlcoll_ompi_alg(int kind, int ompi, int p, int *subst)
 		*subst = ompi == 9; /* never chosen by the rules */
 		break;
 	case VL_KIND_REDUCE:
-		/* rabenseifner (redscat_gather): for fewer elements than p' Open MPI
-		 * runs its basic linear reduce; vlayer, which counts bytes, always
-		 * does (the rule picks it below 8 bytes for p < 4 only) */
-		*subst = ompi == 7;
+		if (ompi == 7) /* chosen below 8 bytes for p < 4 only */
+			return vlcoll_ompi_reduce_rabenseifner(p, sz, subst);
 		break;
 	case VL_KIND_ALLGATHER:
 		*subst = ompi == 1;
@@ -201,6 +281,26 @@ static int vlcoll_ompi_alg(int kind, int ompi, int p, int *subst)
 		break;
 	}
 	return map[kind][ompi];
+}
+
+const char *vlcoll_ompi_why(int kind, int ompi)
+{
+	if (kind == VL_KIND_REDUCE && ompi == 7)
+		return "vlayer does not know the datatype, which decides (for fewer elements than "
+		       "ranks Open MPI runs its linear reduce), takes the largest of 8, 4, 2 or 1 "
+		       "bytes that divides the vector as the element size";
+	return "vlayer lacks it";
+}
+
+/* 1 if every rank's block is the same (a gather or scatter, not a v-variant). */
+static int vlcoll_blocks_equal(const vlcoll_in *in)
+{
+	int i;
+
+	for (i = 1; i < in->p; i++)
+		if (in->bytes[i] != in->bytes[0])
+			return 0;
+	return 1;
 }
 
 /* Open MPI's total_dsize of the call. */
@@ -220,41 +320,44 @@ static int64_t vlcoll_ompi_size(const vlcoll_in *in)
 		for (i = 0; i < in->p * in->p; i++)
 			sum += in->bytes[i];
 		return sum / ((int64_t)in->p * in->p);
-	default:
+	case VL_KIND_REDUCE_SCATTER: /* the whole vector */
+		for (i = 0; i < in->p; i++)
+			sum += in->bytes[i];
+		return sum;
+	default: /* the vector (all equal); gather, scatter: the block (all equal) */
 		return in->bytes[0];
 	}
 }
 
+static const vlcoll_rule *const vlcoll_rules[VL_KIND_N] = {
+	[VL_KIND_BARRIER] = vlcoll_rules_barrier,
+	[VL_KIND_BCAST] = vlcoll_rules_bcast,
+	[VL_KIND_REDUCE] = vlcoll_rules_reduce,
+	[VL_KIND_ALLREDUCE] = vlcoll_rules_allreduce,
+	[VL_KIND_GATHER] = vlcoll_rules_gather,
+	[VL_KIND_SCATTER] = vlcoll_rules_scatter,
+	[VL_KIND_ALLGATHER] = vlcoll_rules_allgather,
+	[VL_KIND_ALLTOALL] = vlcoll_rules_alltoall,
+	[VL_KIND_REDUCE_SCATTER] = vlcoll_rules_reduce_scatter,
+};
+
 int vlcoll_select_openmpi(const vlcoll_in *in, int *ompi, int *subst)
 {
-	const vlcoll_rule *t;
 	int64_t sz;
 
 	*ompi = 0;
 	*subst = 0;
-	switch (in->kind) {
-	case VL_KIND_BARRIER:
-		*ompi = vlcoll_rule_pick(vlcoll_rules_barrier, in->p, 0);
-		return vlcoll_ompi_alg(in->kind, *ompi, in->p, subst);
-	case VL_KIND_BCAST:
-		t = vlcoll_rules_bcast;
-		break;
-	case VL_KIND_REDUCE:
-		t = vlcoll_rules_reduce;
-		break;
-	case VL_KIND_ALLREDUCE:
-		t = vlcoll_rules_allreduce;
-		break;
-	case VL_KIND_ALLGATHER:
-		t = vlcoll_rules_allgather;
-		break;
-	case VL_KIND_ALLTOALL:
-		t = vlcoll_rules_alltoall;
-		break;
-	default:
+	if (!vlcoll_kind_ok(in->kind) || !vlcoll_rules[in->kind])
 		return VLCOLL_ALG_DEFAULT;
+	if (in->kind == VL_KIND_BARRIER) {
+		sz = 0;
+	} else if ((in->kind == VL_KIND_GATHER || in->kind == VL_KIND_SCATTER) &&
+		   !vlcoll_blocks_equal(in)) {
+		*ompi = 1; /* gatherv, scatterv: the basic component's linear */
+		return VLCOLL_ALG_LINEAR_OMPI;
+	} else {
+		sz = vlcoll_ompi_size(in);
 	}
-	sz = vlcoll_ompi_size(in);
-	*ompi = vlcoll_rule_pick(t, in->p, sz);
-	return vlcoll_ompi_alg(in->kind, *ompi, in->p, subst);
+	*ompi = vlcoll_rule_pick(vlcoll_rules[in->kind], in->p, sz);
+	return vlcoll_ompi_alg(in->kind, *ompi, in->p, sz, subst);
 }

@@ -52,7 +52,8 @@ static int vlcoll_check(const vlcfg_config *c, const vlcoll_in *in, const vlcoll
 static void vlcoll_build(vlcoll_sched *s, const vlcoll_in *in, int alg);
 
 /* Open MPI's rules for in (kind, p, sizes): the algorithm, with a warning
- * the first time a substitute stands in for one vlayer lacks. */
+ * the first time a substitute stands in for one vlayer lacks or cannot tell
+ * apart. */
 static int vlcoll_openmpi(const vlcoll_in *in)
 {
 	static unsigned char warned[VL_KIND_N][10];
@@ -61,22 +62,34 @@ static int vlcoll_openmpi(const vlcoll_in *in)
 	if (subst && ompi > 0 && ompi < 10 && !warned[in->kind][ompi]) {
 		warned[in->kind][ompi] = 1;
 		vli_warn("[collectives] selection = openmpi: Open MPI 4.1 runs %s %s for %d ranks "
-			 "here; vlayer lacks it and times %s instead (said once)",
+			 "here; %s, and times %s (said once)",
 			 vl_coll_kind_name(in->kind), vlcoll_ompi_name(in->kind, ompi), in->p,
-			 vlcoll_alg_name(alg));
+			 vlcoll_ompi_why(in->kind, ompi), vlcoll_alg_name(alg));
 	}
 	return alg;
 }
 
-/* Open MPI's non-overlapping allreduce: a reduce to rank 0 then a bcast from
- * it, each with the algorithm Open MPI's rules give it for this size. */
+/* Open MPI's non-overlapping allreduce and reduce_scatter: a reduce of the
+ * whole vector to rank 0 with the algorithm Open MPI's rules give it for this
+ * size, then a bcast from rank 0 chosen the same way (allreduce) or a
+ * scatterv of the blocks from rank 0, which Open MPI's basic component runs
+ * (linear_ompi). */
 static void vlcoll_build_nonoverlapping(vlcoll_sched *s, const vlcoll_in *in)
 {
 	vlcoll_in part = *in;
+	int64_t n[1];
 
 	part.root = 0;
 	part.kind = VL_KIND_REDUCE;
+	if (in->kind == VL_KIND_REDUCE_SCATTER) {
+		n[0] = vlcoll_sum(in->bytes, 0, in->p, 0, in->p);
+		part.bytes = n;
+	}
 	vlcoll_build(s, &part, vlcoll_openmpi(&part));
+	if (in->kind == VL_KIND_REDUCE_SCATTER) {
+		vlcoll_scatter_linear_ompi(s, 0, in->bytes);
+		return;
+	}
 	part.kind = VL_KIND_BCAST;
 	vlcoll_build(s, &part, vlcoll_openmpi(&part));
 }
@@ -203,7 +216,32 @@ static void vlcoll_build(vlcoll_sched *s, const vlcoll_in *in, int alg)
 		vlcoll_allreduce_linear_ompi(s, b[0]);
 		break;
 	case VLCOLL_CASE(VL_KIND_ALLREDUCE, VLCOLL_ALG_NONOVERLAPPING):
+	case VLCOLL_CASE(VL_KIND_REDUCE_SCATTER, VLCOLL_ALG_NONOVERLAPPING):
 		vlcoll_build_nonoverlapping(s, in);
+		break;
+	case VLCOLL_CASE(VL_KIND_REDUCE, VLCOLL_ALG_RABENSEIFNER):
+		vlcoll_reduce_rabenseifner(s, root, b[root]);
+		break;
+	case VLCOLL_CASE(VL_KIND_GATHER, VLCOLL_ALG_LINEAR_OMPI):
+		vlcoll_gather_linear_ompi(s, root, b);
+		break;
+	case VLCOLL_CASE(VL_KIND_GATHER, VLCOLL_ALG_LINEAR_SYNC):
+		vlcoll_gather_linear_sync(s, root, b);
+		break;
+	case VLCOLL_CASE(VL_KIND_SCATTER, VLCOLL_ALG_LINEAR_OMPI):
+		vlcoll_scatter_linear_ompi(s, root, b);
+		break;
+	case VLCOLL_CASE(VL_KIND_SCATTER, VLCOLL_ALG_LINEAR_NB):
+		vlcoll_scatter_linear_nb(s, root, b);
+		break;
+	case VLCOLL_CASE(VL_KIND_REDUCE_SCATTER, VLCOLL_ALG_RING_OMPI):
+		vlcoll_reduce_scatter_ring_ompi(s, b);
+		break;
+	case VLCOLL_CASE(VL_KIND_REDUCE_SCATTER, VLCOLL_ALG_RECURSIVE_HALVING):
+		vlcoll_reduce_scatter_recursive_halving(s, b);
+		break;
+	case VLCOLL_CASE(VL_KIND_REDUCE_SCATTER, VLCOLL_ALG_BUTTERFLY):
+		vlcoll_reduce_scatter_butterfly(s, b);
 		break;
 	case VLCOLL_CASE(VL_KIND_ALLGATHER, VLCOLL_ALG_BRUCK):
 		vlcoll_allgather_bruck(s, b);

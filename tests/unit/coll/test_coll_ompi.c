@@ -58,6 +58,9 @@ static const point points[] = {
 	{ VL_KIND_REDUCE, 12, 100, 4, VLCOLL_ALG_BINARY, 0 },
 	{ VL_KIND_REDUCE, 12, 8192, 5, VLCOLL_ALG_BINOMIAL_OMPI, 0 },
 	{ VL_KIND_REDUCE, 2, 4, 7, VLCOLL_ALG_LINEAR_OMPI, 1 },
+	/* rabenseifner: 1 B is one element (Open MPI's linear); 6 B taken as 3 shorts */
+	{ VL_KIND_REDUCE, 2, 1, 7, VLCOLL_ALG_LINEAR_OMPI, 0 },
+	{ VL_KIND_REDUCE, 3, 6, 7, VLCOLL_ALG_RABENSEIFNER, 1 },
 	{ VL_KIND_REDUCE, 3, 100, 1, VLCOLL_ALG_LINEAR_OMPI, 0 },
 	{ VL_KIND_REDUCE, 6, 10000, 2, VLCOLL_ALG_PIPELINE, 0 },
 	{ VL_KIND_REDUCE, 300, 10000, 6, VLCOLL_ALG_IN_ORDER_BINARY, 0 },
@@ -84,9 +87,24 @@ static const point points[] = {
 	{ VL_KIND_ALLTOALL, 6, 600000, 2, VLCOLL_ALG_PAIRWISE, 0 },
 	{ VL_KIND_ALLTOALL, 20, 100, 3, VLCOLL_ALG_BRUCK, 0 },
 	{ VL_KIND_ALLTOALL, 20, 600000, 4, VLCOLL_ALG_LINEAR_SYNC, 0 },
+	/* gather, scatter: the block */
+	{ VL_KIND_GATHER, 2, 1, 3, VLCOLL_ALG_LINEAR_SYNC, 0 },
+	{ VL_KIND_GATHER, 3, 3, 1, VLCOLL_ALG_LINEAR_OMPI, 0 },
+	{ VL_KIND_GATHER, 12, 100, 2, VLCOLL_ALG_BINOMIAL, 0 },
+	{ VL_KIND_GATHER, 5, 300000, 3, VLCOLL_ALG_LINEAR_SYNC, 0 },
+	{ VL_KIND_SCATTER, 2, 1, 3, VLCOLL_ALG_LINEAR_NB, 0 },
+	{ VL_KIND_SCATTER, 3, 100, 1, VLCOLL_ALG_LINEAR_OMPI, 0 },
+	{ VL_KIND_SCATTER, 12, 100, 2, VLCOLL_ALG_BINOMIAL, 0 },
+	{ VL_KIND_SCATTER, 100, 100000, 3, VLCOLL_ALG_LINEAR_NB, 0 },
+	/* reduce_scatter: the whole vector (here p blocks of the size given) */
+	{ VL_KIND_REDUCE_SCATTER, 2, 40000, 4, VLCOLL_ALG_BUTTERFLY, 0 },
+	{ VL_KIND_REDUCE_SCATTER, 3, 100, 3, VLCOLL_ALG_RING_OMPI, 0 },
+	{ VL_KIND_REDUCE_SCATTER, 5, 1, 1, VLCOLL_ALG_NONOVERLAPPING, 0 },
+	{ VL_KIND_REDUCE_SCATTER, 12, 100, 2, VLCOLL_ALG_RECURSIVE_HALVING, 0 },
+	{ VL_KIND_REDUCE_SCATTER, 40, 100, 4, VLCOLL_ALG_BUTTERFLY, 0 },
 	/* kinds without rules: the fixed default */
-	{ VL_KIND_GATHER, 12, 100, 0, VLCOLL_ALG_DEFAULT, 0 },
 	{ VL_KIND_SCAN, 12, 100, 0, VLCOLL_ALG_DEFAULT, 0 },
+	{ VL_KIND_EXSCAN, 12, 100, 0, VLCOLL_ALG_DEFAULT, 0 },
 };
 
 START_TEST(decision_points)
@@ -122,7 +140,111 @@ START_TEST(decision_points)
 	}
 	ck_assert_str_eq(vlcoll_ompi_name(VL_KIND_BCAST, 7), "knomial");
 	ck_assert_str_eq(vlcoll_ompi_name(VL_KIND_BCAST, 0), "none");
-	ck_assert_str_eq(vlcoll_ompi_name(VL_KIND_GATHER, 1), "none");
+	ck_assert_str_eq(vlcoll_ompi_name(VL_KIND_SCAN, 1), "none");
+	ck_assert_str_eq(vlcoll_ompi_name(VL_KIND_REDUCE_SCATTER, 1), "non-overlapping");
+	ck_assert_str_eq(vlcoll_ompi_why(VL_KIND_BARRIER, 2), "vlayer lacks it");
+}
+END_TEST
+
+/* Open MPI's number for kind on p ranks; size: the block (gather, scatter),
+ * the whole vector (reduce_scatter: held by rank 0, the others' blocks empty). */
+static int ompi_of(int kind, int p, int64_t size)
+{
+	static int host[1];
+	static int64_t e[1], bytes[4096];
+	vlcoll_in in = { kind, VLCOLL_ALG_DEFAULT, p, 0, host, e, bytes };
+	int k, ompi, subst;
+
+	ck_assert_int_le(p, 4096);
+	for (k = 0; k < p; k++)
+		bytes[k] = kind == VL_KIND_REDUCE_SCATTER && k ? 0 : size;
+	vlcoll_select_openmpi(&in, &ompi, &subst);
+	return ompi;
+}
+
+#define K(x) ((x) * KIB)
+#define G VL_KIND_GATHER
+#define SC VL_KIND_SCATTER
+#define RS VL_KIND_REDUCE_SCATTER
+
+typedef struct edge {
+	int kind, p;
+	int64_t size;
+	int below, at; /* Open MPI's numbers */
+} edge;
+
+/* Every size threshold of the gather, scatter and reduce_scatter rules, at the
+ * smallest p of its row: Open MPI's algorithm at size - 1 and at size. */
+static const edge size_edges[] = {
+	{ G, 2, 2, 3, 1 }, { G, 2, 4, 1, 2 }, { G, 2, K(32), 2, 1 }, { G, 2, K(64), 1, 2 },
+	{ G, 2, K(128), 2, 3 }, { G, 4, K(1), 2, 1 }, { G, 4, K(8), 1, 2 }, { G, 4, K(32), 2, 1 },
+	{ G, 4, K(256), 1, 3 }, { G, 256, K(2), 2, 1 }, { G, 256, K(8), 1, 2 },
+	{ SC, 2, 2, 3, 1 }, { SC, 2, K(128), 1, 3 }, { SC, 2, K(256), 3, 1 },
+	{ SC, 4, K(2), 2, 1 }, { SC, 4, K(4), 1, 2 }, { SC, 4, K(8), 2, 1 },
+	{ SC, 4, K(32), 1, 3 }, { SC, 4, K(1024), 3, 1 }, { SC, 8, K(16), 2, 3 },
+	{ SC, 8, K(1024), 3, 1 }, { SC, 16, K(16), 2, 1 }, { SC, 16, K(32), 1, 3 },
+	{ SC, 32, 512, 2, 3 }, { SC, 32, K(8), 3, 2 }, { SC, 32, K(16), 2, 3 },
+	{ SC, 64, 512, 2, 3 },
+	{ RS, 2, K(64), 3, 4 }, { RS, 2, K(128), 4, 3 }, { RS, 4, 8, 1, 2 },
+	{ RS, 4, K(256), 2, 3 }, { RS, 8, K(256), 2, 3 }, { RS, 32, 64, 1, 2 },
+	{ RS, 32, K(2), 2, 4 }, { RS, 32, K(512), 4, 3 }, { RS, 64, 256, 1, 2 },
+	{ RS, 64, 512, 2, 4 }, { RS, 64, K(2), 4, 2 }, { RS, 64, K(4), 2, 4 },
+	{ RS, 128, 256, 1, 2 }, { RS, 128, 512, 2, 4 }, { RS, 256, 256, 1, 2 },
+	{ RS, 256, K(1), 2, 4 }, { RS, 512, 512, 1, 2 }, { RS, 512, K(2), 2, 4 },
+	{ RS, 512, K(8), 4, 2 }, { RS, 512, K(16), 2, 4 }, { RS, 1024, 512, 1, 2 },
+	{ RS, 1024, K(4), 2, 4 }, { RS, 1024, K(16), 4, 2 }, { RS, 1024, K(32), 2, 4 },
+	{ RS, 2048, 512, 1, 2 }, { RS, 2048, K(4), 2, 4 }, { RS, 4096, K(1), 1, 2 },
+	{ RS, 4096, K(8), 2, 4 },
+};
+
+/* Every boundary of p in those rules, at a size where it matters: Open MPI's
+ * algorithm on p - 1 and on p ranks. */
+static const edge p_edges[] = {
+	{ G, 4, 1, 3, 2 }, { G, 8, K(1), 1, 2 }, { G, 256, K(2), 2, 1 }, { G, 512, K(2), 1, 2 },
+	{ SC, 4, 1, 3, 2 }, { SC, 8, K(2), 1, 2 }, { SC, 16, K(16), 3, 1 }, { SC, 32, 512, 2, 3 },
+	{ SC, 64, K(8), 2, 3 },
+	{ RS, 4, 1, 3, 1 }, { RS, 8, 1, 1, 2 }, { RS, 32, 1, 2, 1 }, { RS, 64, 64, 2, 1 },
+	{ RS, 128, K(2), 2, 4 }, { RS, 256, 512, 4, 2 }, { RS, 512, 256, 2, 1 },
+	{ RS, 1024, K(2), 4, 2 }, { RS, 2048, K(16), 2, 4 }, { RS, 4096, 512, 2, 1 },
+};
+
+START_TEST(decision_edges)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof size_edges / sizeof size_edges[0]; i++) {
+		const edge *q = &size_edges[i];
+
+		ck_assert_msg(ompi_of(q->kind, q->p, q->size - 1) == q->below &&
+				      ompi_of(q->kind, q->p, q->size) == q->at,
+			      "%s p=%d around %lld B", vl_coll_kind_name(q->kind), q->p,
+			      (long long)q->size);
+	}
+	for (i = 0; i < sizeof p_edges / sizeof p_edges[0]; i++) {
+		const edge *q = &p_edges[i];
+
+		ck_assert_msg(ompi_of(q->kind, q->p - 1, q->size) == q->below &&
+				      ompi_of(q->kind, q->p, q->size) == q->at,
+			      "%s %lld B around p=%d", vl_coll_kind_name(q->kind),
+			      (long long)q->size, q->p);
+	}
+}
+END_TEST
+
+/* A gather or scatter whose blocks differ is a gatherv or scatterv: Open MPI
+ * runs its basic component's linear algorithm, whatever p and the sizes. */
+START_TEST(decision_v_variants)
+{
+	int host[1] = { 0 }, kind, ompi, subst;
+	int64_t e[1] = { 0 }, bytes[12] = { 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 0 };
+	vlcoll_in in = { 0, VLCOLL_ALG_DEFAULT, 12, 3, host, e, bytes };
+
+	for (kind = VL_KIND_GATHER; kind <= VL_KIND_SCATTER; kind++) {
+		in.kind = kind;
+		ck_assert_int_eq(vlcoll_select_openmpi(&in, &ompi, &subst), VLCOLL_ALG_LINEAR_OMPI);
+		ck_assert_int_eq(ompi, 1);
+		ck_assert_int_eq(subst, 0);
+	}
 }
 END_TEST
 
@@ -153,8 +275,8 @@ START_TEST(selection_applies)
 		differ |= a[r].exit != f[r].exit;
 	ck_assert(differ);
 	/* a kind without rules keeps its fixed default */
-	sim(&c, VL_KIND_GATHER, VLCOLL_ALG_DEFAULT, 12, 0, NULL, 100, a);
-	sim(&c, VL_KIND_GATHER, VLCOLL_ALG_LINEAR, 12, 0, NULL, 100, f);
+	sim(&c, VL_KIND_SCAN, VLCOLL_ALG_DEFAULT, 12, 0, NULL, 100, a);
+	sim(&c, VL_KIND_SCAN, VLCOLL_ALG_CHAIN, 12, 0, NULL, 100, f);
 	ck_assert_mem_eq(a, f, sizeof a);
 	vlcfg_free(&c);
 }
@@ -474,6 +596,8 @@ static Suite *ompi_suite(void)
 	TCase *tc = tcase_create("openmpi");
 
 	tcase_add_test(tc, decision_points);
+	tcase_add_test(tc, decision_edges);
+	tcase_add_test(tc, decision_v_variants);
 	tcase_add_test(tc, selection_applies);
 	tcase_add_test(tc, selection_key);
 	tcase_add_test(tc, barrier_tree_closed_form);

@@ -10,6 +10,14 @@
 
 #include "vlayer/coll/sched.h"
 
+/* One message: a blocking send of bytes from rank `from` to rank `to` and
+ * the blocking receive of it there (MPI_Send, MPI_Recv). */
+static inline void vlcoll_transfer(vlcoll_sched *s, int from, int to, int64_t bytes)
+{
+	vlcoll_send(s, from, to, bytes);
+	vlcoll_recv(s, to, from, bytes);
+}
+
 /* The algorithms, one per file alg/<kind>_<algorithm>.c.  n is the size of
  * one vector (reductions, scans, bcast), blk[r] the block of rank r, mat the
  * p x p matrix of alltoall (mat[i * p + j]: bytes from i to j). */
@@ -35,7 +43,8 @@ void vlcoll_alltoall_pairwise(vlcoll_sched *s, const int64_t *mat);
 void vlcoll_alltoall_linear(vlcoll_sched *s, const int64_t *mat);
 void vlcoll_reduce_scatter_linear(vlcoll_sched *s, const int64_t *blk);
 void vlcoll_reduce_scatter_ring(vlcoll_sched *s, const int64_t *blk);
-/* Open MPI's algorithms (one file each, over ompi_tree.c for the trees). */
+/* Open MPI's algorithms (one file each, over ompi_tree.c for the trees and
+ * ompi_redscat.c for the reduce-scatter steps). */
 void vlcoll_barrier_tree(vlcoll_sched *s);
 void vlcoll_bcast_linear_ompi(vlcoll_sched *s, int root, int64_t n);
 void vlcoll_bcast_binomial_ompi(vlcoll_sched *s, int root, int64_t n);
@@ -49,6 +58,7 @@ void vlcoll_reduce_binomial_ompi(vlcoll_sched *s, int root, int64_t n);
 void vlcoll_reduce_binary(vlcoll_sched *s, int root, int64_t n);
 void vlcoll_reduce_pipeline(vlcoll_sched *s, int root, int64_t n);
 void vlcoll_reduce_in_order_binary(vlcoll_sched *s, int root, int64_t n);
+void vlcoll_reduce_rabenseifner(vlcoll_sched *s, int root, int64_t n);
 void vlcoll_allreduce_rabenseifner(vlcoll_sched *s, int64_t n);
 void vlcoll_allreduce_ring_ompi(vlcoll_sched *s, int64_t n);
 void vlcoll_allreduce_linear_ompi(vlcoll_sched *s, int64_t n);
@@ -56,6 +66,13 @@ void vlcoll_allgather_bruck(vlcoll_sched *s, const int64_t *blk);
 void vlcoll_allgather_neighbor(vlcoll_sched *s, const int64_t *blk);
 void vlcoll_alltoall_linear_sync(vlcoll_sched *s, const int64_t *mat);
 void vlcoll_alltoall_bruck(vlcoll_sched *s, const int64_t *mat);
+void vlcoll_gather_linear_ompi(vlcoll_sched *s, int root, const int64_t *blk);
+void vlcoll_gather_linear_sync(vlcoll_sched *s, int root, const int64_t *blk);
+void vlcoll_scatter_linear_ompi(vlcoll_sched *s, int root, const int64_t *blk);
+void vlcoll_scatter_linear_nb(vlcoll_sched *s, int root, const int64_t *blk);
+void vlcoll_reduce_scatter_ring_ompi(vlcoll_sched *s, const int64_t *blk);
+void vlcoll_reduce_scatter_recursive_halving(vlcoll_sched *s, const int64_t *blk);
+void vlcoll_reduce_scatter_butterfly(vlcoll_sched *s, const int64_t *blk);
 /* exscan sends the same messages as scan: both use these two. */
 void vlcoll_scan_chain(vlcoll_sched *s, int64_t n);
 void vlcoll_scan_recursive_doubling(vlcoll_sched *s, int64_t n);
@@ -77,5 +94,24 @@ int vlcoll_tree_node(int shape, int p, int v, int *parent, int *child);
 /* Open MPI's generic tree bcast / reduce (one segment) on the tree of shape. */
 void vlcoll_bcast_tree(vlcoll_sched *s, int shape, int root, int64_t n);
 void vlcoll_reduce_tree(vlcoll_sched *s, int shape, int root, int64_t n);
+
+/* Open MPI's reduce-scatter steps (ompi_redscat.c).  The largest power of two
+ * p' <= p, *steps = log2 p'. */
+int vlcoll_pof2_below(int p, int *steps);
+/* Rabenseifner (reduce, allreduce): the rank of virtual rank v (2 v below
+ * rem = p - p', else v + rem); the fold of the first 2 rem ranks; the
+ * recursive halving of virtual rank v, filling scount[k] and rcount[k] with
+ * what it sent and received at step k (log2 p' entries). */
+int vlcoll_redscat_real(int v, int rem);
+void vlcoll_redscat_fold(vlcoll_sched *s, int rem, int64_t n);
+void vlcoll_redscat_halve(vlcoll_sched *s, int v, int pof2, int rem, int64_t n,
+			  int64_t *scount, int64_t *rcount);
+/* reduce_scatter recursive_halving and butterfly: the rank of virtual rank v
+ * (2 v + 1 below rem, else v + rem); the fold of the first 2 rem ranks (total
+ * bytes from each even one to the odd one above); the bytes of the groups
+ * [lo, hi) of virtual ranks. */
+int vlcoll_rs_real(int v, int rem);
+void vlcoll_rs_fold(vlcoll_sched *s, int rem, int64_t total);
+int64_t vlcoll_rs_groups(const int64_t *blk, int rem, int lo, int hi);
 
 #endif
