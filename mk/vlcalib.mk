@@ -3,14 +3,15 @@
 # calib_*.c (everything but the communication: calib_common.h, calib_impl.h);
 # vlcalib-run drives them.
 # Half 2 (`vlcalib fit`): vlcalib.c (the commands), the fits of one link
-# (fit_link.c, fit_bsp.c on fit_series.c), the output table (fit_table.c), the
-# VMConfig fragment (fit_vmconfig.c), the fits themselves (fit.c), the raw
-# files' loader (calib_raw.c).
+# (fit_link.c, fit_bsp.c on fit_series.c) and the [topology] (fit_topo.c), the
+# output table (fit_table.c), the VMConfig fragment (fit_vmconfig.c), the fits
+# themselves (fit.c, fit_share.c), the raw files' loader (calib_raw.c).
 VLCALIB_OBJ = $(addprefix $(B)/tools/vlcalib/,vlcalib.o fit_series.o fit_link.o fit_bsp.o \
-	fit_table.o fit_vmconfig.o calib_raw.o fit.o)
+	fit_topo.o fit_table.o fit_vmconfig.o calib_raw.o fit.o fit_share.o)
 CALIB_COMMON_OBJ = $(addprefix $(B)/tools/vlcalib/,calib_util.o calib_opts.o calib_run.o \
 	calib_exp.o calib_clock.o calib_file.o calib_plan.o)
-TEST_OBJ += $(B)/tools/vlcalib/fit.o $(B)/tools/vlcalib/calib_raw.o $(CALIB_COMMON_OBJ)
+TEST_OBJ += $(B)/tools/vlcalib/fit.o $(B)/tools/vlcalib/fit_share.o $(B)/tools/vlcalib/calib_raw.o \
+	$(CALIB_COMMON_OBJ)
 ALL += $(B)/vlcalib $(B)/vlcalib-run
 CHECK_BIN += $(B)/vlcalib-run
 ifeq ($(WITH_MPI),1)

@@ -7,6 +7,11 @@
 # patterns at equal h with message sizes from formula (4) of the BSPWB paper; the
 # inter path (--ranks-per-node 2 splits one machine into two "nodes"); the fit
 # step (or the note when build/vlcalib is not there); and the error paths.
+# MPI also measures sharing (issue 13): the share_* rows at the expected task
+# counts and sizes (one task per node), and the [topology] that vlcalib fit
+# writes from them loads in vlconfig.
+# VL_NO_PVM=1 (or a build without calib_pvm) leaves out the PVM part, which
+# starts pvmds.
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -29,6 +34,28 @@ med() {
 	q "$1" '$1 == "'"$2"'" && c["bytes"] == '"$3"' && c["link"] == "intra" && c["procs"] <= 2 { print c["'"${4:-median_ns}"'"] }'
 }
 
+# check_share FILE NP: the share_* rows of a quick MPI run of NP tasks on one
+# node: sizes 0 and the powers of 4 among the quick sizes; exchange with 2
+# tasks, fan-out and fan-in with 2 .. NP, all-to-all with 3 .. NP; last in
+# the file
+SHARE_SIZES="0 1 1024 65536 1048576"
+check_share() {
+	local f=$1 np=$2 x p want
+	for x in share_exchange share_fanout share_fanin share_alltoall; do
+		want=""
+		for ((p = 2; p <= np; p++)); do
+			case $x in share_exchange) [ $p = 2 ] || continue ;; share_alltoall) [ $p -ge 3 ] || continue ;; esac
+			want="$want$p:$SHARE_SIZES;"
+		done
+		assert_eq "mpi: $x task counts and sizes" "$want" \
+			"$(q "$f" '$1 == "'$x'" { p = c["procs"]; b[p] = b[p] sp[p] c["bytes"]; sp[p] = " " }
+				END { for (p = 2; p <= 64; p++) if (p in b) printf "%d:%s;", p, b[p] }')"
+	done
+	assert_eq "mpi: the share rows come last" "share" \
+		"$(q "$f" '{ x = $1 } END { sub(/_.*/, "", x); print x }')"
+	assert_eq "mpi: the share metadata line" 1 "$(grep -c '^# share: ' "$f")"
+}
+
 # check_raw FILE LIB NP: everything a quick raw file must satisfy
 check_raw() {
 	local f=$1 lib=$2 np=$3 e n p
@@ -47,8 +74,10 @@ check_raw() {
 	if [ "$lib" = pvm ]; then
 		assert_eq "pvm: pack sizes (1 task)" "$SIZES" \
 			"$(q "$f" '$1 == "pack" && c["procs"] == 1 { printf "%s%s", s, c["bytes"]; s = " " }')"
+		assert_eq "pvm: no share rows (MPI only)" 0 "$(q "$f" '$1 ~ /^share_/' | wc -l)"
 	else
 		assert_eq "mpi: no pack rows" 0 "$(q "$f" '$1 == "pack"' | wc -l)"
+		check_share "$f" "$np"
 	fi
 	for ((p = 2; p <= np; p++)); do
 		assert_eq "$lib: contention to $((p - 1)) receivers: sizes" "$SIZES" \
@@ -99,7 +128,7 @@ check_raw() {
 
 # ---- MPI, 4 ranks on this machine; the fit step or its note ----
 t0=$(date +%s)
-out=$(cd "$WORK" && "$RUN" mpi -np 4 --quick -o "$WORK/mpi.csv" 2>&1)
+out=$(cd "$WORK" && "$RUN" mpi -np 4 --quick -o "$WORK/mpi.csv" --ini "$WORK/mpi.ini" 2>&1)
 rc=$?
 assert_eq "vlcalib-run mpi --quick: exit status" 0 $rc
 [ $rc = 0 ] || echo "$out" | tail -20
@@ -112,6 +141,42 @@ fi
 check_raw "$WORK/mpi.csv" mpi 4
 echo "(mpi quick: $(($(date +%s) - t0)) s)"
 
+# ---- the [topology] fitted from the share_* rows: written, loaded by the
+# VMConfig loader as written (vlconfig --dump), an error per experiment ----
+# key FILE KEY: the value of KEY in the [topology] section of FILE
+tkey() { awk -v k="$2" '/^\[/ { on = $0 == "[topology]" } on && $1 == k { print $3 }' "$1"; }
+if [ -x "$BUILD/vlcalib" ]; then
+	f=$WORK/mpi.ini
+	assert_eq "fit: one [topology] section" 1 "$(grep -c '^\[topology\]$' "$f")"
+	kind=$(tkey "$f" kind)
+	case "$kind/$(tkey "$f" duplex)/$(tkey "$f" backplane)" in
+	star/full/ | star/half/ | switch/full/?* | switch/half/?*) ok "fit: kind $kind, duplex $(tkey "$f" duplex)" ;;
+	*) fail "fit: kind '$kind', duplex '$(tkey "$f" duplex)', backplane '$(tkey "$f" backplane)'" ;;
+	esac
+	bw=$(tkey "$f" bandwidth)
+	lat=$(tkey "$f" latency)
+	{ cat "$f"; printf '\n[hosts n]\ncount = 4\n'; } > "$WORK/full.ini"
+	assert_eq "vlconfig accepts the fragment with 4 hosts" "$WORK/full.ini: ok, 4 hosts" \
+		"$("$BUILD/vlconfig" "$WORK/full.ini" 2>&1)"
+	dump=$("$BUILD/vlconfig" --dump "$WORK/full.ini" | awk '/^\[/ { on = $0 == "[topology]" } on && NF == 3 { print $1 "=" $3 }')
+	assert_eq "vlconfig --dump: kind and duplex as written" "kind=$kind duplex=$(tkey "$f" duplex)" \
+		"$(echo "$dump" | grep -e '^kind=' -e '^duplex=' | tr '\n' ' ' | sed 's/ $//')"
+	dump_bw=$(echo "$dump" | sed -n 's/^bandwidth=\([0-9.e+]*\)B\/s$/\1/p')
+	lat_ns=$(echo "$dump" | sed -n 's/^latency=\([0-9]*\)ns$/\1/p')
+	if awk -v r="$bw" -v b="$dump_bw" -v l="$lat_ns" 'BEGIN { sub(/MB\/s$/, "", r)
+		exit !(b != "" && l != "" && b / (r * 1e6) > 1 - 1e-9 && b / (r * 1e6) < 1 + 1e-9 &&
+			b >= 1e6 && b <= 1e13 && l < 1e6) }'; then
+		ok "fit: bandwidth $bw (loaded as $dump_bw B/s; 1 MB/s .. 10 TB/s), latency $lat (< 1 ms): shared memory"
+	else
+		fail "fit: bandwidth '$bw' (loaded as '$dump_bw' B/s), latency '$lat' ('$lat_ns' ns)"
+	fi
+	"$BUILD/vlcalib" fit --csv "$WORK/mpi.csv" > "$WORK/fit.csv"
+	assert_eq "fit --csv: an rms and a max error for each of the 9 experiments" "18" \
+		"$(grep -c '^intra,share_[a-z]*\(([kp]=[0-9])\)\{0,1\},\(rms\|max\)_error,[0-9.]*,%$' "$WORK/fit.csv")"
+	assert_eq "fit --csv: the duplex's slope errors" 2 \
+		"$(grep -c '^intra,topology,slope_error(\(full\|half\)),[0-9.]*,%$' "$WORK/fit.csv")"
+fi
+
 # ---- MPI: two "nodes" of 2 ranks: rank 0 measures intra against 1, inter against 2 ----
 "$RUN" mpi -np 4 --quick --no-fit --ranks-per-node 2 --only rtt,oneway,contention -o "$WORK/two.csv" > /dev/null 2>&1
 assert_eq "two nodes: exit status" 0 $?
@@ -122,6 +187,18 @@ assert_eq "two nodes: contention task counts per link" "inter 2,inter 3,intra 2"
 assert_eq "two nodes: clock offset lines" 2 "$(grep -c '^# clock_offset_ns:' "$WORK/two.csv")"
 assert_eq "two nodes: no other experiments" "contention oneway rtt" \
 	"$(q "$WORK/two.csv" '{ print $1 }' | sort -u | tr '\n' ' ' | sed 's/ $//')"
+# sharing between the two "nodes": one task per node (ranks 0 and 2), so 2
+# tasks in every inter experiment; the topology comes from link inter
+"$RUN" mpi -np 4 --quick --ranks-per-node 2 --only send,oneway,share -o "$WORK/two-share.csv" \
+	--ini "$WORK/two-share.ini" > /dev/null 2>&1
+assert_eq "two nodes, share: exit status" 0 $?
+assert_eq "two nodes, share: experiments and task counts per link" \
+	"inter share_exchange 2,inter share_fanin 2,inter share_fanout 2,intra share_exchange 2,intra share_fanin 2,intra share_fanout 2" \
+	"$(q "$WORK/two-share.csv" '$1 ~ /^share_/ { print c["link"] " " $1 " " c["procs"] }' | sort -u | tr '\n' ',' | sed 's/,$//')"
+if [ -x "$BUILD/vlcalib" ]; then
+	assert_eq "two nodes, share: the topology of link inter" 1 \
+		"$(grep -c '^; from the share_\* rows of link inter ' "$WORK/two-share.ini")"
+fi
 
 # ---- MPI: the row budget (issue 15: a 100 Mbit/s link took 230 s for the gap
 # rows of 1-4 MiB).  With 1 us per row every row of 1-4 MiB is cut to 1 warm-up
@@ -135,27 +212,42 @@ assert_eq "row budget: rows (2 experiments x 5 sizes)" 10 "$(q "$WORK/budget.csv
 assert_eq "row budget: a line on stderr per cut row" 10 \
 	"$(echo "$out" | grep -c '^calib_mpi: \(gap\|rtt\) intra [0-9]* B: 1 warm-up and 3 samples of .* (the row.s budget: --row-budget 0.001ms)$')"
 assert_eq "row budget: recorded in the raw file" 1 "$(grep -c '^# row budget: 1e-06 s' "$WORK/budget.csv")"
+# the sharing rows (1 and 4 MiB: the powers of 4) under the same budget
+out=$("$RUN" mpi -np 2 --no-fit --sizes 1MiB:4MiB --only share --row-budget 1us \
+	-o "$WORK/budget-share.csv" 2>&1)
+assert_eq "row budget, share: exit status" 0 $?
+assert_eq "row budget, share: rows (exchange, fan-out, fan-in x 2 sizes), 3 samples each" "6 3" \
+	"$(q "$WORK/budget-share.csv" '{ n++; r[c["reps"]] } END { for (x in r) printf "%d %s", n, x }')"
+assert_eq "row budget, share: a line on stderr per cut row" 6 \
+	"$(echo "$out" | grep -c '^calib_mpi: share_\(exchange\|fanout\|fanin\) intra [14][0-9]* B: 1 warm-up and 3 samples of ')"
 
 # ---- PVM, 3 tasks (an odd count: one task idles in Exchange and PingPong) under
 # a private pvmd started here, which vlcalib-run uses ----
-t0=$(date +%s)
-"$RUN" pvm -np 3 --quick --no-fit --hosts nohost -o "$WORK/x.csv" > "$WORK/nopvmd.out" 2>&1
-assert_eq "pvm --hosts without a pvmd: exit status" 2 $?
-assert_eq "pvm --hosts without a pvmd: says how to start one" 1 "$(grep -c 'no pvmd is running' "$WORK/nopvmd.out")"
-pvmd_start "$BUILD"
-out=$("$RUN" pvm -np 3 --quick --no-fit -o "$WORK/pvm.csv" 2>&1)
-rc=$?
-assert_eq "vlcalib-run pvm --quick: exit status" 0 $rc
-[ $rc = 0 ] || echo "$out" | tail -20
-assert_eq "vlcalib-run pvm: used the running pvmd" 0 "$(echo "$out" | grep -c 'starting a private')"
-check_raw "$WORK/pvm.csv" pvm 3
-pvmd_stop
-echo "(pvm quick: $(($(date +%s) - t0)) s)"
-# no pvmd at all: vlcalib-run starts (and stops) a private one
-out=$("$RUN" pvm -np 2 --quick --no-fit --only rtt -o "$WORK/priv.csv" 2>&1)
-assert_eq "pvm without a pvmd: exit status" 0 $?
-assert_eq "pvm without a pvmd: a private one was started" 1 "$(echo "$out" | grep -c 'starting a private one')"
-assert_eq "pvm without a pvmd: rtt rows" 6 "$(q "$WORK/priv.csv" '$1 == "rtt"' | wc -l)"
+pvm_part() {
+	t0=$(date +%s)
+	"$RUN" pvm -np 3 --quick --no-fit --hosts nohost -o "$WORK/x.csv" > "$WORK/nopvmd.out" 2>&1
+	assert_eq "pvm --hosts without a pvmd: exit status" 2 $?
+	assert_eq "pvm --hosts without a pvmd: says how to start one" 1 "$(grep -c 'no pvmd is running' "$WORK/nopvmd.out")"
+	pvmd_start "$BUILD"
+	out=$("$RUN" pvm -np 3 --quick --no-fit -o "$WORK/pvm.csv" 2>&1)
+	rc=$?
+	assert_eq "vlcalib-run pvm --quick: exit status" 0 $rc
+	[ $rc = 0 ] || echo "$out" | tail -20
+	assert_eq "vlcalib-run pvm: used the running pvmd" 0 "$(echo "$out" | grep -c 'starting a private')"
+	check_raw "$WORK/pvm.csv" pvm 3
+	pvmd_stop
+	echo "(pvm quick: $(($(date +%s) - t0)) s)"
+	# no pvmd at all: vlcalib-run starts (and stops) a private one
+	out=$("$RUN" pvm -np 2 --quick --no-fit --only rtt -o "$WORK/priv.csv" 2>&1)
+	assert_eq "pvm without a pvmd: exit status" 0 $?
+	assert_eq "pvm without a pvmd: a private one was started" 1 "$(echo "$out" | grep -c 'starting a private one')"
+	assert_eq "pvm without a pvmd: rtt rows" 6 "$(q "$WORK/priv.csv" '$1 == "rtt"' | wc -l)"
+}
+if [ -n "${VL_NO_PVM:-}" ] || [ ! -x "$BUILD/calib_pvm" ]; then
+	echo "(PVM part left out: VL_NO_PVM is set, or there is no $BUILD/calib_pvm)"
+else
+	pvm_part
+fi
 
 # ---- error paths: exit status 2 and a message naming the problem ----
 err() { # err WHAT EXPECTED-MESSAGE ARGS...
@@ -175,6 +267,23 @@ err "-np 1" "np 1: expected a number of tasks" mpi -np 1
 err "option without value" "o needs a value" pvm -o
 err "--hostfile for pvm" "hostfile is for mpi" pvm --hostfile /etc/hosts
 err "--bsp-procs above -np" "bsp-procs 8: only 2 tasks run" mpi -np 2 --quick --no-fit --only bsp --bsp-procs 8 -o "$WORK/e.csv"
+# a sharing fit that fails (one size of a fan-out) says why on stderr and
+# writes the rest of the fragment, without a [topology]
+{ printf '# vlcalib raw v1\n%s\n' "$HEADER"
+  for n in 0 1024 65536; do
+	echo "send,intra,2,$n,0,9,$((400 + n / 5)),$((400 + n / 5)),1,1,0"
+	echo "oneway,intra,2,$n,0,9,$((1200 + n / 2)),$((1200 + n / 2)),1,1,0"
+	echo "share_exchange,intra,2,$n,0,9,$((2000 + n)),$((2000 + n)),1,1,0"
+  done
+  echo "share_fanout,intra,3,0,0,9,3000,3000,1,1,0"; } > "$WORK/few.csv"
+if [ -x "$BUILD/vlcalib" ]; then
+	"$BUILD/vlcalib" fit "$WORK/few.csv" -o "$WORK/few.ini" > /dev/null 2> "$WORK/few.err"
+	assert_eq "share fit with one size: exit status 0, the rest written" "0 1 0" \
+		"$? $(grep -c '^send_model' "$WORK/few.ini") $(grep -c '^\[topology\]' "$WORK/few.ini")"
+	assert_eq "share fit with one size: the warning" \
+		"vlcalib: warning: $WORK/few.csv:12: share_fanout (link intra, 3 tasks): too few sizes for a fit (1 size): no [topology] written" \
+		"$(cat "$WORK/few.err")"
+fi
 assert_eq "calib_mpi --help: exit status 0 and the options" 1 \
 	"$("$BUILD/calib_mpi" --check-options --help | grep -c -e '--min-time T')"
 e2e_summary

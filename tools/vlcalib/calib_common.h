@@ -28,6 +28,7 @@
 #define VLCAL_TAG_STAMP   104
 #define VLCAL_TAG_BARRIER 105
 #define VLCAL_TAG_RESULT  106
+#define VLCAL_TAG_GO      107 /* the sharing experiments: rank 0 starts a task */
 
 /* experiments, in the order they are run; bit i of an "only" mask = experiment i */
 enum vlcal_exp {
@@ -44,6 +45,10 @@ enum vlcal_exp {
 	VL_CALIB_BSP_ALLTOONE,
 	VL_CALIB_BSP_ALLTOALL,
 	VL_CALIB_BSP_BARRIER,
+	VL_CALIB_SHARE_EXCHANGE, /* the sharing experiments (ops->share only) */
+	VL_CALIB_SHARE_FANOUT,
+	VL_CALIB_SHARE_FANIN,
+	VL_CALIB_SHARE_ALLTOALL,
 	VL_CALIB_NEXP
 };
 
@@ -101,6 +106,8 @@ typedef struct vlcal_ops {
 	void (*barrier)(void *be, int p);
 	/* PVM only (else NULL): ns spent packing `bytes` (initsend + pkbyte) */
 	int64_t (*pack)(void *be, size_t bytes);
+	/* 1: run the sharing experiments (share_*; calib_mpi only) */
+	int share;
 } vlcal_ops;
 
 /* what the program knows about the tasks */

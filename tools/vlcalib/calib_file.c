@@ -56,6 +56,10 @@ void vlcal_file_header(vlcal_calib *c)
 	fprintf(c->f, "# gap: messages per sample = 16MiB / bytes, clamped to 8..100\n");
 	fprintf(c->f, "# row budget: %.6g s (a row whose samples take longer has fewer: at least "
 	        "1 warm-up and 3 repetitions)\n", c->o->budget_ns / 1e9);
+	if (c->ops->share && (c->o->only & VLCAL_SHARE_MASK))
+		fprintf(c->f, "# share: sizes 0 and the powers of 4 (all if fewer than 2); one task "
+		              "per node; rank 0's time from its first message until the last data "
+		              "message is in\n");
 	fprintf(c->f,
 	        "experiment,link,procs,bytes,h,reps,min_ns,median_ns,mean_ns,max_ns,stddev_ns\n");
 	if (fflush(c->f))

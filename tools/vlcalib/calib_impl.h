@@ -19,6 +19,9 @@
 /* the BSP experiments in an "only" mask */
 #define VLCAL_BSP_MASK                                                                          \
 	(((1u << (VL_CALIB_BSP_BARRIER + 1)) - 1) & ~((1u << VL_CALIB_BSP_EXCHANGE) - 1))
+/* the sharing experiments in an "only" mask */
+#define VLCAL_SHARE_MASK                                                                        \
+	(((1u << (VL_CALIB_SHARE_ALLTOALL + 1)) - 1) & ~((1u << VL_CALIB_SHARE_EXCHANGE) - 1))
 
 /* the link kinds, 0 intra and 1 inter, by name (calib_util.c) */
 extern const char *const vlcal_link_name[2];
@@ -85,8 +88,13 @@ int64_t vlcal_sample_send(vlcal_calib *c, const vlcal_row *r);
 int64_t vlcal_sample_recv(vlcal_calib *c, const vlcal_row *r);
 int64_t vlcal_sample_gap(vlcal_calib *c, const vlcal_row *r);
 int64_t vlcal_sample_pack(vlcal_calib *c, const vlcal_row *r);
-int64_t vlcal_sample_contention(vlcal_calib *c, const vlcal_row *r);
+int64_t vlcal_sample_contention(vlcal_calib *c, const vlcal_row *r); /* and share_fanout */
 int64_t vlcal_sample_bsp(vlcal_calib *c, const vlcal_row *r);
+/* the sharing experiments: c->parts[0] = rank 0 and the c->nparts - 1 others,
+ * one per host; every time is rank 0's, from its first message on */
+int64_t vlcal_sample_share_exchange(vlcal_calib *c, const vlcal_row *r);
+int64_t vlcal_sample_share_fanin(vlcal_calib *c, const vlcal_row *r);
+int64_t vlcal_sample_share_alltoall(vlcal_calib *c, const vlcal_row *r);
 
 /* ---- calib_clock.c ---- */
 

@@ -1,6 +1,7 @@
 /* calib_mpi.c - vlcalib measurements under real MPI (built natively with mpicc,
  * not through the layer): mpirun -np P calib_mpi [options] -o RAW.csv
- * Only the communication is here; the experiments are in calib_*.c.
+ * Only the communication is here; the experiments are in calib_*.c (those of
+ * sharing, share_*, run only where ops.share is set: here, not under PVM).
  * Tasks on one node (MPI_COMM_TYPE_SHARED) are `intra`, others `inter`.
  */
 #include "calib_common.h"
@@ -23,10 +24,13 @@ typedef struct mpi_be {
 static const char usage[] =
     "usage: mpirun -np P calib_mpi [options] -o RAW.csv\n"
     "Measures MPI point-to-point times (rtt oneway send recv gap), the send phase\n"
-    "to k = 1..P-1 receivers (contention) and the five BSP patterns, and writes the\n"
-    "vlcalib raw file (see vlcalib-run --help).  Rank 0 measures against the first\n"
-    "rank on its node (intra) and the first rank on another node (inter); place the\n"
-    "ranks with mpirun's own options (--hostfile, --map-by).\n"
+    "to k = 1..P-1 receivers (contention), the five BSP patterns and, last, how\n"
+    "messages at once share the links (share_exchange: both ways at once;\n"
+    "share_fanout / share_fanin: 1 to k / k to 1 at once; share_alltoall: among p\n"
+    "at once; one rank per node), and writes the vlcalib raw file (see vlcalib-run\n"
+    "--help).  Rank 0 measures against the first rank on its node (intra) and the\n"
+    "first rank on another node (inter); place the ranks with mpirun's own options\n"
+    "(--hostfile, --map-by).\n"
     "Options:\n";
 
 /* vlu_die's last act (out of memory): take every rank down */
@@ -136,6 +140,7 @@ static const vlcal_ops mpi_ops = {
     .iprobe = m_iprobe,
     .barrier = m_barrier,
     .pack = NULL,
+    .share = 1,
 };
 
 /* node[r] = the lowest world rank sharing r's node; host names on rank 0 */

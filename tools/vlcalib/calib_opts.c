@@ -20,7 +20,9 @@ const char vlcal_common_usage[] =
     "                     repetitions (at least 1 and 3), with a line on stderr\n"
     "  --only LIST        experiments to run, comma-separated: rtt oneway send pack recv gap\n"
     "                     contention bsp_exchange bsp_pingpong bsp_onetoall bsp_alltoone\n"
-    "                     bsp_alltoall bsp_barrier, or bsp (all six bsp_*) (default: all)\n"
+    "                     bsp_alltoall bsp_barrier, or bsp (all six bsp_*); MPI also\n"
+    "                     share_exchange share_fanout share_fanin share_alltoall, or share\n"
+    "                     (all four) (default: all)\n"
     "  --bsp-procs LIST   task counts for the BSP patterns (default 2, 4, 8, ... and P)\n"
     "  --bsp-h LIST       h-relation targets in bytes (default 1KiB 4KiB ... 4MiB), rounded\n"
     "                     to a multiple of 2(p-1) for every p so that all five patterns\n"
@@ -71,8 +73,8 @@ static int parse_only(const char *s, unsigned *mask)
 	strcpy(buf, s);
 	*mask = 0;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "bsp")) {
-			*mask |= VLCAL_BSP_MASK;
+		if (!strcmp(tok, "bsp") || !strcmp(tok, "share")) {
+			*mask |= tok[0] == 'b' ? VLCAL_BSP_MASK : VLCAL_SHARE_MASK;
 			continue;
 		}
 		for (e = 0; e < VL_CALIB_NEXP; e++)

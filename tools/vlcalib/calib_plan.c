@@ -1,6 +1,7 @@
 /* calib_plan.c - the plan of the measurement programs: the rows of every
  * selected experiment, in order (vlcal_run); every task runs the same plan.
- * The BSP task counts and h values are chosen here. */
+ * The BSP task counts and h values, and the tasks and sizes of the sharing
+ * experiments, are chosen here. */
 #include "calib_impl.h"
 #include "util/diag.h"
 
@@ -178,6 +179,75 @@ static void bsp_rows(vlcal_calib *c, int p)
 	free(parts);
 }
 
+/* The sizes of the sharing experiments: the ping-pong sizes that are 0 or a
+ * power of 4 (all of them if fewer than 2 are). */
+static int share_sizes(const vlcal_calib *c, size_t *out)
+{
+	int i, n = 0;
+
+	for (i = 0; i < c->o->nsizes; i++) {
+		size_t b = c->o->sizes[i];
+
+		if (b == 0 || ((b & (b - 1)) == 0 && (b & 0x5555555555555555ULL)))
+			out[n++] = b;
+	}
+	if (n >= 2)
+		return n;
+	for (i = 0; i < c->o->nsizes; i++)
+		out[i] = c->o->sizes[i];
+	return c->o->nsizes;
+}
+
+/* The rows of sharing experiment e among parts[0..n-1] (one task per host). */
+static void share_exp(vlcal_calib *c, int k, int e, const int *parts, int n)
+{
+	static const vlcal_sample_fn fn[] = {vlcal_sample_share_exchange, vlcal_sample_contention,
+	                                     vlcal_sample_share_fanin, vlcal_sample_share_alltoall};
+	size_t sizes[VLCAL_MAX_LIST];
+	int ns = share_sizes(c, sizes), i;
+
+	if (!vlcal_phase_begin(c, parts, n))
+		return;
+	for (i = 0; i < ns; i++) {
+		vlcal_row r = {.exp = e,
+		               .link = vlcal_link_name[k],
+		               .procs = n,
+		               .bytes = sizes[i],
+		               .partner = parts[1]};
+
+		vlcal_run_row(c, &r, fn[e - VL_CALIB_SHARE_EXCHANGE]);
+	}
+	vlcal_phase_end(c);
+}
+
+/* The sharing experiments over link kind k: rank 0 and the first task of
+ * every other node (inter) or the tasks of its own node (intra).  Exchange
+ * with the first, fan-out and fan-in with k = 1 .. n-1 of them, all-to-all
+ * among p = 3 .. n. */
+static void share_rows(vlcal_calib *c, int k)
+{
+	int *parts = vlu_xmalloc(c->w->size * sizeof *parts), n = 1, r, q, j;
+
+	parts[0] = 0;
+	for (r = 1; r < c->w->size; r++) {
+		for (q = 1; q < r && c->w->node[q] != c->w->node[r]; q++)
+			;
+		if (k ? c->w->node[r] != c->w->node[0] && q == r : c->w->node[r] == c->w->node[0])
+			parts[n++] = r;
+	}
+	if (n >= 2 && want(c, VL_CALIB_SHARE_EXCHANGE))
+		share_exp(c, k, VL_CALIB_SHARE_EXCHANGE, parts, 2);
+	for (j = 2; j <= n; j++) {
+		if (want(c, VL_CALIB_SHARE_FANOUT))
+			share_exp(c, k, VL_CALIB_SHARE_FANOUT, parts, j);
+		if (want(c, VL_CALIB_SHARE_FANIN))
+			share_exp(c, k, VL_CALIB_SHARE_FANIN, parts, j);
+	}
+	for (j = 3; j <= n && want(c, VL_CALIB_SHARE_ALLTOALL); j++)
+		share_exp(c, k, VL_CALIB_SHARE_ALLTOALL, parts, j);
+	free(parts);
+}
+
 static long gcd_l(long a, long b)
 {
 	while (b) {
@@ -233,6 +303,14 @@ int vlcal_run(const vlcal_opts *o, const vlcal_ops *ops, void *be, const vlcal_w
 	vlcal_calib c = {.o = o, .ops = ops, .be = be, .w = w};
 	int k, i, rc;
 
+	if (o->only_given && (o->only & VLCAL_SHARE_MASK) && !ops->share) {
+		if (w->rank == 0)
+			fprintf(stderr,
+			        "%s: --only share*: only calib_mpi measures the sharing "
+			        "experiments\n",
+			        o->prog);
+		return 2;
+	}
 	if ((rc = bsp_plan(&c)) != 0)
 		return rc;
 	c.parts = vlu_xmalloc(w->size * sizeof *c.parts);
@@ -254,6 +332,8 @@ int vlcal_run(const vlcal_opts *o, const vlcal_ops *ops, void *be, const vlcal_w
 	}
 	for (i = 0; i < c.nbsp_p && (o->only & VLCAL_BSP_MASK); i++)
 		bsp_rows(&c, c.bsp_p[i]);
+	for (k = 0; k < 2 && ops->share && (o->only & VLCAL_SHARE_MASK); k++)
+		share_rows(&c, k);
 	rc = w->rank == 0 ? vlcal_file_close(&c) : 0;
 out:
 	free(c.parts);

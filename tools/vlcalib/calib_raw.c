@@ -11,9 +11,10 @@
 #include <string.h>
 
 const char *const vlcal_raw_xname[VLCAL_NX] = {
-    "rtt",          "oneway",       "send",         "pack",         "recv",
-    "gap",          "contention",   "bsp_exchange", "bsp_pingpong", "bsp_onetoall",
-    "bsp_alltoone", "bsp_alltoall", "bsp_barrier"};
+    "rtt",          "oneway",        "send",         "pack",           "recv",
+    "gap",          "contention",    "bsp_exchange", "bsp_pingpong",   "bsp_onetoall",
+    "bsp_alltoone", "bsp_alltoall",  "bsp_barrier",  "share_exchange", "share_fanout",
+    "share_fanin",  "share_alltoall"};
 const char *const vlcal_raw_lname[2] = {"intra", "inter"};
 
 static const char *const need[] = {"experiment", "link",   "procs",     "bytes", "h",
@@ -110,11 +111,12 @@ static int lookup(const char *s, const char *const *names, int n)
 	return -1;
 }
 
-/* Experiment X may have PROCS tasks: pack 1, contention and BSP at least 2,
- * the others 2. */
+/* Experiment X may have PROCS tasks: pack 1, contention, BSP and sharing at
+ * least 2, the others (and share_exchange) 2. */
 static int check_procs(const vlu_csv *c, int r, int x, int procs, char **err)
 {
-	int want = x == VLCAL_X_PACK ? 1 : x == VLCAL_X_CONT || x >= VLCAL_X_BSP ? 0 : 2;
+	int many = x == VLCAL_X_CONT || (x >= VLCAL_X_BSP && x != VLCAL_X_SHARE);
+	int want = x == VLCAL_X_PACK ? 1 : many ? 0 : 2;
 
 	if (want && procs != want)
 		return fail(err, "%s:%d: column procs: experiment %s has %d task%s, not %d",
@@ -139,7 +141,8 @@ static int parse_row(const vlu_csv *c, int r, const int *col, int use_min, vlcal
 		return fail(err,
 		            "%s:%d: unknown experiment '%s' (valid: rtt, oneway, send, pack, "
 		            "recv, gap, contention, bsp_exchange, bsp_pingpong, bsp_onetoall, "
-		            "bsp_alltoone, bsp_alltoall, bsp_barrier)",
+		            "bsp_alltoone, bsp_alltoall, bsp_barrier, share_exchange, "
+		            "share_fanout, share_fanin, share_alltoall)",
 		            c->path, c->line[r], xs);
 	w->link = lookup(ls, vlcal_raw_lname, 2);
 	if (w->link < 0)

@@ -24,11 +24,14 @@ enum {
 	VLCAL_X_CONT,
 	VLCAL_X_BSP, /* the five BSP patterns follow in this order */
 	VLCAL_X_BARRIER = VLCAL_X_BSP + 5,
-	VLCAL_NX
+	VLCAL_X_SHARE, /* share_exchange, share_fanout, share_fanin, share_alltoall */
+	VLCAL_NX = VLCAL_X_SHARE + 4
 };
 
-/* Their names ("rtt", ..., "bsp_exchange", ..., "bsp_barrier"), and those of
- * the links (column link): 0 "intra", 1 "inter". */
+/* Their names ("rtt", ..., "bsp_exchange", ..., "bsp_barrier",
+ * "share_exchange", ...), and those of the links (column link): 0 "intra",
+ * 1 "inter".  (A reader older than the share_* rows rejects them by name:
+ * "unknown experiment 'share_exchange'"; the format is still v1.) */
 extern const char *const vlcal_raw_xname[VLCAL_NX];
 extern const char *const vlcal_raw_lname[2];
 
@@ -59,7 +62,8 @@ void vlcal_raw_init(vlcal_raw *raw);
  * vlcalib raw file ...", those of vlu_csv_read and vlu_csv_need, "PATH:LINE:
  * unknown experiment / unknown link / column C: 'T' is not a whole number in
  * LO..HI / is negative / is too large / experiment X has N tasks, not P /
- * needs at least 2 tasks", "PATH: strerror" (cannot open), "-: standard input
+ * needs at least 2 tasks" (share_exchange: 2 tasks; share_fanout, share_fanin,
+ * share_alltoall: at least 2), "PATH: strerror" (cannot open), "-: standard input
  * is not supported, name a file". */
 int vlcal_raw_load(vlcal_raw *raw, const char *path, int file, int use_min, int linkmask, char **err);
 

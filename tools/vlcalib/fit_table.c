@@ -54,7 +54,7 @@ void vlcal_put_int(int link, const char *model, const char *param, double v, con
 
 /* A relative error or noise level FRAC, as a percentage with fixed decimals
  * (so that round-off far below them does not show). */
-static void put_pct(int link, const char *model, const char *param, double frac)
+void vlcal_put_pct(int link, const char *model, const char *param, double frac)
 {
 	char b[40];
 
@@ -62,16 +62,21 @@ static void put_pct(int link, const char *model, const char *param, double frac)
 	put_text(link, model, param, b, "%");
 }
 
+void vlcal_put_word(int link, const char *model, const char *param, const char *word)
+{
+	put_text(link, model, param, word, "");
+}
+
 static void put_pwl(int link, const char *model, const vlcal_pwl *f, int m, double rms, double mx,
                     const vlcal_linkfit *L, double pen, double sig)
 {
 	vlcal_put_int(link, model, "points", f->n, "");
 	vlcal_put_int(link, model, "sizes", m, "");
-	put_pct(link, model, "rms_error", rms);
-	put_pct(link, model, "max_error", mx);
+	vlcal_put_pct(link, model, "rms_error", rms);
+	vlcal_put_pct(link, model, "max_error", mx);
 	vlcal_put(link, model, "penalty", pen, "");
 	if (!L->fixed_pen)
-		put_pct(link, model, "noise", sig);
+		vlcal_put_pct(link, model, "noise", sig);
 }
 
 void vlcal_put_link(const vlcal_linkfit *L)
@@ -93,7 +98,7 @@ void vlcal_put_link(const vlcal_linkfit *L)
 	vlcal_put(k, "hockney", "t0", L->hock.t0 / 1e3, "us");
 	vlcal_put(k, "hockney", "r_inf", L->hock.r_inf * 1e3, "MB/s");
 	vlcal_put(k, "hockney", "n_half", L->hock.n_half, "B");
-	put_pct(k, "hockney", "rms_error", L->hock.rms_rel);
+	vlcal_put_pct(k, "hockney", "rms_error", L->hock.rms_rel);
 	vlcal_put(k, "loggp", "L", L->lg.L / 1e3, "us");
 	vlcal_put(k, "loggp", "o_s", L->lg.o_s / 1e3, "us");
 	vlcal_put(k, "loggp", "o_r", L->lg.o_r / 1e3, "us");

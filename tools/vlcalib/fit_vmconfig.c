@@ -1,6 +1,7 @@
 /* fit_vmconfig.c - what `vlcalib fit` writes into a VMConfig: sizes and times
  * in their shortest exact form (read back by the engine's own parsers), the
- * model lines, and the fragment with one [network] section per link kind. */
+ * model lines, and the fragment with one [network] section per link kind
+ * (and a [topology] from the sharing fit). */
 #include "vlcalib.h"
 
 #include <limits.h>
@@ -86,6 +87,43 @@ size_t vlcal_fmt_model(char *line, size_t len, const char *key, const vlcfg_pwl 
 	return o;
 }
 
+/* The [topology] section of a sharing fit T that worked (nothing else). */
+static void write_topology(FILE *f, const vlcal_topofit *t)
+{
+	const vlcal_share *s;
+	char lat[64];
+
+	if (!t || !t->ok)
+		return;
+	s = &t->sh;
+	vlcal_fmt_time(lat, sizeof lat, t->latency_ns);
+	fprintf(f,
+	        "\n[topology]\n; from the share_* rows of link %s (%d experiments): the closed "
+	        "forms of a star's flows, each with its own intercept,\n; against the times: "
+	        "error rms %.3f %%, max %.3f %% (per experiment: vlcalib fit's table)\n",
+	        vlcal_raw_lname[s->link], s->ne, 100 * s->rms_rel, 100 * s->max_rel);
+	if (s->link == 0)
+		fprintf(f, "; (link intra: the tasks shared one node, so these are its memory's "
+		           "numbers, not a network's)\n");
+	if (s->decided)
+		fprintf(f,
+		        "; duplex: the slopes' rms error is %.3f %% with full, %.3f %% with half "
+		        "duplex\n",
+		        100 * s->err[0], 100 * s->err[1]);
+	else
+		fprintf(f, "; duplex: no share_exchange or share_alltoall rows tell full from "
+		           "half: full, the default\n");
+	fprintf(f,
+	        "; latency: %s; sharing: fair (fifo would end these experiments at the "
+	        "same times)\n",
+	        t->lat_src);
+	fprintf(f, "%-11s = %s\n%-11s = %s\n%-11s = %s\n%-11s = %s\n", "kind",
+	        t->bp[0] ? "switch" : "star", "duplex", s->half ? "half" : "full", "bandwidth",
+	        t->bw, "latency", lat);
+	if (t->bp[0])
+		fprintf(f, "%-11s = %s\n", "backplane", t->bp);
+}
+
 int vlcal_write_fragment(FILE *f, void *ctx, char *err, size_t errlen)
 {
 	const vlcal_fragment *fr = ctx;
@@ -119,6 +157,7 @@ int vlcal_write_fragment(FILE *f, void *ctx, char *err, size_t errlen)
 		if (L->ncont)
 			fprintf(f, "%s\n", L->cline);
 	}
+	write_topology(f, fr->topo);
 	/* sends that lasted until their data were in: the MPI library's eager
 	 * limit lies above the last size below them (the inter link's, if
 	 * measured: the one a cluster's messages mostly take) */

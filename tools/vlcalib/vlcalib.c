@@ -19,6 +19,10 @@
  * them (whole bytes and ns, vli_pwl_eval): of S against `send`, and of
  * S + T + R against the one-way time.
  *
+ * With share_* rows (messages at once) the fragment also gets a [topology]:
+ * a link's bandwidth, duplex and a switch's backplane fitted by the closed
+ * forms of vlayer's flow model (fit_share.h).
+ *
  * This file has the commands; the fits, the table and the fragment are in
  * fit_*.c (vlcalib.h).
  */
@@ -52,12 +56,17 @@ static const char help[] =
     "  recv_delay   median time in the receive call, sizes <= 1 KiB\n"
     "  contention   k:factor, the send-time factor of a send to k >= 2 tasks at\n"
     "               once (vlayer applies it to pvm_mcast)\n"
-    "and prints the Hockney (t0, r_inf, n_1/2), LogGP (L, o_s, o_r, g, G),\n"
-    "MSGSETUP/ALCBW (application-to-application bandwidth, 004 eqs. 13-17) and\n"
-    "BSP g and L (003 section 3: per pattern and processor count, per pattern,\n"
-    "the paper's average over patterns (eq. 11), and the mean of the patterns')\n"
-    "parameters.  Several files are combined: the value of a row is the median\n"
-    "(or the minimum, with --stat min) of its value in each file.\n"
+    "and, from the share_* rows (messages at once, measured by calib_mpi), the\n"
+    "[topology] of link inter's rows (else intra's): a link's bandwidth, duplex\n"
+    "full or half (whichever's closed forms of vlayer's flow model fit better),\n"
+    "a switch's backplane where one limits, the latency (trans_model at 0 B),\n"
+    "and each experiment's error.  It prints the Hockney (t0, r_inf, n_1/2),\n"
+    "LogGP (L, o_s, o_r, g, G), MSGSETUP/ALCBW (application-to-application\n"
+    "bandwidth, 004 eqs. 13-17) and BSP g and L (003 section 3: per pattern and\n"
+    "processor count, per pattern, the paper's average over patterns (eq. 11),\n"
+    "and the mean of the patterns') parameters.  Several files are combined: the\n"
+    "value of a row is the median (or the minimum, with --stat min) of its value\n"
+    "in each file.\n"
     "\n"
     "Breakpoints are found by segmented least squares: dynamic programming over\n"
     "the sorted sizes minimising the sum of squared relative errors (see --floor)\n"
@@ -203,9 +212,10 @@ static int cmd_fit(int argc, char **argv)
 	/* static: still reachable when vlu_die() leaves */
 	static vlcal_input in = {.floor_ns = 1000};
 	static vlcal_linkfit lf[2];
+	static vlcal_topofit topo;
 	static char *msg;
 	opts o = {0, 3, 0, 0, 0, NULL, "auto", "1us"};
-	vlcal_fragment fr = {{NULL, NULL}, 0, 0, NULL, NULL};
+	vlcal_fragment fr = {{NULL, NULL}, &topo, 0, 0, NULL, NULL};
 	int nf = parse_fit_args(argc, argv, &o, &in), any = 0;
 	vlcal_raw *raw = &in.raw;
 	char err[1024];
@@ -238,6 +248,8 @@ static int cmd_fit(int argc, char **argv)
 		fr.lf[k] = L;
 		any = 1;
 	}
+	vlcal_fit_topology(&in, fr.lf, &topo);
+	any |= topo.ok;
 	if (o.out && !any)
 		vlu_die(VLCAL_EXIT_BAD,
 		        "-o %s: no ping-pong rows (send, oneway or rtt), so no VMConfig section to "

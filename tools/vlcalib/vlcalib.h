@@ -8,8 +8,10 @@
  *   fit_link.c      the fits of one link: send_model, recv_delay, trans_model,
  *                   contention, Hockney, LogGP, MSGSETUP/ALCBW
  *   fit_bsp.c       the BSP fits of one link
+ *   fit_topo.c      the [topology]: the sharing fit (fit_share.c) of one link
  *
- * Each file uses only those above it in this list (and fit.c, calib_raw.c).
+ * Each file uses only those above it in this list (and fit.c, fit_share.c,
+ * calib_raw.c).
  * Errors end the program (vlu_die, status 2) with "FILE:LINE: ..." messages.
  */
 #ifndef VLCAL_VLCALIB_H
@@ -20,6 +22,7 @@
 
 #include "calib_raw.h"
 #include "fit.h"
+#include "fit_share.h"
 #include "vlayer/core/vmconfig.h"
 
 #define VLCAL_EXIT_BAD 2   /* bad usage or bad input */
@@ -103,6 +106,24 @@ void vlcal_fit_link(vlcal_linkfit *L);
  * pattern, the paper's eq. 11, the mean; the barrier's L_min. */
 void vlcal_fit_bsp(const vlcal_input *in, int link);
 
+/* ---- the [topology] (fit_topo.c) ---- */
+
+typedef struct vlcal_topofit {
+	vlcal_share sh;       /* the sharing fit of link sh.link */
+	int ok;               /* it worked: the fragment gets a [topology] */
+	const char *lat_src;  /* where the latency comes from (for the fragment) */
+	long long latency_ns; /* the latency written */
+	char bw[48], bp[48];  /* bandwidth and backplane as VMConfig rates ("" no backplane) */
+} vlcal_topofit;
+
+/* The sharing fit of IN's share_* rows: those of link inter if it has any,
+ * else intra's; its rows into the table.  The latency is link's trans_model
+ * at 0 B when LF[link] is not NULL (the ping-pong fit: the topology's
+ * latency replaces that transmission time, and the one-way rows measure it
+ * best), else the experiments' common intercept.  T->ok = 0 without share_*
+ * rows, or (after a warning: the experiment and why) if the fit failed. */
+void vlcal_fit_topology(const vlcal_input *in, const vlcal_linkfit *const lf[2], vlcal_topofit *t);
+
 /* ---- fit_vmconfig.c ---- */
 
 /* NS as the shortest exact VMConfig time ("0ns", "1.5us", ...). */
@@ -114,6 +135,7 @@ size_t vlcal_fmt_model(char *line, size_t len, const char *key, const vlcfg_pwl 
 /* what the VMConfig fragment says */
 typedef struct vlcal_fragment {
 	const vlcal_linkfit *lf[2]; /* per link kind, NULL: no section */
+	const vlcal_topofit *topo;  /* NULL or !ok: no [topology] */
 	int nfiles, use_min;
 	const char *pen_text, *floor_text;
 } vlcal_fragment;
@@ -126,9 +148,12 @@ int vlcal_write_fragment(FILE *f, void *ctx, char *err, size_t errlen);
 /* Values as CSV (10 significant digits, 6 decimals of percentages) instead
  * of the table's (6, 3); set before the first row. */
 void vlcal_table_csv(int csv);
-/* A row: a value (NaN is "-"), a count or size (all digits). */
+/* A row: a value (NaN is "-"), a count or size (all digits), a relative
+ * error or noise level as a percentage, a word. */
 void vlcal_put(int link, const char *model, const char *param, double v, const char *unit);
 void vlcal_put_int(int link, const char *model, const char *param, double v, const char *unit);
+void vlcal_put_pct(int link, const char *model, const char *param, double frac);
+void vlcal_put_word(int link, const char *model, const char *param, const char *word);
 /* The rows of the ping-pong fits of one link. */
 void vlcal_put_link(const vlcal_linkfit *L);
 /* g, L and the rms error of a BSP fit. */

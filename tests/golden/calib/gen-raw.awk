@@ -4,6 +4,8 @@
 #
 #   awk -v model=exact -f gen-raw.awk > exact/input.csv
 #   awk -v model=noisy -f gen-raw.awk > noisy/input.csv   (2 % noise, seeded)
+#   awk -v model=share -f gen-raw.awk > share/input.csv
+#   awk -v model=share-half -f gen-raw.awk > share-half/input.csv
 #
 # exact: link intra (PVM-like, oneway rows, every experiment):
 #   send  S(n) = 0:1000ns, 4096:1256ns, 65536:16616ns, 4194304:532712ns
@@ -18,6 +20,53 @@
 #   send  S(n) = 2000 + n/16 ns up to 48 KiB, 20000 + n/16 ns from 64 KiB
 #   trans T(n) = 25000 + 8 n ns;  recv R = 800 ns;  rtt = 2 (S + T + R)
 # noisy: the intra part of exact, each value times (1 + 0.02 z), z normal.
+# share: link inter of a switch (full duplex, links of 100 MB/s = 10 ns/B, a
+#   backplane of 250 MB/s = 4 ns/B, latency 25 us) measured with 4 tasks:
+#   send S(n) = 2000 + n/16 ns, recv R = 800 ns, oneway = S + 25000 + 10 n + R;
+#   share_* (sizes 0 and 4^0 .. 4^11): the closed forms of fit_share.h,
+#   L + m max(c 10, g 4) ns (c, g: the flows on the busiest link and on the
+#   backplane), plus what the experiment adds: S(0) + R, a start or reply
+#   message (27800 ns) and 1000 ns per task beyond 2.
+# share-half: share_* rows only, of a star with half-duplex links of 1 GB/s
+#   (1 ns/B) and latency 5 us: 5000 + m c ns.
+
+# the flows of a share_* experiment X with P tasks on the busiest link (HALF:
+# of a half-duplex one) and through the backplane (fit_share.h's table)
+function share_c(x, p, half) {
+	if (x == "share_exchange") return half ? 2 : 1
+	if (x == "share_alltoall") return half ? 2 * (p - 1) : p - 1
+	return p - 1
+}
+function share_g(x, p) {
+	if (x == "share_exchange") return 2
+	if (x == "share_alltoall") return p * (p - 1)
+	return p - 1
+}
+function share_rows(    i, n, x, p, c, g, t, half) {
+	half = model == "share-half"
+	split("share_exchange share_fanout share_fanin share_alltoall", sx, " ")
+	if (!half)
+		for (i = 0; i < ns; i++) {
+			n = size[i]
+			out("send", "inter", 2, n, 0, s_inter_lin(n))
+			out("recv", "inter", 2, n, 0, 800)
+			out("oneway", "inter", 2, n, 0, s_inter_lin(n) + 25000 + 10 * n + 800)
+		}
+	for (x = 1; x <= 4; x++)
+		for (p = x == 4 ? 3 : 2; p <= (x == 1 ? 2 : 4); p++)
+			for (i = -1; i <= 11; i++) {
+				n = i < 0 ? 0 : 4 ^ i
+				c = share_c(sx[x], p, half)
+				g = share_g(sx[x], p)
+				if (half)
+					t = 5000 + n * c
+				else
+					t = 25000 + s_inter_lin(0) + 800 + 27800 + 1000 * (p - 2) + \
+					    n * (c * 10 > g * 4 ? c * 10 : g * 4)
+				out(sx[x], "inter", p, n, 0, t)
+			}
+}
+function s_inter_lin(n) { return 2000 + n / 16 }
 
 function s_intra(n) {
 	if (n <= 4096) return 1000 + n / 16
@@ -65,6 +114,10 @@ BEGIN {
 		for (j = i; j > 0 && size[j - 1] > size[j]; j--) {
 			tmp = size[j]; size[j] = size[j - 1]; size[j - 1] = tmp
 		}
+	if (model ~ /^share/) {
+		share_rows()
+		exit
+	}
 	for (i = 0; i < ns; i++) {
 		n = size[i]
 		out("send", "intra", 2, n, 0, s_intra(n))

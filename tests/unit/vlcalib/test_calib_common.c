@@ -143,6 +143,24 @@ START_TEST(options_quick)
 }
 END_TEST
 
+/* --only share: the four sharing experiments; they are named like the others */
+START_TEST(options_share)
+{
+	vlcal_opts o;
+	char *argv[] = {"prog", "--only", "share,rtt"}, *one[] = {"prog", "--only", "share_fanin"};
+
+	ck_assert_int_eq(parse(&o, 3, argv), 0);
+	ck_assert_uint_eq(o.only, (1u << VL_CALIB_RTT) | (1u << VL_CALIB_SHARE_EXCHANGE) |
+	                              (1u << VL_CALIB_SHARE_FANOUT) | (1u << VL_CALIB_SHARE_FANIN) |
+	                              (1u << VL_CALIB_SHARE_ALLTOALL));
+	ck_assert_int_eq(parse(&o, 3, one), 0);
+	ck_assert_uint_eq(o.only, 1u << VL_CALIB_SHARE_FANIN);
+	ck_assert_str_eq(vlcal_exp_name(VL_CALIB_SHARE_EXCHANGE), "share_exchange");
+	ck_assert_str_eq(vlcal_exp_name(VL_CALIB_SHARE_FANOUT), "share_fanout");
+	ck_assert_str_eq(vlcal_exp_name(VL_CALIB_SHARE_ALLTOALL), "share_alltoall");
+}
+END_TEST
+
 START_TEST(options_bad)
 {
 	vlcal_opts o;
@@ -183,6 +201,7 @@ int main(void)
 	tcase_add_test(tc, stats);
 	tcase_add_test(tc, options_default);
 	tcase_add_test(tc, options_quick);
+	tcase_add_test(tc, options_share);
 	tcase_add_test(tc, options_bad);
 	tcase_add_test(tc, exp_names);
 	suite_add_tcase(s, tc);
