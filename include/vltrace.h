@@ -119,6 +119,9 @@ static inline const char *vl_coll_kind_name(int kind)
 #define VL_TF_SYNTH 2u    /* receive of a message that carried no virtual time */
 #define VL_TF_NB 4u       /* send/receive of a nonblocking request: t4 = request number */
 #define VL_TF_FOUND 8u    /* probe that found a message */
+#define VL_TF_SHARED 16u  /* send of a message that shared the [topology]'s links with
+			     others: t2 is its arrival on free links (a lower bound), the
+			     receive's t3 the final one */
 
 typedef struct vl_trec {
 	uint16_t type;            /* enum vl_ev */

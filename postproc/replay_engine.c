@@ -4,6 +4,15 @@
  * nonblocking completion), vlayer/pvm/{send,recv,tasks}.c (multicast
  * contention, polls, spawns), vlayer/mpi/{send,header,coll}.c (rendezvous,
  * collectives).  Costs come only from vlayer/core/model.c and vlcoll_sim.
+ *
+ * Messages between hosts on a [topology] (ordering = virtual) share the links
+ * as online (vlayer/core/order_flows.c): each eager message is a flow in a
+ * table of the same kind (flowtab.c), added when it leaves; a receive waits
+ * until its flow is final.  The scheduler decides that as the tasks online
+ * do, conservatively: when no task can go on, every task that will still
+ * add a flow must first be woken, at the earliest by the open flow that
+ * ends first - so every flow that ends before that end plus the lookahead
+ * is final.
  */
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +36,7 @@ typedef struct rmsg {
 	int64_t go, trans;      /* new: end of the send (departure of an eager one), T(n) */
 	int64_t post;           /* new: when its receive was posted */
 	uint8_t have_send, have_post, rdv, recv_done, send_done;
+	int flow;               /* its flow on shared links: index + 1 in rpl.ft, 0 none */
 	int wait_recv, wait_send; /* task blocked on it, -1 */
 	int next;               /* hash chain / free list */
 } rmsg;
@@ -66,6 +76,7 @@ typedef struct rtask {
 	int64_t t0n, clk0;    /* its new begin, the clock when its own cost begins */
 	int64_t oclk0;        /* the same in the old run */
 	uint32_t tseq;        /* probe: the seq of the message it found */
+	int sflow;            /* send: its message is a flow on shared links */
 	rcoll *coll;
 	int64_t waited;
 	/* clocks */
@@ -107,6 +118,8 @@ typedef struct rpl {
 	rcoll *colls;
 	int *q;
 	int qh, qn;
+	vli_ftab *ft;           /* the flows in flight, when flows (see above) */
+	int flows;
 	vlpost_rpl_emit emit;
 	void *ectx;
 	vlpost_rpl_result *res;
@@ -138,6 +151,8 @@ static const char *const approx_text[VLPOST_RPL_NMSGS] = {
 	"multicasts on a VMConfig with a [topology] whose records do not follow one "
 	"another: each message is timed alone on its route, without the sharing among the "
 	"multicast's messages an online run has",
+	"more messages in flight on a [topology]'s links at once than the table of flows "
+	"holds (4096): the others take their contention-free time, as online",
 };
 
 const char *vlpost_rpl_approx_text(unsigned bit)
@@ -558,7 +573,11 @@ static int do_send(rpl *r, int i)
 			if (t->mc_left <= 0) {
 				t->mc_left = (int)c->u.v.t3;
 				t->mc_f = vli_contention(vli_link(r->nw, t->host, dh), t->mc_left);
-				if (mcast_net(r, t, dh) < 0)
+				t->mc_on = 0;
+				/* flows: each message shares the links with all others */
+				if (r->flows)
+					t->mc_f = 1;
+				else if (mcast_net(r, t, dh) < 0)
 					return -1;
 			}
 			t->mc_left--;
@@ -592,6 +611,7 @@ static int do_send(rpl *r, int i)
 		}
 		t->now = t->t0n + s;
 		t->waited = 0;
+		t->sflow = 0;
 		t->tseq = (uint32_t)rdv_new;
 		t->coll = NULL;
 		if (ri >= 0) {
@@ -603,6 +623,16 @@ static int do_send(rpl *r, int i)
 			e->trans = tr;
 			e->rdv = (uint8_t)rdv_new;
 			e->send_done = !rdv_new;
+			e->flow = 0;
+			if (r->flows && !rdv_new && dh != t->host) {
+				int x = vli_ftab_add(r->ft, t->tid, c->seq, c->peer, ri, t->host, dh,
+						     bytes, t->now);
+
+				if (x < 0)
+					approx(r, VLPOST_RPL_FLOWS); /* more in flight than online holds */
+				e->flow = x + 1;
+				t->sflow = x >= 0;
+			}
 			wake(r, e->wait_recv);
 			e->wait_recv = -1;
 			if (nb) {
@@ -621,6 +651,9 @@ static int do_send(rpl *r, int i)
 	}
 	s = t->now - t->t0n;
 	os = c->u.v.t1 - t->oclk0 - (nb ? 0 : c->u.v.t4);
+	nr.flags &= (uint16_t)~VL_TF_SHARED;
+	if (t->sflow)
+		nr.flags |= VL_TF_SHARED;
 	if (nb) {
 		nr.u.v.t0 = t->t0n;
 		nr.u.v.t1 = t->now;
@@ -724,12 +757,21 @@ static int do_recv(rpl *r, int i)
 		e->wait_recv = i;
 		return block(t);
 	}
+	if (e->flow && !r->ft->e[e->flow - 1].final) {
+		e->wait_recv = i; /* (settle_flows wakes it) */
+		return block(t);
+	}
 	if (c->flags & VL_TF_NB) {
 		rreq *q = req_find(t, (uint32_t)c->u.v.t4, 1);
 
 		q->kind = 0;
 	}
 	arrival = (e->rdv && post > e->go ? post : e->go) + e->trans;
+	if (e->flow) {
+		arrival = r->ft->e[e->flow - 1].est;
+		vli_ftab_consume(r->ft, e->flow - 1);
+		e->flow = 0;
+	}
 	t->waited = 0;
 	wait_until(t, arrival);
 	nr.u.v.t2 = t->waited;
@@ -844,12 +886,12 @@ static int do_probe(rpl *r, int i)
 		if ((j = msg_get(r, c->peer, t->tseq)) < 0)
 			return fail(r, "out of memory");
 		e = &r->m[j];
-		if (!e->have_send) {
+		if (!e->have_send || (e->flow && !r->ft->e[e->flow - 1].final)) {
 			e->wait_recv = i;
 			return block(t);
 		}
 		t->waited = 0;
-		wait_until(t, e->go + e->trans);
+		wait_until(t, e->flow ? r->ft->e[e->flow - 1].est : e->go + e->trans);
 		t->now += rcost(r->nw, r->t[si].host, t->host);
 	probe_put:
 		nr.u.v.t0 = t->t0n;
@@ -1133,6 +1175,37 @@ static int step(rpl *r, int i)
 }
 
 /* Run task i for up to BATCH records: 0 (blocked, done or batch over), -1. */
+/* No task can go on: the open flow that ends first ends there - nothing can
+ * wake a task earlier - and every other task that adds a flow does so only
+ * once woken: the flows ending before that end plus the lookahead are final.
+ * Wakes their receivers; 0 if no flow is open (the replay stalls). */
+static int settle_flows(rpl *r)
+{
+	vli_ftab *ft = r->ft;
+	int64_t least = INT64_MAX;
+	int i, j;
+
+	if (!ft->nopen)
+		return 0;
+	vli_ftab_update(ft, r->nw, (int64_t)ft->t_ck); /* the estimates */
+	for (i = 0; i < ft->hwm; i++)
+		if (ft->e[i].used && ft->e[i].in_sim && ft->e[i].est < least)
+			least = ft->e[i].est;
+	vli_ftab_update(ft, r->nw, least + vli_flow_lookahead(r->nw));
+	for (i = 0; i < ft->hwm; i++) {
+		vli_fent *e = &ft->e[i];
+
+		e->changed = 0;
+		if (!e->used || !e->final || e->consumed)
+			continue;
+		if ((j = msg_get(r, e->src_id, e->seq)) < 0)
+			return fail(r, "out of memory");
+		wake(r, r->m[j].wait_recv);
+		r->m[j].wait_recv = -1;
+	}
+	return 1; /* (the first open flow at least is off now) */
+}
+
 static int run_task(rpl *r, int i)
 {
 	rtask *t = &r->t[i];
@@ -1284,21 +1357,30 @@ int vlpost_rpl_run(const vlcfg_config *old, const vlcfg_config *nw, int n, vlpos
 		t->queued = 1;
 	}
 	done = 0;
-	while (r.qn > 0) {
-		int k = r.q[r.qh];
-
-		r.qh = (r.qh + 1) % n;
-		r.qn--;
-		r.t[k].queued = 0;
-		if (run_task(&r, k) < 0) {
-			rc = -1;
-			goto out;
-		}
-		if (r.t[k].state == RUN && !r.t[k].queued) {
-			r.q[(r.qh + r.qn++) % n] = k;
-			r.t[k].queued = 1;
-		}
+	r.flows = vli_net_on(nw) && !nw->ordering_real;
+	if (r.flows && !(r.ft = malloc(sizeof *r.ft))) {
+		rc = fail(&r, "out of memory");
+		goto out;
 	}
+	if (r.ft)
+		vli_ftab_init(r.ft);
+	do {
+		while (r.qn > 0) {
+			int k = r.q[r.qh];
+
+			r.qh = (r.qh + 1) % n;
+			r.qn--;
+			r.t[k].queued = 0;
+			if (run_task(&r, k) < 0) {
+				rc = -1;
+				goto out;
+			}
+			if (r.t[k].state == RUN && !r.t[k].queued) {
+				r.q[(r.qh + r.qn++) % n] = k;
+				r.t[k].queued = 1;
+			}
+		}
+	} while (r.flows && settle_flows(&r));
 	for (i = 0; i < n; i++)
 		if (r.t[i].state == DONE)
 			done++;
@@ -1329,6 +1411,7 @@ out:
 		}
 	while (r.colls)
 		coll_free(&r, r.colls);
+	free(r.ft);
 	free(r.t);
 	free(r.q);
 	free(r.tid_hash);

@@ -48,7 +48,9 @@ enum {
 	VLPOST_RPL_FLOPS = 1u << 8,    /* vl_compute records kept while host flops differ */
 	VLPOST_RPL_OVERLAP = 1u << 9,  /* a record beginning inside an earlier call */
 	VLPOST_RPL_MCASTNET = 1u << 10, /* multicasts on a [topology]: each message alone */
-	VLPOST_RPL_NMSGS = 11
+	VLPOST_RPL_FLOWS = 1u << 11,   /* more messages in flight on shared links than the
+					  table holds: the others at their contention-free time */
+	VLPOST_RPL_NMSGS = 12
 };
 
 /* A line that says what an approximation bit means. */

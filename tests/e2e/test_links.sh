@@ -10,7 +10,12 @@
 #    a bus (p-1)(L + p m/B), an exchange on half-duplex links L + 2 m/B, a
 #    fat tree's shared spine;
 #  - a point-to-point message takes its route's latency (torus: a hop's per
-#    hop) plus m/B; on a VMConfig without [topology] nothing changes;
+#    hop) plus m/B, and messages of separate calls share the links too
+#    (vlayer/core/order_flows.c): rank 0's Isends to 3 hosts each L + 3 m/B,
+#    3 senders into one host (taken with MPI_ANY_SOURCE) L + 3 m/B, a ring on
+#    a bus L + 4 m/B, an exchange on half-duplex links L + 2 m/B; PVM's
+#    separate sends the same; the same traces in two runs and beside a CPU
+#    hog; on a VMConfig without [topology] nothing changes;
 #  - vlpost replay on the run's own VMConfig gives the same end times;
 #  - SimGrid's flow model on the exported platform agrees, up to its 16-byte
 #    envelope (skipped without smpirun).
@@ -101,9 +106,40 @@ assert_eq "torus 2x2, ranks 0 and 1 neighbours: a round trip 2 (5 us + m/B)" \
 run route-torus 4 torus "$WORK/pattern" route $M 3
 assert_eq "torus 2x2: (0,0) to (1,1) crosses 2 hops: 2 x 5 us + m/B" \
 	$((2 * 5000 + MB)) "$(ends route-torus | cut -d' ' -f4)"
+
+# ---- point to point: separate calls share the links ----
 run fanout-star 4 star "$WORK/pattern" fanout $M
-assert_eq "star: point-to-point sends do not share yet (Known limits): L + m/B each" \
-	"$((L + MB)) $((L + MB)) $((L + MB))" "$(ends fanout-star | cut -d' ' -f2-4)"
+assert_eq "star: rank 0's three Isends share its link: L + 3 m/B each" \
+	"$((L + 3 * MB)) $((L + 3 * MB)) $((L + 3 * MB))" "$(ends fanout-star | cut -d' ' -f2-4)"
+run fanout-none 4 none "$WORK/pattern" fanout $M
+assert_eq "no [topology]: the same Isends contention-free: L + m/B each" \
+	"$((L + MB)) $((L + MB)) $((L + MB))" "$(ends fanout-none | cut -d' ' -f2-4)"
+run fanin-star 4 star "$WORK/pattern" fanin $M
+assert_eq "star: three ranks send to rank 0 at once (MPI_ANY_SOURCE): its link shared, L + 3 m/B" \
+	"$((L + 3 * MB)) 0 0 0" "$(ends fanin-star)"
+run ring-bus 4 bus "$WORK/pattern" ring $M
+assert_eq "bus: a ring of Sendrecvs, 4 messages on the bus at once: L + 4 m/B, every rank" \
+	"$((L + 4 * MB)) $((L + 4 * MB)) $((L + 4 * MB)) $((L + 4 * MB))" "$(ends ring-bus)"
+run ring-star 4 star "$WORK/pattern" ring $M
+assert_eq "star, full duplex: the same ring meets on no link: L + m/B" \
+	"$((L + MB)) $((L + MB)) $((L + MB)) $((L + MB))" "$(ends ring-star)"
+run exchange-half 2 half "$WORK/pattern" exchange $M
+assert_eq "half duplex: Isend/Irecv both ways at once: L + 2 m/B" \
+	"$((L + 2 * MB)) $((L + 2 * MB))" "$(ends exchange-half)"
+# reproducible: the same traces again, and beside a CPU hog
+for name in fanin-star ring-bus; do
+	cp -r "$WORK/$name" "$WORK/$name.first"
+	mode=${name%-*}
+	c=${name#*-}
+	run "$name" 4 "$c" "$WORK/pattern" "$mode" $M
+	same_traces "$name: a second run" "$WORK/$name.first" "$WORK/$name"
+	timeout 30 sh -c 'while :; do :; done' &
+	hog=$!
+	run "$name" 4 "$c" "$WORK/pattern" "$mode" $M
+	kill $hog 2> /dev/null
+	wait $hog 2> /dev/null
+	same_traces "$name: a run beside a CPU hog" "$WORK/$name.first" "$WORK/$name"
+done
 
 # ---- PVM: a multicast's messages share the sender's link ----
 VLCC_CC="${VLCC_CC:-cc}" "$BUILD/vlcc" -Wall -Wextra -Werror -O1 -I"$HERE/../../include" \
@@ -132,8 +168,34 @@ b=$(pv pvm-none before_mcast)
 assert_eq "PVM, no [topology]: each message alone (L + m/B)" \
 	"$((b + L + MB)) $((b + L + MB)) $((b + L + MB))" \
 	"$(echo $(pv pvm-none arrival n2) $(pv pvm-none arrival n3) $(pv pvm-none arrival n4))"
+# gather: the children's answers share the parent's link (separate pvm_sends)
+"$BUILD/vlcc" -Wall -Wextra -Werror -O1 -I"$HERE/../../include" \
+	-o "$WORK/gather" "$HERE/links/gather.c" || fail "build links/gather.c"
+pvgather() {
+	(cd "$WORK" && VMCONFIG="$WORK/$2.ini" VLAYER_TRACE_DIR="$WORK/$1" timeout 60 \
+		"$WORK/gather" $M n2 n3 > "$WORK/$1.out" 2>&1) || fail "$1: gather: exit status"
+}
+pvgather pvm-gather star
+b=$(pv pvm-gather before)
+# two 8-byte go messages share the parent's link (L + 160 ns), then the two
+# answers its down link: L + 2 m/B (8 bytes of packed int travel as 4)
+g=$(awk '$1 == "arrival" { print $4 }' "$WORK/pvm-gather.out" | paste -sd' ')
+assert_eq "PVM, star: two answers sent at once to one host share its link: 2 L + 2 m/B + the go's 2 x 4 B" \
+	"$((b + 2 * L + 2 * MB + 80)) $((b + 2 * L + 2 * MB + 80))" "$g"
+# (a new run has new tids: its statistics without them, and its output)
+brief() { "$BUILD/vlpost" stats --brief "$WORK/$1" | awk '{ $2 = ""; print }'; }
+brief pvm-gather > "$WORK/pvm-gather.brief"
+cp "$WORK/pvm-gather.out" "$WORK/pvm-gather.out1"
+timeout 30 sh -c 'while :; do :; done' &
+hog=$!
+pvgather pvm-gather2 star
+kill $hog 2> /dev/null
+wait $hog 2> /dev/null
+assert_eq "pvm-gather: a second run, beside a CPU hog: the same output and statistics" \
+	"$(cat "$WORK/pvm-gather.out1" "$WORK/pvm-gather.brief")" \
+	"$(cat "$WORK/pvm-gather2.out"; brief pvm-gather2)"
 pvmd_stop
-for name in pvm-star pvm-fifo; do
+for name in pvm-star pvm-fifo pvm-gather; do
 	rm -rf "$WORK/rpl-pvm"
 	"$BUILD/vlpost" replay --vmconfig "$WORK/$name/vmconfig.ini" -o "$WORK/rpl-pvm" "$WORK/$name" \
 		> "$WORK/rpl-pvm.out" 2>&1 || fail "$name: vlpost replay: $(tail -3 "$WORK/rpl-pvm.out")"
@@ -142,7 +204,8 @@ for name in pvm-star pvm-fifo; do
 done
 
 # ---- replay on the run's own VMConfig: the same ends ----
-for name in bcast-star allreduce-bus alltoall-bus route-torus; do
+for name in bcast-star allreduce-bus alltoall-bus route-torus fanout-star fanin-star ring-bus \
+	exchange-half; do
 	rm -rf "$WORK/rpl"
 	if "$BUILD/vlpost" replay --vmconfig "$WORK/$name/vmconfig.ini" -o "$WORK/rpl" "$WORK/$name" \
 		> "$WORK/rpl.out" 2>&1; then

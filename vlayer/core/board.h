@@ -103,6 +103,7 @@ typedef struct vli_board {
 		_Atomic int id;    /* 0 = empty (ids are never 0 here: stored + 1) */
 		_Atomic int slot;
 	} map[2 * VLI_BOARD_SLOTS];
+	vli_ftab flows;            /* messages on the [topology]'s links (order_flows.c): under the lock */
 	_Atomic int64_t tree[2 * VLI_BOARD_SLOTS]; /* node 1 is the root; leaf i at SLOTS + i */
 	vli_slot slot[VLI_BOARD_SLOTS];
 } vli_board;
@@ -148,6 +149,15 @@ int vli_order_serve_join(int slot, int id, int host, int64_t now, int64_t la, co
 int vli_order_served_deadlock(void);
 /* A task of another host may send as soon as la after its bound. */
 void vli_order_serve_la(int64_t la);
+
+/* For the flows in flight (order_flows.c), from order.c: this task's slot
+ * (-1: none, or on another real host); under the lock, the least bound of
+ * the other tasks that can go on without this one (raised through their
+ * waits, as vli_order_safe sees them), and: lower slot i's bound to v (not
+ * below its clock) if it waits; 1 if lowered. */
+int vli_order_slot(void);
+int64_t vli_order_others_locked(void);
+int vli_order_lower_locked(int i, int64_t v);
 
 /* The board this task has mapped (NULL: ordering = real, or none). */
 extern vli_board *vli_bd;

@@ -92,6 +92,8 @@ typedef struct vli_sent {
 	uint32_t seq;            /* this sender's message number */
 	int64_t t0, t1;          /* call begin (for the trace), end of the send */
 	int64_t arrival;         /* virtual arrival at the destination */
+	int shared;              /* a flow on the [topology]'s links (order_flows.c): arrival
+				    is its estimate, the receiver waits for the final one */
 } vli_sent;
 /* The sender's side of one message to dst_host: the clock pays send_ns now
  * (vli_send_time, times a contention factor for one of k destinations), then
@@ -101,6 +103,13 @@ typedef struct vli_sent {
  * blocking one. */
 void vli_msg_sent(int peer, int dst_host, int tag, int64_t bytes, int64_t send_ns, int64_t t0,
 		  int64_t depart, int k, uint32_t req, vli_sent *s);
+/* The same for a message that may share the [topology]'s links with the
+ * run's other messages (ordering = virtual): flow VLI_FLOW_TRY adds its flow
+ * (vli_flow_send) when it leaves; VLI_FLOW_HAVE: the front end added it
+ * (MPI: with the header); VLI_FLOW_NONE: none. */
+enum { VLI_FLOW_NONE = 0, VLI_FLOW_TRY, VLI_FLOW_HAVE };
+void vli_msg_sent_flow(int peer, int dst_host, int tag, int64_t bytes, int64_t send_ns,
+		       int64_t t0, int k, uint32_t req, int flow, vli_sent *s);
 /* The same for one message of a multicast on a [topology], whose arrival
  * the flows of the whole multicast decide (vli_net_mcast). */
 void vli_msg_sent_arriving(int peer, int dst_host, int tag, int64_t bytes, int64_t send_ns,
@@ -124,7 +133,7 @@ void vli_msg_completed(int peer, int tag, uint32_t seq, int64_t bytes, uint32_t 
 		       int64_t depart);
 /* A blocking probe that began at t0 found a message from peer with this
  * arrival: wait until it, pay the receive time, trace PROBE (found). */
-void vli_msg_probed(int peer, int src_host, int tag, int64_t t0, int64_t arrival);
+void vli_msg_probed(int peer, int src_host, int tag, uint32_t seq, int64_t t0, int64_t arrival);
 /* The next request number of this task (1, 2, ...). */
 uint32_t vli_req_next(void);
 
@@ -219,6 +228,13 @@ void vli_flows_free(vli_flows *f);
 /* A message of bytes from host src to host dst (different hosts) leaving at
  * start (>= now); returns its id. */
 int vli_flows_add(vli_flows *f, int src, int dst, int64_t bytes, int64_t start);
+/* The same for a flow resumed from a checkpoint: left bytes still to carry,
+ * taking bandwidth from act on (its latency counted already); start is
+ * kept as its departure. */
+int vli_flows_add_at(vli_flows *f, int src, int dst, double left, int64_t start, double act);
+/* A flow's state (VLI_FLOW_*) and the bytes it still has to carry. */
+enum { VLI_FLOW_LATENT = 0, VLI_FLOW_ACTIVE, VLI_FLOW_DONE };
+int vli_flows_state(const vli_flows *f, int id, double *left);
 /* The time of the next event (a flow takes bandwidth, or ends); INFINITY if
  * none.  vli_flows_step advances to it and returns it; vli_flows_advance
  * handles every event up to and including t. */
@@ -227,6 +243,48 @@ double vli_flows_step(vli_flows *f);
 void vli_flows_advance(vli_flows *f, double t);
 /* Whether flow id has arrived, and when (rounded to the ns). */
 int vli_flows_end(const vli_flows *f, int id, int64_t *end);
+/* ---- the flows in flight of a run (flowtab.c) ----
+ * Messages between hosts on a [topology], each a flow of the model above,
+ * simulated together from a checkpoint; see flowtab.c.  A fixed table (it
+ * lives in the board's shared memory online). */
+#define VLI_FTAB_N 4096
+typedef struct vli_fent {
+	int used, in_sim;     /* in use; still simulated (the checkpoint has not passed its end) */
+	int final, consumed;  /* its arrival is final; its receiver has taken it */
+	int changed;          /* est changed in the last update (the caller clears it) */
+	int src_id, dst_id;   /* sender and receiver task ids */
+	int dst_slot;         /* the receiver's board slot (-1: none) */
+	int src_host, dst_host;
+	uint32_t seq;         /* the sender's message number */
+	int64_t bytes, start; /* bytes; departure (the end of its send time) */
+	double act;           /* takes bandwidth from (-1 until first simulated) */
+	int64_t est;          /* the estimated arrival, final once final */
+	int ck_active;        /* at the checkpoint: taking bandwidth, ck_left bytes to go */
+	double ck_left;
+} vli_fent;
+typedef struct vli_ftab {
+	int hwm, nopen;       /* entries in use lie below hwm; nopen: in_sim */
+	uint32_t epoch;       /* counts the updates that changed an estimate */
+	double t_ck;          /* the checkpoint: events up to it are applied */
+	vli_fent e[VLI_FTAB_N];
+} vli_ftab;
+void vli_ftab_init(vli_ftab *t);
+/* The least time from a bound to a flow's taking bandwidth (<= the
+ * lookahead): nothing not yet sent takes bandwidth before bound + this. */
+int64_t vli_flow_lookahead(const vlcfg_config *c);
+/* A flow; its index, -1 if the table is full.  vli_ftab_update simulates it. */
+int vli_ftab_add(vli_ftab *t, int src_id, uint32_t seq, int dst_id, int dst_slot, int src_host,
+		 int dst_host, int64_t bytes, int64_t start);
+/* The flow (src_id, seq) to dst_id; -1 if none. */
+int vli_ftab_find(const vli_ftab *t, int src_id, uint32_t seq, int dst_id);
+/* Its receiver took it: freed once off the simulation. */
+void vli_ftab_consume(vli_ftab *t, int i);
+/* No flow not in the table takes bandwidth before safe: move the checkpoint
+ * to the last event before safe (flows ended there become final) and
+ * estimate the others' arrivals.  Returns 1 if an estimate changed (those
+ * entries are marked changed). */
+int vli_ftab_update(vli_ftab *t, const vlcfg_config *c, int64_t safe);
+
 /* (message.c) A multicast from host src: its n messages of bytes each leave at
  * depart[i] (one after the other, each after its send time) for host
  * dst[i]; arr[i] receives each one's arrival, the messages between hosts
@@ -279,6 +337,7 @@ typedef struct vli_msg {
 	int64_t arrival;         /* virtual arrival time */
 	int synthetic;           /* carried no virtual time */
 	int internal;            /* the layer's own message, never shown to the program */
+	int flow;                /* arrival is an estimate (a flow on shared links, order_flows.c) */
 } vli_msg;
 
 /* Matching predicate used by vli_mbox_find: returns > 0 to pick (1 = pick now,
@@ -482,6 +541,32 @@ int vli_order_connect(const char *addr, int slot, const char *id_fmt);
 void vli_order_tick(void);
 /* The task ends (vli_finish). */
 void vli_order_exit(void);
+
+/* ---- shared links online (order_flows.c) ----
+ * Under ordering = virtual with a [topology], the messages between hosts
+ * are flows in the board's table (flowtab.c), sharing the links in virtual
+ * time.  Sender: vli_flow_send adds the flow of message seq to dst_id,
+ * leaving at depart: 1 and its estimated arrival (announce that), 0 if it
+ * is not a flow (same host, no topology, ordering = real, another real
+ * host: the contention-free time holds).  Receiver: vli_flow_arrival gives
+ * message (src_id, seq)'s arrival: 0 not a flow, 1 final, 2 an estimate;
+ * vli_flow_settle waits until it is final and returns it (keep: a probe,
+ * the message stays); arr if not a flow.  A choice compares estimates only
+ * once vli_order_safe or vli_flow_settled holds for its time and
+ * vli_flow_epoch has not moved since it read them. */
+int vli_flow_send(int dst_id, int dst_host, int64_t bytes, int64_t depart, uint32_t seq,
+		  int64_t *est);
+int vli_flow_arrival(int src_id, uint32_t seq, int64_t *arr);
+int64_t vli_flow_settle(int src_id, uint32_t seq, int64_t arr, int keep);
+/* Whether every flow's course up to tau is final (nothing not yet known can
+ * take bandwidth before it). */
+int vli_flow_settled(int64_t tau);
+uint32_t vli_flow_epoch(void);
+/* Whether this task's messages between hosts are flows (see above). */
+int vli_flows_online(void);
+/* How vli_flow_settle sleeps (a front end that must take messages in or let
+ * its library progress meanwhile); default vli_order_sleep(w, ROOT). */
+void vli_flow_set_sleeper(void (*fn)(vli_order_wait *w));
 
 /* ---- task registry: task id -> virtual host (mailbox.c) ---- */
 void vli_reg_set(int id, int host);

@@ -243,7 +243,6 @@ int64_t vli_net_latency(const vlcfg_config *c, int src, int dst)
 
 /* ---- the flow model ---- */
 
-enum { FLOW_LATENT = 0, FLOW_ACTIVE, FLOW_DONE };
 
 #define FLOW_EPS 1e-6 /* ns: events this close together happen at once */
 
@@ -310,7 +309,7 @@ static void share_fifo(vli_flows *f)
 		double s = INFINITY;
 
 		fl->rate = 0;
-		if (fl->state != FLOW_ACTIVE)
+		if (fl->state != VLI_FLOW_ACTIVE)
 			continue;
 		for (k = 0; k < fl->nres; k++) {
 			r = f->route[fl->route + k];
@@ -345,7 +344,7 @@ static void share(vli_flows *f)
 	for (i = 0; i < f->nlive; i++) {
 		vli_flow *fl = &f->flow[f->live[i]];
 
-		fl->fixed = fl->state != FLOW_ACTIVE;
+		fl->fixed = fl->state != VLI_FLOW_ACTIVE;
 		fl->rate = 0;
 		if (fl->fixed)
 			continue;
@@ -397,7 +396,9 @@ static void share(vli_flows *f)
 	}
 }
 
-int vli_flows_add(vli_flows *f, int src, int dst, int64_t bytes, int64_t start)
+/* Add a flow src -> dst leaving at start with left bytes that takes
+ * bandwidth from act on (act < 0: after its route's latency); its id. */
+static int flows_add(vli_flows *f, int src, int dst, double left, int64_t start, double act)
 {
 	vli_flow *fl;
 	int64_t lat;
@@ -412,19 +413,29 @@ int vli_flows_add(vli_flows *f, int src, int dst, int64_t bytes, int64_t start)
 	fl->nres = vli_net_route(f->c, src, dst, f->route + f->nroute, &lat);
 	f->nroute += fl->nres;
 	fl->start = start;
-	fl->act = (double)start + (double)lat;
-	fl->left = bytes > 0 ? (double)bytes : 0;
-	fl->state = FLOW_LATENT;
+	fl->act = act >= 0 ? act : (double)start + (double)lat;
+	fl->left = left > 0 ? left : 0;
+	fl->state = VLI_FLOW_LATENT;
 	f->live[f->nlive++] = id;
 	if (f->next_ok && fl->act < f->next)
 		f->next = fl->act; /* a latent flow's next event: taking bandwidth */
 	return id;
 }
 
+int vli_flows_add(vli_flows *f, int src, int dst, int64_t bytes, int64_t start)
+{
+	return flows_add(f, src, dst, (double)bytes, start, -1);
+}
+
+int vli_flows_add_at(vli_flows *f, int src, int dst, double left, int64_t start, double act)
+{
+	return flows_add(f, src, dst, left, start, act);
+}
+
 /* When a live flow's next event comes: taking bandwidth, or ending. */
 static double flow_next(const vli_flow *fl, double now)
 {
-	if (fl->state == FLOW_LATENT)
+	if (fl->state == VLI_FLOW_LATENT)
 		return fl->act;
 	if (fl->left <= 0 || isinf(fl->rate))
 		return now;
@@ -462,14 +473,14 @@ double vli_flows_step(vli_flows *f)
 		vli_flow *fl = &f->flow[f->live[i]];
 		double v = flow_next(fl, f->now);
 
-		if (fl->state == FLOW_LATENT) {
+		if (fl->state == VLI_FLOW_LATENT) {
 			if (v <= t + FLOW_EPS) {
-				fl->state = FLOW_ACTIVE;
+				fl->state = VLI_FLOW_ACTIVE;
 				changed = 1;
 			}
 		} else if (v <= t + FLOW_EPS) {
 			fl->left = 0;
-			fl->state = FLOW_DONE;
+			fl->state = VLI_FLOW_DONE;
 			fl->end = t;
 			changed = 1;
 		} else {
@@ -479,7 +490,7 @@ double vli_flows_step(vli_flows *f)
 	f->now = t;
 	f->next_ok = 0;
 	for (i = j = 0; i < f->nlive; i++)
-		if (f->flow[f->live[i]].state != FLOW_DONE)
+		if (f->flow[f->live[i]].state != VLI_FLOW_DONE)
 			f->live[j++] = f->live[i];
 	f->nlive = j;
 	if (changed)
@@ -489,7 +500,7 @@ double vli_flows_step(vli_flows *f)
 	for (i = 0; i < f->nlive; i++) {
 		vli_flow *fl = &f->flow[f->live[i]];
 
-		if (fl->state == FLOW_ACTIVE && (fl->left <= 0 || isinf(fl->rate)))
+		if (fl->state == VLI_FLOW_ACTIVE && (fl->left <= 0 || isinf(fl->rate)))
 			return vli_flows_step(f);
 	}
 	return t;
@@ -503,11 +514,17 @@ void vli_flows_advance(vli_flows *f, double t)
 		vli_flows_step(f);
 }
 
+int vli_flows_state(const vli_flows *f, int id, double *left)
+{
+	*left = f->flow[id].left;
+	return f->flow[id].state;
+}
+
 int vli_flows_end(const vli_flows *f, int id, int64_t *end)
 {
 	const vli_flow *fl = &f->flow[id];
 
-	if (fl->state != FLOW_DONE)
+	if (fl->state != VLI_FLOW_DONE)
 		return 0;
 	*end = (int64_t)llround(fl->end);
 	return 1;

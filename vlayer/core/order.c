@@ -892,6 +892,42 @@ static int64_t least_bound(int64_t la, int64_t tau)
 	return m;
 }
 
+/* ---- for the flows in flight (order_flows.c) ---- */
+
+int vli_order_slot(void)
+{
+	return vli_order_remote || !vli_bd ? -1 : me;
+}
+
+int64_t vli_order_others_locked(void)
+{
+	int64_t m = VLI_ORDER_NONE;
+	int i, n = atomic_load(&vli_bd->nslots);
+
+	find_independent();
+	raise_through_waits(n);
+	for (i = 0; i < n; i++)
+		if (i != me && IND(i) && effb[i] < m)
+			m = effb[i];
+	return m;
+}
+
+int vli_order_lower_locked(int i, int64_t v)
+{
+	vli_slot *s = &vli_bd->slot[i];
+	int st = atomic_load(&s->state);
+	int64_t now = atomic_load(&s->now);
+
+	if (st != VLI_SLOT_BLOCKED && st != VLI_SLOT_EXTERN)
+		return 0;
+	if (v < now)
+		v = now;
+	if (v >= atomic_load(&s->lb))
+		return 0;
+	set_lb(i, v);
+	return 1;
+}
+
 int vli_order_safe(int64_t tau)
 {
 	return vli_order_safe_in(tau, 0);

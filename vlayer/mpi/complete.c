@@ -77,8 +77,7 @@ static void wait_begin(vlmpi_req *q, const char *call)
 	if (q->kind == VLMPI_REQ_RECV && q->hdr_ready)
 		vlmpi_wait_begin(vli_t.now, 0, 0, "%s (a receive)", call);
 	else if (q->kind == VLMPI_REQ_RECV)
-		vlmpi_wait_recv(q->vc, q->peer, q->tag, q->t_post, "%s (a receive from %d, tag %d)",
-				call, q->peer, q->tag);
+		vlmpi_wait_req(q, "%s (a receive from %d, tag %d)", call, q->peer, q->tag);
 	else if (q->kind == VLMPI_REQ_COLL)
 		vlmpi_wait_begin(vli_t.now, VLMPI_ON_COLL(q->vc->id), vlmpi_coll_num(q->coll),
 				 "%s (a collective)", call);
@@ -145,7 +144,7 @@ static int test_one(MPI_Request *req, vlmpi_req *q, MPI_Status *st)
 			return 0;
 	} else if (q->kind == VLMPI_REQ_RECV) {
 		vlmpi_recv_header(q, &s);
-		if (q->src_world >= 0 && vlmpi_arrival_of(&q->rh, q->t_post) > vli_t.now)
+		if (q->src_world >= 0 && !vlmpi_arrived_by(&q->rh, q->t_post, vli_t.now))
 			return 0; /* not arrived yet in virtual time */
 	} else if (q->rdv) {
 		if (!q->ack_done) {
@@ -197,8 +196,7 @@ static int vcompletion(vlmpi_req *q, MPI_Request *r, int64_t *c)
 			*c = VLI_ORDER_NONE;
 			if (!vlmpi_header_first(q->vc->world[q->peer], q->vc->id, q->tag, &h))
 				return 0;
-			*c = vlmpi_arrival_of(&h, q->t_post);
-			return 1;
+			return vlmpi_arrival_final(&h, q->t_post, c);
 		}
 		if (!q->hdr_ready) {
 			/* posted for real with a wildcard source: MPI matches it */
@@ -209,8 +207,11 @@ static int vcompletion(vlmpi_req *q, MPI_Request *r, int64_t *c)
 			}
 			vlmpi_recv_header(q, &s);
 		}
-		*c = q->src_world >= 0 ? vlmpi_arrival_of(&q->rh, q->t_post) : q->t_post;
-		return 1;
+		if (q->src_world < 0) {
+			*c = q->t_post;
+			return 1;
+		}
+		return vlmpi_arrival_final(&q->rh, q->t_post, c);
 	}
 	if (q->kind == VLMPI_REQ_COLL) {
 		if (vlmpi_coll_ready(q, 0)) {
@@ -278,6 +279,7 @@ static int vchoose(int count, MPI_Request reqs[], int wait, int how, char *out, 
 	int64_t *c = malloc(sizeof(int64_t) * (size_t)(count > 0 ? count : 1)), kmin, ulb, target, lb;
 	char *known = malloc((size_t)(count > 0 ? count : 1));
 	int i, n = 0, active, waiting = 0, decided;
+	uint32_t epoch;
 	vli_order_wait w;
 
 	if (!c || !known)
@@ -287,6 +289,7 @@ static int vchoose(int count, MPI_Request reqs[], int wait, int how, char *out, 
 			vli_order_snap(&w);
 		vlmpi_progress();
 		vlmpi_catch_up();
+		epoch = vli_flow_epoch();
 		active = 0;
 		kmin = ulb = VLI_ORDER_NONE;
 		for (i = 0; i < count; i++) {
@@ -315,7 +318,8 @@ static int vchoose(int count, MPI_Request reqs[], int wait, int how, char *out, 
 		/* decided: nothing unknown completes by target - no message that is
 		 * not announced yet arrives by then from the source of a receive that
 		 * has none */
-		decided = ulb > target && unknown_safe(count, reqs, known, target);
+		decided = ulb > target && unknown_safe(count, reqs, known, target) &&
+			  vli_flow_settled(target) && vli_flow_epoch() == epoch;
 		if (decided)
 			break;
 		if (!waiting) {
@@ -450,7 +454,7 @@ int vlmpi_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[
 				costly = 1;
 		} else if (q && q->active && q->kind == VLMPI_REQ_RECV) {
 			vlmpi_recv_header(q, &s);
-			if (q->src_world >= 0 && vlmpi_arrival_of(&q->rh, q->t_post) > vli_t.now)
+			if (q->src_world >= 0 && !vlmpi_arrived_by(&q->rh, q->t_post, vli_t.now))
 				all = 0, costly = 1;
 		} else if (q && q->active && q->kind == VLMPI_REQ_COLL) {
 			if (!vlmpi_coll_ready(q, 0) || vlmpi_coll_exit(q->coll) > vli_t.now)

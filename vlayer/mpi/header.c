@@ -148,6 +148,7 @@ void vlmpi_header_get(int src, uint64_t cid, int tag, vlmpi_hdr *out, int peek)
 void vlmpi_header_make(vlmpi_hdr *h, vlmpi_comm *v, int dest, int tag, int64_t bytes, int rdv)
 {
 	int dh = v->host[dest];
+	int64_t arr;
 
 	h->cid = v->id;
 	h->tag = tag;
@@ -158,9 +159,17 @@ void vlmpi_header_make(vlmpi_hdr *h, vlmpi_comm *v, int dest, int tag, int64_t b
 	h->trans_ns = vli_trans_time(&vli_t.cfg, vli_t.host, dh, bytes);
 	h->flags = rdv ? VLMPI_HDR_RDV : 0;
 	h->src_host = vli_t.host;
+	h->src = vlmpi_world_rank;
+	h->pad = 0;
+	arr = h->t_call + h->send_ns + h->trans_ns;
+	/* an eager message between hosts on a [topology] shares the links with
+	 * the run's other messages: its flow is known before the header goes
+	 * (a rendezvous keeps its contention-free time: README) */
+	if (!rdv && vli_flow_send(v->world[dest], dh, bytes, h->t_call + h->send_ns, h->seq, &arr))
+		h->flags |= VLMPI_HDR_FLOW;
 	/* virtual order: the receiver learns of the message before this task's
 	 * bound can pass the send */
-	if (vli_order_announce(v->world[dest], h->t_call + h->send_ns + h->trans_ns))
+	if (vli_order_announce(v->world[dest], arr))
 		h->flags |= VLMPI_HDR_ANN;
 	PMPI_Send(h, sizeof *h, MPI_BYTE, v->world[dest], 0, hdr_comm);
 }
@@ -175,10 +184,46 @@ void vlmpi_header_cancel(const vlmpi_hdr *hs, int dest)
 
 /* Departure = end of the send call; a rendezvous leaves no earlier than the
  * receive was posted. */
+int vlmpi_arrival_final(const vlmpi_hdr *h, int64_t t_post, int64_t *a)
+{
+	int r;
+
+	if ((h->flags & VLMPI_HDR_FLOW) && (r = vli_flow_arrival(h->src, h->seq, a)))
+		return r == 1;
+	*a = vlmpi_arrival_of(h, t_post);
+	return 1;
+}
+
+int vlmpi_arrived_by(const vlmpi_hdr *h, int64_t t_post, int64_t t)
+{
+	vli_order_wait w;
+	int64_t a;
+	int waiting = 0, r;
+
+	for (;;) {
+		if (waiting)
+			vli_order_snap(&w);
+		if ((r = vlmpi_arrival_final(h, t_post, &a)) || (a > t && vli_flow_settled(t)))
+			break;
+		if (!waiting) {
+			vli_order_wait_begin(&w, "whether message %u from rank %d is in", h->seq, h->src);
+			vli_order_snap(&w);
+			waiting = 1;
+		}
+		vli_order_block(vli_t.now, VLI_WAIT_POLL);
+		vlmpi_order_sleep(&w, VLI_SLEEP_ROOT);
+	}
+	if (waiting)
+		vli_order_wait_end(&w);
+	return a <= t;
+}
+
 int64_t vlmpi_arrival_of(const vlmpi_hdr *h, int64_t t_post)
 {
-	int64_t go = h->t_call + h->send_ns;
+	int64_t go = h->t_call + h->send_ns, a;
 
+	if ((h->flags & VLMPI_HDR_FLOW) && vli_flow_arrival(h->src, h->seq, &a))
+		return a; /* final, or its estimate */
 	if ((h->flags & VLMPI_HDR_RDV) && t_post > go)
 		go = t_post;
 	return go + h->trans_ns;
@@ -210,8 +255,11 @@ int vlmpi_ack_irecv(int64_t *t, int dest, const vlmpi_hdr *h, MPI_Request *r)
 
 /* ---- candidates (virtual order) ---- */
 
+int vlmpi_best_final;
+
 int vlmpi_header_best(vlmpi_comm *v, int source, int tag, int64_t t_post, int64_t *tau, int *htag)
 {
+	int fin;
 	int s, lo = source == MPI_ANY_SOURCE ? 0 : source;
 	int hi = source == MPI_ANY_SOURCE ? v->size : source + 1, b = -1;
 	uint32_t bseq = 0;
@@ -222,7 +270,7 @@ int vlmpi_header_best(vlmpi_comm *v, int source, int tag, int64_t t_post, int64_
 		/* a source's candidate: its first matching header (MPI's order) */
 		if (!vlmpi_header_first(v->world[s], v->id, tag, &h))
 			continue;
-		a = vlmpi_arrival_of(&h, t_post);
+		fin = vlmpi_arrival_final(&h, t_post, &a);
 		if (b < 0 || a < *tau ||
 		    (a == *tau && (v->world[s] < v->world[b] ||
 				   (v->world[s] == v->world[b] && h.seq < bseq)))) {
@@ -230,6 +278,7 @@ int vlmpi_header_best(vlmpi_comm *v, int source, int tag, int64_t t_post, int64_
 			*tau = a;
 			*htag = h.tag;
 			bseq = h.seq;
+			vlmpi_best_final = fin;
 		}
 	}
 	return b;

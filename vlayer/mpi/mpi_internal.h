@@ -89,6 +89,7 @@ vlmpi_comm *vlmpi_comm_timed(MPI_Comm c);
 #define VLMPI_HDR_RDV    1
 #define VLMPI_HDR_CANCEL 2
 #define VLMPI_HDR_ANN    4 /* announced on the receiver's slot (virtual order) */
+#define VLMPI_HDR_FLOW   8 /* a flow on the [topology]'s links (vli_flow_send) */
 
 /* The header that precedes every timed message (sent as MPI_BYTE). */
 typedef struct vlmpi_hdr {
@@ -101,6 +102,8 @@ typedef struct vlmpi_hdr {
 	int64_t trans_ns; /* time on the wire */
 	int32_t flags;
 	int32_t src_host;
+	int32_t src;      /* sender's world rank */
+	int32_t pad;
 } vlmpi_hdr;
 
 /* Creates the header and answer communicators (collective over
@@ -124,6 +127,8 @@ int vlmpi_header_first(int src, uint64_t cid, int tag, vlmpi_hdr *out);
  * least (arrival, world rank, sequence); its arrival in *tau and tag in
  * *htag; -1 if no header matches. */
 int vlmpi_header_best(vlmpi_comm *v, int source, int tag, int64_t t_post, int64_t *tau, int *htag);
+/* Whether the arrival of the last vlmpi_header_best's choice is final. */
+extern int vlmpi_best_final;
 /* Fills *h for a message this task sends now to rank dest of v (rdv: a
  * rendezvous) and sends it; the clock is not touched. */
 void vlmpi_header_make(vlmpi_hdr *h, vlmpi_comm *v, int dest, int tag, int64_t bytes, int rdv);
@@ -133,6 +138,12 @@ void vlmpi_header_cancel(const vlmpi_hdr *h, int dest);
  * t_post: departure at the end of the send call, for a rendezvous no earlier
  * than t_post. */
 int64_t vlmpi_arrival_of(const vlmpi_hdr *h, int64_t t_post);
+/* The same; 0 if it is an estimate (a flow on shared links not final yet:
+ * the layer waits for its final arrival before the program sees it). */
+int vlmpi_arrival_final(const vlmpi_hdr *h, int64_t t_post, int64_t *a);
+/* Whether the message of *h has arrived by virtual time t (a test, a poll),
+ * waiting until that is decided if its arrival is not final. */
+int vlmpi_arrived_by(const vlmpi_hdr *h, int64_t t_post, int64_t t);
 /* Departure of a rendezvous whose receiver answered ack (its post time),
  * and its completion for the sender: when the data are in (departure +
  * transmission), as SimGrid's SMPI completes a rendezvous send. */
@@ -165,6 +176,12 @@ void vlmpi_wait_begin(int64_t lb, uint64_t on, uint64_t n, const char *fmt, ...)
  * t_post: it wakes at the arrival of its message (once announced). */
 void vlmpi_wait_recv(vlmpi_comm *v, int source, int tag, int64_t t_post, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* The same for followed receive request q: once its header is in (the layer
+ * took it while waiting), the bound is that message's arrival, not the next
+ * header's from its source. */
+struct vlmpi_req;
+void vlmpi_wait_req(const struct vlmpi_req *q, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 void vlmpi_wait_end(void);
 /* Whether the task is in such a wait (then it waits for real by polling,
  * calling vlmpi_wait_poll, which publishes the wait once someone needs it). */

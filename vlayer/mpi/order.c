@@ -37,6 +37,13 @@
 #include "vlayer/core/engine.h"
 #include "vlayer/mpi/mpi_internal.h"
 
+/* How a receive waits for its message's final arrival on shared links:
+ * letting MPI progress and taking headers in. */
+static void flow_sleep(vli_order_wait *w)
+{
+	vlmpi_order_sleep(w, VLI_SLEEP_ROOT);
+}
+
 
 static unsigned long host_hash(void)
 {
@@ -90,6 +97,7 @@ void vlmpi_order_init(void)
 	/* MPI moves this rank's outgoing messages only while it calls MPI: a
 	 * rank that sleeps on the board wakes every millisecond to let it */
 	vli_order_set_sleep_ms(1);
+	vli_flow_set_sleeper(flow_sleep);
 }
 
 void vlmpi_order_end(void)
@@ -138,8 +146,11 @@ void vlmpi_order_sleep(vli_order_wait *w, int how)
  * seen can arrive by tau. */
 static int safe(vlmpi_comm *v, int source, int64_t tau)
 {
+	/* (a flow's course up to tau: vli_order_safe covers it, a named
+	 * source's bound does not) */
 	return source == MPI_ANY_SOURCE ? vli_order_safe(tau)
-					: vli_order_safe_from(v->world[source], tau);
+					: vli_order_safe_from(v->world[source], tau) &&
+						  vli_flow_settled(tau);
 }
 
 int vlmpi_pick(vlmpi_comm *v, int source, int tag, int mode, int64_t t_post, int *src, int *htag,
@@ -148,19 +159,23 @@ int vlmpi_pick(vlmpi_comm *v, int source, int tag, int mode, int64_t t_post, int
 	vli_order_wait w;
 	int waiting = 0, b, choice = source == MPI_ANY_SOURCE;
 	int64_t tau = 0, lb, limit = mode == VLMPI_PICK_POLL ? vli_t.now : VLI_ORDER_NONE;
+	uint32_t epoch;
 
 	for (;;) {
 		if (waiting)
 			vli_order_snap(&w);
 		vlmpi_progress();
 		vlmpi_catch_up();
+		epoch = vli_flow_epoch();
 		b = vlmpi_header_best(v, source, tag, mode == VLMPI_PICK_RECV ? t_post : 0, &tau, htag);
-		/* one sender, one order: a receive from a named rank has no choice */
-		if (b >= 0 && !choice && tau <= limit)
+		/* one sender, one order: a receive from a named rank has no choice
+		 * (a poll's answer waits for an estimated arrival to be final) */
+		if (b >= 0 && !choice && tau <= limit && (limit == VLI_ORDER_NONE || vlmpi_best_final))
 			break;
 		if (b >= 0 && tau > limit)
 			b = -1;
-		if (safe(v, source, b >= 0 ? tau : limit))
+		/* estimates compared: only while none changed */
+		if (safe(v, source, b >= 0 ? tau : limit) && vli_flow_epoch() == epoch)
 			break;
 		if (!waiting) {
 			vli_order_wait_begin(&w, "%s(source=%d, tag=%d)", call, source, tag);

@@ -168,7 +168,7 @@ int vlmpi_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 		return rc;
 	vlmpi_header_get(v->world[st.MPI_SOURCE], v->id, st.MPI_TAG, &h, 1);
 	/* a probe sees the envelope: it arrives as an eager message would */
-	vli_msg_probed(v->world[st.MPI_SOURCE], h.src_host, st.MPI_TAG, t0,
+	vli_msg_probed(v->world[st.MPI_SOURCE], h.src_host, st.MPI_TAG, h.seq, t0,
 		       vlmpi_arrival_of(&h, 0));
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
@@ -238,7 +238,8 @@ int vlmpi_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_S
 		return rc;
 	vlmpi_header_get(v->world[st.MPI_SOURCE], v->id, st.MPI_TAG, &h, 1);
 	/* as MPI_Probe: the envelope arrives as an eager message would */
-	vli_msg_probed(v->world[st.MPI_SOURCE], h.src_host, st.MPI_TAG, t0, vlmpi_arrival_of(&h, 0));
+	vli_msg_probed(v->world[st.MPI_SOURCE], h.src_host, st.MPI_TAG, h.seq, t0,
+		       vlmpi_arrival_of(&h, 0));
 	matched_add(*message, v, &st);
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;

@@ -322,6 +322,8 @@ static struct {
 	int64_t lb;
 	uint64_t on, n;
 	vlmpi_comm *v;          /* a receive: its bound is found when published */
+	const vlmpi_req *q;     /* ... of request q, if any: once its header is in,
+				   the bound is its message's arrival */
 	int src, tag;
 	int64_t t_post;
 	char what[112];
@@ -331,7 +333,10 @@ static void publish(void)
 {
 	int64_t lb = lazy.lb;
 
-	if (lazy.v)
+	if (lazy.q && lazy.q->hdr_ready)
+		lb = lazy.q->src_world >= 0 ? vlmpi_arrival_of(&lazy.q->rh, lazy.q->t_post)
+					    : vli_t.now;
+	else if (lazy.v)
 		lb = vlmpi_pending_arrival(lazy.v, lazy.src, lazy.tag, lazy.t_post);
 	if (!wait_published) {
 		vli_order_wait_begin(&wait_state, "%s", lazy.what);
@@ -340,8 +345,8 @@ static void publish(void)
 	vli_order_block_on(lb, VLI_WAIT_MSG, lazy.on, lazy.n);
 }
 
-static void wait_set(int64_t lb, uint64_t on, uint64_t n, vlmpi_comm *v, int src, int tag,
-		     int64_t t_post, const char *fmt, va_list ap)
+static void wait_set(int64_t lb, uint64_t on, uint64_t n, vlmpi_comm *v, const vlmpi_req *q,
+		     int src, int tag, int64_t t_post, const char *fmt, va_list ap)
 {
 	if (!vlmpi_vorder)
 		return;
@@ -349,6 +354,7 @@ static void wait_set(int64_t lb, uint64_t on, uint64_t n, vlmpi_comm *v, int src
 	lazy.on = on;
 	lazy.n = n;
 	lazy.v = v;
+	lazy.q = q;
 	lazy.src = src;
 	lazy.tag = tag;
 	lazy.t_post = t_post;
@@ -365,7 +371,7 @@ void vlmpi_wait_begin(int64_t lb, uint64_t on, uint64_t n, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	wait_set(lb, on, n, NULL, 0, 0, 0, fmt, ap);
+	wait_set(lb, on, n, NULL, NULL, 0, 0, 0, fmt, ap);
 	va_end(ap);
 }
 
@@ -374,7 +380,16 @@ void vlmpi_wait_recv(vlmpi_comm *v, int source, int tag, int64_t t_post, const c
 	va_list ap;
 
 	va_start(ap, fmt);
-	wait_set(VLI_ORDER_NONE, 0, 0, v, source, tag, t_post, fmt, ap);
+	wait_set(VLI_ORDER_NONE, 0, 0, v, NULL, source, tag, t_post, fmt, ap);
+	va_end(ap);
+}
+
+void vlmpi_wait_req(const vlmpi_req *q, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	wait_set(VLI_ORDER_NONE, 0, 0, q->vc, q, q->peer, q->tag, q->t_post, fmt, ap);
 	va_end(ap);
 }
 

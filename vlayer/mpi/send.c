@@ -52,7 +52,8 @@ static int do_send(const void *buf, int count, MPI_Datatype dt, int dest, int ta
 			     : mode == VLMPI_MODE_R ? PMPI_Rsend(buf, count, dt, dest, tag, comm)
 						    : PMPI_Send(buf, count, dt, dest, tag, comm);
 		}
-		vli_msg_sent(v->world[dest], v->host[dest], tag, bytes, h.send_ns, t0, 0, 1, 0, &s);
+		vli_msg_sent_flow(v->world[dest], v->host[dest], tag, bytes, h.send_ns, t0, 1, 0,
+				  h.flags & VLMPI_HDR_FLOW ? VLI_FLOW_HAVE : VLI_FLOW_NONE, &s);
 		return rc;
 	} else {
 		MPI_Request r[2];
@@ -117,8 +118,9 @@ void vlmpi_isend_timing(vlmpi_req *q, int64_t bytes)
 	/* the call pays the send; a rendezvous completes in Wait/Test when the
 	 * receive was posted (the trace shows the earliest possible arrival) */
 	q->num = vli_req_next();
-	vli_msg_sent(v->world[q->peer], v->host[q->peer], q->tag, bytes, q->h.send_ns, vli_t.now, 0,
-		     1, q->num, &s);
+	vli_msg_sent_flow(v->world[q->peer], v->host[q->peer], q->tag, bytes, q->h.send_ns,
+			  vli_t.now, 1, q->num,
+			  q->h.flags & VLMPI_HDR_FLOW ? VLI_FLOW_HAVE : VLI_FLOW_NONE, &s);
 	if (!q->rdv)
 		return;
 	q->ack_done = 0;

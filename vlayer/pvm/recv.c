@@ -169,6 +169,8 @@ static void take(int b)
 			m.seq = h.seq;
 			m.arrival = h.arrival;
 			m.synthetic = 0;
+			/* maybe a flow on shared links: its arrival an estimate */
+			m.flow = h.src_host != vli_t.host && vli_flows_online();
 			if (h.announced)
 				vli_order_received_in(vlpvm_class_of(m.ctx, vlpvm_base_ctx));
 		}
@@ -316,10 +318,48 @@ static int catch_up(int side)
 	return 0;
 }
 
+/* The messages whose arrival is an estimate (flows on shared links) take
+ * their latest (final, or estimated) arrival. */
+static void refresh_flows(void)
+{
+	int i, n = vli_mbox_count(), r;
+	int64_t a;
+
+	for (i = 0; i < n; i++) {
+		vli_msg *m = vli_mbox_at(i);
+
+		if (!m->flow)
+			continue;
+		r = vli_flow_arrival(m->src, m->seq, &a);
+		if (r)
+			m->arrival = a;
+		m->flow = r == 2;
+	}
+}
+
+/* How a receive waits for its message's final arrival on shared links:
+ * taking in what comes meanwhile. */
+static void flow_sleep(vli_order_wait *w)
+{
+	struct timeval tv = { 0, 20000 };
+
+	pull_all();
+	if (vli_order_behind())
+		pull_one(&tv);
+	else
+		vli_order_sleep(w, VLI_SLEEP_ROOT);
+}
+
+void vlpvm_flows_init(void)
+{
+	vli_flow_set_sleeper(flow_sleep);
+}
+
 /* The message the pattern takes first and the virtual time tau by which it
  * is there (vli_mbox_first / vli_mbox_ranked); -1 if none. */
 static int vfind(struct pattern *p, int64_t *tau)
 {
+	refresh_flows();
 	if (!p->internal && user_match)
 		return vli_mbox_ranked(match, p, vli_t.now, tau);
 	return vli_mbox_first(match, p, vli_t.now, tau);
@@ -338,6 +378,7 @@ static int vpick(struct pattern *p, int mode, int64_t deadline, const char *call
 	int waiting = 0, i, how, sleep_how, choice, side = side_ctx(p);
 	int64_t tau = 0, lb, limit = mode == V_RECV ? VLI_ORDER_NONE
 				  : mode == V_POLL ? vli_t.now : deadline;
+	uint32_t epoch;
 
 	*err = 0;
 	/* one sender, one order: a receive from a given task has no choice */
@@ -353,12 +394,14 @@ static int vpick(struct pattern *p, int mode, int64_t deadline, const char *call
 		}
 		if (n_notices)
 			time_notices();
+		epoch = vli_flow_epoch();
 		i = vfind(p, &tau);
 		if (i >= 0 && !choice)
 			break;
 		if (i >= 0 && tau > limit)
 			i = -1;
-		if (vli_order_safe_in(i >= 0 ? tau : limit, side))
+		/* estimated arrivals compared: only while none changed */
+		if (vli_order_safe_in(i >= 0 ? tau : limit, side) && vli_flow_epoch() == epoch)
 			break;
 		if (!waiting) {
 			vli_order_wait_begin(&w, "%s(tid=t%x, tag=%d)", call, (unsigned)p->tid, p->tag);

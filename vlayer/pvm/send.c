@@ -33,7 +33,8 @@ static void dest_of(struct vlpvm_dest *d, int tid, const vli_sent *st)
 	d->announced = vli_order_announce_in(tid, st->arrival, vlpvm_side_for(tid));
 }
 
-/* A multicast on a [topology]: the sends one after the other, each paying
+/* A multicast on a [topology] whose messages are not flows of the run (ordering
+ * = real: order_flows.c): the sends one after the other, each paying
  * its send time (no contention factor: the links decide), and the messages
  * between hosts sharing the links (vli_net_mcast). */
 static void shared_sends(const int *tids, int n, int tag, int64_t bytes, struct vlpvm_dest *d)
@@ -67,11 +68,13 @@ static void time_sends(const int *tids, int n, int tag, int64_t bytes, struct vl
 	double f = 1.0;
 	int i;
 
-	if (n > 1 && vli_net_on(&vli_t.cfg)) {
+	if (n > 1 && vli_net_on(&vli_t.cfg) && !vli_flows_online()) {
 		shared_sends(tids, n, tag, bytes, d);
 		return;
 	}
-	if (n > 1) {
+	/* (online flows: a multicast's messages share the links with every
+	 * other message, one after the other as they leave) */
+	if (n > 1 && !vli_net_on(&vli_t.cfg)) {
 		int h0 = vlpvm_host_of(tids[0]);
 		f = vli_contention(vli_link(&vli_t.cfg, vli_t.host, h0), n);
 	}
@@ -82,7 +85,7 @@ static void time_sends(const int *tids, int n, int tag, int64_t bytes, struct vl
 
 		if (n > 1)
 			s = (int64_t)llround((double)s * f);
-		vli_msg_sent(tids[i], h, tag, bytes, s, vli_t.now, 0, n, 0, &st);
+		vli_msg_sent_flow(tids[i], h, tag, bytes, s, vli_t.now, n, 0, VLI_FLOW_TRY, &st);
 		dest_of(&d[i], tids[i], &st);
 	}
 }

@@ -5,6 +5,10 @@
  *   exchange: ranks 2i and 2i+1 send to each other at once
  *   pairs:    rank 2i sends to rank 2i+1
  *   route:    rank 0 sends to rank DST
+ *   fanin:    every other rank sends to rank 0 at once; rank 0 takes them
+ *             with MPI_ANY_SOURCE
+ *   ring:     every rank sends to the next and receives from the previous
+ *             (MPI_Sendrecv)
  * Each rank prints "T RANK end NS" (its virtual time at the end). */
 #include <mpi.h>
 #include <stdio.h>
@@ -24,7 +28,7 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &np);
 	if (argc < 3) {
 		if (rank == 0)
-			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route BYTES [DST]\n");
+			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route|fanin|ring BYTES [DST]\n");
 		MPI_Finalize();
 		return 2;
 	}
@@ -55,6 +59,16 @@ int main(int argc, char **argv)
 			MPI_Send(b, n, MPI_BYTE, rank + 1, 1, MPI_COMM_WORLD);
 		else if (rank % 2 == 1)
 			MPI_Recv(c, n, MPI_BYTE, rank - 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	} else if (!strcmp(mode, "fanin")) {
+		if (rank == 0)
+			for (i = 1; i < np; i++)
+				MPI_Recv(c, n, MPI_BYTE, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD,
+					 MPI_STATUS_IGNORE);
+		else
+			MPI_Send(b, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+	} else if (!strcmp(mode, "ring")) {
+		MPI_Sendrecv(b, n, MPI_BYTE, (rank + 1) % np, 1, c, n, MPI_BYTE, (rank + np - 1) % np,
+			     1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 	} else if (!strcmp(mode, "route")) {
 		if (rank == 0 && dst > 0 && dst < np)
 			MPI_Send(b, n, MPI_BYTE, dst, 1, MPI_COMM_WORLD);

@@ -1,0 +1,224 @@
+/* test_flowtab.c - the table of flows in flight (vlayer/core/flowtab.c), which
+ * decides online (order_flows.c) when messages of separate calls that share a
+ * [topology]'s links arrive: closed forms exact to the ns, and the property
+ * that makes a run reproducible - the arrivals do not depend on the real
+ * order in which senders added their flows nor on when the checkpoint moved.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/unit/core/net_fixture.h"
+
+#define M 65536
+#define MB ((int64_t)M * NSB) /* m / B in ns */
+
+static vli_ftab tab;
+
+/* Flows from src[i] to dst[i] leaving at start[i]; every arrival once all
+ * are known (safe: infinity). */
+static void ends_all(const vlcfg_config *c, int n, const int *src, const int *dst,
+		     const int64_t *bytes, const int64_t *start, int64_t *end)
+{
+	int i, ix[64];
+
+	vli_ftab_init(&tab);
+	for (i = 0; i < n; i++)
+		ix[i] = vli_ftab_add(&tab, src[i] + 100, (uint32_t)i + 1, dst[i] + 100, -1, src[i],
+				     dst[i], bytes[i], start[i]);
+	vli_ftab_update(&tab, c, INT64_MAX / 4);
+	for (i = 0; i < n; i++) {
+		ck_assert(tab.e[ix[i]].final);
+		end[i] = tab.e[ix[i]].est;
+	}
+}
+
+START_TEST(closed_forms)
+{
+	vlcfg_config c;
+	int src[4], dst[4], k;
+	int64_t bytes[4], start[4], end[4];
+
+	cfg_net(&c, 4, VLCFG_TOPO_STAR, 0, M);
+	/* one sender to k hosts at once: its link shared, each at L + k m/B */
+	for (k = 1; k <= 3; k++) {
+		int i;
+
+		for (i = 0; i < k; i++) {
+			src[i] = 0;
+			dst[i] = i + 1;
+			bytes[i] = M;
+			start[i] = 0;
+		}
+		ends_all(&c, k, src, dst, bytes, start, end);
+		for (i = 0; i < k; i++)
+			ck_assert_int_eq(end[i], LAT + k * MB);
+	}
+	/* k senders to one host: its down link shared */
+	src[0] = 1, src[1] = 2, dst[0] = dst[1] = 0;
+	bytes[0] = bytes[1] = M;
+	start[0] = start[1] = 0;
+	ends_all(&c, 2, src, dst, bytes, start, end);
+	ck_assert_int_eq(end[0], LAT + 2 * MB);
+	ck_assert_int_eq(end[1], LAT + 2 * MB);
+	/* a second flow halfway through the first: both at half rate until the
+	 * first ends at L + 1.5 m/B, the second 0.5 m/B later */
+	src[0] = src[1] = 0, dst[0] = 1, dst[1] = 2;
+	start[1] = MB / 2;
+	ends_all(&c, 2, src, dst, bytes, start, end);
+	ck_assert_int_eq(end[0], LAT + MB / 2 + MB);
+	ck_assert_int_eq(end[1], LAT + 2 * MB);
+	/* full duplex: an exchange does not meet; half duplex: L + 2 m/B */
+	src[0] = 0, dst[0] = 1, src[1] = 1, dst[1] = 0, start[1] = 0;
+	ends_all(&c, 2, src, dst, bytes, start, end);
+	ck_assert_int_eq(end[0], LAT + MB);
+	c.topo.half_duplex = 1;
+	ends_all(&c, 2, src, dst, bytes, start, end);
+	ck_assert_int_eq(end[0], LAT + 2 * MB);
+	ck_assert_int_eq(end[1], LAT + 2 * MB);
+	/* fifo: the first takes the link, the second follows */
+	c.topo.half_duplex = 0;
+	c.topo.fifo = 1;
+	src[0] = src[1] = 0, dst[0] = 1, dst[1] = 2;
+	ends_all(&c, 2, src, dst, bytes, start, end);
+	ck_assert_int_eq(end[0], LAT + MB);
+	ck_assert_int_eq(end[1], LAT + 2 * MB);
+	vlcfg_free(&c);
+}
+END_TEST
+
+/* Random flows on a star (fair or fifo) or a bus: the arrivals with all
+ * flows known at once equal those of a table fed in departure order, the
+ * flows of equal departure in any order, with the checkpoint moved to the
+ * latest allowed time after every addition - exactly. */
+static void incremental_equals_whole(int kind, int fifo, unsigned seed)
+{
+	enum { N = 40 };
+	vlcfg_config c;
+	int src[N], dst[N], order[N], ix[N], i, j;
+	int64_t bytes[N], start[N], ref[N];
+
+	cfg_net(&c, 5, kind, 0, M);
+	c.topo.fifo = fifo;
+	srand(seed);
+	for (i = 0; i < N; i++) {
+		src[i] = rand() % 5;
+		dst[i] = (src[i] + 1 + rand() % 4) % 5;
+		bytes[i] = 1000 + rand() % 200000;
+		start[i] = (int64_t)(rand() % 8) * 300000 + (rand() % 3) * 17;
+	}
+	/* departure order (the table's own order breaks ties) */
+	for (i = 0; i < N; i++)
+		order[i] = i;
+	for (i = 1; i < N; i++)
+		for (j = i; j > 0 && start[order[j - 1]] > start[order[j]]; j--) {
+			int t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	ends_all(&c, N, src, dst, bytes, start, ref);
+	for (i = 0; i < N; i++)
+		ck_assert_int_ge(ref[i], start[i] + LAT + bytes[i] * NSB);
+	/* fed one by one; among equal departures the last added first */
+	vli_ftab_init(&tab);
+	for (i = 0; i < N; i++) {
+		int k = order[i], g = i;
+
+		while (g + 1 < N && start[order[g + 1]] == start[k])
+			g++;
+		if (g > i) { /* reverse the group of equal departures */
+			int a = i, b = g;
+			for (; a < b; a++, b--) {
+				int t = order[a];
+				order[a] = order[b];
+				order[b] = t;
+			}
+			k = order[i];
+		}
+		ix[k] = vli_ftab_add(&tab, src[k] + 100, (uint32_t)k + 1, dst[k] + 100, -1, src[k],
+				     dst[k], bytes[k], start[k]);
+		ck_assert_int_ge(ix[k], 0);
+		/* nothing added later takes bandwidth before its departure + L; a
+		 * safe time may also go back (a bound lowered meanwhile) */
+		vli_ftab_update(&tab, &c, i + 1 < N ? start[order[i + 1]] + LAT : INT64_MAX / 4);
+		if (i % 3 == 1)
+			vli_ftab_update(&tab, &c, start[k] - 5 * LAT);
+	}
+	for (i = 0; i < N; i++) {
+		ck_assert(tab.e[ix[i]].final);
+		ck_assert_int_eq(tab.e[ix[i]].est, ref[i]);
+	}
+	vlcfg_free(&c);
+}
+
+START_TEST(reproducible)
+{
+	unsigned s;
+
+	for (s = 1; s <= 20; s++) {
+		incremental_equals_whole(VLCFG_TOPO_STAR, 0, s);
+		incremental_equals_whole(VLCFG_TOPO_STAR, 1, s);
+		incremental_equals_whole(VLCFG_TOPO_BUS, 0, s);
+	}
+}
+END_TEST
+
+/* A flow is final only once the checkpoint has passed its end; until then
+ * an estimate that a later flow changes. */
+START_TEST(estimates_and_entries)
+{
+	vlcfg_config c;
+	int a, b, i;
+
+	cfg_net(&c, 3, VLCFG_TOPO_STAR, 0, M);
+	vli_ftab_init(&tab);
+	a = vli_ftab_add(&tab, 100, 1, 101, 5, 0, 1, M, 0);
+	ck_assert_int_eq(vli_ftab_update(&tab, &c, LAT), 1);
+	ck_assert_int_eq(tab.e[a].est, LAT + MB);
+	ck_assert(!tab.e[a].final);
+	ck_assert_uint_eq(tab.epoch, 1);
+	/* a second flow from the same host before the first ends: both later */
+	b = vli_ftab_add(&tab, 100, 2, 102, 6, 0, 2, M, 0);
+	ck_assert_int_eq(vli_ftab_update(&tab, &c, LAT), 1);
+	ck_assert(tab.e[a].changed && tab.e[b].changed);
+	ck_assert_int_eq(tab.e[a].est, LAT + 2 * MB);
+	ck_assert_int_eq(vli_ftab_find(&tab, 100, 2, 102), b);
+	ck_assert_int_eq(vli_ftab_find(&tab, 100, 2, 101), -1);
+	/* the checkpoint past both ends: final, off the simulation */
+	tab.e[a].changed = tab.e[b].changed = 0;
+	ck_assert_int_eq(vli_ftab_update(&tab, &c, 10 * MB), 0);
+	ck_assert(tab.e[a].final && !tab.e[a].in_sim);
+	ck_assert_int_eq(tab.nopen, 0);
+	vli_ftab_consume(&tab, a);
+	ck_assert(!tab.e[a].used);
+	ck_assert_int_eq(vli_ftab_find(&tab, 100, 1, 101), -1);
+	ck_assert_int_eq(tab.hwm, b + 1);
+	vli_ftab_consume(&tab, b);
+	ck_assert_int_eq(tab.hwm, 0);
+	/* a full table says so */
+	for (i = 0; i < VLI_FTAB_N; i++)
+		ck_assert_int_ge(vli_ftab_add(&tab, 100, (uint32_t)i, 101, -1, 0, 1, 8, 0), 0);
+	ck_assert_int_eq(vli_ftab_add(&tab, 100, 99999, 101, -1, 0, 1, 8, 0), -1);
+	vlcfg_free(&c);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("flowtab");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int nf;
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, closed_forms);
+	tcase_add_test(tc, reproducible);
+	tcase_add_test(tc, estimates_and_entries);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf ? 1 : 0;
+}

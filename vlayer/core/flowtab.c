@@ -1,0 +1,186 @@
+/* flowtab.c - the messages of a run that cross the [topology]'s links, as
+ * a table of flows whose arrivals the flow model (links.c) decides together:
+ * point-to-point messages of separate calls share the links in virtual time.
+ *
+ * A flow is added when its sender sends (it leaves at the end of its send
+ * time).  Its arrival depends on every flow that takes bandwidth before it
+ * ends, so it is known only once no task can still start such a flow: the
+ * caller (order_flows.c online) says up to when the flows known are all
+ * there are ("safe": nothing not in the table takes bandwidth before it).
+ * vli_ftab_update then
+ *   - applies every event before safe to a checkpoint (the bytes each flow
+ *     still has to carry at the last such event), so that the table never
+ *     simulates the past again: a flow ended there is off the simulation;
+ *   - and runs the flows on from the checkpoint as if no other flow came,
+ *     which gives every open flow its estimated arrival (est).
+ * An arrival is final when est <= the caller's safe time for that flow.
+ *
+ * Reproducible: the flows are simulated in a fixed order (departure,
+ * sender, sequence number), from the checkpoint, which only ever stands at
+ * an event; neither the real order in which senders added them nor when the
+ * checkpoint moved changes a result.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "vlayer/core/engine.h"
+
+int64_t vli_flow_lookahead(const vlcfg_config *c)
+{
+	int64_t la = vli_lookahead(c), lat;
+	double bpns;
+
+	/* a flow takes bandwidth a send and its route's latency after its
+	 * sender's bound: at least a hop's latency, which may be less than the
+	 * message models' least transmission time */
+	vli_net_params(c, &lat, &bpns);
+	return lat < la ? lat : la;
+}
+
+void vli_ftab_init(vli_ftab *t)
+{
+	memset(t, 0, sizeof *t);
+}
+
+int vli_ftab_add(vli_ftab *t, int src_id, uint32_t seq, int dst_id, int dst_slot, int src_host,
+		 int dst_host, int64_t bytes, int64_t start)
+{
+	int i;
+
+	for (i = 0; i < VLI_FTAB_N && t->e[i].used; i++)
+		;
+	if (i == VLI_FTAB_N)
+		return -1;
+	memset(&t->e[i], 0, sizeof t->e[i]);
+	t->e[i].used = 1;
+	t->e[i].in_sim = 1;
+	t->e[i].src_id = src_id;
+	t->e[i].seq = seq;
+	t->e[i].dst_id = dst_id;
+	t->e[i].dst_slot = dst_slot;
+	t->e[i].src_host = src_host;
+	t->e[i].dst_host = dst_host;
+	t->e[i].bytes = bytes;
+	t->e[i].start = start;
+	t->e[i].act = -1;
+	t->e[i].est = -1;
+	if (i >= t->hwm)
+		t->hwm = i + 1;
+	t->nopen++;
+	return i;
+}
+
+int vli_ftab_find(const vli_ftab *t, int src_id, uint32_t seq, int dst_id)
+{
+	int i;
+
+	for (i = 0; i < t->hwm; i++)
+		if (t->e[i].used && t->e[i].seq == seq && t->e[i].src_id == src_id &&
+		    t->e[i].dst_id == dst_id)
+			return i;
+	return -1;
+}
+
+static void drop(vli_ftab *t, int i)
+{
+	t->e[i].used = 0;
+	while (t->hwm > 0 && !t->e[t->hwm - 1].used)
+		t->hwm--;
+}
+
+void vli_ftab_consume(vli_ftab *t, int i)
+{
+	t->e[i].consumed = 1;
+	if (!t->e[i].in_sim)
+		drop(t, i);
+}
+
+/* The fixed order of the simulation. */
+static int canon_cmp(const void *a, const void *b, void *arg)
+{
+	const vli_fent *x = &((const vli_ftab *)arg)->e[*(const int *)a];
+	const vli_fent *y = &((const vli_ftab *)arg)->e[*(const int *)b];
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->src_id != y->src_id)
+		return x->src_id < y->src_id ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return x->dst_id < y->dst_id ? -1 : x->dst_id > y->dst_id;
+}
+
+int vli_ftab_update(vli_ftab *t, const vlcfg_config *c, int64_t safe)
+{
+	int *ix, *id, n = 0, i, k, changed = 0, ck;
+	vli_flows f;
+
+	if (!t->nopen)
+		return 0;
+	ix = malloc((size_t)t->nopen * sizeof *ix);
+	id = malloc((size_t)t->nopen * sizeof *id);
+	if (!ix || !id)
+		vli_error(3, "out of memory (the flows in flight)");
+	for (i = 0; i < t->hwm; i++)
+		if (t->e[i].used && t->e[i].in_sim)
+			ix[n++] = i;
+	qsort_r(ix, (size_t)n, sizeof *ix, canon_cmp, t);
+	vli_flows_init(&f, c);
+	f.now = t->t_ck;
+	for (k = 0; k < n; k++) {
+		vli_fent *e = &t->e[ix[k]];
+
+		if (e->ck_active)
+			id[k] = vli_flows_add_at(&f, e->src_host, e->dst_host, e->ck_left, e->start,
+						 e->act);
+		else
+			id[k] = vli_flows_add(&f, e->src_host, e->dst_host, e->bytes, e->start);
+		if (e->act < 0)
+			e->act = f.flow[id[k]].act;
+	}
+	/* the checkpoint: every event before safe (ns); a safe time before the
+	 * checkpoint (a bound lowered meanwhile) leaves it where it is */
+	ck = (double)safe - 0.5 >= t->t_ck;
+	if (ck) {
+		vli_flows_advance(&f, (double)safe - 0.5);
+		t->t_ck = f.now;
+	}
+	for (k = 0; ck && k < n; k++) {
+		vli_fent *e = &t->e[ix[k]];
+		int st = vli_flows_state(&f, id[k], &e->ck_left);
+
+		e->ck_active = st == VLI_FLOW_ACTIVE;
+		if (st == VLI_FLOW_DONE) {
+			int64_t end;
+
+			vli_flows_end(&f, id[k], &end);
+			if (end != e->est)
+				changed = 1, e->changed = 1;
+			e->est = end;
+			e->final = 1;
+			e->in_sim = 0;
+			t->nopen--;
+		}
+	}
+	/* the estimates: the open flows run on alone */
+	vli_flows_advance(&f, INFINITY);
+	for (k = 0; k < n; k++) {
+		vli_fent *e = &t->e[ix[k]];
+		int64_t end;
+
+		if (!e->in_sim || !vli_flows_end(&f, id[k], &end))
+			continue;
+		if (end != e->est)
+			changed = 1, e->changed = 1;
+		e->est = end;
+	}
+	vli_flows_free(&f);
+	for (k = 0; k < n; k++)
+		if (!t->e[ix[k]].in_sim && t->e[ix[k]].consumed)
+			drop(t, ix[k]);
+	free(ix);
+	free(id);
+	if (changed)
+		t->epoch++;
+	return changed;
+}

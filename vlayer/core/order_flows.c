@@ -1,0 +1,225 @@
+/* order_flows.c - shared links online (issue 13): under ordering = virtual
+ * with a [topology], every message between two hosts is a flow in the
+ * board's table (flowtab.c), so that the messages of separate calls share
+ * the links in virtual time, whatever the real timing.
+ *
+ * A sender adds its message's flow before its bound passes the departure,
+ * so the table holds every flow that can take bandwidth before root + la
+ * (the least bound of the run plus the lookahead: a flow takes bandwidth a
+ * send and a latency after it leaves).  Each change moves the table's
+ * checkpoint there and estimates every open flow's arrival as if no other
+ * flow came; a receiver that waits for the message has the estimate as its
+ * bound (a lower estimate, when a new flow speeds one up, lowers it: never
+ * below the root, since the new flow takes bandwidth after it).
+ *
+ * An estimate est is final once nothing not in the table can take
+ * bandwidth before it: est < (the least bound that counts) + la, where the
+ * bounds that count are the other tasks' that can go on without this one,
+ * and this task's own clock unless it is committed to receiving the message
+ * (then it starts nothing before the message is in).  The arrival a task
+ * observes is always final: a receive waits for it (vli_flow_settle), and a
+ * choice among messages compares estimates only when vli_order_safe (or
+ * vli_flow_settled) holds for its time and no estimate changed meanwhile
+ * (vli_flow_epoch).  Other real hosts' tasks do not add flows (their
+ * messages keep the contention-free time); the README says so.
+ */
+#include "vlayer/core/board.h"
+#include "vlayer/core/engine.h"
+
+static void (*sleeper)(vli_order_wait *w);
+
+void vli_flow_set_sleeper(void (*fn)(vli_order_wait *w))
+{
+	sleeper = fn;
+}
+
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	return a >= VLI_ORDER_NONE - b ? VLI_ORDER_NONE : a + b;
+}
+
+static int flows_on(void)
+{
+	return vli_bd && vli_order_slot() >= 0 && vli_net_on(&vli_t.cfg);
+}
+
+int vli_flows_online(void)
+{
+	return flows_on();
+}
+
+/* The lookahead of flows (vli_flow_lookahead): the run's, if smaller. */
+static int64_t flow_la(void)
+{
+	static __thread int64_t la = -1;
+	int64_t run = atomic_load(&vli_bd->la);
+
+	if (la < 0)
+		la = vli_flow_lookahead(&vli_t.cfg);
+	return run < la ? run : la;
+}
+
+static int my_id(void)
+{
+	return atomic_load(&vli_bd->slot[vli_order_slot()].id);
+}
+
+/* Under the lock: move the checkpoint to root + la, estimate, lower the
+ * bounds of the receivers whose flow got earlier; kick[] (n) gets the
+ * receivers whose estimate changed.  Returns how many. */
+static int update_locked(int *kick, int nk)
+{
+	vli_ftab *t = &vli_bd->flows;
+	int64_t safe = sat_add(vli_board_root(), flow_la());
+	int i, n = 0;
+
+	if (!vli_ftab_update(t, &vli_t.cfg, safe))
+		return 0;
+	for (i = 0; i < t->hwm; i++) {
+		if (t->e[i].used && !t->e[i].in_sim && t->e[i].dst_slot >= 0 &&
+		    atomic_load(&vli_bd->slot[t->e[i].dst_slot].state) == VLI_SLOT_EXITED) {
+			vli_ftab_consume(t, i); /* nobody will take it */
+			continue;
+		}
+		vli_fent *e = &t->e[i];
+
+		if (!e->used || !e->changed)
+			continue;
+		e->changed = 0;
+		if (e->dst_slot < 0)
+			continue;
+		if (!e->final)
+			vli_order_lower_locked(e->dst_slot, e->est);
+		if (n < nk)
+			kick[n++] = e->dst_slot;
+	}
+	return n;
+}
+
+static void kick_all(const int *kick, int n)
+{
+	int i;
+
+	if (n)
+		vli_board_wake_watchers();
+	for (i = 0; i < n; i++)
+		vli_board_kick(kick[i]);
+}
+
+int vli_flow_send(int dst_id, int dst_host, int64_t bytes, int64_t depart, uint32_t seq,
+		  int64_t *est)
+{
+	static int warned;
+	int d, i, kick[64], nk;
+	vli_slot *s;
+
+	if (!flows_on() || dst_host < 0 || dst_host >= vli_t.cfg.nhosts || dst_host == vli_t.host ||
+	    vli_t.host < 0 || (d = vli_board_find(dst_id)) < 0)
+		return 0;
+	s = &vli_bd->slot[d];
+	if (atomic_load(&s->pid) < 0 || atomic_load(&s->state) == VLI_SLOT_OUTSIDE ||
+	    atomic_load(&s->state) == VLI_SLOT_EXITED)
+		return 0; /* another real host's task, or none to receive it (a task
+			     not started yet is taken for one of this host) */
+	vli_board_lock();
+	i = vli_ftab_add(&vli_bd->flows, my_id(), seq, dst_id, d, vli_t.host, dst_host, bytes, depart);
+	if (i < 0) {
+		vli_board_unlock();
+		if (!warned++)
+			vli_warn("more than %d messages on the [topology]'s links at once: the "
+				 "others take their contention-free time, in real order",
+				 VLI_FTAB_N);
+		return 0;
+	}
+	nk = update_locked(kick, 64);
+	*est = vli_bd->flows.e[i].est;
+	vli_board_unlock();
+	kick_all(kick, nk);
+	return 1;
+}
+
+/* The flow (src_id, seq) to this task: 0 if none; else its arrival in *arr,
+ * 1 if final, 2 if an estimate.  committed: this task receives it now. */
+static int arrival(int src_id, uint32_t seq, int64_t *arr, int committed, int consume)
+{
+	int i, r, kick[64], nk = 0;
+	vli_fent *e;
+
+	if (!flows_on())
+		return 0;
+	vli_board_lock();
+	i = vli_ftab_find(&vli_bd->flows, src_id, seq, my_id());
+	if (i < 0) {
+		vli_board_unlock();
+		return 0;
+	}
+	e = &vli_bd->flows.e[i];
+	if (!e->final) {
+		int64_t b = vli_order_others_locked();
+
+		nk = update_locked(kick, 64);
+		if (!committed && vli_t.now < b)
+			b = vli_t.now;
+		/* (a flow that takes bandwidth when e ends does not change its end) */
+		if (!e->final && e->est <= sat_add(b, flow_la()))
+			e->final = 1;
+	}
+	*arr = e->est;
+	r = e->final ? 1 : 2;
+	if (r == 1 && consume)
+		vli_ftab_consume(&vli_bd->flows, i);
+	vli_board_unlock();
+	kick_all(kick, nk);
+	return r;
+}
+
+int vli_flow_arrival(int src_id, uint32_t seq, int64_t *arr)
+{
+	return arrival(src_id, seq, arr, 0, 0);
+}
+
+int vli_flow_settled(int64_t tau)
+{
+	int64_t b;
+	int kick[64], nk;
+
+	if (!flows_on() || !vli_bd->flows.hwm)
+		return 1;
+	vli_board_lock();
+	nk = update_locked(kick, 64);
+	b = vli_order_others_locked();
+	vli_board_unlock();
+	kick_all(kick, nk);
+	return tau < sat_add(b, flow_la());
+}
+
+uint32_t vli_flow_epoch(void)
+{
+	return vli_bd ? __atomic_load_n(&vli_bd->flows.epoch, __ATOMIC_ACQUIRE) : 0;
+}
+
+int64_t vli_flow_settle(int src_id, uint32_t seq, int64_t arr, int keep)
+{
+	vli_order_wait w;
+	int64_t a;
+	int r = arrival(src_id, seq, &a, 1, !keep);
+
+	if (!r)
+		return arr;
+	if (r == 2) {
+		vli_order_wait_begin(&w, "the arrival of message %u from %d on shared links", seq,
+				     src_id);
+		for (;;) {
+			vli_order_snap(&w);
+			vli_order_block(a, VLI_WAIT_MSG);
+			if ((r = arrival(src_id, seq, &a, 1, !keep)) != 2)
+				break;
+			if (sleeper)
+				sleeper(&w);
+			else
+				vli_order_sleep(&w, VLI_SLEEP_ROOT);
+		}
+		vli_order_wait_end(&w);
+	}
+	return a;
+}
