@@ -10,7 +10,12 @@
 #     rounding of virtual times to whole ns); with the default penalty the fit may
 #     merge the two nearly collinear transmission segments, but stays within 2 %;
 #  3. the fitted fragment, with the [hosts] of the original, predicts the same
-#     ping-pong times as the original.
+#     ping-pong times as the original;
+#  4. a [topology] star of 4 hosts (30 us, 100 MB/s, every message eager): the
+#     share_* experiments under the layer (messages of separate calls share the
+#     links online) give back the star, its duplex and its bandwidth - exactly for
+#     full duplex; half duplex within 2 % (the experiments' own start and reply
+#     messages share the one link too).
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -127,4 +132,25 @@ if paste "$WORK/pw.pp" "$WORK/fitted.pp" | awk '{ for (i = 1; i <= NF / 2; i++) 
 else
 	fail "ping-pong differs: $(paste "$WORK/pw.pp" "$WORK/fitted.pp" | head -5)"
 fi
+
+# ---- 4. a star's links: vlcalib's sharing experiments under the layer ----
+for d in full half; do
+	printf '[simulation]\ncompute = ignore\n[network inter]\ntrans_delay = 30us\nbandwidth = 100MB/s\n[network intra]\ntrans_delay = 1us\n[mpi]\neager_limit = 64MiB\nranks_per_node = 1\n[hosts n]\ncount = 4\n[topology]\nkind = star\nduplex = %s\n' \
+		"$d" > "$WORK/star-$d.ini"
+	if "$BUILD/vlrun" $PRE -np 4 --vmconfig "$WORK/star-$d.ini" --trace-dir "$WORK/tr" \
+		"$BUILD/calib_mpi" --only rtt,oneway,send,recv,share --quick -o "$WORK/s$d.csv" \
+		> "$WORK/s$d.out" 2>&1; then
+		ok "calib_mpi -np 4 with the sharing experiments under the layer on a $d-duplex star"
+	else
+		fail "calib_mpi on star-$d.ini: $(tail -3 "$WORK/s$d.out")"
+	fi
+	"$BUILD/vlcalib" fit "$WORK/s$d.csv" -o "$WORK/s$d.ini" > /dev/null 2>&1
+	assert_eq "$d-duplex star: [topology] kind and duplex recovered" "star $d" \
+		"$(key "$WORK/s$d.ini" kind) $(key "$WORK/s$d.ini" duplex)"
+done
+assert_eq "full-duplex star: bandwidth and latency recovered exactly" "100MB/s 30us" \
+	"$(key "$WORK/sfull.ini" bandwidth) $(key "$WORK/sfull.ini" latency)"
+bw=$(key "$WORK/shalf.ini" bandwidth)
+near "${bw%MB/s}" 100 2 && ok "half-duplex star: bandwidth within 2 % ($bw)" ||
+	fail "half-duplex star: bandwidth $bw, not 100MB/s"
 e2e_summary
