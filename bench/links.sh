@@ -4,7 +4,12 @@
 # VMConfig without a topology (the contention-free sweep), with a star and
 # with a bus (the flow model: rates recomputed at every start and end of a
 # message), each timed in the same invocation; seconds per call and the ratio
-# to the contention-free sweep.  Figures only.  BENCH_P ("16 64 128").
+# to the contention-free sweep.  Then what point-to-point sharing online costs
+# a run (vlayer/core/order_flows.c: a receive waits until its message's arrival
+# is final): real seconds of the token ring sample (one message in flight) and,
+# if installed, of LAMMPS (4 ranks, two per node; every step's halo exchange on
+# the links at once), natively and under the layer without and with a
+# [topology], in the same invocation.  Figures only.  BENCH_P ("16 64 128").
 set -u
 BUILD=$(cd "${1:-build}" && pwd)
 make -s -C "$(dirname "$0")/.." B="$BUILD" "$BUILD/tests/collsim" > /dev/null || exit 1
@@ -37,3 +42,42 @@ for p in ${BENCH_P:-16 64 128}; do
 				(a > 0 ? b / a : 0), (a > 0 ? d / a : 0) }'
 	done
 done
+
+# ---- point to point online ----
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OPENBLAS_NUM_THREADS=1
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+rsecs() { # CMD...: real seconds of a command
+	local t0 t1
+	t0=$(date +%s%N)
+	"$@" > "$W/run.out" 2>&1 || echo "failed: $*: $(tail -2 "$W/run.out")" >&2
+	t1=$(date +%s%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'
+}
+for kind in none star bus; do
+	{
+		printf '[simulation]\ncompute = ignore\n[network inter]\ntrans_delay = 50us\n'
+		printf 'bandwidth = 100Mbit/s\n[mpi]\nranks_per_node = 2\neager_limit = 64KiB\n'
+		printf '[hosts node]\ncount = 2\nprocs = 2\n'
+		[ $kind = none ] || printf '[topology]\nkind = %s\n' $kind
+	} > "$W/p$kind.ini"
+done
+printf '\n%-44s %9s %9s %9s %9s %10s %10s\n' "run, 4 ranks on 2 nodes (real seconds)" native none star bus \
+	"star/none" "bus/none"
+row() { # NAME CMD...: native, then under the layer on each VMConfig
+	local n=$1 a b c d
+	shift
+	a=$(rsecs mpirun -np 4 "$@")
+	b=$(rsecs "$BUILD/vlrun" -np 4 --vmconfig "$W/pnone.ini" --trace-dir "$W/t" "$@")
+	c=$(rsecs "$BUILD/vlrun" -np 4 --vmconfig "$W/pstar.ini" --trace-dir "$W/t" "$@")
+	d=$(rsecs "$BUILD/vlrun" -np 4 --vmconfig "$W/pbus.ini" --trace-dir "$W/t" "$@")
+	awk -v n="$n" -v a=$a -v b=$b -v c=$c -v d=$d 'BEGIN {
+		printf "%-44s %9.3f %9.3f %9.3f %9.3f %10.2f %10.2f\n", n, a, b, c, d,
+			(b > 0 ? c / b : 0), (b > 0 ? d / b : 0) }'
+}
+row "token ring, 2000 laps of 8 KiB" "$BUILD/samples/mpi/ring.v" -n 2000 -s 8192
+if [ -x /usr/bin/lmp ]; then
+	cd "$W" && row "LAMMPS in.melt, 100 steps" /usr/bin/lmp -in "$ROOT/tests/e2e/lammps/in.melt" -log none
+else
+	echo "LAMMPS: not installed (Debian package lammps), skipped"
+fi

@@ -194,30 +194,6 @@ int vlmpi_arrival_final(const vlmpi_hdr *h, int64_t t_post, int64_t *a)
 	return 1;
 }
 
-int vlmpi_arrived_by(const vlmpi_hdr *h, int64_t t_post, int64_t t)
-{
-	vli_order_wait w;
-	int64_t a;
-	int waiting = 0, r;
-
-	for (;;) {
-		if (waiting)
-			vli_order_snap(&w);
-		if ((r = vlmpi_arrival_final(h, t_post, &a)) || (a > t && vli_flow_settled(t)))
-			break;
-		if (!waiting) {
-			vli_order_wait_begin(&w, "whether message %u from rank %d is in", h->seq, h->src);
-			vli_order_snap(&w);
-			waiting = 1;
-		}
-		vli_order_block(vli_t.now, VLI_WAIT_POLL);
-		vlmpi_order_sleep(&w, VLI_SLEEP_ROOT);
-	}
-	if (waiting)
-		vli_order_wait_end(&w);
-	return a <= t;
-}
-
 int64_t vlmpi_arrival_of(const vlmpi_hdr *h, int64_t t_post)
 {
 	int64_t go = h->t_call + h->send_ns, a;

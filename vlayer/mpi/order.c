@@ -106,6 +106,30 @@ void vlmpi_order_end(void)
 	vlmpi_vorder = 0;
 }
 
+int vlmpi_arrived_by(const vlmpi_hdr *h, int64_t t_post, int64_t t)
+{
+	vli_order_wait w;
+	int64_t a;
+	int waiting = 0, r;
+
+	for (;;) {
+		if (waiting)
+			vli_order_snap(&w);
+		if ((r = vlmpi_arrival_final(h, t_post, &a)) || (a > t && vli_flow_settled(t)))
+			break;
+		if (!waiting) {
+			vli_order_wait_begin(&w, "whether message %u from rank %d is in", h->seq, h->src);
+			vli_order_snap(&w);
+			waiting = 1;
+		}
+		vli_order_block(vli_t.now, VLI_WAIT_POLL);
+		vlmpi_order_sleep(&w, VLI_SLEEP_ROOT);
+	}
+	if (waiting)
+		vli_order_wait_end(&w);
+	return a <= t;
+}
+
 /* ---- choosing ---- */
 
 /* Take in every header that has arrived, and wait for real for the ones that

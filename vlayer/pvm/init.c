@@ -233,7 +233,6 @@ static void join_board(int create, int slot)
 	if (!create && access(b, F_OK) != 0)
 		create = 1;
 	vli_order_start(b, create, slot, "t%x", probe_task);
-	vlpvm_flows_init();
 	vli_order_set_key(-1, vlpvm_base_ctx);
 	unsetenv("VLAYER_BOARD_ADDR");
 	if (create && vli_order_on() && vlpvm_real_pvm_config(&nhost, &narch, &hi) >= 0 &&

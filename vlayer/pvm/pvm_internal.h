@@ -147,7 +147,4 @@ int vlpvm_vrecv(int tid, int tag, int internal);
  * context) into the virtual mailbox, so that the board counts it as in. */
 void vlpvm_take_in(void);
 
-/* recv.c: how a receive waits for a flow's final arrival (order_flows.c). */
-void vlpvm_flows_init(void);
-
 #endif

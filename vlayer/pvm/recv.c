@@ -144,6 +144,22 @@ static void undecodable(const struct pvmminfo *mi, const char *why)
 		  (unsigned)vli_t.id, (unsigned)mi->src, mi->tag, mi->ctx, why);
 }
 
+static void pull_all(void);
+static int pull_one(struct timeval *tmo);
+
+/* How a receive waits for its message's final arrival on shared links:
+ * taking in what comes meanwhile. */
+static void flow_sleep(vli_order_wait *w)
+{
+	struct timeval tv = { 0, 20000 };
+
+	pull_all();
+	if (vli_order_behind())
+		pull_one(&tv);
+	else
+		vli_order_sleep(w, VLI_SLEEP_ROOT);
+}
+
 /* Take the message that is the active receive buffer into the mailbox. */
 static void take(int b)
 {
@@ -169,8 +185,11 @@ static void take(int b)
 			m.seq = h.seq;
 			m.arrival = h.arrival;
 			m.synthetic = 0;
-			/* maybe a flow on shared links: its arrival an estimate */
+			/* maybe a flow on shared links: its arrival an estimate,
+			 * whose final value a receive waits for (flow_sleep) */
 			m.flow = h.src_host != vli_t.host && vli_flows_online();
+			if (m.flow)
+				vli_flow_set_sleeper(flow_sleep);
 			if (h.announced)
 				vli_order_received_in(vlpvm_class_of(m.ctx, vlpvm_base_ctx));
 		}
@@ -335,24 +354,6 @@ static void refresh_flows(void)
 			m->arrival = a;
 		m->flow = r == 2;
 	}
-}
-
-/* How a receive waits for its message's final arrival on shared links:
- * taking in what comes meanwhile. */
-static void flow_sleep(vli_order_wait *w)
-{
-	struct timeval tv = { 0, 20000 };
-
-	pull_all();
-	if (vli_order_behind())
-		pull_one(&tv);
-	else
-		vli_order_sleep(w, VLI_SLEEP_ROOT);
-}
-
-void vlpvm_flows_init(void)
-{
-	vli_flow_set_sleeper(flow_sleep);
 }
 
 /* The message the pattern takes first and the virtual time tau by which it
