@@ -9,8 +9,10 @@
 # are measured (the least and the median of REPS repetitions).  The same
 # program under vlrun on the fitted VMConfig, with [topology] kind = star
 # (full duplex; and half duplex) and without one (contention-free, "free"),
-# gives the predictions (seconds); the table shows each against the measured
-# least.  Needs root, ip, tc (iproute2), unshare and
+# gives the predictions (seconds); and "calib": calib_mpi run on the cluster
+# (ping-pongs and its sharing experiments, --quick) and `vlcalib fit` give the
+# whole VMConfig, [topology] included (its duplex, bandwidth, backplane).  The
+# table shows each against the measured least.  Needs root, ip, tc (iproute2), unshare and
 # mpirun; says why and exits 0 otherwise.  Figures only.
 # BENCH_RATE (100mbit), BENCH_QUEUE (tbf's latency: how long a packet may
 # queue, 1s), BENCH_BURST (tbf's burst, 10kb), BENCH_REPS (5).
@@ -61,14 +63,17 @@ mpicc -O2 -o "$W/collbench" "$HERE/collbench.c" || skip "mpicc failed"
 "$BUILD/vlcc" -mpi -O2 -o "$W/collbench.v" "$HERE/collbench.c" || skip "vlcc -mpi failed"
 printf 'vlc1 slots=1\nvlc2 slots=1\nvlc3 slots=1\nvlc4 slots=1\n' > "$W/hosts"
 # measure KIND BYTES: "KIND BYTES min median" natively on the cluster
-measure() {
+# on_cluster CMD...: CMD under mpirun with one rank on each emulated host
+on_cluster() {
 	ip netns exec "${NS}1" unshare --uts sh -c 'hostname vlc1; exec "$@"' sh \
-		timeout 600 mpirun --mca plm_rsh_agent "$HERE/../tests/e2e/multihost/rsh.sh" --hostfile "$W/hosts" \
+		timeout 900 mpirun --mca plm_rsh_agent "$HERE/../tests/e2e/multihost/rsh.sh" --hostfile "$W/hosts" \
 		-np 4 --map-by node --mca btl tcp,self --mca btl_tcp_if_include 10.234.0.0/24 \
 		--mca oob_tcp_if_include 10.234.0.0/24 --mca coll_tuned_use_dynamic_rules 1 \
 		--mca mpi_yield_when_idle 1 --mca coll_tuned_bcast_algorithm 6 --mca coll_tuned_allreduce_algorithm 3 \
-		--mca coll_tuned_alltoall_algorithm 2 "$W/collbench" "$1" "$2" "$REPS" 2> "$W/mpi.err" |
-		tail -1
+		--mca coll_tuned_alltoall_algorithm 2 "$@"
+}
+measure() {
+	on_cluster "$W/collbench" "$1" "$2" "$REPS" 2> "$W/mpi.err" | tail -1
 }
 pp8=$(measure pingpong 8 | awk '{ print $3 }')
 pp1m=$(measure pingpong 1048576 | awk '{ print $3 }')
@@ -91,6 +96,21 @@ model() { # NAME [TOPOLOGY LINES]
 model star "kind = star"
 model half "kind = star" "duplex = half"
 model free
+# calib: the cluster calibrated by vlcalib, sharing experiments included
+if on_cluster "$BUILD/calib_mpi" --only rtt,oneway,send,recv,share --quick -o "$W/raw.csv" \
+	> "$W/calib.out" 2>&1 && "$BUILD/vlcalib" fit "$W/raw.csv" -o "$W/fit.ini" > "$W/fit.out" 2>&1; then
+	{
+		printf '[simulation]\ncompute = ignore\n[mpi]\neager_limit = 65536\nranks_per_node = 1\n'
+		printf '[collectives]\nbcast = binomial_ompi\nallreduce = recursive_doubling\n'
+		printf 'alltoall = pairwise\n[hosts vlc]\ncount = 4\n'
+		grep -v '^eager_limit' "$W/fit.ini" | sed '/^\[mpi\]/d'
+	} > "$W/calib.ini"
+	echo "vlcalib on the cluster: $(sed -n '/^\[topology\]/,/^\[/p' "$W/fit.ini" | grep -v '^;' |
+		grep '=' | tr -s ' ' | paste -sd';')"
+else
+	echo "vlcalib on the cluster failed: $(tail -2 "$W/calib.out" "$W/fit.out")"
+	cp "$W/free.ini" "$W/calib.ini"
+fi
 predict() { # CONFIG KIND BYTES: the predicted time
 	OMPI_MCA_rmaps_base_oversubscribe=1 "$BUILD/vlrun" -np 4 --vmconfig "$W/$1.ini" \
 		--trace-dir "$W/t" "$W/collbench.v" "$2" "$3" 1 2> "$W/vl.err" | tail -1 |
@@ -98,18 +118,19 @@ predict() { # CONFIG KIND BYTES: the predicted time
 }
 echo "emulated cluster: 4 hosts, tbf $RATE each way per host link; fitted L = $L ns," \
 	"B = $B B/s (ping-pong 8 B: $pp8 s, 1 MiB: $pp1m s)"
-printf '%-10s %8s %10s %10s %10s %7s %10s %7s %10s %7s\n' kind bytes "measured" "median" \
-	"star" "error" "half" "error" "free" "error"
+printf '%-10s %8s %10s %10s %10s %7s %10s %7s %10s %7s %10s %7s\n' kind bytes "measured" \
+	"median" "star" "error" "half" "error" "free" "error" "calib" "error"
 for k in bcast allreduce alltoall; do
 	for n in 65536 1048576; do
 		read -r _ _ mn md <<< "$(measure $k $n)"
 		ps=$(predict star $k $n)
 		ph=$(predict half $k $n)
 		pf=$(predict free $k $n)
-		awk -v k=$k -v n=$n -v mn="$mn" -v md="$md" -v ps="$ps" -v ph="$ph" -v pf="$pf" '
+		pc=$(predict calib $k $n)
+		awk -v k=$k -v n=$n -v mn="$mn" -v md="$md" -v ps="$ps" -v ph="$ph" -v pf="$pf" -v pc="$pc" '
 		function e(p) { return mn > 0 ? 100 * (p - mn) / mn : 0 }
 		BEGIN {
-			printf "%-10s %8d %10.6f %10.6f %10.6f %+6.1f%% %10.6f %+6.1f%% %10.6f %+6.1f%%\n",
-				k, n, mn, md, ps, e(ps), ph, e(ph), pf, e(pf) }'
+			printf "%-10s %8d %10.6f %10.6f %10.6f %+6.1f%% %10.6f %+6.1f%% %10.6f %+6.1f%% %10.6f %+6.1f%%\n",
+				k, n, mn, md, ps, e(ps), ph, e(ph), pf, e(pf), pc, e(pc) }'
 	done
 done
