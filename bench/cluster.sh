@@ -10,12 +10,13 @@
 # program under vlrun on the fitted VMConfig, with [topology] kind = star
 # (full duplex; and half duplex) and without one (contention-free, "free"),
 # gives the predictions (seconds); and "calib": calib_mpi run on the cluster
-# (ping-pongs and its sharing experiments, --quick) and `vlcalib fit` give the
+# (ping-pongs and its sharing experiments, every size to 4 MiB) and `vlcalib fit` give the
 # whole VMConfig, [topology] included (its duplex, bandwidth, backplane).  The
 # table shows each against the measured least.  Needs root, ip, tc (iproute2), unshare and
 # mpirun; says why and exits 0 otherwise.  Figures only.
 # BENCH_RATE (100mbit), BENCH_QUEUE (tbf's latency: how long a packet may
-# queue, 1s), BENCH_BURST (tbf's burst, 10kb), BENCH_REPS (5).
+# queue, 1s), BENCH_BURST (tbf's burst, 10kb), BENCH_REPS (5), BENCH_CALIB
+# (calib_mpi's options: all ping-pong sizes to 4 MiB, 1 s a row), BENCH_KEEP (keep the work folder: its fit).
 set -u
 BUILD=$(cd "${1:-build}" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -35,7 +36,7 @@ cleanup() {
 		ip netns del "$NS$i" 2> /dev/null
 		rm -rf "/etc/netns/$NS$i"
 	done
-	rm -rf "$W"
+	[ -n "${BENCH_KEEP:-}" ] && echo "kept: $W" || rm -rf "$W"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -97,7 +98,7 @@ model star "kind = star"
 model half "kind = star" "duplex = half"
 model free
 # calib: the cluster calibrated by vlcalib, sharing experiments included
-if on_cluster "$BUILD/calib_mpi" --only rtt,oneway,send,recv,share --quick -o "$W/raw.csv" \
+if on_cluster "$BUILD/calib_mpi" --only rtt,oneway,send,recv,share ${BENCH_CALIB:---sizes 0:4MiB --row-budget 1s --min-time 5ms} -o "$W/raw.csv" \
 	> "$W/calib.out" 2>&1 && "$BUILD/vlcalib" fit "$W/raw.csv" -o "$W/fit.ini" > "$W/fit.out" 2>&1; then
 	{
 		printf '[simulation]\ncompute = ignore\n[mpi]\neager_limit = 65536\nranks_per_node = 1\n'

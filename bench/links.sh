@@ -58,7 +58,7 @@ for kind in none star bus; do
 	{
 		printf '[simulation]\ncompute = ignore\n[network inter]\ntrans_delay = 50us\n'
 		printf 'bandwidth = 100Mbit/s\n[mpi]\nranks_per_node = 2\neager_limit = 64KiB\n'
-		printf '[hosts node]\ncount = 2\nprocs = 2\n'
+		printf '[hosts node]\ncount = 2\nprocessors = 2\n'
 		[ $kind = none ] || printf '[topology]\nkind = %s\n' $kind
 	} > "$W/p$kind.ini"
 done
