@@ -7,6 +7,8 @@
 #ifndef VLCFG_VMCONFIG_H
 #define VLCFG_VMCONFIG_H
 
+#define VLCFG_DEADLOCK_DEFAULT 2000000000LL /* [simulation] deadlock_after (ns) */
+
 #include <stddef.h>
 #include <stdint.h>
 #include "vltrace.h"
@@ -98,6 +100,8 @@ typedef struct vlcfg_config {
 	int compute_ignore;       /* [simulation] compute = ignore */
 	int placement;            /* enum vlcfg_placement */
 	int ordering_real;        /* [simulation] ordering = real (0: virtual, the default) */
+	int64_t deadlock_after;   /* [simulation] deadlock_after: ns every task must have waited,
+				     nothing on its way, before a deadlock is declared (2 s) */
 	char trace_dir[VLCFG_PATH_MAX]; /* [simulation] trace_dir, "" = not given */
 	vlcfg_mpi mpi;               /* [mpi] and [collectives] */
 	vlcfg_topo topo;             /* [topology] */

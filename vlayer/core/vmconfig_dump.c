@@ -162,6 +162,7 @@ void vlcfg_dump(const vlcfg_config *cfg, FILE *out)
 		fprintf(out, "trace_dir = %s\n", cfg->trace_dir);
 	else
 		vlcfg_dump_unset(out, "trace_dir");
+	fprintf(out, "deadlock_after = %" PRId64 "ns\n", cfg->deadlock_after);
 	vlcfg_dump_link(out, "intra", &cfg->intra);
 	vlcfg_dump_link(out, "inter", &cfg->inter);
 	vlcfg_dump_mpi(out, cfg);

@@ -51,7 +51,7 @@ static int vlcfg_bad(vlcfg_ld *st, const char *key, const char *text, int rc,
 enum { VLCFG_T_WORD, VLCFG_T_TEXT, VLCFG_T_INT, VLCFG_T_NUM, VLCFG_T_TIME, VLCFG_T_PERKIB,
        VLCFG_T_RATE, VLCFG_T_PWL, VLCFG_T_CONT, VLCFG_T_SIZE, VLCFG_T_HOSTLIST };
 
-enum { VLCFG_COMPUTE, VLCFG_PLACEMENT, VLCFG_ORDERING, VLCFG_TRACE_DIR, VLCFG_COUNT, VLCFG_PROCS, VLCFG_FACTOR,
+enum { VLCFG_COMPUTE, VLCFG_PLACEMENT, VLCFG_ORDERING, VLCFG_TRACE_DIR, VLCFG_DEADLOCK, VLCFG_COUNT, VLCFG_PROCS, VLCFG_FACTOR,
        VLCFG_REAL, VLCFG_INIT, VLCFG_FLOPS, VLCFG_SEND, VLCFG_RECV, VLCFG_TRANS, VLCFG_PERKIB,
        VLCFG_BW, VLCFG_SEND_MODEL, VLCFG_TRANS_MODEL, VLCFG_CONT, VLCFG_EAGER, VLCFG_MPI_PLACEMENT,
        VLCFG_RANKS_PER_NODE, VLCFG_RANK_HOSTS, VLCFG_NKEYS };
@@ -80,6 +80,7 @@ static const vlcfg_key vlcfg_keys[VLCFG_NKEYS] = {
 	{"placement", VLCFG_SIM, VLCFG_T_WORD, 0, "use fill or roundrobin", {"fill", "roundrobin"}},
 	{"ordering", VLCFG_SIM, VLCFG_T_WORD, 0, "use virtual or real", {"virtual", "real"}},
 	{"trace_dir", VLCFG_SIM, VLCFG_T_TEXT, 0, "use a directory", {NULL, NULL}},
+	{"deadlock_after", VLCFG_SIM, VLCFG_T_TIME, 0, VLCFG_USE_TIME, {NULL, NULL}},
 	{"count", VLCFG_IN(VLCFG_K_HOSTS), VLCFG_T_INT, VLCFG_MAX_HOSTS, "use an integer 1..100000",
 	 {NULL, NULL}},
 	{"processors", VLCFG_HOST, VLCFG_T_INT, VLCFG_MAX_PROCS, "use an integer 1..1000000",
@@ -565,6 +566,8 @@ static void vlcfg_store_sim(vlcfg_config *c, int id, const vlcfg_val *v)
 		c->placement = (int)v->i;
 	else if (id == VLCFG_ORDERING)
 		c->ordering_real = (int)v->i;
+	else if (id == VLCFG_DEADLOCK)
+		c->deadlock_after = v->i;
 	else
 		snprintf(c->trace_dir, sizeof(c->trace_dir), "%s", v->s);
 }

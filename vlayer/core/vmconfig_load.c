@@ -430,6 +430,7 @@ int vlcfg_load(const char *path, vlcfg_config *cfg, char *err, size_t errlen)
 	memset(cfg, 0, sizeof(*cfg));
 	vlcfg_mpi_init(&cfg->mpi);
 	vlcfg_topo_default(&cfg->topo);
+	cfg->deadlock_after = VLCFG_DEADLOCK_DEFAULT;
 	memset(&st, 0, sizeof(st));
 	st.cfg = cfg;
 	st.path = path ? path : "(null)";
@@ -459,6 +460,7 @@ void vlcfg_default(vlcfg_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	vlcfg_mpi_init(&cfg->mpi);
 	vlcfg_topo_default(&cfg->topo);
+	cfg->deadlock_after = VLCFG_DEADLOCK_DEFAULT;
 	snprintf(cfg->path, sizeof(cfg->path), "(built-in)");
 	cfg->hosts = malloc(sizeof(*cfg->hosts));
 	if (!cfg->hosts)
