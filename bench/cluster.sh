@@ -99,7 +99,7 @@ model half "kind = star" "duplex = half"
 model free
 # calib: the cluster calibrated by vlcalib, sharing experiments included
 if on_cluster "$BUILD/calib_mpi" --only rtt,oneway,send,recv,share ${BENCH_CALIB:---sizes 0:4MiB --row-budget 1s --min-time 5ms} -o "$W/raw.csv" \
-	> "$W/calib.out" 2>&1 && "$BUILD/vlcalib" fit "$W/raw.csv" -o "$W/fit.ini" > "$W/fit.out" 2>&1; then
+	> "$W/calib.out" 2>&1 && "$BUILD/vlcalib" fit --stat min "$W/raw.csv" -o "$W/fit.ini" > "$W/fit.out" 2>&1; then
 	{
 		printf '[simulation]\ncompute = ignore\n[mpi]\neager_limit = 65536\nranks_per_node = 1\n'
 		printf '[collectives]\nbcast = binomial_ompi\nallreduce = recursive_doubling\n'

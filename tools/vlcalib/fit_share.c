@@ -75,22 +75,31 @@ static double wt(double t, double floor_ns)
 	return 1 / (d * d);
 }
 
-/* Experiment E's own line (E->a, E->b). */
+/* Experiment E's own line (E->a, E->b): through its rows of at least
+ * SHARE_BIG bytes if it has two, else all - sharing is a matter of bytes, and
+ * small messages on a real network often pass at once (a token bucket's
+ * burst, socket buffers), which would bend the slope of the whole line. */
+#define SHARE_BIG 65536
 static int own_line(vlcal_share_exp *e, double floor_ns)
 {
 	double *x = malloc(sizeof(double) * 3 * (size_t)e->m), *y, *w;
-	int rc;
+	int rc, n = 0, big = 0;
 
 	if (!x)
 		return VLCAL_FIT_SINGULAR;
 	y = x + e->m;
 	w = y + e->m;
+	for (int i = 0; i < e->m; i++)
+		big += e->row[i].bytes >= SHARE_BIG;
 	for (int i = 0; i < e->m; i++) {
-		x[i] = (double)e->row[i].bytes;
-		y[i] = e->row[i].v;
-		w[i] = wt(y[i], floor_ns);
+		if (big >= 2 && e->row[i].bytes < SHARE_BIG)
+			continue;
+		x[n] = (double)e->row[i].bytes;
+		y[n] = e->row[i].v;
+		w[n] = wt(y[n], floor_ns);
+		n++;
 	}
-	rc = vlu_line(x, y, w, e->m, &e->a, &e->b, NULL) ? VLCAL_FIT_SINGULAR : VLCAL_FIT_OK;
+	rc = vlu_line(x, y, w, n, &e->a, &e->b, NULL) ? VLCAL_FIT_SINGULAR : VLCAL_FIT_OK;
 	free(x);
 	if (rc == VLCAL_FIT_OK && !(e->b > 0 && isfinite(e->b)))
 		rc = VLCAL_FIT_DEGENERATE;

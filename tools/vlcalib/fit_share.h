@@ -22,7 +22,8 @@
  * flows on each host's link.  Without a backplane g / C is 0.)
  *
  * The fit: (1) each experiment's own line t = a + b m, by least squares with
- * errors relative to max(t, floor); (2) per duplex, beta = 1 / B and
+ * errors relative to max(t, floor), through its rows of 64 KiB and more if it
+ * has two (small messages often pass at once on a real network); (2) per duplex, beta = 1 / B and
  * gamma = 1 / C >= 0 minimising the sum over the experiments of
  * (1 - s / b)^2, plus VLCAL_PENALTY_DEFAULT if a backplane is used, so that
  * noise does not invent one.  An experiment is backplane-bound when
