@@ -1000,6 +1000,21 @@ static void coll_free(rpl *r, rcoll *g)
 	free(g);
 }
 
+/* The call made, which the trace does not record: a gather or scatter whose
+ * blocks differ can only be a gatherv or scatterv; any other call is taken
+ * for the plain form (a gatherv of equal blocks, a reduce_scatter_block). */
+static int coll_variant(const rcoll *g, int p)
+{
+	int i;
+
+	if (g->kind != VL_KIND_GATHER && g->kind != VL_KIND_SCATTER)
+		return VLCOLL_PLAIN;
+	for (i = 1; i < p; i++)
+		if (g->bytes[i] != g->bytes[0])
+			return VLCOLL_V;
+	return VLCOLL_PLAIN;
+}
+
 /* Simulate collective g once every member is in (the algorithm of nw). */
 static int coll_run(rpl *r, rcoll *g)
 {
@@ -1017,6 +1032,7 @@ static int coll_run(rpl *r, rcoll *g)
 	in.host = host;
 	in.entry = g->entry;
 	in.bytes = g->bytes;
+	in.variant = coll_variant(g, p);
 	rc = vlcoll_sim(r->nw, &in, g->out);
 	free(host);
 	if (rc != 0)

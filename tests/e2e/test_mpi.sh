@@ -305,6 +305,16 @@ run 4 "$OMPI_CFG" coll barrier 0 0
 exp=$("$BUILD/tests/collsim" "$CFG" barrier linear 4 0 0 | tr '\n' ' ')
 got=$(for ((r = 0; r < 4; r++)); do printf '%s %s ' $r "$(get $r end)"; done)
 assert_eq "selection = openmpi: barrier p=4 is linear" "$exp" "$got"
+# the call made decides, not the blocks: MPI_Gatherv of equal blocks runs Open
+# MPI's basic linear gatherv, MPI_Gather of the same blocks its rules (binomial
+# for 100 B on 4 ranks)
+for kv in "gatherv linear_ompi" "gather binomial"; do
+	read -r call alg <<< "$kv"
+	run 4 "$OMPI_CFG" coll "$call" 100 0
+	exp=$("$BUILD/tests/collsim" "$CFG" gather "$alg" 4 0 100 | tr '\n' ' ')
+	got=$(for ((r = 0; r < 4; r++)); do printf '%s %s ' $r "$(get $r end)"; done)
+	assert_eq "selection = openmpi: $call p=4 100 B is $alg" "$exp" "$got"
+done
 
 # ---- every algorithm of every collective on 2, 3 and 8 ranks under mpirun
 # against the engine's simulation of it (tests/tools/collsim; the closed forms of

@@ -85,6 +85,7 @@ int main(int argc, char **argv)
 	in.host = host;
 	in.entry = entry;
 	in.bytes = b;
+	in.variant = VLCOLL_PLAIN;
 	if (vlcoll_sim(&c, &in, out) < 0) {
 		fprintf(stderr, "collsim: the simulation failed\n");
 		return 1;

@@ -101,6 +101,17 @@ int vlcoll_kind_ok(int kind);
 /* 1 if kind accepts the algorithm alg (not VLCOLL_ALG_DEFAULT), else 0. */
 int vlcoll_accepts(int kind, int alg);
 
+/* Which MPI call of a kind was made: the plain one (MPI_Gather ...), a
+ * v-variant (MPI_Gatherv, MPI_Scatterv, MPI_Allgatherv, MPI_Alltoallv and
+ * their nonblocking forms) or MPI_Reduce_scatter_block (kind reduce_scatter).
+ * Only selection = openmpi tells them apart (Open MPI runs other algorithms
+ * for them); the PVM front end and the replay give VLCOLL_PLAIN. */
+enum vlcoll_variant {
+	VLCOLL_PLAIN = 0,
+	VLCOLL_V = 1,
+	VLCOLL_BLOCK = 2,
+};
+
 /* One collective call, seen from everywhere.
  * bytes: meaning per kind (all in bytes, per rank, length p):
  *   barrier        unused (may be NULL)
@@ -120,6 +131,7 @@ typedef struct vlcoll_in {
 	const int *host;        /* virtual host of each rank (p entries) */
 	const int64_t *entry;   /* virtual time at which each rank entered (p entries) */
 	const int64_t *bytes;   /* see above */
+	int variant;            /* enum vlcoll_variant: the call made */
 } vlcoll_in;
 
 typedef struct vlcoll_out {
@@ -130,18 +142,20 @@ typedef struct vlcoll_out {
 } vlcoll_out;
 
 /* The algorithm Open MPI 4.1's default ("tuned", fixed decision) rules
- * choose for in (kind, p, sizes), as a vlayer algorithm; VLCOLL_ALG_DEFAULT
- * for a kind the rules of select_openmpi.c do not cover.  *ompi receives
- * Open MPI's algorithm number (0 if none; 1, basic_linear, for a gatherv or
- * scatterv: blocks that differ).  Where vlayer lacks the algorithm the rule
+ * choose for in (kind, variant, p, sizes), as a vlayer algorithm;
+ * VLCOLL_ALG_DEFAULT for a kind the rules of select_openmpi.c do not cover.
+ * *ompi receives Open MPI's algorithm number (0 if none; 1, basic_linear,
+ * for a gatherv or scatterv; for a reduce_scatter_block, a number of its own
+ * table).  Where vlayer lacks the algorithm the rule
  * picks, or what Open MPI runs depends on the datatype vlayer does not know,
  * the nearest algorithm is returned and *subst set to 1. */
 int vlcoll_select_openmpi(const vlcoll_in *in, int *ompi, int *subst);
 /* Why vlayer times another algorithm for Open MPI's number ompi of kind when
  * vlcoll_select_openmpi set *subst (a phrase: "vlayer lacks it"). */
 const char *vlcoll_ompi_why(int kind, int ompi);
-/* Open MPI's name of its algorithm number ompi for kind ("knomial"). */
-const char *vlcoll_ompi_name(int kind, int ompi);
+/* Open MPI's name of its algorithm number ompi for kind and variant
+ * ("knomial"; "none" if there is none). */
+const char *vlcoll_ompi_name(int kind, int variant, int ompi);
 
 /* Simulate in on the model c; out has p entries.  Returns 0, or -1 if in is
  * invalid (unknown kind, algorithm not accepted by the kind, p < 1, root out

@@ -2,8 +2,8 @@
  * MPI 4.1's default collective component ("tuned") runs, per call, from the
  * communicator size p and the message size, as its fixed decision rules
  * (coll_tuned_decision_fixed.c of the v4.1.x series) choose it, for barrier,
- * bcast, reduce, allreduce, gather, scatter, allgather, alltoall and
- * reduce_scatter.  The rules for a commutative operation are used (MPI_SUM,
+ * bcast, reduce, allreduce, gather, scatter, allgather, alltoall,
+ * reduce_scatter and reduce_scatter_block.  The rules for a commutative operation are used (MPI_SUM,
  * MPI_MAX ...: the simulation does not know the operation).  In those rules
  * the segment size and fan-out are 0: no algorithm cuts the message into
  * segments.
@@ -13,16 +13,18 @@
  * ended by the algorithm for all larger sizes.  Sizes are Open MPI's
  * "total_dsize" in bytes: the vector (bcast, reduce, allreduce), the block
  * one rank sends to one other (gather, scatter, allgather, alltoall) or the
- * whole vector, the sum of the blocks (reduce_scatter).  The algorithms are
+ * whole vector, the sum of the blocks (reduce_scatter), or the block of
+ * one rank (reduce_scatter_block).  The algorithms are
  * Open MPI's numbers (vlcoll_ompi_name gives the names); vlcoll_ompi_alg turns
  * them into vlayer's.  docs/vmconfig.md shows the same tables.
  *
- * The v-variants share their kind: a gather or scatter whose blocks differ is
- * a gatherv or scatterv, for which tuned has no rule and Open MPI runs its
- * basic component's linear algorithm (linear_ompi); one with equal blocks is
- * taken for a gather or scatter.  reduce_scatter_block, which has rules of
- * its own, cannot be told from a reduce_scatter of equal blocks: the
- * reduce_scatter rules are used.
+ * The call made (vlcoll_in.variant) decides for the v-variants: tuned has
+ * no rule for gatherv and scatterv (its module leaves them to the basic
+ * component, whose linear algorithms run: linear_ompi), and
+ * reduce_scatter_block has a table of its own, on the block of one rank.
+ * allgatherv and alltoallv are timed by the allgather and alltoall rules on
+ * the mean block (Open MPI 4.1 has rules of their own for them, not
+ * modelled here).
  */
 #include <limits.h>
 #include <stddef.h>
@@ -161,6 +163,16 @@ static const vlcoll_rule vlcoll_rules_reduce_scatter[] = {
 	{ PMAX, 2, { K(1), K(8) }, { 1, 2, 4 } },
 };
 
+/* reduce_scatter_block (commutative): 1 basic_linear, 2 recursive_doubling,
+ * 3 recursive_halving, 4 butterfly (the block of one rank) */
+static const vlcoll_rule vlcoll_rules_reduce_scatter_block[] = {
+	{ 4, 8, { 4, 8, 16, 128, 256, K(4), K(8), K(128) }, { 2, 4, 3, 4, 3, 4, 3, 4, 1 } },
+	{ 8, 6, { 8, 32, 256, K(8), K(16), K(1024) }, { 3, 2, 4, 3, 4, 3, 1 } },
+	{ 16, 5, { 4, 32, 128, K(512), K(4096) }, { 1, 3, 4, 3, 1, 4 } },
+	{ 32, 4, { 32, K(512), K(2048), K(4096) }, { 1, 3, 1, 3, 4 } },
+	{ PMAX, 4, { 4, 16, K(64), K(256) }, { 3, 1, 4, 1, 4 } },
+};
+
 /* Open MPI's number of the algorithm for p ranks and size sz. */
 static int vlcoll_rule_pick(const vlcoll_rule *t, int p, int64_t sz)
 {
@@ -193,10 +205,28 @@ static const char *const vlcoll_ompi_names[VL_KIND_N][10] = {
 				     "butterfly" },
 };
 
-const char *vlcoll_ompi_name(int kind, int ompi)
+static const char *const vlcoll_ompi_names_rsb[] = { "", "basic_linear", "recursive_doubling",
+						      "recursive_halving", "butterfly" };
+
+/* reduce_scatter_block: basic_linear is a reduce and a scatter, each chosen
+ * by Open MPI's rules, as in the non-overlapping reduce_scatter (sim.c). */
+static const unsigned char vlcoll_ompi_map_rsb[] = { 0, VLCOLL_ALG_NONOVERLAPPING,
+						     VLCOLL_ALG_RECURSIVE_DOUBLING,
+						     VLCOLL_ALG_RECURSIVE_HALVING, VLCOLL_ALG_BUTTERFLY };
+
+static int vlcoll_is_rsb(int kind, int variant)
 {
-	const char *n = vlcoll_kind_ok(kind) && ompi > 0 && ompi < 10 ?
-				vlcoll_ompi_names[kind][ompi] : NULL;
+	return kind == VL_KIND_REDUCE_SCATTER && variant == VLCOLL_BLOCK;
+}
+
+const char *vlcoll_ompi_name(int kind, int variant, int ompi)
+{
+	const char *n = NULL;
+
+	if (vlcoll_is_rsb(kind, variant))
+		n = ompi > 0 && ompi < 5 ? vlcoll_ompi_names_rsb[ompi] : NULL;
+	else if (vlcoll_kind_ok(kind) && ompi > 0 && ompi < 10)
+		n = vlcoll_ompi_names[kind][ompi];
 
 	return n && *n ? n : "none";
 }
@@ -292,17 +322,6 @@ const char *vlcoll_ompi_why(int kind, int ompi)
 	return "vlayer lacks it";
 }
 
-/* 1 if every rank's block is the same (a gather or scatter, not a v-variant). */
-static int vlcoll_blocks_equal(const vlcoll_in *in)
-{
-	int i;
-
-	for (i = 1; i < in->p; i++)
-		if (in->bytes[i] != in->bytes[0])
-			return 0;
-	return 1;
-}
-
 /* Open MPI's total_dsize of the call. */
 static int64_t vlcoll_ompi_size(const vlcoll_in *in)
 {
@@ -320,11 +339,13 @@ static int64_t vlcoll_ompi_size(const vlcoll_in *in)
 		for (i = 0; i < in->p * in->p; i++)
 			sum += in->bytes[i];
 		return sum / ((int64_t)in->p * in->p);
-	case VL_KIND_REDUCE_SCATTER: /* the whole vector */
+	case VL_KIND_REDUCE_SCATTER: /* the whole vector; reduce_scatter_block: the block */
+		if (in->variant == VLCOLL_BLOCK)
+			return in->bytes[0];
 		for (i = 0; i < in->p; i++)
 			sum += in->bytes[i];
 		return sum;
-	default: /* the vector (all equal); gather, scatter: the block (all equal) */
+	default: /* the vector (all equal); gather, scatter: the block */
 		return in->bytes[0];
 	}
 }
@@ -349,14 +370,15 @@ int vlcoll_select_openmpi(const vlcoll_in *in, int *ompi, int *subst)
 	*subst = 0;
 	if (!vlcoll_kind_ok(in->kind) || !vlcoll_rules[in->kind])
 		return VLCOLL_ALG_DEFAULT;
-	if (in->kind == VL_KIND_BARRIER) {
-		sz = 0;
-	} else if ((in->kind == VL_KIND_GATHER || in->kind == VL_KIND_SCATTER) &&
-		   !vlcoll_blocks_equal(in)) {
+	if ((in->kind == VL_KIND_GATHER || in->kind == VL_KIND_SCATTER) &&
+	    in->variant == VLCOLL_V) {
 		*ompi = 1; /* gatherv, scatterv: the basic component's linear */
 		return VLCOLL_ALG_LINEAR_OMPI;
-	} else {
-		sz = vlcoll_ompi_size(in);
+	}
+	sz = in->kind == VL_KIND_BARRIER ? 0 : vlcoll_ompi_size(in);
+	if (vlcoll_is_rsb(in->kind, in->variant)) {
+		*ompi = vlcoll_rule_pick(vlcoll_rules_reduce_scatter_block, in->p, sz);
+		return vlcoll_ompi_map_rsb[*ompi];
 	}
 	*ompi = vlcoll_rule_pick(vlcoll_rules[in->kind], in->p, sz);
 	return vlcoll_ompi_alg(in->kind, *ompi, in->p, sz, subst);

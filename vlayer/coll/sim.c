@@ -63,17 +63,18 @@ static int vlcoll_openmpi(const vlcoll_in *in)
 		warned[in->kind][ompi] = 1;
 		vli_warn("[collectives] selection = openmpi: Open MPI 4.1 runs %s %s for %d ranks "
 			 "here; %s, and times %s (said once)",
-			 vl_coll_kind_name(in->kind), vlcoll_ompi_name(in->kind, ompi), in->p,
+			 vl_coll_kind_name(in->kind), vlcoll_ompi_name(in->kind, in->variant, ompi), in->p,
 			 vlcoll_ompi_why(in->kind, ompi), vlcoll_alg_name(alg));
 	}
 	return alg;
 }
 
-/* Open MPI's non-overlapping allreduce and reduce_scatter: a reduce of the
- * whole vector to rank 0 with the algorithm Open MPI's rules give it for this
- * size, then a bcast from rank 0 chosen the same way (allreduce) or a
- * scatterv of the blocks from rank 0, which Open MPI's basic component runs
- * (linear_ompi). */
+/* Open MPI's non-overlapping allreduce and reduce_scatter, and its basic
+ * linear reduce_scatter_block: a reduce of the whole vector to rank 0 with
+ * the algorithm Open MPI's rules give it for this size, then a bcast from
+ * rank 0 chosen the same way (allreduce), a scatter of the blocks chosen the
+ * same way (reduce_scatter_block) or a scatterv of the blocks from rank 0,
+ * which Open MPI's basic component runs (linear_ompi). */
 static void vlcoll_build_nonoverlapping(vlcoll_sched *s, const vlcoll_in *in)
 {
 	vlcoll_in part = *in;
@@ -81,16 +82,18 @@ static void vlcoll_build_nonoverlapping(vlcoll_sched *s, const vlcoll_in *in)
 
 	part.root = 0;
 	part.kind = VL_KIND_REDUCE;
+	part.variant = VLCOLL_PLAIN;
 	if (in->kind == VL_KIND_REDUCE_SCATTER) {
 		n[0] = vlcoll_sum(in->bytes, 0, in->p, 0, in->p);
 		part.bytes = n;
 	}
 	vlcoll_build(s, &part, vlcoll_openmpi(&part));
-	if (in->kind == VL_KIND_REDUCE_SCATTER) {
+	part.bytes = in->bytes;
+	if (in->kind == VL_KIND_REDUCE_SCATTER && in->variant != VLCOLL_BLOCK) {
 		vlcoll_scatter_linear_ompi(s, 0, in->bytes);
 		return;
 	}
-	part.kind = VL_KIND_BCAST;
+	part.kind = in->kind == VL_KIND_REDUCE_SCATTER ? VL_KIND_SCATTER : VL_KIND_BCAST;
 	vlcoll_build(s, &part, vlcoll_openmpi(&part));
 }
 
@@ -241,7 +244,10 @@ static void vlcoll_build(vlcoll_sched *s, const vlcoll_in *in, int alg)
 		vlcoll_reduce_scatter_recursive_halving(s, b);
 		break;
 	case VLCOLL_CASE(VL_KIND_REDUCE_SCATTER, VLCOLL_ALG_BUTTERFLY):
-		vlcoll_reduce_scatter_butterfly(s, b);
+		vlcoll_reduce_scatter_butterfly(s, b, in->variant == VLCOLL_BLOCK);
+		break;
+	case VLCOLL_CASE(VL_KIND_REDUCE_SCATTER, VLCOLL_ALG_RECURSIVE_DOUBLING):
+		vlcoll_reduce_scatter_recursive_doubling(s, b);
 		break;
 	case VLCOLL_CASE(VL_KIND_ALLGATHER, VLCOLL_ALG_BRUCK):
 		vlcoll_allgather_bruck(s, b);

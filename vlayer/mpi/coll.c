@@ -16,7 +16,7 @@
 /* One collective being timed: this rank's entry time and bytes, and the
  * exchange of everybody's (an allgather on the collective's communicator). */
 struct vlmpi_coll {
-	int kind, root, n;      /* n: bytes values per rank (1, or p for alltoall) */
+	int kind, variant, root, n; /* n: bytes values per rank (1, or p for alltoall) */
 	int64_t t0;
 	int64_t *mine, *all;
 	MPI_Request xreq;       /* nonblocking collectives: the exchange */
@@ -27,8 +27,8 @@ struct vlmpi_coll {
 };
 typedef struct vlmpi_coll vlmpi_coll;
 
-static vlmpi_coll *coll_new(vlmpi_comm *v, int kind, int root, int64_t t0, const int64_t *row,
-			    int n)
+static vlmpi_coll *coll_new(vlmpi_comm *v, int kind, int variant, int root, int64_t t0,
+			    const int64_t *row, int n)
 {
 	vlmpi_coll *c = calloc(1, sizeof(*c));
 	int i;
@@ -36,6 +36,7 @@ static vlmpi_coll *coll_new(vlmpi_comm *v, int kind, int root, int64_t t0, const
 	if (!c)
 		vli_error(1, "out of memory");
 	c->kind = kind;
+	c->variant = variant;
 	c->root = root;
 	c->n = n;
 	c->t0 = t0;
@@ -84,6 +85,7 @@ static int coll_sim(vlmpi_comm *v, vlmpi_coll *c)
 	in.host = v->host;
 	in.entry = entry;
 	in.bytes = bytes;
+	in.variant = c->variant;
 	if (vlcoll_sim(&vli_t.cfg, &in, out) == 0) {
 		c->o = out[v->rank];
 	} else {
@@ -117,9 +119,10 @@ void vlmpi_coll_leave(vlmpi_comm *v, vlmpi_coll *c, int blocking)
 
 /* Time a blocking collective that has just run for real: exchange entry times
  * and sizes, simulate, move the clock.  row: this rank's bytes (n values). */
-int vlmpi_coll_time(vlmpi_comm *v, int kind, int root, int64_t t0, const int64_t *row, int n)
+int vlmpi_coll_time(vlmpi_comm *v, int kind, int variant, int root, int64_t t0,
+		    const int64_t *row, int n)
 {
-	vlmpi_coll *c = coll_new(v, kind, root, t0, row, n);
+	vlmpi_coll *c = coll_new(v, kind, variant, root, t0, row, n);
 	int rc;
 
 	VLMPI_REAL_COLL(
@@ -137,10 +140,10 @@ int vlmpi_coll_time(vlmpi_comm *v, int kind, int root, int64_t t0, const int64_t
 /* A nonblocking collective was started for real as *req: start the exchange
  * (in the same order on every member, as MPI requires of the call itself) and
  * follow the request; Wait/Test finish the timing. */
-int vlmpi_coll_start(vlmpi_comm *v, int kind, int root, int64_t t0, const int64_t *row, int n,
-		     MPI_Request *req)
+int vlmpi_coll_start(vlmpi_comm *v, int kind, int variant, int root, int64_t t0,
+		     const int64_t *row, int n, MPI_Request *req)
 {
-	vlmpi_coll *c = coll_new(v, kind, root, t0, row, n);
+	vlmpi_coll *c = coll_new(v, kind, variant, root, t0, row, n);
 	vlmpi_req *q;
 	int rc;
 

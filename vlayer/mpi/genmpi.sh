@@ -36,6 +36,7 @@ if [ "$1" = "-c" ]; then
 		print "#include <stdlib.h>";
 		print "#include <mpi.h>";
 		print "#include \"vlayer/core/engine.h\"";
+		print "#include \"vlayer/coll/coll.h\"";
 		print "#include \"vlayer/mpi/mpi_internal.h\"";
 		print "#include \"mpi_wrap_gen.h\"";
 	}
@@ -44,7 +45,9 @@ if [ "$1" = "-c" ]; then
 		kind = $1; name = $3; args = $4; short = substr(name, 5);
 		cargs = args; gsub(/\[[a-z_]+\]/, "[]", cargs);
 		an = names(args);
-		split($6, cr, ","); ck = "VL_KIND_" cr[1]; root = (cr[2] == "-") ? "-1" : cr[2];
+		split($6, cr, ","); root = (cr[2] == "-") ? "-1" : cr[2];
+		nv = split(cr[1], kv, ":"); ck = "VL_KIND_" kv[1];
+		ck = ck ", " (nv > 1 ? "VLCOLL_" kv[2] : "VLCOLL_PLAIN");
 		bytes = $7;
 		nb = "PMPI_I" tolower(substr(short, 1, 1)) substr(short, 2);
 		print "";

@@ -341,14 +341,16 @@ void vlmpi_isend_timing(vlmpi_req *q, int64_t bytes);
 
 /* Whether comm is timed: *v its vlmpi_comm (NULL if not). */
 int vlmpi_coll_timed(MPI_Comm comm, vlmpi_comm **v);
-/* Times a blocking collective of kind (enum vl_coll_kind) that has just run
- * for real, entered at t0: exchanges entry times and sizes (row: this rank's
- * n byte values), simulates, moves the clock.  Returns an MPI error code. */
-int vlmpi_coll_time(vlmpi_comm *v, int kind, int root, int64_t t0, const int64_t *row, int n);
+/* Times a blocking collective of kind (enum vl_coll_kind) and variant (enum
+ * vlcoll_variant: the call made) that has just run for real, entered at t0:
+ * exchanges entry times and sizes (row: this rank's n byte values),
+ * simulates, moves the clock.  Returns an MPI error code. */
+int vlmpi_coll_time(vlmpi_comm *v, int kind, int variant, int root, int64_t t0,
+		    const int64_t *row, int n);
 /* A nonblocking collective was started for real as *req: starts the exchange
  * and follows the request; Wait/Test finish the timing. */
-int vlmpi_coll_start(vlmpi_comm *v, int kind, int root, int64_t t0, const int64_t *row, int n,
-		     MPI_Request *req);
+int vlmpi_coll_start(vlmpi_comm *v, int kind, int variant, int root, int64_t t0,
+		     const int64_t *row, int n, MPI_Request *req);
 /* Whether the exchange of collective request q is complete (wait: wait for
  * it); then its exit is computed. */
 int vlmpi_coll_ready(vlmpi_req *q, int wait);

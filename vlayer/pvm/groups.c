@@ -122,6 +122,7 @@ int vlpvm_barrier(char *group, int count)
 	in.host = host;
 	in.entry = entry;
 	in.bytes = NULL;
+	in.variant = VLCOLL_PLAIN;
 	if (n > 1 && vlcoll_sim(&vli_t.cfg, &in, out) == 0) {
 		vli_wait_until(vli_t.now + out[me].wait);
 		vli_comm(out[me].comm);

@@ -65,6 +65,7 @@ static inline void sim(const vlcfg_config *c, int kind, int alg, int p, int root
 	in.host = host;
 	in.entry = entry ? entry : e0;
 	in.bytes = b;
+	in.variant = VLCOLL_PLAIN;
 	memset(out, 0, (size_t)p * sizeof *out); /* padding too: results are compared whole */
 	ck_assert_msg(vlcoll_sim(c, &in, out) == 0, "%s/%s p=%d failed", vl_coll_kind_name(kind),
 		      vlcoll_alg_name(alg), p);
@@ -73,6 +74,24 @@ static inline void sim(const vlcfg_config *c, int kind, int alg, int p, int root
 		ck_assert_int_ge(out[r].wait, 0);
 		ck_assert_int_eq(out[r].exit, in.entry[r] + out[r].comm + out[r].wait);
 	}
+}
+
+/* got (p ranks, p <= MAXP) is a binary reduce of red bytes to rank 0 followed
+ * by kind/alg from rank 0 with n bytes per block, run one after the other
+ * (Open MPI's non-overlapping allreduce and reduce_scatter on 4 - 7 ranks). */
+static inline void assert_binary_reduce_then(const vlcfg_config *c, const vlcoll_out *got, int p,
+					     int64_t red, int kind, int alg, int64_t n)
+{
+	vlcoll_out a[MAXP], b[MAXP];
+	int64_t mid[MAXP];
+	int r;
+
+	sim(c, VL_KIND_REDUCE, VLCOLL_ALG_BINARY, p, 0, NULL, red, a);
+	for (r = 0; r < p; r++)
+		mid[r] = a[r].exit;
+	sim(c, kind, alg, p, 0, mid, n, b);
+	for (r = 0; r < p; r++)
+		ck_assert_int_eq(got[r].exit, b[r].exit);
 }
 
 #endif

@@ -126,6 +126,7 @@ static void sim(const vlcfg_config *c, int kind, int alg, int p, int root, const
 	in.host = host ? host : h0;
 	in.entry = entry ? entry : e0;
 	in.bytes = bytes;
+	in.variant = VLCOLL_PLAIN;
 	memset(out, 0x5a, (size_t)p * sizeof *out);
 	ck_assert_msg(vlcoll_sim(c, &in, out) == 0, "%s/%s p=%d failed", vl_coll_kind_name(kind),
 		      vlcoll_alg_name(alg), p);
@@ -212,7 +213,8 @@ START_TEST(alg_parse_lists)
 		"default, linear, binomial, linear_ompi, linear_nb",
 		"default, ring, recursive_doubling, linear, bruck, neighbor",
 		"default, pairwise, linear, linear_sync, bruck",
-		"default, linear, ring, ring_ompi, nonoverlapping, recursive_halving, butterfly",
+		"default, linear, ring, ring_ompi, nonoverlapping, recursive_halving, butterfly, "
+		"recursive_doubling",
 		"default, chain, recursive_doubling",
 		"default, chain, recursive_doubling",
 	};
@@ -291,7 +293,7 @@ START_TEST(sim_invalid_inputs)
 	vlcoll_out out[4];
 	int host[4] = { 0 };
 	int64_t entry[4] = { 0 }, b[16], neg[16], bad[4] = { 8, 8, -1, 8 };
-	vlcoll_in in = { VL_KIND_BCAST, VLCOLL_ALG_DEFAULT, 4, 1, host, entry, b };
+	vlcoll_in in = { VL_KIND_BCAST, VLCOLL_ALG_DEFAULT, 4, 1, host, entry, b, VLCOLL_PLAIN };
 	vlcoll_in t;
 	int i;
 
@@ -1100,11 +1102,13 @@ static int all_to_all(int kind)
 }
 
 /* Open MPI's reduce_scatter algorithms that send no empty parts (its basic
- * scatterv, recursive halving): an empty call does not wait for everyone. */
+ * scatterv, recursive halving, recursive doubling): an empty call does not
+ * wait for everyone. */
 static int skips_empty(int kind, int alg)
 {
 	return kind == VL_KIND_REDUCE_SCATTER &&
-	       (alg == VLCOLL_ALG_NONOVERLAPPING || alg == VLCOLL_ALG_RECURSIVE_HALVING);
+	       (alg == VLCOLL_ALG_NONOVERLAPPING || alg == VLCOLL_ALG_RECURSIVE_HALVING ||
+		alg == VLCOLL_ALG_RECURSIVE_DOUBLING);
 }
 
 /* Sizes of each rank: its own block, or one vector size for all. */
@@ -1180,7 +1184,7 @@ START_TEST(invariants_all_kinds_algs_sizes)
 						check_random(&c, kind, alg, p, trial);
 			}
 	}
-	ck_assert_int_eq(pairs, 2 * 56);
+	ck_assert_int_eq(pairs, 2 * 57);
 	vlcfg_free(&c);
 }
 END_TEST

@@ -209,6 +209,7 @@ static int64_t last_exit(const vlcfg_config *c, int kind, int alg, int p, int64_
 	in.host = host;
 	in.entry = e0;
 	in.bytes = b;
+	in.variant = VLCOLL_PLAIN;
 	ck_assert_msg(vlcoll_sim(c, &in, out) == 0, "%s/%s p=%d failed", vl_coll_kind_name(kind),
 		      vlcoll_alg_name(alg), p);
 	for (r = 0; r < p; r++) {
@@ -318,6 +319,7 @@ START_TEST(same_as_sweep_without_sharing)
 						in.host = host;
 						in.entry = entry;
 						in.bytes = bytes;
+						in.variant = VLCOLL_PLAIN;
 						memset(a, 0, sizeof a);
 						memset(b, 0, sizeof b);
 						ck_assert(vlcoll_sim(&c, &in, a) == 0);

@@ -23,7 +23,7 @@
 /* ---- the decision rules ---- */
 
 typedef struct point {
-	int kind, p;
+	int kind, variant, p;
 	int64_t bytes;
 	int ompi;   /* Open MPI's algorithm number */
 	int alg;    /* vlayer's */
@@ -32,79 +32,92 @@ typedef struct point {
 
 static const point points[] = {
 	/* barrier: by p only */
-	{ VL_KIND_BARRIER, 2, 0, 3, VLCOLL_ALG_RECURSIVE_DOUBLING, 0 },
-	{ VL_KIND_BARRIER, 4, 0, 1, VLCOLL_ALG_LINEAR, 0 },
-	{ VL_KIND_BARRIER, 7, 0, 1, VLCOLL_ALG_LINEAR, 0 },
-	{ VL_KIND_BARRIER, 12, 0, 3, VLCOLL_ALG_RECURSIVE_DOUBLING, 0 },
-	{ VL_KIND_BARRIER, 100, 0, 4, VLCOLL_ALG_DISSEMINATION, 0 },
-	{ VL_KIND_BARRIER, 300, 0, 6, VLCOLL_ALG_TREE, 0 },
-	{ VL_KIND_BARRIER, 5000, 0, 4, VLCOLL_ALG_DISSEMINATION, 0 },
+	{ VL_KIND_BARRIER, 0, 2, 0, 3, VLCOLL_ALG_RECURSIVE_DOUBLING, 0 },
+	{ VL_KIND_BARRIER, 0, 4, 0, 1, VLCOLL_ALG_LINEAR, 0 },
+	{ VL_KIND_BARRIER, 0, 7, 0, 1, VLCOLL_ALG_LINEAR, 0 },
+	{ VL_KIND_BARRIER, 0, 12, 0, 3, VLCOLL_ALG_RECURSIVE_DOUBLING, 0 },
+	{ VL_KIND_BARRIER, 0, 100, 0, 4, VLCOLL_ALG_DISSEMINATION, 0 },
+	{ VL_KIND_BARRIER, 0, 300, 0, 6, VLCOLL_ALG_TREE, 0 },
+	{ VL_KIND_BARRIER, 0, 5000, 0, 4, VLCOLL_ALG_DISSEMINATION, 0 },
 	/* bcast, 12 ranks: knomial, binary, knomial, binary, binomial, basic linear */
-	{ VL_KIND_BCAST, 12, 4, 7, VLCOLL_ALG_KNOMIAL, 0 },
-	{ VL_KIND_BCAST, 12, 8, 5, VLCOLL_ALG_BINARY, 0 },
-	{ VL_KIND_BCAST, 12, 4095, 7, VLCOLL_ALG_KNOMIAL, 0 },
-	{ VL_KIND_BCAST, 12, 4096, 5, VLCOLL_ALG_BINARY, 0 },
-	{ VL_KIND_BCAST, 12, 20000, 6, VLCOLL_ALG_BINOMIAL_OMPI, 0 },
-	{ VL_KIND_BCAST, 12, 65536, 1, VLCOLL_ALG_LINEAR_OMPI, 0 },
-	{ VL_KIND_BCAST, 12, 1048576, 1, VLCOLL_ALG_LINEAR_OMPI, 0 },
-	{ VL_KIND_BCAST, 2, 100, 5, VLCOLL_ALG_BINARY, 0 },
-	{ VL_KIND_BCAST, 3, 200000, 2, VLCOLL_ALG_PIPELINE, 0 },
-	{ VL_KIND_BCAST, 3, 16, 3, VLCOLL_ALG_PIPELINE, 0 },
-	{ VL_KIND_BCAST, 5, 2 * 1048576, 2, VLCOLL_ALG_PIPELINE, 0 },
-	{ VL_KIND_BCAST, 16, 1048576, 8, VLCOLL_ALG_SCATTER_ALLGATHER, 0 },
-	{ VL_KIND_BCAST, 300, 20000, 4, VLCOLL_ALG_SPLIT_BINARY, 0 },
-	{ VL_KIND_BCAST, 100, 1, 7, VLCOLL_ALG_KNOMIAL, 0 },
+	{ VL_KIND_BCAST, 0, 12, 4, 7, VLCOLL_ALG_KNOMIAL, 0 },
+	{ VL_KIND_BCAST, 0, 12, 8, 5, VLCOLL_ALG_BINARY, 0 },
+	{ VL_KIND_BCAST, 0, 12, 4095, 7, VLCOLL_ALG_KNOMIAL, 0 },
+	{ VL_KIND_BCAST, 0, 12, 4096, 5, VLCOLL_ALG_BINARY, 0 },
+	{ VL_KIND_BCAST, 0, 12, 20000, 6, VLCOLL_ALG_BINOMIAL_OMPI, 0 },
+	{ VL_KIND_BCAST, 0, 12, 65536, 1, VLCOLL_ALG_LINEAR_OMPI, 0 },
+	{ VL_KIND_BCAST, 0, 12, 1048576, 1, VLCOLL_ALG_LINEAR_OMPI, 0 },
+	{ VL_KIND_BCAST, 0, 2, 100, 5, VLCOLL_ALG_BINARY, 0 },
+	{ VL_KIND_BCAST, 0, 3, 200000, 2, VLCOLL_ALG_PIPELINE, 0 },
+	{ VL_KIND_BCAST, 0, 3, 16, 3, VLCOLL_ALG_PIPELINE, 0 },
+	{ VL_KIND_BCAST, 0, 5, 2 * 1048576, 2, VLCOLL_ALG_PIPELINE, 0 },
+	{ VL_KIND_BCAST, 0, 16, 1048576, 8, VLCOLL_ALG_SCATTER_ALLGATHER, 0 },
+	{ VL_KIND_BCAST, 0, 300, 20000, 4, VLCOLL_ALG_SPLIT_BINARY, 0 },
+	{ VL_KIND_BCAST, 0, 100, 1, 7, VLCOLL_ALG_KNOMIAL, 0 },
 	/* reduce */
-	{ VL_KIND_REDUCE, 12, 100, 4, VLCOLL_ALG_BINARY, 0 },
-	{ VL_KIND_REDUCE, 12, 8192, 5, VLCOLL_ALG_BINOMIAL_OMPI, 0 },
-	{ VL_KIND_REDUCE, 2, 4, 7, VLCOLL_ALG_LINEAR_OMPI, 1 },
+	{ VL_KIND_REDUCE, 0, 12, 100, 4, VLCOLL_ALG_BINARY, 0 },
+	{ VL_KIND_REDUCE, 0, 12, 8192, 5, VLCOLL_ALG_BINOMIAL_OMPI, 0 },
+	{ VL_KIND_REDUCE, 0, 2, 4, 7, VLCOLL_ALG_LINEAR_OMPI, 1 },
 	/* rabenseifner: 1 B is one element (Open MPI's linear); 6 B taken as 3 shorts */
-	{ VL_KIND_REDUCE, 2, 1, 7, VLCOLL_ALG_LINEAR_OMPI, 0 },
-	{ VL_KIND_REDUCE, 3, 6, 7, VLCOLL_ALG_RABENSEIFNER, 1 },
-	{ VL_KIND_REDUCE, 3, 100, 1, VLCOLL_ALG_LINEAR_OMPI, 0 },
-	{ VL_KIND_REDUCE, 6, 10000, 2, VLCOLL_ALG_PIPELINE, 0 },
-	{ VL_KIND_REDUCE, 300, 10000, 6, VLCOLL_ALG_IN_ORDER_BINARY, 0 },
+	{ VL_KIND_REDUCE, 0, 2, 1, 7, VLCOLL_ALG_LINEAR_OMPI, 0 },
+	{ VL_KIND_REDUCE, 0, 3, 6, 7, VLCOLL_ALG_RABENSEIFNER, 1 },
+	{ VL_KIND_REDUCE, 0, 3, 100, 1, VLCOLL_ALG_LINEAR_OMPI, 0 },
+	{ VL_KIND_REDUCE, 0, 6, 10000, 2, VLCOLL_ALG_PIPELINE, 0 },
+	{ VL_KIND_REDUCE, 0, 300, 10000, 6, VLCOLL_ALG_IN_ORDER_BINARY, 0 },
 	/* allreduce: 12 ranks switch to Rabenseifner at 8 KiB */
-	{ VL_KIND_ALLREDUCE, 12, 8191, 3, VLCOLL_ALG_RECURSIVE_DOUBLING, 0 },
-	{ VL_KIND_ALLREDUCE, 12, 8192, 6, VLCOLL_ALG_RABENSEIFNER, 0 },
-	{ VL_KIND_ALLREDUCE, 12, 1048576, 6, VLCOLL_ALG_RABENSEIFNER, 0 },
-	{ VL_KIND_ALLREDUCE, 3, 4, 4, VLCOLL_ALG_RING_OMPI, 0 },
-	{ VL_KIND_ALLREDUCE, 3, 100000, 5, VLCOLL_ALG_RING_OMPI, 0 },
-	{ VL_KIND_ALLREDUCE, 20, 32, 5, VLCOLL_ALG_RING_OMPI, 0 },
-	{ VL_KIND_ALLREDUCE, 200, 1000, 2, VLCOLL_ALG_NONOVERLAPPING, 0 },
+	{ VL_KIND_ALLREDUCE, 0, 12, 8191, 3, VLCOLL_ALG_RECURSIVE_DOUBLING, 0 },
+	{ VL_KIND_ALLREDUCE, 0, 12, 8192, 6, VLCOLL_ALG_RABENSEIFNER, 0 },
+	{ VL_KIND_ALLREDUCE, 0, 12, 1048576, 6, VLCOLL_ALG_RABENSEIFNER, 0 },
+	{ VL_KIND_ALLREDUCE, 0, 3, 4, 4, VLCOLL_ALG_RING_OMPI, 0 },
+	{ VL_KIND_ALLREDUCE, 0, 3, 100000, 5, VLCOLL_ALG_RING_OMPI, 0 },
+	{ VL_KIND_ALLREDUCE, 0, 20, 32, 5, VLCOLL_ALG_RING_OMPI, 0 },
+	{ VL_KIND_ALLREDUCE, 0, 200, 1000, 2, VLCOLL_ALG_NONOVERLAPPING, 0 },
 	/* allgather: the block of one rank */
-	{ VL_KIND_ALLGATHER, 2, 100, 6, VLCOLL_ALG_RING, 0 },
-	{ VL_KIND_ALLGATHER, 12, 100, 3, VLCOLL_ALG_BRUCK, 0 },
-	{ VL_KIND_ALLGATHER, 16, 100, 3, VLCOLL_ALG_RECURSIVE_DOUBLING, 0 },
-	{ VL_KIND_ALLGATHER, 40, 2000, 5, VLCOLL_ALG_NEIGHBOR, 0 },
-	{ VL_KIND_ALLGATHER, 40, 100000, 4, VLCOLL_ALG_RING, 0 },
-	{ VL_KIND_ALLGATHER, 300, 100, 2, VLCOLL_ALG_BRUCK, 0 },
+	{ VL_KIND_ALLGATHER, 0, 2, 100, 6, VLCOLL_ALG_RING, 0 },
+	{ VL_KIND_ALLGATHER, 0, 12, 100, 3, VLCOLL_ALG_BRUCK, 0 },
+	{ VL_KIND_ALLGATHER, 0, 16, 100, 3, VLCOLL_ALG_RECURSIVE_DOUBLING, 0 },
+	{ VL_KIND_ALLGATHER, 0, 40, 2000, 5, VLCOLL_ALG_NEIGHBOR, 0 },
+	{ VL_KIND_ALLGATHER, 0, 40, 100000, 4, VLCOLL_ALG_RING, 0 },
+	{ VL_KIND_ALLGATHER, 0, 300, 100, 2, VLCOLL_ALG_BRUCK, 0 },
 	/* alltoall: the block for one rank */
-	{ VL_KIND_ALLTOALL, 2, 100, 2, VLCOLL_ALG_PAIRWISE, 0 },
-	{ VL_KIND_ALLTOALL, 2, 3000, 5, VLCOLL_ALG_PAIRWISE, 0 },
-	{ VL_KIND_ALLTOALL, 12, 1000, 4, VLCOLL_ALG_LINEAR_SYNC, 0 },
-	{ VL_KIND_ALLTOALL, 12, 300000, 1, VLCOLL_ALG_LINEAR_SYNC, 0 },
-	{ VL_KIND_ALLTOALL, 6, 600000, 2, VLCOLL_ALG_PAIRWISE, 0 },
-	{ VL_KIND_ALLTOALL, 20, 100, 3, VLCOLL_ALG_BRUCK, 0 },
-	{ VL_KIND_ALLTOALL, 20, 600000, 4, VLCOLL_ALG_LINEAR_SYNC, 0 },
+	{ VL_KIND_ALLTOALL, 0, 2, 100, 2, VLCOLL_ALG_PAIRWISE, 0 },
+	{ VL_KIND_ALLTOALL, 0, 2, 3000, 5, VLCOLL_ALG_PAIRWISE, 0 },
+	{ VL_KIND_ALLTOALL, 0, 12, 1000, 4, VLCOLL_ALG_LINEAR_SYNC, 0 },
+	{ VL_KIND_ALLTOALL, 0, 12, 300000, 1, VLCOLL_ALG_LINEAR_SYNC, 0 },
+	{ VL_KIND_ALLTOALL, 0, 6, 600000, 2, VLCOLL_ALG_PAIRWISE, 0 },
+	{ VL_KIND_ALLTOALL, 0, 20, 100, 3, VLCOLL_ALG_BRUCK, 0 },
+	{ VL_KIND_ALLTOALL, 0, 20, 600000, 4, VLCOLL_ALG_LINEAR_SYNC, 0 },
 	/* gather, scatter: the block */
-	{ VL_KIND_GATHER, 2, 1, 3, VLCOLL_ALG_LINEAR_SYNC, 0 },
-	{ VL_KIND_GATHER, 3, 3, 1, VLCOLL_ALG_LINEAR_OMPI, 0 },
-	{ VL_KIND_GATHER, 12, 100, 2, VLCOLL_ALG_BINOMIAL, 0 },
-	{ VL_KIND_GATHER, 5, 300000, 3, VLCOLL_ALG_LINEAR_SYNC, 0 },
-	{ VL_KIND_SCATTER, 2, 1, 3, VLCOLL_ALG_LINEAR_NB, 0 },
-	{ VL_KIND_SCATTER, 3, 100, 1, VLCOLL_ALG_LINEAR_OMPI, 0 },
-	{ VL_KIND_SCATTER, 12, 100, 2, VLCOLL_ALG_BINOMIAL, 0 },
-	{ VL_KIND_SCATTER, 100, 100000, 3, VLCOLL_ALG_LINEAR_NB, 0 },
+	{ VL_KIND_GATHER, 0, 2, 1, 3, VLCOLL_ALG_LINEAR_SYNC, 0 },
+	{ VL_KIND_GATHER, 0, 3, 3, 1, VLCOLL_ALG_LINEAR_OMPI, 0 },
+	{ VL_KIND_GATHER, 0, 12, 100, 2, VLCOLL_ALG_BINOMIAL, 0 },
+	{ VL_KIND_GATHER, 0, 5, 300000, 3, VLCOLL_ALG_LINEAR_SYNC, 0 },
+	{ VL_KIND_SCATTER, 0, 2, 1, 3, VLCOLL_ALG_LINEAR_NB, 0 },
+	{ VL_KIND_SCATTER, 0, 3, 100, 1, VLCOLL_ALG_LINEAR_OMPI, 0 },
+	{ VL_KIND_SCATTER, 0, 12, 100, 2, VLCOLL_ALG_BINOMIAL, 0 },
+	{ VL_KIND_SCATTER, 0, 100, 100000, 3, VLCOLL_ALG_LINEAR_NB, 0 },
 	/* reduce_scatter: the whole vector (here p blocks of the size given) */
-	{ VL_KIND_REDUCE_SCATTER, 2, 40000, 4, VLCOLL_ALG_BUTTERFLY, 0 },
-	{ VL_KIND_REDUCE_SCATTER, 3, 100, 3, VLCOLL_ALG_RING_OMPI, 0 },
-	{ VL_KIND_REDUCE_SCATTER, 5, 1, 1, VLCOLL_ALG_NONOVERLAPPING, 0 },
-	{ VL_KIND_REDUCE_SCATTER, 12, 100, 2, VLCOLL_ALG_RECURSIVE_HALVING, 0 },
-	{ VL_KIND_REDUCE_SCATTER, 40, 100, 4, VLCOLL_ALG_BUTTERFLY, 0 },
+	{ VL_KIND_REDUCE_SCATTER, 0, 2, 40000, 4, VLCOLL_ALG_BUTTERFLY, 0 },
+	{ VL_KIND_REDUCE_SCATTER, 0, 3, 100, 3, VLCOLL_ALG_RING_OMPI, 0 },
+	{ VL_KIND_REDUCE_SCATTER, 0, 5, 1, 1, VLCOLL_ALG_NONOVERLAPPING, 0 },
+	{ VL_KIND_REDUCE_SCATTER, 0, 12, 100, 2, VLCOLL_ALG_RECURSIVE_HALVING, 0 },
+	{ VL_KIND_REDUCE_SCATTER, 0, 40, 100, 4, VLCOLL_ALG_BUTTERFLY, 0 },
+	/* reduce_scatter_block: its own table, on the block of one rank */
+	{ VL_KIND_REDUCE_SCATTER, VLCOLL_BLOCK, 2, 3, 2, VLCOLL_ALG_RECURSIVE_DOUBLING, 0 },
+	{ VL_KIND_REDUCE_SCATTER, VLCOLL_BLOCK, 3, 200000, 1, VLCOLL_ALG_NONOVERLAPPING, 0 },
+	{ VL_KIND_REDUCE_SCATTER, VLCOLL_BLOCK, 6, 16, 2, VLCOLL_ALG_RECURSIVE_DOUBLING, 0 },
+	{ VL_KIND_REDUCE_SCATTER, VLCOLL_BLOCK, 12, 100, 4, VLCOLL_ALG_BUTTERFLY, 0 },
+	{ VL_KIND_REDUCE_SCATTER, VLCOLL_BLOCK, 12, 1000, 3, VLCOLL_ALG_RECURSIVE_HALVING, 0 },
+	{ VL_KIND_REDUCE_SCATTER, VLCOLL_BLOCK, 40, 100000, 1, VLCOLL_ALG_NONOVERLAPPING, 0 },
+	/* v-variants: gatherv, scatterv run the basic linear ones, even with equal
+	 * blocks; allgatherv, alltoallv use the rules of their plain form */
+	{ VL_KIND_GATHER, VLCOLL_V, 12, 100, 1, VLCOLL_ALG_LINEAR_OMPI, 0 },
+	{ VL_KIND_GATHER, VLCOLL_V, 2, 1, 1, VLCOLL_ALG_LINEAR_OMPI, 0 },
+	{ VL_KIND_SCATTER, VLCOLL_V, 12, 100, 1, VLCOLL_ALG_LINEAR_OMPI, 0 },
+	{ VL_KIND_ALLGATHER, VLCOLL_V, 16, 100, 3, VLCOLL_ALG_RECURSIVE_DOUBLING, 0 },
 	/* kinds without rules: the fixed default */
-	{ VL_KIND_SCAN, 12, 100, 0, VLCOLL_ALG_DEFAULT, 0 },
-	{ VL_KIND_EXSCAN, 12, 100, 0, VLCOLL_ALG_DEFAULT, 0 },
+	{ VL_KIND_SCAN, 0, 12, 100, 0, VLCOLL_ALG_DEFAULT, 0 },
+	{ VL_KIND_EXSCAN, 0, 12, 100, 0, VLCOLL_ALG_DEFAULT, 0 },
 };
 
 START_TEST(decision_points)
@@ -131,35 +144,53 @@ START_TEST(decision_points)
 		in.host = host;
 		in.entry = e;
 		in.bytes = bytes;
+		in.variant = q->variant;
 		alg = vlcoll_select_openmpi(&in, &ompi, &subst);
 		ck_assert_msg(ompi == q->ompi && alg == q->alg && subst == q->subst,
 			      "%s p=%d %lld B: Open MPI %d (%s), vlayer %s, subst %d",
 			      vl_coll_kind_name(q->kind), q->p, (long long)q->bytes, ompi,
-			      vlcoll_ompi_name(q->kind, ompi), vlcoll_alg_name(alg), subst);
+			      vlcoll_ompi_name(q->kind, q->variant, ompi), vlcoll_alg_name(alg), subst);
 		free(bytes);
 	}
-	ck_assert_str_eq(vlcoll_ompi_name(VL_KIND_BCAST, 7), "knomial");
-	ck_assert_str_eq(vlcoll_ompi_name(VL_KIND_BCAST, 0), "none");
-	ck_assert_str_eq(vlcoll_ompi_name(VL_KIND_SCAN, 1), "none");
-	ck_assert_str_eq(vlcoll_ompi_name(VL_KIND_REDUCE_SCATTER, 1), "non-overlapping");
+	ck_assert_str_eq(vlcoll_ompi_name(VL_KIND_BCAST, 0, 7), "knomial");
+	ck_assert_str_eq(vlcoll_ompi_name(VL_KIND_BCAST, 0, 0), "none");
+	ck_assert_str_eq(vlcoll_ompi_name(VL_KIND_SCAN, 0, 1), "none");
+	ck_assert_str_eq(vlcoll_ompi_name(VL_KIND_REDUCE_SCATTER, 0, 1), "non-overlapping");
+	ck_assert_str_eq(vlcoll_ompi_name(VL_KIND_REDUCE_SCATTER, VLCOLL_BLOCK, 2),
+			 "recursive_doubling");
+	ck_assert_str_eq(vlcoll_ompi_name(VL_KIND_REDUCE_SCATTER, VLCOLL_BLOCK, 5), "none");
 	ck_assert_str_eq(vlcoll_ompi_why(VL_KIND_BARRIER, 2), "vlayer lacks it");
 }
 END_TEST
 
-/* Open MPI's number for kind on p ranks; size: the block (gather, scatter),
- * the whole vector (reduce_scatter: held by rank 0, the others' blocks empty). */
+/* reduce_scatter_block in the tables of edges below: kind reduce_scatter,
+ * variant VLCOLL_BLOCK. */
+#define RSB VL_KIND_N
+
+/* Open MPI's number for kind on p ranks; size: the block (gather, scatter,
+ * reduce_scatter_block), the whole vector (reduce_scatter: held by rank 0,
+ * the others' blocks empty). */
 static int ompi_of(int kind, int p, int64_t size)
 {
 	static int host[1];
 	static int64_t e[1], bytes[4096];
-	vlcoll_in in = { kind, VLCOLL_ALG_DEFAULT, p, 0, host, e, bytes };
+	vlcoll_in in = { kind, VLCOLL_ALG_DEFAULT, p, 0, host, e, bytes, VLCOLL_PLAIN };
 	int k, ompi, subst;
 
 	ck_assert_int_le(p, 4096);
+	if (kind == RSB) {
+		in.kind = VL_KIND_REDUCE_SCATTER;
+		in.variant = VLCOLL_BLOCK;
+	}
 	for (k = 0; k < p; k++)
 		bytes[k] = kind == VL_KIND_REDUCE_SCATTER && k ? 0 : size;
 	vlcoll_select_openmpi(&in, &ompi, &subst);
 	return ompi;
+}
+
+static const char *edge_kind(int kind)
+{
+	return kind == RSB ? "reduce_scatter_block" : vl_coll_kind_name(kind);
 }
 
 #define K(x) ((x) * KIB)
@@ -195,6 +226,14 @@ static const edge size_edges[] = {
 	{ RS, 1024, K(4), 2, 4 }, { RS, 1024, K(16), 4, 2 }, { RS, 1024, K(32), 2, 4 },
 	{ RS, 2048, 512, 1, 2 }, { RS, 2048, K(4), 2, 4 }, { RS, 4096, K(1), 1, 2 },
 	{ RS, 4096, K(8), 2, 4 },
+	{ RSB, 2, 4, 2, 4 }, { RSB, 2, 8, 4, 3 }, { RSB, 2, 16, 3, 4 }, { RSB, 2, 128, 4, 3 },
+	{ RSB, 2, 256, 3, 4 }, { RSB, 2, K(4), 4, 3 }, { RSB, 2, K(8), 3, 4 },
+	{ RSB, 2, K(128), 4, 1 }, { RSB, 4, 8, 3, 2 }, { RSB, 4, 32, 2, 4 }, { RSB, 4, 256, 4, 3 },
+	{ RSB, 4, K(8), 3, 4 }, { RSB, 4, K(16), 4, 3 }, { RSB, 4, K(1024), 3, 1 },
+	{ RSB, 8, 4, 1, 3 }, { RSB, 8, 32, 3, 4 }, { RSB, 8, 128, 4, 3 }, { RSB, 8, K(512), 3, 1 },
+	{ RSB, 8, K(4096), 1, 4 }, { RSB, 16, 32, 1, 3 }, { RSB, 16, K(512), 3, 1 },
+	{ RSB, 16, K(2048), 1, 3 }, { RSB, 16, K(4096), 3, 4 }, { RSB, 32, 4, 3, 1 },
+	{ RSB, 32, 16, 1, 4 }, { RSB, 32, K(64), 4, 1 }, { RSB, 32, K(256), 1, 4 },
 };
 
 /* Every boundary of p in those rules, at a size where it matters: Open MPI's
@@ -206,6 +245,7 @@ static const edge p_edges[] = {
 	{ RS, 4, 1, 3, 1 }, { RS, 8, 1, 1, 2 }, { RS, 32, 1, 2, 1 }, { RS, 64, 64, 2, 1 },
 	{ RS, 128, K(2), 2, 4 }, { RS, 256, 512, 4, 2 }, { RS, 512, 256, 2, 1 },
 	{ RS, 1024, K(2), 4, 2 }, { RS, 2048, K(16), 2, 4 }, { RS, 4096, 512, 2, 1 },
+	{ RSB, 4, 4, 4, 3 }, { RSB, 8, 2, 3, 1 }, { RSB, 16, 32, 4, 3 }, { RSB, 32, 2, 1, 3 },
 };
 
 START_TEST(decision_edges)
@@ -217,7 +257,7 @@ START_TEST(decision_edges)
 
 		ck_assert_msg(ompi_of(q->kind, q->p, q->size - 1) == q->below &&
 				      ompi_of(q->kind, q->p, q->size) == q->at,
-			      "%s p=%d around %lld B", vl_coll_kind_name(q->kind), q->p,
+			      "%s p=%d around %lld B", edge_kind(q->kind), q->p,
 			      (long long)q->size);
 	}
 	for (i = 0; i < sizeof p_edges / sizeof p_edges[0]; i++) {
@@ -225,25 +265,33 @@ START_TEST(decision_edges)
 
 		ck_assert_msg(ompi_of(q->kind, q->p - 1, q->size) == q->below &&
 				      ompi_of(q->kind, q->p, q->size) == q->at,
-			      "%s %lld B around p=%d", vl_coll_kind_name(q->kind),
+			      "%s %lld B around p=%d", edge_kind(q->kind),
 			      (long long)q->size, q->p);
 	}
 }
 END_TEST
 
-/* A gather or scatter whose blocks differ is a gatherv or scatterv: Open MPI
- * runs its basic component's linear algorithm, whatever p and the sizes. */
+/* The call made decides, not the blocks: a gatherv or scatterv runs Open
+ * MPI's basic linear algorithm whatever p and the sizes, even with equal
+ * blocks; a gather or scatter of the same blocks follows the rules. */
 START_TEST(decision_v_variants)
 {
 	int host[1] = { 0 }, kind, ompi, subst;
-	int64_t e[1] = { 0 }, bytes[12] = { 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 0 };
-	vlcoll_in in = { 0, VLCOLL_ALG_DEFAULT, 12, 3, host, e, bytes };
+	int64_t e[1] = { 0 }, bytes[12];
+	vlcoll_in in = { 0, VLCOLL_ALG_DEFAULT, 12, 3, host, e, bytes, VLCOLL_V };
+	int k;
 
+	for (k = 0; k < 12; k++)
+		bytes[k] = 100;
 	for (kind = VL_KIND_GATHER; kind <= VL_KIND_SCATTER; kind++) {
 		in.kind = kind;
+		in.variant = VLCOLL_V;
 		ck_assert_int_eq(vlcoll_select_openmpi(&in, &ompi, &subst), VLCOLL_ALG_LINEAR_OMPI);
 		ck_assert_int_eq(ompi, 1);
 		ck_assert_int_eq(subst, 0);
+		in.variant = VLCOLL_PLAIN;
+		ck_assert_int_eq(vlcoll_select_openmpi(&in, &ompi, &subst), VLCOLL_ALG_BINOMIAL);
+		ck_assert_int_eq(ompi, 2);
 	}
 }
 END_TEST
@@ -486,19 +534,12 @@ END_TEST
 START_TEST(allreduce_nonoverlapping)
 {
 	vlcfg_config c;
-	vlcoll_out a[6], red[6], bc[6];
-	int64_t mid[6];
-	int r;
+	vlcoll_out a[6];
 
 	cfg_std(&c);
 	/* p = 6, 100 B: reduce binary, bcast binomial (Open MPI's rules) */
 	sim(&c, VL_KIND_ALLREDUCE, VLCOLL_ALG_NONOVERLAPPING, 6, 0, NULL, 100, a);
-	sim(&c, VL_KIND_REDUCE, VLCOLL_ALG_BINARY, 6, 0, NULL, 100, red);
-	for (r = 0; r < 6; r++)
-		mid[r] = red[r].exit;
-	sim(&c, VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL_OMPI, 6, 0, mid, 100, bc);
-	for (r = 0; r < 6; r++)
-		ck_assert_int_eq(a[r].exit, bc[r].exit);
+	assert_binary_reduce_then(&c, a, 6, 100, VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL_OMPI, 100);
 	vlcfg_free(&c);
 }
 END_TEST

@@ -1,5 +1,5 @@
-/* test_coll_ompi2.c - unit tests of Open MPI's gather, scatter and
- * reduce_scatter algorithms and of its Rabenseifner reduce in
+/* test_coll_ompi2.c - unit tests of Open MPI's gather, scatter,
+ * reduce_scatter and reduce_scatter_block algorithms and of its Rabenseifner reduce in
  * vlayer/coll/alg/ (the rules that choose them are tested in
  * test_coll_ompi.c): exact closed forms, derived by hand in the comments, on
  * one host with the model of coll_fixture.h (S, T(b), R; eager below 4 KiB).
@@ -22,13 +22,27 @@ static void simv(const vlcfg_config *c, int kind, int alg, int p, int root, cons
 {
 	int host[MAXP] = { 0 }, r;
 	int64_t e0[MAXP] = { 0 };
-	vlcoll_in in = { kind, alg, p, root, host, entry ? entry : e0, blk };
+	vlcoll_in in = { kind, alg, p, root, host, entry ? entry : e0, blk, VLCOLL_PLAIN };
 
 	memset(out, 0, (size_t)p * sizeof *out);
 	ck_assert_msg(vlcoll_sim(c, &in, out) == 0, "%s/%s p=%d failed", vl_coll_kind_name(kind),
 		      vlcoll_alg_name(alg), p);
 	for (r = 0; r < p; r++)
 		ck_assert_int_eq(out[r].exit, in.entry[r] + out[r].comm + out[r].wait);
+}
+
+/* One MPI_Reduce_scatter_block of n-byte blocks, every rank on host 0. */
+static void simb(const vlcfg_config *c, int alg, int p, int64_t n, vlcoll_out *out)
+{
+	int host[MAXP] = { 0 }, r;
+	int64_t e0[MAXP] = { 0 }, blk[MAXP];
+	vlcoll_in in = { VL_KIND_REDUCE_SCATTER, alg, p, 0, host, e0, blk, VLCOLL_BLOCK };
+
+	for (r = 0; r < p; r++)
+		blk[r] = n;
+	memset(out, 0, (size_t)p * sizeof *out);
+	ck_assert_msg(vlcoll_sim(c, &in, out) == 0, "reduce_scatter_block/%s p=%d failed",
+		      vlcoll_alg_name(alg), p);
 }
 
 START_TEST(gather_closed_form)
@@ -201,19 +215,12 @@ END_TEST
 START_TEST(reduce_scatter_nonoverlapping)
 {
 	vlcfg_config c;
-	vlcoll_out a[6], red[6], sc[6], sel[6];
-	int64_t mid[6];
-	int r;
+	vlcoll_out a[6], sel[6];
 
 	cfg_std(&c);
 	/* p = 6, 100 B blocks: reduce of 600 B is binary (p 4 - 7, below 4 KiB) */
 	sim(&c, VL_KIND_REDUCE_SCATTER, VLCOLL_ALG_NONOVERLAPPING, 6, 0, NULL, 100, a);
-	sim(&c, VL_KIND_REDUCE, VLCOLL_ALG_BINARY, 6, 0, NULL, 600, red);
-	for (r = 0; r < 6; r++)
-		mid[r] = red[r].exit;
-	sim(&c, VL_KIND_SCATTER, VLCOLL_ALG_LINEAR_OMPI, 6, 0, mid, 100, sc);
-	for (r = 0; r < 6; r++)
-		ck_assert_int_eq(a[r].exit, sc[r].exit);
+	assert_binary_reduce_then(&c, a, 6, 600, VL_KIND_SCATTER, VLCOLL_ALG_LINEAR_OMPI, 100);
 	/* 1 B blocks: the rules choose non-overlapping */
 	sim(&c, VL_KIND_REDUCE_SCATTER, VLCOLL_ALG_NONOVERLAPPING, 6, 0, NULL, 1, a);
 	c.mpi.coll_select = VLCOLL_SELECT_OPENMPI;
@@ -230,7 +237,8 @@ END_TEST
 START_TEST(reduce_scatter_uneven_blocks)
 {
 	static const int algs[] = { VLCOLL_ALG_RING_OMPI, VLCOLL_ALG_NONOVERLAPPING,
-				    VLCOLL_ALG_RECURSIVE_HALVING, VLCOLL_ALG_BUTTERFLY };
+				    VLCOLL_ALG_RECURSIVE_HALVING, VLCOLL_ALG_BUTTERFLY,
+				    VLCOLL_ALG_RECURSIVE_DOUBLING };
 	vlcfg_config c;
 	vlcoll_out o[MAXP];
 	int64_t blk[MAXP], zero[MAXP] = { 0 };
@@ -251,6 +259,56 @@ START_TEST(reduce_scatter_uneven_blocks)
 }
 END_TEST
 
+/* Open MPI's reduce_scatter_block algorithms (the call's variant). */
+START_TEST(reduce_scatter_block_closed_form)
+{
+	vlcfg_config c;
+	vlcoll_out o[6], red[6];
+	const int64_t te = T(KIB), t2 = T(2 * KIB), t3 = T(3 * KIB);
+	int r;
+
+	cfg_std(&c);
+	/* recursive_doubling, p = 4, 1 KiB blocks: at distance 1 every rank
+	 * swaps all blocks but its own (3 KiB), at distance 2 all but those of
+	 * its pair (2 KiB): 2S + T(3K) + T(2K) + 2R for all */
+	simb(&c, VLCOLL_ALG_RECURSIVE_DOUBLING, 4, KIB, o);
+	for (r = 0; r < 4; r++) {
+		ck_assert_int_eq(o[r].exit, 2 * S + t3 + t2 + 2 * R);
+		ck_assert_int_eq(o[r].nmsgs, 2);
+	}
+	/* p = 3: 0 and 1 swap 2 KiB (S + T(2K) + R), 2 has no partner.  At
+	 * distance 2, 2 sends blocks 0 and 1 (ready S, in S + T(2K)), 0 sends
+	 * block 2 at 2S + T(2K) + R (2 leaves at 2S + T(2K) + T + 2R), receives
+	 * (2S + T(2K) + 2R) and forwards the 2 KiB to 1, which had no partner:
+	 * 0 leaves at 3S + T(2K) + 2R, 1 at 3S + 2T(2K) + 3R */
+	simb(&c, VLCOLL_ALG_RECURSIVE_DOUBLING, 3, KIB, o);
+	ck_assert_int_eq(o[0].exit, 3 * S + t2 + 2 * R);
+	ck_assert_int_eq(o[1].exit, 3 * S + 2 * t2 + 3 * R);
+	ck_assert_int_eq(o[2].exit, 2 * S + t2 + te + 2 * R);
+	ck_assert_int_eq(o[0].nmsgs, 3);
+	ck_assert_int_eq(o[1].nmsgs + o[2].nmsgs, 2);
+	/* butterfly, p = 4: the blocks are permuted before the steps, so no
+	 * final swap (the reduce_scatter butterfly has one: 3S + T(2K) + 2T + 3R
+	 * for ranks 1 and 2) */
+	simb(&c, VLCOLL_ALG_BUTTERFLY, 4, KIB, o);
+	for (r = 0; r < 4; r++)
+		ck_assert_int_eq(o[r].exit, 2 * S + t2 + te + 2 * R);
+	ck_assert_int_eq(o[1].nmsgs, 2);
+	/* basic_linear (nonoverlapping), p = 6, 100 B blocks: the reduce of 600 B
+	 * (binary, by the rules), then a scatter chosen by the rules (binomial
+	 * for 100 B on 6 ranks), not the basic scatterv */
+	simb(&c, VLCOLL_ALG_NONOVERLAPPING, 6, 100, o);
+	assert_binary_reduce_then(&c, o, 6, 600, VL_KIND_SCATTER, VLCOLL_ALG_BINOMIAL, 100);
+	/* selection = openmpi picks it for 200 KB blocks on 3 ranks */
+	simb(&c, VLCOLL_ALG_NONOVERLAPPING, 3, 200000, red);
+	c.mpi.coll_select = VLCOLL_SELECT_OPENMPI;
+	simb(&c, VLCOLL_ALG_DEFAULT, 3, 200000, o);
+	for (r = 0; r < 3; r++)
+		ck_assert_int_eq(o[r].exit, red[r].exit);
+	vlcfg_free(&c);
+}
+END_TEST
+
 static Suite *ompi2_suite(void)
 {
 	Suite *s = suite_create("coll_ompi2");
@@ -262,6 +320,7 @@ static Suite *ompi2_suite(void)
 	tcase_add_test(tc, reduce_scatter_closed_form);
 	tcase_add_test(tc, reduce_scatter_nonoverlapping);
 	tcase_add_test(tc, reduce_scatter_uneven_blocks);
+	tcase_add_test(tc, reduce_scatter_block_closed_form);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -72,7 +72,10 @@ void vlcoll_scatter_linear_ompi(vlcoll_sched *s, int root, const int64_t *blk);
 void vlcoll_scatter_linear_nb(vlcoll_sched *s, int root, const int64_t *blk);
 void vlcoll_reduce_scatter_ring_ompi(vlcoll_sched *s, const int64_t *blk);
 void vlcoll_reduce_scatter_recursive_halving(vlcoll_sched *s, const int64_t *blk);
-void vlcoll_reduce_scatter_butterfly(vlcoll_sched *s, const int64_t *blk);
+/* block: Open MPI's reduce_scatter_block butterfly (no final swap on a power
+ * of two), else its reduce_scatter butterfly. */
+void vlcoll_reduce_scatter_butterfly(vlcoll_sched *s, const int64_t *blk, int block);
+void vlcoll_reduce_scatter_recursive_doubling(vlcoll_sched *s, const int64_t *blk);
 /* exscan sends the same messages as scan: both use these two. */
 void vlcoll_scan_chain(vlcoll_sched *s, int64_t n);
 void vlcoll_scan_recursive_doubling(vlcoll_sched *s, int64_t n);

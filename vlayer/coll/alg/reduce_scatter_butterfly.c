@@ -10,6 +10,11 @@
  * block to the even rank of that pair when m < rem, then swaps the last
  * block with m's rank for its own (Open MPI's sendrecv; nothing when m = v).
  * A rank that dropped out receives its block from the mirror of its pair.
+ *
+ * Its reduce_scatter_block (reduce_scatter_block_intra_butterfly) is the
+ * same, except that nothing is sent if the blocks are empty, and that on a
+ * power of two p it permutes the blocks by the mirror before the steps, so
+ * that each rank ends with its own block: no final swap.
  */
 #include "vlayer/coll/alg/alg.h"
 
@@ -23,12 +28,12 @@ static int vlcoll_mirror(int x, int bits)
 	return y;
 }
 
-void vlcoll_reduce_scatter_butterfly(vlcoll_sched *s, const int64_t *blk)
+void vlcoll_reduce_scatter_butterfly(vlcoll_sched *s, const int64_t *blk, int block)
 {
 	int p = s->p, steps, pof2 = vlcoll_pof2_below(p, &steps), rem = p - pof2, r, v, m;
 	int64_t total = vlcoll_sum(blk, 0, p, 0, p);
 
-	if (p < 2)
+	if (p < 2 || (block && total == 0))
 		return;
 	vlcoll_rs_fold(s, rem, total);
 	for (v = 0; v < pof2; v++) {
@@ -48,7 +53,7 @@ void vlcoll_reduce_scatter_butterfly(vlcoll_sched *s, const int64_t *blk)
 		/* lo == mir: this rank holds group mir, whose last block is peer's */
 		if (mir < rem)
 			vlcoll_send(s, me, peer - 1, blk[peer - 1]);
-		if (mir != v)
+		if (mir != v && !(block && rem == 0))
 			vlcoll_sendrecv_ompi(s, me, peer, blk[peer], peer, blk[me]);
 	}
 	for (r = 0; r < 2 * rem; r += 2)
