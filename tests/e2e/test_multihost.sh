@@ -157,6 +157,19 @@ if command -v pvmd > /dev/null; then
 	assert_eq "PVM: tasks ran on both hosts (traces of tasks of pvmds 4 and 8)" "4 8" \
 		"$(ls "$WORK/trace.pvm" | sed -n 's/^vl-000\([48]\).*/\1/p' | sort -u | tr '\n' ' ' | sed 's/ $//')"
 	assert_eq "PVM: no warning about real order" 0 "$(grep -c 'real arrival' "$WORK/pvm.err")"
+	# group joins: 4 children on both hosts, child i joins after (4 - i) ms of
+	# modelled time but i * 40 ms of real time: the instance numbers follow
+	# virtual time (child 3 first), not real time
+	"$BUILD/vlcc" -O1 -I"$HERE/../../include" -o "$WORK/ep/join_pvm" "$HERE/multihost/join_pvm.c" ||
+		fail "vlcc build of join_pvm.c"
+	ona env VMCONFIG="$F/farm.ini" VLAYER_TRACE_DIR="$WORK/trace.join" timeout 120 \
+		"$WORK/ep/join_pvm" 4 > "$WORK/join.out" 2> "$WORK/join.err"
+	echo "exit $?" >> "$WORK/join.out"
+	assert_eq "PVM: pvm_joingroup over two real hosts numbers the members in virtual time" \
+		"$(printf 'child 0 inst 3\nchild 1 inst 2\nchild 2 inst 1\nchild 3 inst 0\nexit 0')" \
+		"$(cat "$WORK/join.out")"
+	assert_eq "PVM: the joining tasks ran on both hosts" "4 8" \
+		"$(ls "$WORK/trace.join" | sed -n 's/^vl-000\([48]\).*/\1/p' | sort -u | tr '\n' ' ' | sed 's/ $//')"
 	pvm_halt
 	trap cleanup EXIT
 else

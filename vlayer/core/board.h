@@ -137,6 +137,7 @@ typedef struct vli_order_remote_ops {
 	void (*release)(int id);
 	void (*release_seen)(void);
 	void (*poke)(int id);
+	int (*turn)(int64_t t);
 } vli_order_remote_ops;
 extern const vli_order_remote_ops *vli_order_remote;
 

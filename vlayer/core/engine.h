@@ -499,8 +499,8 @@ int vli_order_safe_in(int64_t tau, int side);
 /* Whether this task, at virtual time t, comes before every other task in
  * (time, task id): no task that can go on without it has a bound below t,
  * or at t with a smaller id.  For acts whose real order the program sees
- * that are not messages (pvm_joingroup's instance numbers).  Tasks of
- * another real host: always 1. */
+ * that are not messages (pvm_joingroup's instance numbers).  A task of
+ * another real host asks the board server. */
 int vli_order_turn(int64_t t);
 /* The same for what task id alone may still send (a receive from a named
  * task: only its bound counts). */

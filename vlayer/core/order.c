@@ -954,8 +954,10 @@ int vli_order_turn(int64_t t)
 {
 	int i, n, my_id, go = 1;
 
-	if (vli_order_remote || !vli_order_on())
-		return 1; /* (a task of another real host: real order) */
+	if (vli_order_remote)
+		return vli_order_remote->turn(t); /* the board server decides */
+	if (!vli_order_on())
+		return 1;
 	my_id = atomic_load(&vli_bd->slot[me].id);
 	vli_board_lock();
 	find_independent();

@@ -45,7 +45,7 @@ enum {
 	OP_JOIN = 1, OP_MODEL, OP_RESERVE, OP_BIND, OP_GONE, OP_FORGET, OP_ANNOUNCE, OP_RECEIVED,
 	OP_BOUND_OF, OP_BEHIND, OP_WAIT_BEGIN, OP_SNAP, OP_BLOCK_ON, OP_COLL_ENTER,
 	OP_COLL_LEAVE, OP_SAFE, OP_SLEEP, OP_WAIT_END, OP_GATE_ENTER, OP_GATE_LEAVE, OP_TICK,
-	OP_EXIT, OP_RELEASE, OP_RELEASE_SEEN, OP_POKE
+	OP_EXIT, OP_RELEASE, OP_RELEASE_SEEN, OP_POKE, OP_TURN
 };
 
 /* One request (a COLL_ENTER is followed by count ints) and one answer. */
@@ -216,6 +216,9 @@ static void *serve(void *arg)
 		case OP_POKE:
 			vli_order_poke((int)q.a);
 			answer = 0;
+			break;
+		case OP_TURN:
+			a.r = vli_order_turn(q.a);
 			break;
 		default:
 			goto out;
@@ -422,6 +425,7 @@ static void c_coll_leave(uint64_t on, uint64_t n) { tell(OP_COLL_LEAVE, (int64_t
 static void c_release(int id) { ask(OP_RELEASE, id, 0); }
 static void c_release_seen(void) { tell(OP_RELEASE_SEEN, 0, 0, 0, 0); }
 static void c_poke(int id) { tell(OP_POKE, id, 0, 0, 0); }
+static int c_turn(int64_t t) { return (int)ask(OP_TURN, t, 0); }
 
 static void c_block_on(int64_t lb, int how, uint64_t on, uint64_t n)
 {
@@ -514,7 +518,7 @@ static const vli_order_remote_ops client_ops = {
 	c_model, c_reserve, c_bind, c_gone, c_forget, c_announce, c_received, c_bound_of,
 	c_behind, c_behind_side, c_wait_begin, c_snap, c_block_on, c_coll_enter, c_coll_leave, c_safe,
 	c_sleep, c_wait_end, c_gate_enter, c_gate_leave, c_tick, c_exit, c_release,
-	c_release_seen, c_poke
+	c_release_seen, c_poke, c_turn
 };
 
 int vli_order_connect(const char *addr, int slot, const char *fmt)
