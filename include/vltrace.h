@@ -66,7 +66,8 @@ enum vl_ev {
 	                     ns inside [t0,t1] */
 	VL_EV_COLL = 9,   /* group operation: tag = VL_COLL_*, t0, t1, t2 = waiting ns,
 	                     t3 = number of group members, bytes = user bytes,
-	                     peer = root tid or -1 (no text) */
+	                     peer = root tid or -1 (no text); flags & VL_TF_V,
+	                     VL_TF_BLOCK: the MPI call made */
 	VL_EV_PARAM = 10, /* model parameters changed at t0: text = "key=value" */
 	VL_EV_IRECV = 11, /* a nonblocking receive posted (MPI_Irecv, a persistent start):
 	                     peer, tag = pattern (-1 = any), t0 = call begin, t1 = call end,
@@ -122,6 +123,9 @@ static inline const char *vl_coll_kind_name(int kind)
 #define VL_TF_SHARED 16u  /* send of a message that shared the [topology]'s links with
 			     others: t2 is its arrival on free links (a lower bound), the
 			     receive's t3 the final one */
+#define VL_TF_V 32u       /* collective: a v-variant call (MPI_Gatherv, MPI_Scatterv,
+			     MPI_Allgatherv, MPI_Alltoallv/w and their nonblocking forms) */
+#define VL_TF_BLOCK 64u   /* collective: MPI_Reduce_scatter_block (or its nonblocking form) */
 
 typedef struct vl_trec {
 	uint16_t type;            /* enum vl_ev */

@@ -53,6 +53,7 @@ typedef struct rreq {
 typedef struct rcoll {
 	uint64_t k;
 	int kind, root, arrived, left, done;
+	unsigned flags;       /* the call made: VL_TF_V, VL_TF_BLOCK (any member's) */
 	int64_t *entry, *bytes;
 	vlcoll_out *out;
 	struct rcoll *next;
@@ -1000,13 +1001,18 @@ static void coll_free(rpl *r, rcoll *g)
 	free(g);
 }
 
-/* The call made, which the trace does not record: a gather or scatter whose
- * blocks differ can only be a gatherv or scatterv; any other call is taken
- * for the plain form (a gatherv of equal blocks, a reduce_scatter_block). */
+/* The call made: the record's flags say it (VL_TF_V, VL_TF_BLOCK); traces
+ * written before they did say nothing, and there a gather or scatter whose
+ * blocks differ can only be a gatherv or scatterv, and any other call is
+ * taken for the plain form. */
 static int coll_variant(const rcoll *g, int p)
 {
 	int i;
 
+	if (g->flags & VL_TF_V)
+		return VLCOLL_V;
+	if (g->flags & VL_TF_BLOCK)
+		return VLCOLL_BLOCK;
 	if (g->kind != VL_KIND_GATHER && g->kind != VL_KIND_SCATTER)
 		return VLCOLL_PLAIN;
 	for (i = 1; i < p; i++)
@@ -1072,6 +1078,7 @@ static int do_coll(rpl *r, int i)
 		if (nb)
 			approx(r, VLPOST_RPL_NBCOLL);
 		g->entry[rank] = t->t0n;
+		g->flags |= c->flags & (VL_TF_V | VL_TF_BLOCK);
 		if (kind == VL_KIND_ALLTOALL) {
 			int k;
 			for (k = 0; k < p; k++)

@@ -203,6 +203,12 @@ static int coll(const char *kind, int n, int root)
 			a[i] = rank + 1;
 		MPI_Reduce_scatter(a, b, counts, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 		ok = nd == 0 || b[0] == p * (p + 1) / 2;
+	} else if (!strcmp(kind, "reduce_scatter_block")) {
+		double *a = (double *)s, *b = (double *)r;
+		for (i = 0; i < nd * p; i++)
+			a[i] = rank + 1;
+		MPI_Reduce_scatter_block(a, b, nd, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		ok = nd == 0 || b[0] == p * (p + 1) / 2;
 	} else {
 		fprintf(stderr, "mpi_exact: unknown collective %s\n", kind);
 		return 2;

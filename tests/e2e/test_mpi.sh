@@ -315,6 +315,24 @@ for kv in "gatherv linear_ompi" "gather binomial"; do
 	got=$(for ((r = 0; r < 4; r++)); do printf '%s %s ' $r "$(get $r end)"; done)
 	assert_eq "selection = openmpi: $call p=4 100 B is $alg" "$exp" "$got"
 done
+# MPI_Allgatherv has its own rules: 100 B on 4 ranks is Open MPI's default (a
+# linear gatherv to rank 0, then a bcast), MPI_Allgather recursive doubling;
+# MPI_Alltoallv on 4 ranks is Open MPI's basic linear, MPI_Alltoall of 100 B
+# its linear_sync
+for kv in "allgatherv allgatherv linear_ompi" "allgather allgather recursive_doubling" \
+	"alltoallv alltoallv linear_ompi" "alltoall alltoall linear_sync"; do
+	read -r call kind alg <<< "$kv"
+	run 4 "$OMPI_CFG" coll "$call" 100 0
+	exp=$("$BUILD/tests/collsim" "$CFG" "$kind" "$alg" 4 0 100 | tr '\n' ' ')
+	got=$(for ((r = 0; r < 4; r++)); do printf '%s %s ' $r "$(get $r end)"; done)
+	assert_eq "selection = openmpi: $call p=4 100 B is $alg" "$exp" "$got"
+done
+[ "$("$BUILD/tests/collsim" "$CFG" allgatherv linear_ompi 4 0 100)" != \
+	"$("$BUILD/tests/collsim" "$CFG" allgather recursive_doubling 4 0 100)" ] &&
+	[ "$("$BUILD/tests/collsim" "$CFG" alltoallv linear_ompi 4 0 100)" != \
+		"$("$BUILD/tests/collsim" "$CFG" alltoall linear_sync 4 0 100)" ] &&
+	ok "selection = openmpi: the v-variants' algorithms time differently here" ||
+	fail "selection = openmpi: allgatherv/alltoallv time as their plain forms at p=4 100 B"
 
 # ---- every algorithm of every collective on 2, 3 and 8 ranks under mpirun
 # against the engine's simulation of it (tests/tools/collsim; the closed forms of

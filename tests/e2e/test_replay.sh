@@ -121,6 +121,19 @@ if [ -x "$BUILD/tests/mpi_exact" ] && [ -x "$BUILD/vlrun" ]; then
 		replay_same "mpi $args" "$WORK/m$i.a"
 		replay_other "mpi $args" "$WORK/m$i.a" "$WORK/mpi_b.ini" "$WORK/m$i.b"
 	done
+	# selection = openmpi: the call made (gatherv of equal blocks,
+	# allgatherv, reduce_scatter_block) is in the trace; the replay times it
+	# as the run did
+	{ cat "$MA"; printf '\n[collectives]\nselection = openmpi\n'; } > "$WORK/mpi_o.ini"
+	for args in "4 coll gatherv 700 0" "4 coll allgatherv 100 0" \
+		"4 coll reduce_scatter_block 16 0"; do
+		i=$((i + 1))
+		set -- $args
+		np=$1
+		shift
+		mrun "m$i.a" "$WORK/mpi_o.ini" "$np" "$@"
+		replay_same "mpi openmpi $args" "$WORK/m$i.a"
+	done
 else
 	echo "skip: no MPI build (tests/mpi_exact)"
 fi

@@ -6,6 +6,8 @@
  *       the same with rank r on the r-th of the comma-separated host names HOSTS,
  *       entering at the r-th of the comma-separated ENTRIES (ns)
  *   collsim --algs KIND                      prints the algorithms KIND accepts
+ * KIND is a kind (bcast ...) or a v-variant's MPI name (gatherv, scatterv,
+ * allgatherv, alltoallv, reduce_scatter_block): Open MPI's rules tell them apart.
  * ALG "default" is the VMConfig's choice: its [collectives] key for KIND, else
  * its selection (fixed, or Open MPI's rules for that P and BYTES). */
 #include <stdio.h>
@@ -14,13 +16,30 @@
 #include "vlayer/coll/coll.h"
 #include "vlayer/core/vmconfig.h"
 
-static int kind_of(const char *name)
+/* KIND: a kind's name, or an MPI call's that selects its variant */
+static const struct {
+	const char *name;
+	int kind, variant;
+} calls[] = {
+	{ "gatherv", VL_KIND_GATHER, VLCOLL_V },         { "scatterv", VL_KIND_SCATTER, VLCOLL_V },
+	{ "allgatherv", VL_KIND_ALLGATHER, VLCOLL_V },   { "alltoallv", VL_KIND_ALLTOALL, VLCOLL_V },
+	{ "reduce_scatter_block", VL_KIND_REDUCE_SCATTER, VLCOLL_BLOCK },
+};
+
+static int kind_of(const char *name, int *variant)
 {
+	size_t i;
 	int k;
 
+	*variant = VLCOLL_PLAIN;
 	for (k = 0; k < VL_KIND_N; k++)
 		if (!strcmp(vl_coll_kind_name(k), name))
 			return k;
+	for (i = 0; i < sizeof calls / sizeof calls[0]; i++)
+		if (!strcmp(calls[i].name, name)) {
+			*variant = calls[i].variant;
+			return calls[i].kind;
+		}
 	return -1;
 }
 
@@ -28,13 +47,13 @@ int main(int argc, char **argv)
 {
 	vlcfg_config c;
 	char err[1200], valid[512];
-	int k, alg, p, root, r, *host;
+	int k, alg, p, root, r, *host, variant;
 	int64_t bytes, *entry, *b;
 	vlcoll_out *out;
 	vlcoll_in in;
 
 	if (argc == 3 && !strcmp(argv[1], "--algs")) {
-		if ((k = kind_of(argv[2])) < 0 || (vlcoll_alg_parse(k, "", valid, sizeof valid), 0))
+		if ((k = kind_of(argv[2], &variant)) < 0 || (vlcoll_alg_parse(k, "", valid, sizeof valid), 0))
 			return 2;
 		for (char *t = strtok(valid, ", "); t; t = strtok(NULL, ", "))
 			if (strcmp(t, "default"))
@@ -50,7 +69,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
-	k = kind_of(argv[2]);
+	k = kind_of(argv[2], &variant);
 	alg = k < 0 ? -1 : vlcoll_alg_parse(k, argv[3], NULL, 0);
 	p = atoi(argv[4]);
 	root = atoi(argv[5]);
@@ -85,7 +104,7 @@ int main(int argc, char **argv)
 	in.host = host;
 	in.entry = entry;
 	in.bytes = b;
-	in.variant = VLCOLL_PLAIN;
+	in.variant = variant;
 	if (vlcoll_sim(&c, &in, out) < 0) {
 		fprintf(stderr, "collsim: the simulation failed\n");
 		return 1;

@@ -53,7 +53,9 @@ enum vlcoll_alg {
 	/* Open MPI 4.1's algorithms (coll base), as its library runs them; the
 	 * "_ompi" ones differ from the vlayer algorithm of the same idea in the
 	 * tree, the order or the nonblocking operations */
-	VLCOLL_ALG_LINEAR_OMPI,        /* bcast, reduce, gather, scatter: Open MPI's basic linear */
+	VLCOLL_ALG_LINEAR_OMPI,        /* bcast, reduce, gather, scatter: Open MPI's basic linear;
+	                                  allgather: its gather then bcast, each as its rules
+	                                  choose; alltoall: its basic linear alltoallv */
 	VLCOLL_ALG_BINOMIAL_OMPI,      /* bcast, reduce: Open MPI's binomial tree */
 	VLCOLL_ALG_BINARY,             /* bcast, reduce: binary tree */
 	VLCOLL_ALG_KNOMIAL,            /* bcast: k-nomial tree, radix 4 */

@@ -21,10 +21,10 @@
  * The call made (vlcoll_in.variant) decides for the v-variants: tuned has
  * no rule for gatherv and scatterv (its module leaves them to the basic
  * component, whose linear algorithms run: linear_ompi), and
- * reduce_scatter_block has a table of its own, on the block of one rank.
- * allgatherv and alltoallv are timed by the allgather and alltoall rules on
- * the mean block (Open MPI 4.1 has rules of their own for them, not
- * modelled here).
+ * reduce_scatter_block has a table of its own, on the block of one rank;
+ * allgatherv has its own table on the mean block of one rank, and
+ * alltoallv one on p alone (tuned has only basic_linear and pairwise for
+ * it).
  */
 #include <limits.h>
 #include <stddef.h>
@@ -128,6 +128,27 @@ static const vlcoll_rule vlcoll_rules_alltoall[] = {
 	{ PMAX, 5, { K(2), K(8), K(16), K(32), K(64) }, { 3, 4, 1, 4, 1, 4 } },
 };
 
+/* allgatherv: 1 default (gatherv to 0, then bcast), 2 bruck, 3 ring, 4 neighbor,
+ * 5 two_proc (the mean block of one rank) */
+static const vlcoll_rule vlcoll_rules_allgatherv[] = {
+	{ 3, 3, { K(2), K(4), K(8) }, { 3, 5, 3, 5 } },
+	{ 8, 5, { 256, K(4), K(8), K(16), K(256) }, { 1, 4, 3, 4, 2, 4 } },
+	{ 16, 1, { K(1) }, { 1, 2 } },
+	{ 32, 2, { 128, K(256) }, { 1, 2, 3 } },
+	{ 64, 2, { 256, K(8) }, { 1, 2, 3 } },
+	{ 128, 2, { 256, K(4) }, { 1, 2, 3 } },
+	{ 256, 2, { K(1), K(64) }, { 2, 4, 3 } },
+	{ 512, 1, { K(1) }, { 2, 3 } },
+	{ 1024, 4, { 512, K(1), K(4), K(1024) }, { 2, 1, 2, 4, 3 } },
+	{ PMAX, 1, { K(4) }, { 2, 4 } },
+};
+
+/* alltoallv: 1 basic_linear, 2 pairwise (p alone decides) */
+static const vlcoll_rule vlcoll_rules_alltoallv[] = {
+	{ 4, 0, { 0 }, { 2 } },    { 64, 0, { 0 }, { 1 } },   { 128, 0, { 0 }, { 2 } },
+	{ 256, 0, { 0 }, { 1 } },  { 1024, 0, { 0 }, { 2 } }, { PMAX, 0, { 0 }, { 1 } },
+};
+
 /* gather: 1 basic_linear, 2 binomial, 3 linear_sync (the block) */
 static const vlcoll_rule vlcoll_rules_gather[] = {
 	{ 4, 5, { 2, 4, K(32), K(64), K(128) }, { 3, 1, 2, 1, 2, 3 } },
@@ -207,6 +228,18 @@ static const char *const vlcoll_ompi_names[VL_KIND_N][10] = {
 
 static const char *const vlcoll_ompi_names_rsb[] = { "", "basic_linear", "recursive_doubling",
 						      "recursive_halving", "butterfly" };
+static const char *const vlcoll_ompi_names_agv[] = { "", "default", "bruck", "ring", "neighbor",
+						      "two_proc" };
+static const char *const vlcoll_ompi_names_atv[] = { "", "basic_linear", "pairwise" };
+
+/* allgatherv: default is a gatherv and a bcast (sim.c); two_proc (p = 2) is
+ * one exchange, as ring; neighbor runs ring for odd p (alg/) */
+static const unsigned char vlcoll_ompi_map_agv[] = { 0, VLCOLL_ALG_LINEAR_OMPI, VLCOLL_ALG_BRUCK,
+						     VLCOLL_ALG_RING, VLCOLL_ALG_NEIGHBOR,
+						     VLCOLL_ALG_RING };
+/* alltoallv: basic_linear posts in rank order (alg/alltoall_linear_ompi.c) */
+static const unsigned char vlcoll_ompi_map_atv[] = { 0, VLCOLL_ALG_LINEAR_OMPI,
+						     VLCOLL_ALG_PAIRWISE };
 
 /* reduce_scatter_block: basic_linear is a reduce and a scatter, each chosen
  * by Open MPI's rules, as in the non-overlapping reduce_scatter (sim.c). */
@@ -225,6 +258,10 @@ const char *vlcoll_ompi_name(int kind, int variant, int ompi)
 
 	if (vlcoll_is_rsb(kind, variant))
 		n = ompi > 0 && ompi < 5 ? vlcoll_ompi_names_rsb[ompi] : NULL;
+	else if (kind == VL_KIND_ALLGATHER && variant == VLCOLL_V)
+		n = ompi > 0 && ompi < 6 ? vlcoll_ompi_names_agv[ompi] : NULL;
+	else if (kind == VL_KIND_ALLTOALL && variant == VLCOLL_V)
+		n = ompi > 0 && ompi < 3 ? vlcoll_ompi_names_atv[ompi] : NULL;
 	else if (vlcoll_kind_ok(kind) && ompi > 0 && ompi < 10)
 		n = vlcoll_ompi_names[kind][ompi];
 
@@ -281,7 +318,7 @@ static int vlcoll_ompi_alg(int kind, int ompi, int p, int64_t sz, int *subst)
 				     VLCOLL_ALG_LINEAR_SYNC },
 		[VL_KIND_SCATTER] = { 0, VLCOLL_ALG_LINEAR_OMPI, VLCOLL_ALG_BINOMIAL,
 				      VLCOLL_ALG_LINEAR_NB },
-		[VL_KIND_ALLGATHER] = { 0, VLCOLL_ALG_LINEAR, VLCOLL_ALG_BRUCK,
+		[VL_KIND_ALLGATHER] = { 0, VLCOLL_ALG_LINEAR_OMPI, VLCOLL_ALG_BRUCK,
 					VLCOLL_ALG_RECURSIVE_DOUBLING, VLCOLL_ALG_RING,
 					VLCOLL_ALG_NEIGHBOR, VLCOLL_ALG_RING },
 		[VL_KIND_ALLTOALL] = { 0, VLCOLL_ALG_LINEAR_SYNC, VLCOLL_ALG_PAIRWISE,
@@ -305,7 +342,6 @@ static int vlcoll_ompi_alg(int kind, int ompi, int p, int64_t sz, int *subst)
 			return vlcoll_ompi_reduce_rabenseifner(p, sz, subst);
 		break;
 	case VL_KIND_ALLGATHER:
-		*subst = ompi == 1;
 		if (ompi == 3 && (p & (p - 1)))
 			return VLCOLL_ALG_BRUCK; /* Open MPI's recursive doubling does so */
 		break;
@@ -331,7 +367,7 @@ static int64_t vlcoll_ompi_size(const vlcoll_in *in)
 	switch (in->kind) {
 	case VL_KIND_BCAST:
 		return in->bytes[in->root];
-	case VL_KIND_ALLGATHER: /* the block of one rank; allgatherv: their mean */
+	case VL_KIND_ALLGATHER: /* the block of one rank; allgatherv: their mean, rounded down */
 		for (i = 0; i < in->p; i++)
 			sum += in->bytes[i];
 		return sum / in->p;
@@ -379,6 +415,14 @@ int vlcoll_select_openmpi(const vlcoll_in *in, int *ompi, int *subst)
 	if (vlcoll_is_rsb(in->kind, in->variant)) {
 		*ompi = vlcoll_rule_pick(vlcoll_rules_reduce_scatter_block, in->p, sz);
 		return vlcoll_ompi_map_rsb[*ompi];
+	}
+	if (in->kind == VL_KIND_ALLGATHER && in->variant == VLCOLL_V) {
+		*ompi = vlcoll_rule_pick(vlcoll_rules_allgatherv, in->p, sz);
+		return vlcoll_ompi_map_agv[*ompi];
+	}
+	if (in->kind == VL_KIND_ALLTOALL && in->variant == VLCOLL_V) {
+		*ompi = vlcoll_rule_pick(vlcoll_rules_alltoallv, in->p, sz);
+		return vlcoll_ompi_map_atv[*ompi];
 	}
 	*ompi = vlcoll_rule_pick(vlcoll_rules[in->kind], in->p, sz);
 	return vlcoll_ompi_alg(in->kind, *ompi, in->p, sz, subst);

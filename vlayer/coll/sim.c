@@ -97,6 +97,25 @@ static void vlcoll_build_nonoverlapping(vlcoll_sched *s, const vlcoll_in *in)
 	vlcoll_build(s, &part, vlcoll_openmpi(&part));
 }
 
+/* Open MPI's basic linear allgather and its default allgatherv: a gather
+ * of the blocks to rank 0 (allgather: the algorithm Open MPI's gather rules
+ * choose; allgatherv: the basic component's linear gatherv), then a bcast of
+ * all of them from rank 0, chosen by Open MPI's bcast rules on their sum. */
+static void vlcoll_build_gather_bcast(vlcoll_sched *s, const vlcoll_in *in)
+{
+	vlcoll_in part = *in;
+	int64_t n[1];
+
+	part.root = 0;
+	part.kind = VL_KIND_GATHER;
+	vlcoll_build(s, &part, vlcoll_openmpi(&part));
+	n[0] = vlcoll_sum(in->bytes, 0, in->p, 0, in->p);
+	part.kind = VL_KIND_BCAST;
+	part.variant = VLCOLL_PLAIN;
+	part.bytes = n;
+	vlcoll_build(s, &part, vlcoll_openmpi(&part));
+}
+
 /* exscan sends the same messages as scan, and so uses its algorithms. */
 static void vlcoll_build(vlcoll_sched *s, const vlcoll_in *in, int alg)
 {
@@ -257,6 +276,12 @@ static void vlcoll_build(vlcoll_sched *s, const vlcoll_in *in, int alg)
 		break;
 	case VLCOLL_CASE(VL_KIND_ALLTOALL, VLCOLL_ALG_BRUCK):
 		vlcoll_alltoall_bruck(s, b);
+		break;
+	case VLCOLL_CASE(VL_KIND_ALLGATHER, VLCOLL_ALG_LINEAR_OMPI):
+		vlcoll_build_gather_bcast(s, in);
+		break;
+	case VLCOLL_CASE(VL_KIND_ALLTOALL, VLCOLL_ALG_LINEAR_OMPI):
+		vlcoll_alltoall_linear_ompi(s, b);
 		break;
 	case VLCOLL_CASE(VL_KIND_ALLTOALL, VLCOLL_ALG_LINEAR_SYNC):
 		vlcoll_alltoall_linear_sync(s, b);

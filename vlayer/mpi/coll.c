@@ -114,7 +114,8 @@ void vlmpi_coll_leave(vlmpi_comm *v, vlmpi_coll *c, int blocking)
 		vli_wait_until(c->o.exit);
 	}
 	vli_trace_msg(VL_EV_COLL, c->root >= 0 ? v->world[c->root] : -1, VL_COLL_MPI + c->kind, 0,
-		      c->n > 0 ? c->mine[1] : 0, c->t0, vli_t.now, c->o.wait, v->size, 0);
+		      c->n > 0 ? c->mine[1] : 0, c->t0, vli_t.now, c->o.wait, v->size,
+		      c->variant == VLCOLL_V ? VL_TF_V : c->variant == VLCOLL_BLOCK ? VL_TF_BLOCK : 0);
 }
 
 /* Time a blocking collective that has just run for real: exchange entry times

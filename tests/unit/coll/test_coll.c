@@ -211,8 +211,8 @@ START_TEST(alg_parse_lists)
 		"nonoverlapping, linear_ompi",
 		"default, linear, binomial, linear_ompi, linear_sync",
 		"default, linear, binomial, linear_ompi, linear_nb",
-		"default, ring, recursive_doubling, linear, bruck, neighbor",
-		"default, pairwise, linear, linear_sync, bruck",
+		"default, ring, recursive_doubling, linear, bruck, neighbor, linear_ompi",
+		"default, pairwise, linear, linear_sync, bruck, linear_ompi",
 		"default, linear, ring, ring_ompi, nonoverlapping, recursive_halving, butterfly, "
 		"recursive_doubling",
 		"default, chain, recursive_doubling",
@@ -264,7 +264,7 @@ START_TEST(alg_parse_invalid)
 	ck_assert_int_eq(vlcoll_alg_parse(VL_KIND_SCAN, "pairwise", NULL, 0), -1);
 	/* NULL name: -1, but the list is still given */
 	ck_assert_int_eq(vlcoll_alg_parse(VL_KIND_ALLTOALL, NULL, valid, sizeof valid), -1);
-	ck_assert_str_eq(valid, "default, pairwise, linear, linear_sync, bruck");
+	ck_assert_str_eq(valid, "default, pairwise, linear, linear_sync, bruck, linear_ompi");
 	/* unknown kind: -1 and an empty list */
 	strcpy(valid, "junk");
 	ck_assert_int_eq(vlcoll_alg_parse(-1, "default", valid, sizeof valid), -1);
@@ -1028,9 +1028,12 @@ static int expected_msgs(int kind, int alg, int p, int root, int64_t bytes)
 	case VLCOLL_ALG_TREE:
 	case VLCOLL_ALG_NONOVERLAPPING: /* for p < 256: trees of p - 1 edges */
 		return 2 * (p - 1);
-	case VLCOLL_ALG_LINEAR_OMPI: /* gather(v), scatter(v): empty blocks are not sent */
-		if (kind == VL_KIND_GATHER || kind == VL_KIND_SCATTER)
+	case VLCOLL_ALG_LINEAR_OMPI: /* gather(v), scatter(v): empty blocks are not sent;
+					 allgather: a gather and a bcast chosen by size */
+		if (kind == VL_KIND_GATHER || kind == VL_KIND_SCATTER || kind == VL_KIND_ALLGATHER)
 			return -1;
+		if (kind == VL_KIND_ALLTOALL)
+			return p * (p - 1);
 		return kind == VL_KIND_ALLREDUCE ? 2 * (p - 1) : p - 1;
 	case VLCOLL_ALG_LINEAR_NB:
 		return p - 1;
@@ -1184,7 +1187,7 @@ START_TEST(invariants_all_kinds_algs_sizes)
 						check_random(&c, kind, alg, p, trial);
 			}
 	}
-	ck_assert_int_eq(pairs, 2 * 57);
+	ck_assert_int_eq(pairs, 2 * 59);
 	vlcfg_free(&c);
 }
 END_TEST

@@ -1,5 +1,5 @@
 /* test_coll_ompi2.c - unit tests of Open MPI's gather, scatter,
- * reduce_scatter and reduce_scatter_block algorithms and of its Rabenseifner reduce in
+ * reduce_scatter, reduce_scatter_block, allgatherv and alltoallv algorithms and of its Rabenseifner reduce in
  * vlayer/coll/alg/ (the rules that choose them are tested in
  * test_coll_ompi.c): exact closed forms, derived by hand in the comments, on
  * one host with the model of coll_fixture.h (S, T(b), R; eager below 4 KiB).
@@ -309,6 +309,74 @@ START_TEST(reduce_scatter_block_closed_form)
 }
 END_TEST
 
+/* One call of kind with variant v, selection = openmpi's choice (alg
+ * VLCOLL_ALG_DEFAULT) or alg, every rank on host 0 entering at 0; b: p
+ * blocks, or the p x p matrix of an alltoall. */
+static void simvar(const vlcfg_config *c, int kind, int alg, int v, int p, const int64_t *b,
+		   vlcoll_out *out)
+{
+	int host[MAXP] = { 0 };
+	int64_t e0[MAXP] = { 0 };
+	vlcoll_in in = { kind, alg, p, 0, host, e0, b, v };
+
+	memset(out, 0, (size_t)p * sizeof *out);
+	ck_assert_msg(vlcoll_sim(c, &in, out) == 0, "%s/%s p=%d failed", vl_coll_kind_name(kind),
+		      vlcoll_alg_name(alg), p);
+}
+
+/* MPI_Allgatherv and MPI_Alltoallv as Open MPI 4.1 runs them. */
+START_TEST(allgatherv_alltoallv)
+{
+	vlcfg_config c;
+	vlcoll_out o[5], a[5], b[5];
+	int64_t blk[5] = { 100, 0, 50, 30, 20 }, mid[5], mat[9];
+	const int64_t te = T(KIB);
+	int r;
+
+	cfg_std(&c);
+	c.mpi.coll_select = VLCOLL_SELECT_OPENMPI;
+	/* allgatherv, 5 ranks, mean block 40 B (below 256 B): Open MPI's default,
+	 * the basic component's linear gatherv to rank 0 (rank 1's empty block
+	 * not sent), then a bcast of the 200 B from rank 0, which the bcast
+	 * rules give binary_tree for (5 ranks, 128 B - 2 KiB) */
+	simvar(&c, VL_KIND_ALLGATHER, VLCOLL_ALG_DEFAULT, VLCOLL_V, 5, blk, o);
+	simv(&c, VL_KIND_GATHER, VLCOLL_ALG_LINEAR_OMPI, 5, 0, NULL, blk, a);
+	for (r = 0; r < 5; r++)
+		mid[r] = a[r].exit;
+	sim(&c, VL_KIND_BCAST, VLCOLL_ALG_BINARY, 5, 0, mid, 200, b);
+	for (r = 0; r < 5; r++)
+		ck_assert_int_eq(o[r].exit, b[r].exit);
+	ck_assert_int_eq(a[1].nmsgs, 0);
+	/* the same blocks in an MPI_Allgather (plain): recursive_doubling, which
+	 * Open MPI runs as bruck for 5 ranks */
+	simvar(&c, VL_KIND_ALLGATHER, VLCOLL_ALG_DEFAULT, VLCOLL_PLAIN, 5, blk, o);
+	simvar(&c, VL_KIND_ALLGATHER, VLCOLL_ALG_BRUCK, VLCOLL_PLAIN, 5, blk, a);
+	for (r = 0; r < 5; r++)
+		ck_assert_int_eq(o[r].exit, a[r].exit);
+	/* alltoallv, 3 ranks, 1 KiB between every pair, eager: Open MPI's
+	 * basic linear posts in rank order.  Rank 0 sends to 1 ([0, S], in at
+	 * S + T), then to 2 (in at 2S + T); rank 1 to 0 (S + T) then 2 (2S + T);
+	 * rank 2 to 0 (S + T) then 1 (2S + T).  Each then takes its receives in
+	 * the order posted (R each): rank 0 has both at S + T: S + T + 2R;
+	 * rank 1 has 0's at S + T, 2's at 2S + T: 2S + T + R; rank 2 both at
+	 * 2S + T: 2S + T + 2R. */
+	for (r = 0; r < 9; r++)
+		mat[r] = r % 4 ? KIB : 0;
+	simvar(&c, VL_KIND_ALLTOALL, VLCOLL_ALG_LINEAR_OMPI, VLCOLL_V, 3, mat, o);
+	ck_assert_int_eq(o[0].exit, S + te + 2 * R);
+	ck_assert_int_eq(o[1].exit, 2 * S + te + R);
+	ck_assert_int_eq(o[2].exit, 2 * S + te + 2 * R);
+	/* Open MPI's linear alltoall starts at r + 1: rank 1 sends to 2 first */
+	simvar(&c, VL_KIND_ALLTOALL, VLCOLL_ALG_LINEAR, VLCOLL_PLAIN, 3, mat, a);
+	ck_assert_int_ne(a[1].exit, o[1].exit);
+	/* the rules: pairwise below 4 ranks, basic linear from 4 to 63 */
+	simvar(&c, VL_KIND_ALLTOALL, VLCOLL_ALG_DEFAULT, VLCOLL_V, 3, mat, o);
+	simvar(&c, VL_KIND_ALLTOALL, VLCOLL_ALG_PAIRWISE, VLCOLL_V, 3, mat, a);
+	ck_assert_mem_eq(o, a, 3 * sizeof *o);
+	vlcfg_free(&c);
+}
+END_TEST
+
 static Suite *ompi2_suite(void)
 {
 	Suite *s = suite_create("coll_ompi2");
@@ -321,6 +389,7 @@ static Suite *ompi2_suite(void)
 	tcase_add_test(tc, reduce_scatter_nonoverlapping);
 	tcase_add_test(tc, reduce_scatter_uneven_blocks);
 	tcase_add_test(tc, reduce_scatter_block_closed_form);
+	tcase_add_test(tc, allgatherv_alltoallv);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -66,6 +66,7 @@ void vlcoll_allgather_bruck(vlcoll_sched *s, const int64_t *blk);
 void vlcoll_allgather_neighbor(vlcoll_sched *s, const int64_t *blk);
 void vlcoll_alltoall_linear_sync(vlcoll_sched *s, const int64_t *mat);
 void vlcoll_alltoall_bruck(vlcoll_sched *s, const int64_t *mat);
+void vlcoll_alltoall_linear_ompi(vlcoll_sched *s, const int64_t *mat);
 void vlcoll_gather_linear_ompi(vlcoll_sched *s, int root, const int64_t *blk);
 void vlcoll_gather_linear_sync(vlcoll_sched *s, int root, const int64_t *blk);
 void vlcoll_scatter_linear_ompi(vlcoll_sched *s, int root, const int64_t *blk);
