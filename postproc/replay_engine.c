@@ -35,7 +35,10 @@ typedef struct rmsg {
 	uint32_t seq;
 	int64_t go, trans;      /* new: end of the send (departure of an eager one), T(n) */
 	int64_t post;           /* new: when its receive was posted */
+	int64_t bytes;
+	int src_ri, dst_ri;     /* sender's and receiver's task index */
 	uint8_t have_send, have_post, rdv, recv_done, send_done;
+	uint8_t wild;           /* its receive's source was a wildcard (a rendezvous: no flow) */
 	int flow;               /* its flow on shared links: index + 1 in rpl.ft, 0 none */
 	int wait_recv, wait_send; /* task blocked on it, -1 */
 	int next;               /* hash chain / free list */
@@ -47,6 +50,7 @@ typedef struct rreq {
 	int64_t post;
 	int kind; /* 0 free, 1 receive posted, 2 send */
 	int rdv;
+	int wild; /* a receive from any source */
 } rreq;
 
 /* A collective on every task (MPI_COMM_WORLD and its duplicates). */
@@ -449,7 +453,32 @@ static rreq *req_new(rtask *t)
 }
 
 /* Publish that the receive of message j was posted at post. */
-static void posted(rpl *r, int j, int64_t post)
+/* A rendezvous between hosts on a [topology] whose send and (named)
+ * receive are both known: its flow, leaving when both are there, as online
+ * (vlayer/core/order_flows.c: pending until the receive is posted). */
+static void rdv_flow(rpl *r, int j)
+{
+	rmsg *e = &r->m[j];
+	int sh, dh, x;
+
+	if (!r->flows || !e->rdv || !e->have_send || !e->have_post || e->wild || e->flow ||
+	    e->dst_ri < 0)
+		return;
+	sh = r->t[e->src_ri].host;
+	dh = r->t[e->dst_ri].host;
+	if (sh == dh)
+		return;
+	x = vli_ftab_add(r->ft, e->src, e->seq, r->t[e->dst_ri].tid, e->dst_ri, sh, dh, e->bytes,
+			 e->post > e->go ? e->post : e->go);
+	if (x < 0) {
+		approx(r, VLPOST_RPL_FLOWS);
+		return;
+	}
+	r->ft->e[x].need = 2; /* its sender's call ends at its arrival too */
+	e->flow = x + 1;
+}
+
+static void posted(rpl *r, int j, int64_t post, int wild)
 {
 	rmsg *e = &r->m[j];
 
@@ -457,6 +486,8 @@ static void posted(rpl *r, int j, int64_t post)
 		return;
 	e->have_post = 1;
 	e->post = post;
+	e->wild = (uint8_t)(wild != 0);
+	rdv_flow(r, j);
 	wake(r, e->wait_send);
 	e->wait_send = -1;
 }
@@ -480,7 +511,7 @@ static int look_ahead(rpl *r, int j, int ri)
 			return 0; /* a blocking receive: it posts when it gets there */
 		q = req_find(t, (uint32_t)x.u.v.t4, 1);
 		if (q) {
-			posted(r, j, q->post);
+			posted(r, j, q->post, q->wild);
 			return 0;
 		}
 		if (t->nlook == t->clook) {
@@ -625,6 +656,10 @@ static int do_send(rpl *r, int i)
 			e->rdv = (uint8_t)rdv_new;
 			e->send_done = !rdv_new;
 			e->flow = 0;
+			e->bytes = bytes;
+			e->src_ri = i;
+			e->dst_ri = ri;
+			rdv_flow(r, j);
 			if (r->flows && !rdv_new && dh != t->host) {
 				int x = vli_ftab_add(r->ft, t->tid, c->seq, c->peer, ri, t->host, dh,
 						     bytes, t->now);
@@ -679,12 +714,20 @@ static int do_send(rpl *r, int i)
 			return block(t);
 		}
 	ready:
+		if (e->flow && !r->ft->e[e->flow - 1].final) {
+			e->wait_send = i; /* (settle_flows wakes it) */
+			return block(t);
+		}
 		{
 			int64_t go = t->t0n + s;
 
 			t->now = go;
 			wait_until(t, e->post);
 			nr.u.v.t2 = t->now + tr;
+			if (e->flow) { /* on shared links */
+				nr.u.v.t2 = r->ft->e[e->flow - 1].est;
+				vli_ftab_consume(r->ft, e->flow - 1);
+			}
 			wait_until(t, nr.u.v.t2);
 			e->send_done = 1;
 			msg_done(r, j);
@@ -718,7 +761,7 @@ static int do_recv(rpl *r, int i)
 {
 	rtask *t = &r->t[i];
 	vl_trec *c = &t->cur, nr = *c;
-	int si = task_of(r, c->peer), j = -1;
+	int si = task_of(r, c->peer), j = -1, wild;
 	int64_t arrival, post, ocomm, owait;
 	rmsg *e = NULL;
 
@@ -750,10 +793,12 @@ static int do_recv(rpl *r, int i)
 				    "which no IRECV record posted", (unsigned)t->tid,
 				    (long long)c->u.v.t4);
 		post = q->post;
+		wild = q->wild;
 	} else {
 		post = t->t0n;
+		wild = (c->flags & VL_TF_ANY) != 0;
 	}
-	posted(r, j, post);
+	posted(r, j, post, wild);
 	if (!e->have_send) {
 		e->wait_recv = i;
 		return block(t);
@@ -771,7 +816,8 @@ static int do_recv(rpl *r, int i)
 	if (e->flow) {
 		arrival = r->ft->e[e->flow - 1].est;
 		vli_ftab_consume(r->ft, e->flow - 1);
-		e->flow = 0;
+		if (!e->rdv || e->send_done)
+			e->flow = 0; /* (a rendezvous' sender reads it too) */
 	}
 	t->waited = 0;
 	wait_until(t, arrival);
@@ -801,9 +847,10 @@ static int do_irecv(rpl *r, int i)
 	q->kind = 1;
 	q->num = (uint32_t)c->u.v.t4;
 	q->post = t->now;
+	q->wild = c->peer == -1;
 	for (k = 0; k < t->nlook; k++)
 		if (t->look[k].num == q->num) {
-			posted(r, t->look[k].msg, q->post);
+			posted(r, t->look[k].msg, q->post, q->wild);
 			t->look[k--] = t->look[--t->nlook];
 		}
 	nr.u.v.t0 = t->t0n;
@@ -838,7 +885,16 @@ static int do_wait(rpl *r, int i)
 				return block(t);
 			}
 		}
-		wait_until(t, (e->post > e->go ? e->post : e->go) + e->trans);
+		if (e->flow && !r->ft->e[e->flow - 1].final) {
+			e->wait_send = i; /* (settle_flows wakes it) */
+			return block(t);
+		}
+		if (e->flow) { /* on shared links */
+			wait_until(t, r->ft->e[e->flow - 1].est);
+			vli_ftab_consume(r->ft, e->flow - 1);
+		} else {
+			wait_until(t, (e->post > e->go ? e->post : e->go) + e->trans);
+		}
 		e->send_done = 1;
 		msg_done(r, j);
 	}
@@ -1225,6 +1281,8 @@ static int settle_flows(rpl *r)
 			return fail(r, "out of memory");
 		wake(r, r->m[j].wait_recv);
 		r->m[j].wait_recv = -1;
+		wake(r, r->m[j].wait_send);
+		r->m[j].wait_send = -1;
 	}
 	return 1; /* (the first open flow at least is off now) */
 }

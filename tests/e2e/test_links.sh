@@ -126,11 +126,35 @@ assert_eq "star, full duplex: the same ring meets on no link: L + m/B" \
 run exchange-half 2 half "$WORK/pattern" exchange $M
 assert_eq "half duplex: Isend/Irecv both ways at once: L + 2 m/B" \
 	"$((L + 2 * MB)) $((L + 2 * MB))" "$(ends exchange-half)"
+# rendezvous (eager_limit = 1 KiB: m is one): a message leaves when its receive
+# is posted, and then shares the links like the others; one taken by a
+# wildcard choice keeps its contention-free time
+cfg rstar 4 "kind = star"
+cfg rbus 4 "kind = bus"
+cfg rhalf 2 "kind = star" "duplex = half"
+sed -i 's/^eager_limit = 1MiB/eager_limit = 1KiB/' "$WORK/rstar.ini" "$WORK/rbus.ini" "$WORK/rhalf.ini"
+run rdv-fanout-star 4 rstar "$WORK/pattern" fanout $M
+assert_eq "rendezvous, star: rank 0's three Isends (received by name at 0) share its link: L + 3 m/B, its Waitall too" \
+	"$((L + 3 * MB)) $((L + 3 * MB)) $((L + 3 * MB)) $((L + 3 * MB))" "$(ends rdv-fanout-star)"
+run rdv-gather-star 4 rstar "$WORK/pattern" gather $M
+assert_eq "rendezvous, star: three MPI_Sends into rank 0's Irecvs by name share its link: L + 3 m/B, senders too" \
+	"$((L + 3 * MB)) $((L + 3 * MB)) $((L + 3 * MB)) $((L + 3 * MB))" "$(ends rdv-gather-star)"
+run rdv-ring-bus 4 rbus "$WORK/pattern" ring $M
+assert_eq "rendezvous, bus: a ring of Sendrecvs: L + 4 m/B, every rank" \
+	"$((L + 4 * MB)) $((L + 4 * MB)) $((L + 4 * MB)) $((L + 4 * MB))" "$(ends rdv-ring-bus)"
+run rdv-exchange-half 2 rhalf "$WORK/pattern" exchange $M
+assert_eq "rendezvous, half duplex: Isend/Irecv both ways: L + 2 m/B" \
+	"$((L + 2 * MB)) $((L + 2 * MB))" "$(ends rdv-exchange-half)"
+run rdv-fanin-star 4 rstar "$WORK/pattern" fanin $M
+assert_eq "rendezvous, star, MPI_ANY_SOURCE: each taken alone in turn, k (L + m/B)" \
+	"$((3 * (L + MB))) $((L + MB)) $((2 * (L + MB))) $((3 * (L + MB)))" "$(ends rdv-fanin-star)"
 # reproducible: the same traces again, and beside a CPU hog
-for name in fanin-star ring-bus; do
+for name in fanin-star ring-bus rdv-gather-star; do
 	cp -r "$WORK/$name" "$WORK/$name.first"
 	mode=${name%-*}
-	c=${name#*-}
+	mode=${mode#rdv-}
+	c=${name##*-}
+	case $name in rdv-*) c=r$c ;; esac
 	run "$name" 4 "$c" "$WORK/pattern" "$mode" $M
 	same_traces "$name: a second run" "$WORK/$name.first" "$WORK/$name"
 	timeout 30 sh -c 'while :; do :; done' &
@@ -205,7 +229,7 @@ done
 
 # ---- replay on the run's own VMConfig: the same ends ----
 for name in bcast-star allreduce-bus alltoall-bus route-torus fanout-star fanin-star ring-bus \
-	exchange-half; do
+	exchange-half rdv-fanout-star rdv-gather-star rdv-ring-bus rdv-exchange-half rdv-fanin-star; do
 	rm -rf "$WORK/rpl"
 	if "$BUILD/vlpost" replay --vmconfig "$WORK/$name/vmconfig.ini" -o "$WORK/rpl" "$WORK/$name" \
 		> "$WORK/rpl.out" 2>&1; then

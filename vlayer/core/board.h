@@ -69,6 +69,9 @@ typedef struct vli_slot {
 	_Atomic int live_tid;
 	_Atomic int64_t live_now, live_mark, live_rc;
 	_Atomic uint64_t live_factor;
+	/* the least post time of its receives a pending rendezvous may still
+	 * match (order_flows.c): 0 none, else that time + 1 */
+	_Atomic int64_t rdv_post;
 	int64_t since;             /* real monotonic ns of the reservation */
 	char what[112];            /* what it waits for (for the deadlock report) */
 } vli_slot;
@@ -140,6 +143,12 @@ typedef struct vli_order_remote_ops {
 	int (*turn)(int64_t t);
 } vli_order_remote_ops;
 extern const vli_order_remote_ops *vli_order_remote;
+
+/* Under the lock, after vli_order_others_locked in this thread: the least
+ * time at which the task in slot can post a receive that matches a pending
+ * rendezvous (order_flows.c): its posted receives' times, and its bound if
+ * it can go on without this task (this task: its clock unless committed). */
+int64_t vli_order_postlb_locked(int slot, int committed);
 
 /* The server's side (order.c): this thread acts for the task in slot, whose
  * clock is now and whose longest sleep is ms; vli_order_serve_join joins a

@@ -116,9 +116,10 @@ void vli_msg_sent_arriving(int peer, int dst_host, int tag, int64_t bytes, int64
 			   int64_t t0, int k, int64_t arrival, vli_sent *s);
 /* The same for a blocking send that returns only when its data are in (an
  * MPI rendezvous, as SimGrid's SMPI completes it): the call also waits until
- * the arrival. */
+ * the arrival (arrival >= 0: that one, its flow's on shared links; else
+ * departure + transmission). */
 void vli_msg_sent_sync(int peer, int dst_host, int tag, int64_t bytes, int64_t send_ns,
-		       int64_t t0, int64_t depart, vli_sent *s);
+		       int64_t t0, int64_t depart, int64_t arrival, vli_sent *s);
 /* The receiver's side: wait until arrival, pay the receive time, trace RECV
  * with t0 as call begin.  req: the request number of a nonblocking receive
  * (completed in a wait or test call beginning at t0), 0 for a blocking one.
@@ -250,7 +251,12 @@ int vli_flows_end(const vli_flows *f, int id, int64_t *end);
 #define VLI_FTAB_N 4096
 typedef struct vli_fent {
 	int used, in_sim;     /* in use; still simulated (the checkpoint has not passed its end) */
-	int final, consumed;  /* its arrival is final; its receiver has taken it */
+	int final, consumed;  /* its arrival is final; its readers have taken it */
+	int pending;          /* an MPI rendezvous whose receive is not matched yet: start is
+				 the earliest it can leave (its send's end); not simulated */
+	int need;             /* readers of the final arrival: 1 (the receiver), 2 (a
+				 rendezvous: its sender too, whose call ends then) */
+	int src_slot;         /* a rendezvous: the sender's board slot (it waits too); else -1 */
 	int changed;          /* est changed in the last update (the caller clears it) */
 	int src_id, dst_id;   /* sender and receiver task ids */
 	int dst_slot;         /* the receiver's board slot (-1: none) */
@@ -275,9 +281,18 @@ int64_t vli_flow_lookahead(const vlcfg_config *c);
 /* A flow; its index, -1 if the table is full.  vli_ftab_update simulates it. */
 int vli_ftab_add(vli_ftab *t, int src_id, uint32_t seq, int dst_id, int dst_slot, int src_host,
 		 int dst_host, int64_t bytes, int64_t start);
+/* A pending rendezvous (not simulated until vli_ftab_resolve): it leaves at
+ * ready at the earliest; its sender (src_slot) reads the arrival too. */
+int vli_ftab_pend(vli_ftab *t, int src_id, uint32_t seq, int dst_id, int dst_slot, int src_slot,
+		  int src_host, int dst_host, int64_t bytes, int64_t ready);
+/* Pending flow i leaves at start (>= its ready time), or, start < 0, takes
+ * no bandwidth from the others (dropped: its message keeps its
+ * contention-free time). */
+void vli_ftab_resolve(vli_ftab *t, int i, int64_t start);
 /* The flow (src_id, seq) to dst_id; -1 if none. */
 int vli_ftab_find(const vli_ftab *t, int src_id, uint32_t seq, int dst_id);
-/* Its receiver took it: freed once off the simulation. */
+/* One of its readers took it: freed once all have and it is off the
+ * simulation. */
 void vli_ftab_consume(vli_ftab *t, int i);
 /* No flow not in the table takes bandwidth before safe: move the checkpoint
  * to the last event before safe (flows ended there become final) and
@@ -567,6 +582,21 @@ int vli_flows_online(void);
 /* How vli_flow_settle sleeps (a front end that must take messages in or let
  * its library progress meanwhile); default vli_order_sleep(w, ROOT). */
 void vli_flow_set_sleeper(void (*fn)(vli_order_wait *w));
+/* An MPI rendezvous (issue 13): its sender adds it pending with its header
+ * (vli_flow_pend: 1 if it is a flow), ready = the end of its send time; its
+ * receiver, when it answers, says when it leaves (vli_flow_resolve: start =
+ * the later of ready and the receive's post time; start < 0: taken by a
+ * wildcard choice, it keeps its contention-free time).  The sender's call
+ * ends at the final arrival: vli_flow_sent_arrival (as vli_flow_arrival),
+ * vli_flow_settle_sent (waits; cf if it is not a flow).  While it is
+ * pending, no flow's arrival that it could change is final: a receiver
+ * publishes the least post time of its receives a rendezvous may still
+ * match (vli_order_set_rdv_post, VLI_ORDER_NONE: none). */
+int vli_flow_pend(int dst_id, int dst_host, int64_t bytes, int64_t ready, uint32_t seq);
+void vli_flow_resolve(int src_id, uint32_t seq, int64_t start);
+int vli_flow_sent_arrival(int dst_id, uint32_t seq, int64_t *arr);
+int64_t vli_flow_settle_sent(int dst_id, uint32_t seq, int64_t cf);
+void vli_order_set_rdv_post(int64_t t);
 
 /* ---- task registry: task id -> virtual host (mailbox.c) ---- */
 void vli_reg_set(int id, int host);

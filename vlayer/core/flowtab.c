@@ -3,7 +3,10 @@
  * point-to-point messages of separate calls share the links in virtual time.
  *
  * A flow is added when its sender sends (it leaves at the end of its send
- * time).  Its arrival depends on every flow that takes bandwidth before it
+ * time); an MPI rendezvous is added pending when its header goes, and
+ * leaves when its receive is posted (vli_ftab_resolve), no earlier than
+ * the end of its send time; until then it is not simulated, and the caller
+ * keeps "safe" below the earliest it can leave (order_flows.c).  Its arrival depends on every flow that takes bandwidth before it
  * ends, so it is known only once no task can still start such a flow: the
  * caller (order_flows.c online) says up to when the flows known are all
  * there are ("safe": nothing not in the table takes bandwidth before it).
@@ -64,10 +67,46 @@ int vli_ftab_add(vli_ftab *t, int src_id, uint32_t seq, int dst_id, int dst_slot
 	t->e[i].start = start;
 	t->e[i].act = -1;
 	t->e[i].est = -1;
+	t->e[i].need = 1;
+	t->e[i].src_slot = -1;
 	if (i >= t->hwm)
 		t->hwm = i + 1;
 	t->nopen++;
 	return i;
+}
+
+int vli_ftab_pend(vli_ftab *t, int src_id, uint32_t seq, int dst_id, int dst_slot, int src_slot,
+		  int src_host, int dst_host, int64_t bytes, int64_t ready)
+{
+	int i = vli_ftab_add(t, src_id, seq, dst_id, dst_slot, src_host, dst_host, bytes, ready);
+
+	if (i < 0)
+		return -1;
+	t->e[i].in_sim = 0;
+	t->e[i].pending = 1;
+	t->e[i].need = 2;
+	t->e[i].src_slot = src_slot;
+	t->nopen--;
+	return i;
+}
+
+static void drop(vli_ftab *t, int i);
+
+void vli_ftab_resolve(vli_ftab *t, int i, int64_t start)
+{
+	vli_fent *e = &t->e[i];
+
+	if (!e->pending)
+		return;
+	if (start < 0) {
+		drop(t, i);
+		return;
+	}
+	e->pending = 0;
+	if (start > e->start)
+		e->start = start;
+	e->in_sim = 1;
+	t->nopen++;
 }
 
 int vli_ftab_find(const vli_ftab *t, int src_id, uint32_t seq, int dst_id)
@@ -90,6 +129,8 @@ static void drop(vli_ftab *t, int i)
 
 void vli_ftab_consume(vli_ftab *t, int i)
 {
+	if (--t->e[i].need > 0)
+		return;
 	t->e[i].consumed = 1;
 	if (!t->e[i].in_sim)
 		drop(t, i);

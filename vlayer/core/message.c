@@ -68,9 +68,10 @@ void vli_msg_sent_arriving(int peer, int dst_host, int tag, int64_t bytes, int64
 }
 
 void vli_msg_sent_sync(int peer, int dst_host, int tag, int64_t bytes, int64_t send_ns,
-		       int64_t t0, int64_t depart, vli_sent *s)
+		       int64_t t0, int64_t depart, int64_t arrival, vli_sent *s)
 {
-	msg_sent(peer, dst_host, tag, bytes, send_ns, t0, depart, 1, 0, s, 1, -1, VLI_FLOW_NONE);
+	msg_sent(peer, dst_host, tag, bytes, send_ns, t0, depart, 1, 0, s, 1, arrival,
+		 VLI_FLOW_NONE);
 }
 
 int64_t vli_msg_received(int peer, int src_host, int tag, uint32_t seq, int64_t bytes, int64_t t0,

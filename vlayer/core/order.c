@@ -912,6 +912,27 @@ int64_t vli_order_others_locked(void)
 	return m;
 }
 
+int64_t vli_order_postlb_locked(int slot, int committed)
+{
+	int64_t p = atomic_load(&vli_bd->slot[slot].rdv_post), m;
+
+	m = p > 0 ? p - 1 : VLI_ORDER_NONE;
+	if (slot == me) {
+		if (!committed && vli_t.now < m)
+			m = vli_t.now;
+	} else if (IND(slot) && effb[slot] < m) {
+		m = effb[slot];
+	}
+	return m;
+}
+
+void vli_order_set_rdv_post(int64_t t)
+{
+	if (vli_order_remote || !vli_bd || me < 0)
+		return;
+	atomic_store(&vli_bd->slot[me].rdv_post, t == VLI_ORDER_NONE ? 0 : t + 1);
+}
+
 int vli_order_lower_locked(int i, int64_t v)
 {
 	vli_slot *s = &vli_bd->slot[i];

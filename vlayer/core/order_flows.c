@@ -22,6 +22,16 @@
  * vli_flow_settled) holds for its time and no estimate changed meanwhile
  * (vli_flow_epoch).  Other real hosts' tasks do not add flows (their
  * messages keep the contention-free time); the README says so.
+ *
+ * An MPI rendezvous leaves when its receive is posted, which its sender
+ * does not know: it adds the flow pending (vli_flow_pend, at the end of its
+ * send time at the earliest) and the receiver resolves it before answering
+ * (vli_flow_resolve).  A pending flow can leave no earlier than its
+ * receiver can post the receive that takes it: the least post time of the
+ * receives it has posted (naming the source; slot rdv_post) or, for
+ * receives still to come, its bound - so that time, like a bound, caps what
+ * is final (pending_lb_locked).  One taken by a wildcard choice is dropped:
+ * that choice compares contention-free times, so the message keeps its.
  */
 #include "vlayer/core/board.h"
 #include "vlayer/core/engine.h"
@@ -64,20 +74,70 @@ static int my_id(void)
 	return atomic_load(&vli_bd->slot[vli_order_slot()].id);
 }
 
-/* Under the lock: move the checkpoint to root + la, estimate, lower the
- * bounds of the receivers whose flow got earlier; kick[] (n) gets the
- * receivers whose estimate changed.  Returns how many. */
+static int exited(int slot)
+{
+	return slot >= 0 && atomic_load(&vli_bd->slot[slot].state) == VLI_SLOT_EXITED;
+}
+
+/* Under the lock: the least time a pending rendezvous can leave (its send's
+ * end, or the least time its receiver can post the receive that takes it,
+ * if later).  ind: after vli_order_others_locked (its receiver's bound
+ * counts only if it can go on without this task; committed: this task
+ * receives a message now); else every receiver's bound counts. */
+static int64_t pending_lb_locked(int ind, int committed)
+{
+	vli_ftab *t = &vli_bd->flows;
+	int64_t m = VLI_ORDER_NONE, p;
+	int i;
+
+	for (i = 0; i < t->hwm; i++) {
+		vli_fent *e = &t->e[i];
+
+		if (!e->used || !e->pending)
+			continue;
+		if (exited(e->dst_slot) || exited(e->src_slot)) {
+			vli_ftab_resolve(t, i, -1); /* nobody will take it */
+			continue;
+		}
+		if (ind) {
+			p = vli_order_postlb_locked(e->dst_slot, committed);
+		} else {
+			int64_t q = atomic_load(&vli_bd->slot[e->dst_slot].rdv_post);
+
+			p = atomic_load(&vli_bd->slot[e->dst_slot].lb);
+			if (q > 0 && q - 1 < p)
+				p = q - 1;
+		}
+		if (p < e->start)
+			p = e->start;
+		if (p < m)
+			m = p;
+	}
+	return m;
+}
+
+static void kick_add(int *kick, int nk, int *n, int slot)
+{
+	if (slot >= 0 && *n < nk)
+		kick[(*n)++] = slot;
+}
+
+/* Under the lock: move the checkpoint to root + la (or the earliest a
+ * pending rendezvous can leave + la, if less), estimate, lower the bounds of
+ * the tasks that wait for a flow that got earlier; kick[] (n) gets those
+ * whose estimate changed.  Returns how many. */
 static int update_locked(int *kick, int nk)
 {
 	vli_ftab *t = &vli_bd->flows;
-	int64_t safe = sat_add(vli_board_root(), flow_la());
+	int64_t root = vli_board_root(), pend = pending_lb_locked(0, 0);
+	int64_t safe = sat_add(pend < root ? pend : root, flow_la());
 	int i, n = 0;
 
 	if (!vli_ftab_update(t, &vli_t.cfg, safe))
 		return 0;
 	for (i = 0; i < t->hwm; i++) {
-		if (t->e[i].used && !t->e[i].in_sim && t->e[i].dst_slot >= 0 &&
-		    atomic_load(&vli_bd->slot[t->e[i].dst_slot].state) == VLI_SLOT_EXITED) {
+		if (t->e[i].used && !t->e[i].in_sim && !t->e[i].pending && exited(t->e[i].dst_slot)) {
+			t->e[i].need = 1;
 			vli_ftab_consume(t, i); /* nobody will take it */
 			continue;
 		}
@@ -86,12 +146,14 @@ static int update_locked(int *kick, int nk)
 		if (!e->used || !e->changed)
 			continue;
 		e->changed = 0;
-		if (e->dst_slot < 0)
-			continue;
-		if (!e->final)
-			vli_order_lower_locked(e->dst_slot, e->est);
-		if (n < nk)
-			kick[n++] = e->dst_slot;
+		if (!e->final) {
+			if (e->dst_slot >= 0)
+				vli_order_lower_locked(e->dst_slot, e->est);
+			if (e->src_slot >= 0)
+				vli_order_lower_locked(e->src_slot, e->est);
+		}
+		kick_add(kick, nk, &n, e->dst_slot);
+		kick_add(kick, nk, &n, e->src_slot);
 	}
 	return n;
 }
@@ -106,21 +168,32 @@ static void kick_all(const int *kick, int n)
 		vli_board_kick(kick[i]);
 }
 
+/* The board slot of the receiver of a message to dst_id on dst_host that
+ * is a flow; -1 if it is not (see vli_flow_send). */
+static int flow_dst(int dst_id, int dst_host)
+{
+	int d;
+	vli_slot *s;
+
+	if (!flows_on() || dst_host < 0 || dst_host >= vli_t.cfg.nhosts || dst_host == vli_t.host ||
+	    vli_t.host < 0 || (d = vli_board_find(dst_id)) < 0)
+		return -1;
+	s = &vli_bd->slot[d];
+	if (atomic_load(&s->pid) < 0 || atomic_load(&s->state) == VLI_SLOT_OUTSIDE ||
+	    atomic_load(&s->state) == VLI_SLOT_EXITED)
+		return -1; /* another real host's task, or none to receive it (a task
+			      not started yet is taken for one of this host) */
+	return d;
+}
+
 int vli_flow_send(int dst_id, int dst_host, int64_t bytes, int64_t depart, uint32_t seq,
 		  int64_t *est)
 {
 	static int warned;
 	int d, i, kick[64], nk;
-	vli_slot *s;
 
-	if (!flows_on() || dst_host < 0 || dst_host >= vli_t.cfg.nhosts || dst_host == vli_t.host ||
-	    vli_t.host < 0 || (d = vli_board_find(dst_id)) < 0)
+	if ((d = flow_dst(dst_id, dst_host)) < 0)
 		return 0;
-	s = &vli_bd->slot[d];
-	if (atomic_load(&s->pid) < 0 || atomic_load(&s->state) == VLI_SLOT_OUTSIDE ||
-	    atomic_load(&s->state) == VLI_SLOT_EXITED)
-		return 0; /* another real host's task, or none to receive it (a task
-			     not started yet is taken for one of this host) */
 	vli_board_lock();
 	i = vli_ftab_add(&vli_bd->flows, my_id(), seq, dst_id, d, vli_t.host, dst_host, bytes, depart);
 	if (i < 0) {
@@ -138,9 +211,11 @@ int vli_flow_send(int dst_id, int dst_host, int64_t bytes, int64_t depart, uint3
 	return 1;
 }
 
-/* The flow (src_id, seq) to this task: 0 if none; else its arrival in *arr,
- * 1 if final, 2 if an estimate.  committed: this task receives it now. */
-static int arrival(int src_id, uint32_t seq, int64_t *arr, int committed, int consume)
+/* The flow (src_id, seq) to dst_id (one of them this task): 0 if none
+ * (or a pending rendezvous); else its arrival in *arr, 1 if final, 2 if an
+ * estimate.  committed: this task waits for it now. */
+static int arrival_of(int src_id, uint32_t seq, int dst_id, int64_t *arr, int committed,
+		      int consume)
 {
 	int i, r, kick[64], nk = 0;
 	vli_fent *e;
@@ -148,18 +223,20 @@ static int arrival(int src_id, uint32_t seq, int64_t *arr, int committed, int co
 	if (!flows_on())
 		return 0;
 	vli_board_lock();
-	i = vli_ftab_find(&vli_bd->flows, src_id, seq, my_id());
-	if (i < 0) {
+	i = vli_ftab_find(&vli_bd->flows, src_id, seq, dst_id);
+	if (i < 0 || vli_bd->flows.e[i].pending) {
 		vli_board_unlock();
 		return 0;
 	}
 	e = &vli_bd->flows.e[i];
 	if (!e->final) {
-		int64_t b = vli_order_others_locked();
+		int64_t b = vli_order_others_locked(), p;
 
 		nk = update_locked(kick, 64);
 		if (!committed && vli_t.now < b)
 			b = vli_t.now;
+		if ((p = pending_lb_locked(1, committed)) < b)
+			b = p;
 		/* (a flow that takes bandwidth when e ends does not change its end) */
 		if (!e->final && e->est <= sat_add(b, flow_la()))
 			e->final = 1;
@@ -173,14 +250,59 @@ static int arrival(int src_id, uint32_t seq, int64_t *arr, int committed, int co
 	return r;
 }
 
+static int arrival(int src_id, uint32_t seq, int64_t *arr, int committed, int consume)
+{
+	return flows_on() ? arrival_of(src_id, seq, my_id(), arr, committed, consume) : 0;
+}
+
 int vli_flow_arrival(int src_id, uint32_t seq, int64_t *arr)
 {
 	return arrival(src_id, seq, arr, 0, 0);
 }
 
+int vli_flow_sent_arrival(int dst_id, uint32_t seq, int64_t *arr)
+{
+	return flows_on() ? arrival_of(my_id(), seq, dst_id, arr, 0, 0) : 0;
+}
+
+int vli_flow_pend(int dst_id, int dst_host, int64_t bytes, int64_t ready, uint32_t seq)
+{
+	static int warned;
+	int d, i;
+
+	if ((d = flow_dst(dst_id, dst_host)) < 0)
+		return 0;
+	vli_board_lock();
+	i = vli_ftab_pend(&vli_bd->flows, my_id(), seq, dst_id, d, vli_order_slot(), vli_t.host,
+			  dst_host, bytes, ready);
+	vli_board_unlock();
+	if (i < 0 && !warned++)
+		vli_warn("more than %d messages on the [topology]'s links at once: the others "
+			 "take their contention-free time, in real order", VLI_FTAB_N);
+	return i >= 0;
+}
+
+void vli_flow_resolve(int src_id, uint32_t seq, int64_t start)
+{
+	int i, kick[64], nk = 0;
+
+	if (!flows_on())
+		return;
+	vli_board_lock();
+	i = vli_ftab_find(&vli_bd->flows, src_id, seq, my_id());
+	if (i >= 0 && vli_bd->flows.e[i].pending) {
+		vli_ftab_resolve(&vli_bd->flows, i, start);
+		nk = update_locked(kick, 64);
+	}
+	vli_board_unlock();
+	/* the others may be waiting for it to leave */
+	vli_board_wake_watchers();
+	kick_all(kick, nk);
+}
+
 int vli_flow_settled(int64_t tau)
 {
-	int64_t b;
+	int64_t b, p;
 	int kick[64], nk;
 
 	if (!flows_on() || !vli_bd->flows.hwm)
@@ -188,6 +310,8 @@ int vli_flow_settled(int64_t tau)
 	vli_board_lock();
 	nk = update_locked(kick, 64);
 	b = vli_order_others_locked();
+	if ((p = pending_lb_locked(1, 0)) < b)
+		b = p;
 	vli_board_unlock();
 	kick_all(kick, nk);
 	return tau < sat_add(b, flow_la());
@@ -198,21 +322,23 @@ uint32_t vli_flow_epoch(void)
 	return vli_bd ? __atomic_load_n(&vli_bd->flows.epoch, __ATOMIC_ACQUIRE) : 0;
 }
 
-int64_t vli_flow_settle(int src_id, uint32_t seq, int64_t arr, int keep)
+/* Wait until flow (src_id, seq) to dst_id is final (this task is one of
+ * the two); arr if it is not a flow. */
+static int64_t settle(int src_id, uint32_t seq, int dst_id, int64_t arr, int keep)
 {
 	vli_order_wait w;
 	int64_t a;
-	int r = arrival(src_id, seq, &a, 1, !keep);
+	int r = arrival_of(src_id, seq, dst_id, &a, 1, !keep);
 
 	if (!r)
 		return arr;
 	if (r == 2) {
-		vli_order_wait_begin(&w, "the arrival of message %u from %d on shared links", seq,
-				     src_id);
+		vli_order_wait_begin(&w, "the arrival of message %u from %d to %d on shared links",
+				     seq, src_id, dst_id);
 		for (;;) {
 			vli_order_snap(&w);
 			vli_order_block(a, VLI_WAIT_MSG);
-			if ((r = arrival(src_id, seq, &a, 1, !keep)) != 2)
+			if ((r = arrival_of(src_id, seq, dst_id, &a, 1, !keep)) != 2)
 				break;
 			if (sleeper)
 				sleeper(&w);
@@ -221,5 +347,15 @@ int64_t vli_flow_settle(int src_id, uint32_t seq, int64_t arr, int keep)
 		}
 		vli_order_wait_end(&w);
 	}
-	return a;
+	return r ? a : arr;
+}
+
+int64_t vli_flow_settle(int src_id, uint32_t seq, int64_t arr, int keep)
+{
+	return flows_on() ? settle(src_id, seq, my_id(), arr, keep) : arr;
+}
+
+int64_t vli_flow_settle_sent(int dst_id, uint32_t seq, int64_t cf)
+{
+	return flows_on() ? settle(my_id(), seq, dst_id, cf, 0) : cf;
 }

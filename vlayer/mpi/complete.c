@@ -53,7 +53,7 @@ static void complete(vlmpi_req *q, const MPI_Status *st, int64_t t0)
 				vlmpi_ack_wait(&q->ack, q->vc->world[q->peer], q->tag, q->h.bytes);
 				q->ack_done = 1;
 			}
-			depart = vlmpi_rdv_done(&q->h, q->ack_t);
+			depart = vlmpi_rdv_end_wait(&q->h, q->vc->world[q->peer], q->ack_t);
 		}
 		vli_msg_completed(q->vc->world[q->peer], q->tag, q->h.seq, q->h.bytes, q->num, t0,
 				  depart);
@@ -61,6 +61,8 @@ static void complete(vlmpi_req *q, const MPI_Status *st, int64_t t0)
 	if (q->persistent) {
 		q->active = 0;
 		q->ack = MPI_REQUEST_NULL;
+		if (q->kind == VLMPI_REQ_RECV)
+			vlmpi_rdv_post_update();
 	} else {
 		q->ack = MPI_REQUEST_NULL;
 		req_forget(q);
@@ -152,7 +154,7 @@ static int test_one(MPI_Request *req, vlmpi_req *q, MPI_Status *st)
 			if (!q->ack_done)
 				return 0;
 		}
-		if (vlmpi_rdv_done(&q->h, q->ack_t) > vli_t.now)
+		if (!vlmpi_rdv_ended_by(&q->h, q->vc->world[q->peer], q->ack_t, vli_t.now))
 			return 0;
 	}
 	PMPI_Wait(req, &s);
@@ -227,10 +229,8 @@ static int vcompletion(vlmpi_req *q, MPI_Request *r, int64_t *c)
 	}
 	if (!q->ack_done)
 		vlmpi_ack_test(&q->ack, &q->ack_done);
-	if (q->ack_done) {
-		*c = vlmpi_rdv_done(&q->h, q->ack_t);
-		return 1;
-	}
+	if (q->ack_done)
+		return vlmpi_rdv_end(&q->h, q->vc->world[q->peer], q->ack_t, c);
 	/* the data leave when the receiver posts: not before its bound; they are
 	 * in a transmission time later */
 	b = vli_order_bound_of(q->vc->world[q->peer]);
@@ -462,7 +462,8 @@ int vlmpi_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[
 		} else if (q && q->active && q->rdv) {
 			if (!q->ack_done)
 				vlmpi_ack_test(&q->ack, &q->ack_done);
-			if (!q->ack_done || vlmpi_rdv_done(&q->h, q->ack_t) > vli_t.now)
+			if (!q->ack_done ||
+			    !vlmpi_rdv_ended_by(&q->h, q->vc->world[q->peer], q->ack_t, vli_t.now))
 				all = 0, costly = 1;
 		}
 	}

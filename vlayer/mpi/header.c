@@ -162,10 +162,12 @@ void vlmpi_header_make(vlmpi_hdr *h, vlmpi_comm *v, int dest, int tag, int64_t b
 	h->src = vlmpi_world_rank;
 	h->pad = 0;
 	arr = h->t_call + h->send_ns + h->trans_ns;
-	/* an eager message between hosts on a [topology] shares the links with
-	 * the run's other messages: its flow is known before the header goes
-	 * (a rendezvous keeps its contention-free time: README) */
+	/* a message between hosts on a [topology] shares the links with the
+	 * run's other messages: an eager one's flow is known before the header
+	 * goes; a rendezvous' is pending until its receive is posted */
 	if (!rdv && vli_flow_send(v->world[dest], dh, bytes, h->t_call + h->send_ns, h->seq, &arr))
+		h->flags |= VLMPI_HDR_FLOW;
+	if (rdv && vli_flow_pend(v->world[dest], dh, bytes, h->t_call + h->send_ns, h->seq))
 		h->flags |= VLMPI_HDR_FLOW;
 	/* virtual order: the receiver learns of the message before this task's
 	 * bound can pass the send */
@@ -215,9 +217,29 @@ int64_t vlmpi_rdv_done(const vlmpi_hdr *h, int64_t ack)
 	return vlmpi_rdv_departure(h, ack) + h->trans_ns;
 }
 
-void vlmpi_ack_send(int src, const vlmpi_hdr *h, int64_t t_post)
+int vlmpi_rdv_end(const vlmpi_hdr *h, int dst, int64_t ack, int64_t *end)
+{
+	int r;
+
+	if ((h->flags & VLMPI_HDR_FLOW) && (r = vli_flow_sent_arrival(dst, h->seq, end)))
+		return r == 1;
+	*end = vlmpi_rdv_done(h, ack);
+	return 1;
+}
+
+int64_t vlmpi_rdv_end_wait(const vlmpi_hdr *h, int dst, int64_t ack)
+{
+	int64_t cf = vlmpi_rdv_done(h, ack);
+
+	return (h->flags & VLMPI_HDR_FLOW) ? vli_flow_settle_sent(dst, h->seq, cf) : cf;
+}
+
+void vlmpi_ack_send(int src, const vlmpi_hdr *h, int64_t t_post, int wild)
 {
 	if (h->flags & VLMPI_HDR_RDV) {
+		/* its data leave now on the shared links, before the sender learns it */
+		if (h->flags & VLMPI_HDR_FLOW)
+			vli_flow_resolve(src, h->seq, wild ? -1 : vlmpi_rdv_departure(h, t_post));
 		vli_order_release(src); /* the sender no longer waits on this task */
 		PMPI_Send(&t_post, 1, MPI_INT64_T, src, ACK_TAG(h->seq), ack_comm);
 		vli_order_poke(src); /* it may nap until the answer is there */

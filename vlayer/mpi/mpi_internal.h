@@ -149,9 +149,23 @@ int vlmpi_arrived_by(const vlmpi_hdr *h, int64_t t_post, int64_t t);
  * transmission), as SimGrid's SMPI completes a rendezvous send. */
 int64_t vlmpi_rdv_departure(const vlmpi_hdr *h, int64_t ack);
 int64_t vlmpi_rdv_done(const vlmpi_hdr *h, int64_t ack);
+/* The same on a [topology]'s shared links (a flow: vli_flow_pend), to world
+ * rank dst: 1 and the final completion, or 0 and its estimate;
+ * vlmpi_rdv_end_wait waits until it is final; vlmpi_rdv_ended_by: whether
+ * it has completed by t (a test), waiting until that is decided. */
+int vlmpi_rdv_end(const vlmpi_hdr *h, int dst, int64_t ack, int64_t *end);
+int64_t vlmpi_rdv_end_wait(const vlmpi_hdr *h, int dst, int64_t ack);
+int vlmpi_rdv_ended_by(const vlmpi_hdr *h, int dst, int64_t ack, int64_t t);
 /* Receiver's side: answers header *h from world rank src with the post time
- * t_post if it is a rendezvous; nothing otherwise. */
-void vlmpi_ack_send(int src, const vlmpi_hdr *h, int64_t t_post);
+ * t_post if it is a rendezvous (wild: the receive's source was chosen by
+ * virtual order among any: its data keep their contention-free time);
+ * nothing otherwise. */
+void vlmpi_ack_send(int src, const vlmpi_hdr *h, int64_t t_post, int wild);
+/* Publishes the least post time of this rank's receives a rendezvous on
+ * shared links may still match (the posted receives with a named source
+ * whose message is not in, and a blocking receive's, vlmpi_blocking_post). */
+void vlmpi_rdv_post_update(void);
+extern int64_t vlmpi_blocking_post;
 /* Sender's side: posts the receive of the answer to header *h from world
  * rank dest into *t; *r completes when it is there.  Returns PMPI_Irecv's. */
 int vlmpi_ack_irecv(int64_t *t, int dest, const vlmpi_hdr *h, MPI_Request *r);

@@ -106,19 +106,24 @@ void vlmpi_order_end(void)
 	vlmpi_vorder = 0;
 }
 
-int vlmpi_arrived_by(const vlmpi_hdr *h, int64_t t_post, int64_t t)
+/* Whether the completion of message h is by t - its arrival (dst < 0,
+ * posted at t_post) or a rendezvous send's end (to dst, answered at ack) -
+ * waiting until that is decided if it is an estimate on shared links. */
+static int done_by(const vlmpi_hdr *h, int dst, int64_t tp, int64_t t)
 {
 	vli_order_wait w;
 	int64_t a;
-	int waiting = 0, r;
+	int waiting = 0;
 
 	for (;;) {
 		if (waiting)
 			vli_order_snap(&w);
-		if ((r = vlmpi_arrival_final(h, t_post, &a)) || (a > t && vli_flow_settled(t)))
+		if ((dst < 0 ? vlmpi_arrival_final(h, tp, &a) : vlmpi_rdv_end(h, dst, tp, &a)) ||
+		    (a > t && vli_flow_settled(t)))
 			break;
 		if (!waiting) {
-			vli_order_wait_begin(&w, "whether message %u from rank %d is in", h->seq, h->src);
+			vli_order_wait_begin(&w, "whether message %u from rank %d is in", h->seq,
+					     h->src);
 			vli_order_snap(&w);
 			waiting = 1;
 		}
@@ -128,6 +133,16 @@ int vlmpi_arrived_by(const vlmpi_hdr *h, int64_t t_post, int64_t t)
 	if (waiting)
 		vli_order_wait_end(&w);
 	return a <= t;
+}
+
+int vlmpi_arrived_by(const vlmpi_hdr *h, int64_t t_post, int64_t t)
+{
+	return done_by(h, -1, t_post, t);
+}
+
+int vlmpi_rdv_ended_by(const vlmpi_hdr *h, int dst, int64_t ack, int64_t t)
+{
+	return done_by(h, dst, ack, t);
 }
 
 /* ---- choosing ---- */
@@ -158,6 +173,9 @@ void vlmpi_order_sleep(vli_order_wait *w, int how)
 	/* copies still going out need MPI to progress: do not sleep in the board;
 	 * otherwise sleep at most 1 ms, and let MPI progress between sleeps */
 	vlmpi_header_drain();
+	/* receives that completed for real answer their rendezvous: a pending
+	 * one on shared links leaves then, which others may wait for */
+	vlmpi_progress();
 	if (vlmpi_copies_progress(0)) {
 		sched_yield();
 		vli_order_sleep(w, VLI_SLEEP_CHECK);

@@ -81,6 +81,7 @@ int vlmpi_Start(MPI_Request *req)
 	q->hdr_ready = 0;
 	if (q->kind == VLMPI_REQ_RECV) {
 		vlmpi_n_watch++;
+		vlmpi_rdv_post_update();
 		vlmpi_irecv_posted(q);
 		if (vlmpi_vorder && q->peer == MPI_ANY_SOURCE)
 			return vlmpi_deferred_restart(q); /* virtual order chooses */

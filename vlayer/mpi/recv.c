@@ -16,7 +16,8 @@
 
 /* Receiver's side of a message that completed for real with status st,
  * posted at t_post, the call having begun at t0. */
-static void recv_timing(vlmpi_comm *v, const MPI_Status *st, int64_t t_post, int64_t t0)
+static void recv_timing(vlmpi_comm *v, const MPI_Status *st, int64_t t_post, int64_t t0,
+			int wild)
 {
 	vlmpi_hdr h;
 	int src, cancelled = 0;
@@ -28,9 +29,9 @@ static void recv_timing(vlmpi_comm *v, const MPI_Status *st, int64_t t_post, int
 		return;
 	src = v->world[st->MPI_SOURCE];
 	vlmpi_header_get(src, v->id, st->MPI_TAG, &h, 0);
-	vlmpi_ack_send(src, &h, t_post);
+	vlmpi_ack_send(src, &h, t_post, wild);
 	vli_msg_received(src, h.src_host, st->MPI_TAG, h.seq, h.bytes, t0,
-			 vlmpi_arrival_of(&h, t_post), 0, 0);
+			 vlmpi_arrival_of(&h, t_post), wild ? VL_TF_ANY : 0, 0);
 }
 
 /* Whether source is MPI_ANY_SOURCE or a rank of v (else MPI reports the error). */
@@ -44,11 +45,15 @@ int vlmpi_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_C
 {
 	vlmpi_comm *v;
 	MPI_Status st;
-	int rc;
+	int rc, wild = source == MPI_ANY_SOURCE;
 	int64_t t0 = vli_t.now;
 
 	if (source == MPI_PROC_NULL || !(v = vlmpi_comm_timed(comm)))
 		return PMPI_Recv(buf, count, dt, source, tag, comm, status);
+	if (!wild) { /* a rendezvous from source may leave from now on */
+		vlmpi_blocking_post = t0;
+		vlmpi_rdv_post_update();
+	}
 	/* virtual order: a wildcard's message is chosen, then received as from
 	 * its source; a receive from a named rank has no choice: it waits */
 	if (vlmpi_vorder && source == MPI_ANY_SOURCE)
@@ -64,7 +69,11 @@ int vlmpi_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_C
 		rc = PMPI_Recv(buf, count, dt, source, tag, comm, &st);
 	}
 	if (rc == MPI_SUCCESS)
-		recv_timing(v, &st, t0, t0);
+		recv_timing(v, &st, t0, t0, wild);
+	if (!wild) {
+		vlmpi_blocking_post = VLI_ORDER_NONE;
+		vlmpi_rdv_post_update();
+	}
 	vlmpi_wait_end();
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
@@ -297,7 +306,7 @@ int vlmpi_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message, MPI
 		return PMPI_Mrecv(buf, count, dt, message, status);
 	rc = PMPI_Mrecv(buf, count, dt, message, &st);
 	if (rc == MPI_SUCCESS)
-		recv_timing(e.v, &st, t0, t0);
+		recv_timing(e.v, &st, t0, t0, 0);
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
 	return rc;

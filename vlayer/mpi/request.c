@@ -106,8 +106,10 @@ vlmpi_req *vlmpi_req_new(MPI_Request r, int kind, vlmpi_comm *vc, int peer, int 
 	v->active = 1;
 	v->ack = MPI_REQUEST_NULL;
 	rq_put(v);
-	if (kind == VLMPI_REQ_RECV)
+	if (kind == VLMPI_REQ_RECV) {
 		vlmpi_n_watch++;
+		vlmpi_rdv_post_update();
+	}
 	return v;
 }
 
@@ -121,8 +123,12 @@ void vlmpi_irecv_posted(vlmpi_req *q)
 
 void vlmpi_req_free(vlmpi_req *q)
 {
+	int recv = q->kind == VLMPI_REQ_RECV;
+
 	rq_del(q);
 	free(q);
+	if (recv)
+		vlmpi_rdv_post_update();
 }
 
 /* Take the header of a receive that completed for real (status st). */
@@ -144,7 +150,27 @@ void vlmpi_recv_header(vlmpi_req *v, const MPI_Status *st)
 	}
 	v->src_world = v->vc->world[st->MPI_SOURCE];
 	vlmpi_header_get(v->src_world, v->vc->id, st->MPI_TAG, &v->rh, 0);
-	vlmpi_ack_send(v->src_world, &v->rh, v->t_post);
+	vlmpi_ack_send(v->src_world, &v->rh, v->t_post, v->peer == MPI_ANY_SOURCE);
+	vlmpi_rdv_post_update();
+}
+
+int64_t vlmpi_blocking_post = VLI_ORDER_NONE;
+
+void vlmpi_rdv_post_update(void)
+{
+	int64_t m = vlmpi_blocking_post;
+	size_t i;
+
+	if (!vli_flows_online())
+		return;
+	for (i = 0; i < rq_cap; i++) {
+		vlmpi_req *v = rq[i];
+
+		if (v && v->kind == VLMPI_REQ_RECV && v->active && !v->hdr_ready &&
+		    v->peer != MPI_ANY_SOURCE && v->t_post < m)
+			m = v->t_post;
+	}
+	vli_order_set_rdv_post(m);
 }
 
 /* Look at every watched receive: those that completed for real give their

@@ -72,7 +72,10 @@ static int do_send(const void *buf, int count, MPI_Datatype dt, int dest, int ta
 		vlmpi_wait_end();
 		/* the data leave when both the send and the receive are there; the
 		 * call returns when they are in */
-		vli_msg_sent_sync(v->world[dest], v->host[dest], tag, bytes, h.send_ns, t0, ack, &s);
+		vli_msg_sent_sync(v->world[dest], v->host[dest], tag, bytes, h.send_ns, t0, ack,
+				  h.flags & VLMPI_HDR_FLOW ? vlmpi_rdv_end_wait(&h, v->world[dest], ack)
+							   : -1,
+				  &s);
 		return rc;
 	}
 passthrough:
@@ -120,7 +123,10 @@ void vlmpi_isend_timing(vlmpi_req *q, int64_t bytes)
 	q->num = vli_req_next();
 	vli_msg_sent_flow(v->world[q->peer], v->host[q->peer], q->tag, bytes, q->h.send_ns,
 			  vli_t.now, 1, q->num,
-			  q->h.flags & VLMPI_HDR_FLOW ? VLI_FLOW_HAVE : VLI_FLOW_NONE, &s);
+			  (q->h.flags & VLMPI_HDR_FLOW) && !(q->h.flags & VLMPI_HDR_RDV)
+				  ? VLI_FLOW_HAVE
+				  : VLI_FLOW_NONE,
+			  &s);
 	if (!q->rdv)
 		return;
 	q->ack_done = 0;

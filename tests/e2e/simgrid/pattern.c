@@ -9,6 +9,8 @@
  *             with MPI_ANY_SOURCE
  *   ring:     every rank sends to the next and receives from the previous
  *             (MPI_Sendrecv)
+ *   gather:   every other rank sends to rank 0 at once (MPI_Send); rank 0 posts
+ *             a receive from each by name (MPI_Irecv, MPI_Waitall)
  * Each rank prints "T RANK end NS" (its virtual time at the end). */
 #include <mpi.h>
 #include <stdio.h>
@@ -28,7 +30,7 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &np);
 	if (argc < 3) {
 		if (rank == 0)
-			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route|fanin|ring BYTES [DST]\n");
+			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route|fanin|ring|gather BYTES [DST]\n");
 		MPI_Finalize();
 		return 2;
 	}
@@ -66,6 +68,16 @@ int main(int argc, char **argv)
 					 MPI_STATUS_IGNORE);
 		else
 			MPI_Send(b, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+	} else if (!strcmp(mode, "gather")) {
+		if (rank == 0) {
+			c = realloc(c, (size_t)n * (size_t)np + 1);
+			for (i = 1; i < np; i++)
+				MPI_Irecv(c + (size_t)n * (size_t)i, n, MPI_BYTE, i, 1, MPI_COMM_WORLD,
+					  &rq[nr++]);
+			MPI_Waitall(nr, rq, MPI_STATUSES_IGNORE);
+		} else {
+			MPI_Send(b, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+		}
 	} else if (!strcmp(mode, "ring")) {
 		MPI_Sendrecv(b, n, MPI_BYTE, (rank + 1) % np, 1, c, n, MPI_BYTE, (rank + np - 1) % np,
 			     1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);

@@ -204,6 +204,46 @@ START_TEST(estimates_and_entries)
 }
 END_TEST
 
+/* An MPI rendezvous: pending (not simulated, two readers) until its receive
+ * is posted; then it leaves at the later of its ready time and the post, and
+ * shares like the others; dropped when a wildcard choice takes it. */
+START_TEST(pending_rendezvous)
+{
+	vlcfg_config c;
+	int a, p, w;
+
+	cfg_net(&c, 3, VLCFG_TOPO_STAR, 0, M);
+	vli_ftab_init(&tab);
+	a = vli_ftab_add(&tab, 100, 1, 101, 5, 0, 1, M, 0);
+	p = vli_ftab_pend(&tab, 100, 2, 102, 6, 4, 0, 2, M, 0);
+	w = vli_ftab_pend(&tab, 100, 3, 102, 6, 4, 0, 2, M, 0);
+	ck_assert(tab.e[p].pending && !tab.e[p].in_sim);
+	ck_assert_int_eq(tab.nopen, 1);
+	vli_ftab_update(&tab, &c, LAT);
+	ck_assert_int_eq(tab.e[a].est, LAT + MB); /* alone: the pending ones take nothing */
+	/* posted at m/B / 2: shares host 0's link from then on */
+	vli_ftab_resolve(&tab, p, MB / 2);
+	vli_ftab_resolve(&tab, w, -1);
+	ck_assert(!tab.e[w].used);
+	ck_assert_int_eq(vli_ftab_find(&tab, 100, 3, 102), -1);
+	ck_assert(!tab.e[p].pending && tab.e[p].in_sim && tab.e[p].start == MB / 2);
+	vli_ftab_update(&tab, &c, LAT);
+	/* a alone from LAT to LAT + MB/2 (half its bytes), then both at half
+	 * rate: a ends MB later, at LAT + 3 MB/2, p has half its bytes through
+	 * then and ends alone MB/2 later, at LAT + 2 MB */
+	ck_assert_int_eq(tab.e[a].est, LAT + 3 * MB / 2);
+	ck_assert_int_eq(tab.e[p].est, LAT + 2 * MB);
+	/* final only past the checkpoint; both readers take it before it goes */
+	vli_ftab_update(&tab, &c, 10 * MB);
+	ck_assert(tab.e[p].final);
+	vli_ftab_consume(&tab, p);
+	ck_assert(tab.e[p].used);
+	vli_ftab_consume(&tab, p);
+	ck_assert(!tab.e[p].used);
+	vlcfg_free(&c);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("flowtab");
@@ -215,6 +255,7 @@ int main(void)
 	tcase_add_test(tc, closed_forms);
 	tcase_add_test(tc, reproducible);
 	tcase_add_test(tc, estimates_and_entries);
+	tcase_add_test(tc, pending_rendezvous);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
