@@ -6,6 +6,8 @@
 # per case the median predicted time and the spread (max - min) / median; the
 # target is 3 %.  With computation ignored the prediction does not vary at all
 # (test_order, test_scalapack); this measures what measured CPU times add.
+# First the machine's own floor: the spread of one fixed loop's CPU time run
+# natively (bench/cpuloop.c), which no layer can go below.
 # Asserts nothing.  RUNS, PS_SCALAR, PS_CANNON, N_SCALAR, N_CANNON override.
 set -u
 BUILD=$(cd "${1:-build}" && pwd)
@@ -59,7 +61,27 @@ table() { # TITLE
 	done
 }
 
+# floor LABEL N: the spread of one fixed loop's CPU time, natively, 2 x RUNS runs
+floor() {
+	local i
+	for ((i = 0; i < 2 * RUNS; i++)); do "$W/cpuloop" "$2"; done | sort -g | awk -v l="$1" '
+		{ v[NR] = $1 }
+		END {
+			med = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			printf "%-22s %4s %5d/%d %12.6f %12.6f %12.6f %8.1f %%\n", l, "-", NR, NR,
+				med, v[1], v[NR], (med > 0 ? 100 * (v[NR] - v[1]) / med : 0)
+		}'
+}
+
 echo "repeatability of predictions with measured computation ($(nproc) CPUs, vienna.ini, $RUNS runs each)"
+# the machine's own floor: no prediction from measured CPU time can repeat
+# better than the CPU time of identical work does
+if cc -O2 -o "$W/cpuloop" "$TOP/bench/cpuloop.c" 2> /dev/null; then
+	printf '\n%s\n' "this machine's floor: one fixed loop's CPU time, natively (bench/cpuloop.c)"
+	printf '%-22s %4s %7s %12s %12s %12s %9s\n' "loop" "" "runs" "median s" "min s" "max s" "spread"
+	floor "loop, about 5 ms" 3000000
+	floor "loop, about 0.5 s" 300000000
+fi
 table "quiet machine"
 for _ in 1 2; do
 	(while :; do :; done) &
