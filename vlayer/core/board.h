@@ -69,6 +69,10 @@ typedef struct vli_slot {
 	_Atomic int live_tid;
 	_Atomic int64_t live_now, live_mark, live_rc;
 	_Atomic uint64_t live_factor;
+	/* a task of another real host: its CPU time as its host last reported
+	 * it to the board server (order_net.c), read in segment live_cpu_q */
+	_Atomic int64_t live_cpu;
+	_Atomic uint32_t live_cpu_q;
 	/* the least post time of its receives a pending rendezvous may still
 	 * match (order_flows.c): 0 none, else that time + 1 */
 	_Atomic int64_t rdv_post;
@@ -149,6 +153,13 @@ extern const vli_order_remote_ops *vli_order_remote;
  * rendezvous (order_flows.c): its posted receives' times, and its bound if
  * it can go on without this task (this task: its clock unless committed). */
 int64_t vli_order_postlb_locked(int slot, int committed);
+
+/* The server's side of live bounds for a task of another host (order.c):
+ * its segment began (seq even) with this base; its CPU time in segment q was
+ * cpu. */
+void vli_order_serve_segment(int slot, uint32_t seq, int64_t now, int64_t mark, int64_t rc,
+			     uint64_t factor_bits);
+void vli_order_serve_cpu(int slot, uint32_t q, int64_t cpu);
 
 /* The server's side (order.c): this thread acts for the task in slot, whose
  * clock is now and whose longest sleep is ms; vli_order_serve_join joins a

@@ -222,7 +222,10 @@ static int64_t live_bound(int i, uint32_t *seq)
 	mark = atomic_load(&s->live_mark);
 	rc = atomic_load(&s->live_rc);
 	bits = atomic_load(&s->live_factor);
-	cpu = thread_cpu(atomic_load(&s->pid), atomic_load(&s->live_tid));
+	if (atomic_load(&s->pid) < 0) /* another real host's: as last reported */
+		cpu = atomic_load(&s->live_cpu_q) == q ? atomic_load(&s->live_cpu) : -1;
+	else
+		cpu = thread_cpu(atomic_load(&s->pid), atomic_load(&s->live_tid));
 	if (cpu < 0 || atomic_load(&s->live_seq) != q)
 		return -1;
 	*seq = q;
@@ -234,6 +237,35 @@ static int64_t live_bound(int i, uint32_t *seq)
 	if (v >= (double)(VLI_TIME_MAX - now))
 		return -1;
 	return now + (int64_t)v;
+}
+
+void vli_order_serve_segment(int slot, uint32_t seq, int64_t now, int64_t mark, int64_t rc,
+			     uint64_t factor_bits)
+{
+	vli_slot *s;
+
+	if (!vli_bd || slot < 0 || slot >= VLI_BOARD_SLOTS)
+		return;
+	s = &vli_bd->slot[slot];
+	atomic_store(&s->live_seq, atomic_load(&s->live_seq) | 1); /* (no reading meanwhile) */
+	atomic_store(&s->live_now, now);
+	atomic_store(&s->live_mark, mark);
+	atomic_store(&s->live_rc, rc);
+	atomic_store(&s->live_factor, factor_bits);
+	atomic_store(&s->live_seq, seq);
+}
+
+void vli_order_serve_cpu(int slot, uint32_t q, int64_t cpu)
+{
+	vli_slot *s;
+
+	if (!vli_bd || slot < 0 || slot >= VLI_BOARD_SLOTS)
+		return;
+	s = &vli_bd->slot[slot];
+	atomic_store(&s->live_cpu_q, 0);
+	atomic_store(&s->live_cpu, cpu);
+	atomic_store(&s->live_cpu_q, q);
+	vli_board_wake_watchers(); /* the waiters look at the bounds again */
 }
 
 /* Raise the bounds of the computing tasks that are below this task's own

@@ -22,7 +22,7 @@
  * Cost: a round trip per call that answers (a send's announcement, every
  * step of a choice), and a task of another host publishes its clock at every
  * layer call (it cannot see whether someone waits).  Computing tasks of other
- * hosts have no live bounds (their CPU time cannot be read from here).
+ * hosts have live bounds through a second connection (see live_poll).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -45,8 +45,22 @@ enum {
 	OP_JOIN = 1, OP_MODEL, OP_RESERVE, OP_BIND, OP_GONE, OP_FORGET, OP_ANNOUNCE, OP_RECEIVED,
 	OP_BOUND_OF, OP_BEHIND, OP_WAIT_BEGIN, OP_SNAP, OP_BLOCK_ON, OP_COLL_ENTER,
 	OP_COLL_LEAVE, OP_SAFE, OP_SLEEP, OP_WAIT_END, OP_GATE_ENTER, OP_GATE_LEAVE, OP_TICK,
-	OP_EXIT, OP_RELEASE, OP_RELEASE_SEEN, OP_POKE, OP_TURN
+	OP_EXIT, OP_RELEASE, OP_RELEASE_SEEN, OP_POKE, OP_TURN, OP_SEG, OP_LIVE_HELLO
 };
+
+/* Live bounds of a task of another host (measured computation): at each
+ * leave the task sends its segment's base (OP_SEG: clock, CPU mark, read
+ * cost, factor, an even sequence number; odd while in the layer); a second
+ * connection (OP_LIVE_HELLO) carries the board server's questions to a
+ * thread of the task, which answers with the task's thread CPU time read
+ * between two equal even readings of the sequence number (the task turns it
+ * odd on entering the layer before it reads its CPU clock), so no more than
+ * its clock will count.  The server asks every millisecond while some task
+ * waits for the bounds and this one computes (live_poll). */
+typedef struct live_ans {
+	uint32_t q, pad;
+	int64_t cpu;
+} live_ans;
 
 /* One request (a COLL_ENTER is followed by count ints) and one answer. */
 typedef struct rpc_req {
@@ -100,6 +114,33 @@ static int board_done(void)
 			return 0;
 	}
 	return 1;
+}
+
+/* Ask the task in slot (over fd) for its CPU time while some task waits for
+ * the bounds and it computes, every millisecond, until the connection ends. */
+static void live_poll(int fd, int slot)
+{
+	live_ans la;
+	char c = 'q';
+
+	if (slot < 0 || slot >= VLI_BOARD_SLOTS)
+		return;
+	for (;;) {
+		vli_slot *s = &vli_bd->slot[slot];
+		struct timespec ts = { 0, 1000000 };
+		int st = atomic_load(&s->state);
+
+		if (st == VLI_SLOT_EXITED || st == VLI_SLOT_FREE)
+			return;
+		if (atomic_load(&vli_bd->nwatch) > 0 && st == VLI_SLOT_RUNNING &&
+		    !(atomic_load(&s->live_seq) & 1) && atomic_load(&s->live_seq)) {
+			if (put_all(fd, &c, 1) < 0 || get_all(fd, &la, sizeof la) < 0)
+				return;
+			if (!(la.q & 1) && la.cpu >= 0)
+				vli_order_serve_cpu(slot, la.q, la.cpu);
+		}
+		nanosleep(&ts, NULL);
+	}
 }
 
 /* Serve one task of another host until its connection ends. */
@@ -220,6 +261,16 @@ static void *serve(void *arg)
 		case OP_TURN:
 			a.r = vli_order_turn(q.a);
 			break;
+		case OP_SEG:
+			vli_order_serve_segment(slot, (uint32_t)q.count, q.a, q.b, q.c, (uint64_t)q.d);
+			answer = 0;
+			break;
+		case OP_LIVE_HELLO: /* this connection carries live bounds only */
+			live_poll(fd, (int)q.a);
+			close(fd);
+			atomic_fetch_sub(&nconn, 1);
+			free(ids);
+			return NULL;
 		default:
 			goto out;
 		}
@@ -355,7 +406,11 @@ int vli_order_serve(char *addr, size_t n)
 /* ---- a client: a task of another host ---- */
 
 static int cfd = -1;
+static struct sockaddr_in caddr; /* the server's address that answered */
+static int cslot = -1;
 static pthread_mutex_t cmu = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic uint32_t cseq;    /* live bounds: even while the task computes */
+static clockid_t ccpu;           /* the task's thread CPU clock */
 static int cms = 50; /* the task's longest sleep */
 
 static __attribute__((noreturn)) void lost(void)
@@ -509,6 +564,7 @@ static void c_exit(void)
 	if (cfd < 0)
 		return;
 	ask(OP_EXIT, 0, 0);
+	vli_on_segment(NULL, NULL);
 	vli_order_remote = NULL;
 	close(cfd);
 	cfd = -1;
@@ -520,6 +576,88 @@ static const vli_order_remote_ops client_ops = {
 	c_sleep, c_wait_end, c_gate_enter, c_gate_leave, c_tick, c_exit, c_release,
 	c_release_seen, c_poke, c_turn
 };
+
+static void c_seg_begin(void)
+{
+	rpc_req q;
+	double f;
+	uint32_t s = (atomic_load(&cseq) | 1) + 1;
+
+	if (cfd < 0)
+		return; /* (the task has left the board) */
+	memset(&q, 0, sizeof q);
+	q.op = OP_SEG;
+	vli_segment_base(&q.a, &q.b, &q.c, &f);
+	memcpy(&q.d, &f, sizeof f);
+	q.count = (int32_t)s;
+	call(&q, NULL, 0, NULL);
+	atomic_store(&cseq, s);
+}
+
+static void c_seg_end(void)
+{
+	atomic_store(&cseq, atomic_load(&cseq) | 1);
+}
+
+/* The task's thread that answers the board server's questions for its CPU
+ * time (over its own connection fd). */
+static void *live_answer(void *arg)
+{
+	int fd = (int)(intptr_t)arg;
+	char c;
+
+	while (get_all(fd, &c, 1) == 0) {
+		live_ans la = { 0, 0, -1 };
+		struct timespec ts;
+		uint32_t q = atomic_load(&cseq);
+
+		if (!(q & 1) && clock_gettime(ccpu, &ts) == 0 && atomic_load(&cseq) == q) {
+			la.q = q;
+			la.cpu = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+		} else {
+			la.q = 1;
+		}
+		if (put_all(fd, &la, sizeof la) < 0)
+			break;
+	}
+	close(fd);
+	return NULL;
+}
+
+/* Live bounds (measured computation): the second connection and its thread. */
+static void live_start(void)
+{
+	pthread_t th;
+	pthread_attr_t at;
+	rpc_req q;
+	sigset_t all, old;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
+
+	if (fd < 0 || connect(fd, (struct sockaddr *)&caddr, sizeof caddr) != 0 ||
+	    pthread_getcpuclockid(pthread_self(), &ccpu) != 0) {
+		if (fd >= 0)
+			close(fd);
+		return; /* no live bounds: the others wait for its next call */
+	}
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	memset(&q, 0, sizeof q);
+	q.op = OP_LIVE_HELLO;
+	q.a = cslot;
+	if (put_all(fd, &q, sizeof q) < 0) {
+		close(fd);
+		return;
+	}
+	/* the thread takes no signal of the program's */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_attr_init(&at);
+	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&th, &at, live_answer, (void *)(intptr_t)fd) != 0)
+		close(fd);
+	pthread_attr_destroy(&at);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	vli_on_segment(c_seg_begin, c_seg_end);
+}
 
 int vli_order_connect(const char *addr, int slot, const char *fmt)
 {
@@ -540,8 +678,10 @@ int vli_order_connect(const char *addr, int slot, const char *fmt)
 		sa.sin_family = AF_INET;
 		sa.sin_port = htons((uint16_t)port);
 		if (fd >= 0 && inet_pton(AF_INET, tok, &sa.sin_addr) == 1 &&
-		    connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0)
+		    connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0) {
 			cfd = fd;
+			caddr = sa;
+		}
 		else if (fd >= 0)
 			close(fd);
 	}
@@ -565,8 +705,11 @@ int vli_order_connect(const char *addr, int slot, const char *fmt)
 		vli_error(2, "ordering = virtual: more than %d tasks in one run; use [simulation] "
 			  "ordering = real", VLI_BOARD_SLOTS);
 	}
+	cslot = (int)a.r;
 	vli_order_remote = &client_ops;
 	vli_on_leave(vli_order_tick);
 	vli_on_finish(vli_order_exit);
+	if (!vli_t.cfg.compute_ignore)
+		live_start();
 	return 0;
 }
