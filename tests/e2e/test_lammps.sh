@@ -9,7 +9,8 @@
 # files of an online run there, byte for byte (vlpost replay).  On vienna's
 # nodes joined by a 100 Mbit/s bus ([topology]): two runs give the same traces,
 # the run is predicted longer, and the vienna run replayed there gives the
-# online run's traces byte for byte.
+# online run's traces byte for byte; the same with every message a rendezvous
+# (eager_limit = 1 KiB: they share the bus from when their receive is posted).
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -87,4 +88,26 @@ for f in "$WORK/bus1"/vl-*.trc; do
 	cmp -s "$f" "$WORK/repbus/$(basename "$f")" && same=$((same + 1))
 done
 assert_eq "replay vienna -> vienna on a bus: the 4 trace files of an online run there" 4 $same
+# the same bus with every message of 1 KiB or more a rendezvous (LAMMPS's are
+# about 10 KB): each leaves when its receive is posted and shares the bus from
+# then on; two runs the same, and the vienna run replayed there gives them
+{ cat "$WORK/bus.ini"; printf '[mpi]\neager_limit = 1KiB\n'; } > "$WORK/rbus.ini"
+for i in 1 2; do
+	timeout 300 "$BUILD/vlrun" -np 4 --vmconfig "$WORK/rbus.ini" --trace-dir "$WORK/rbus$i" \
+		/usr/bin/lmp -in "$HERE/lammps/in.melt" -log none > "rbus$i.out" 2>&1
+	assert_eq "rendezvous on a bus, run $i: exit status" 0 $?
+done
+"$BUILD/vlpost" replay --vmconfig "$WORK/rbus.ini" -o "$WORK/reprbus" "$WORK/ign-vienna" > /dev/null 2>&1
+same=0
+same2=0
+for f in "$WORK/rbus1"/vl-*.trc; do
+	cmp -s "$f" "$WORK/rbus2/$(basename "$f")" && same=$((same + 1))
+	cmp -s "$f" "$WORK/reprbus/$(basename "$f")" && same2=$((same2 + 1))
+done
+assert_eq "rendezvous on a bus: two runs give the same 4 trace files" 4 $same
+assert_eq "replay vienna -> the bus with rendezvous: the 4 trace files of an online run there" 4 $same2
+tr=$("$BUILD/vlpost" stats --brief "$WORK/rbus1" | tail -1 | awk '{ print $(NF - 1) }')
+awk -v r="$tr" -v b="$tb" 'BEGIN { exit !(r != b) }' &&
+	ok "rendezvous on the bus predict another time ($tr s) than eager messages there ($tb s)" ||
+	fail "rendezvous on the bus: the same time as eager ($tr s)"
 e2e_summary
