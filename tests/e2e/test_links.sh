@@ -258,6 +258,12 @@ if command -v "${SMPIRUN:-smpirun}" > /dev/null 2>&1; then
 	sg alltoall-bus
 	assert_eq "SimGrid, bus: the alltoall at vlayer's + 3 x 3 x 160 ns" \
 		$((3 * (L + 4 * MB) + 1440)) "$(for r in 0 1 2 3; do col alltoall-bus $r 5; done | sort -n | tail -1)"
+	for name in rdv-fanout-star rdv-gather-star; do
+		sg "$name"
+		assert_eq "SimGrid, star, rendezvous ($name): every rank at vlayer's + 2 x 160 ns" \
+			"$((L + 3 * MB + 320)) $((L + 3 * MB + 320)) $((L + 3 * MB + 320)) $((L + 3 * MB + 320))" \
+			"$(for r in 0 1 2 3; do col "$name" $r 5; done | tr '\n' ' ' | sed 's/ $//')"
+	done
 	sg allreduce-fattree
 	assert_eq "SimGrid, fat tree: the allreduce at vlayer's + 3 x 160 ns (the envelope is not taken off hop latencies)" \
 		$((6 * 5000 + 3 * MB + 480)) "$(col allreduce-fattree 0 5)"
