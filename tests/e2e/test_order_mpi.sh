@@ -214,6 +214,15 @@ assert_eq "a rank computing for real: the wildcard chooses while it computes (li
 	"first 1 saw 1 second 2" \
 	"$(grep -e '^first' -e '^saw' -e '^second' "$WORK/live.out" | sort -k1,1 -s | tr '\n' ' ' | sed 's/ $//')"
 
+# 8d. a wildcard receive on a communicator of ranks 0 and 1 waits for their
+# bounds alone: rank 2, outside it, lags in virtual time (computation ignored,
+# it spins for real without calling MPI) and does not hold the choice back
+rm -f "$WORK/sub.flag"
+timeout 60 "$BUILD/vlrun" $PRE -np 3 --vmconfig "$F/farm.ini" --trace-dir "$WORK/trace.sub" \
+	"$WORK/order_mpi" subcomm "$WORK/sub.flag" > "$WORK/sub.out" 2>&1
+assert_eq "MPI_ANY_SOURCE on a communicator: only its members' bounds count" "from 1 saw 1" \
+	"$(grep -e '^from' -e '^saw' "$WORK/sub.out" | sort | tr '\n' ' ' | sed 's/ $//')"
+
 # 9. a real deadlock (ranks 0 and 1 both wait in MPI_Recv(MPI_ANY_SOURCE)):
 # a report, status 4, in seconds
 t0=$(date +%s%N)

@@ -520,6 +520,12 @@ int vli_order_turn(int64_t t);
 /* The same for what task id alone may still send (a receive from a named
  * task: only its bound counts). */
 int vli_order_safe_from(int id, int64_t tau);
+/* The same for what the n tasks ids may still send (a wildcard receive on an
+ * MPI communicator: only its members can send it a message), this task
+ * excepted: vli_order_safe, or, if not, the members alone - a member that
+ * runs by its bound, one that waits for a message by its clock (a message of
+ * a task outside may still wake it earlier than its bound says). */
+int vli_order_safe_among(const int *ids, int n, int64_t tau);
 /* Sleep until something changes, at most 50 ms - VLI_SLEEP_ROOT: the bound
  * of the others (or a message announced to this task); VLI_SLEEP_KICK: a
  * message announced to this task; VLI_SLEEP_CHECK: no sleep (the caller

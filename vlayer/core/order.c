@@ -1003,6 +1003,43 @@ int vli_order_safe_in(int64_t tau, int side)
 	return sat_add(m, la) > tau;
 }
 
+int vli_order_safe_among(const int *ids, int n, int64_t tau)
+{
+	int64_t la, m = VLI_ORDER_NONE, v;
+	int k, i, st, unknown = 0;
+
+	if (vli_order_safe(tau))
+		return 1;
+	if (vli_order_remote || !vli_order_on())
+		return 0; /* (a task of another host: the others' at once) */
+	la = atomic_load(&vli_bd->la);
+	vli_board_lock();
+	find_independent();
+	raise_through_waits(atomic_load(&vli_bd->nslots));
+	for (k = 0; k < n; k++) {
+		i = vli_board_find(ids[k]);
+		if (i < 0) {
+			unknown = 1; /* not on the board: not known */
+			break;
+		}
+		/* this task sends nothing while it chooses; one that waits for
+		 * this task sends nothing before it acts */
+		if (i == me || !IND(i))
+			continue;
+		st = atomic_load(&vli_bd->slot[i].state);
+		if (st == VLI_SLOT_EXITED || st == VLI_SLOT_OUTSIDE)
+			continue;
+		v = st == VLI_SLOT_BLOCKED || st == VLI_SLOT_EXTERN ? atomic_load(&vli_bd->slot[i].now)
+								      : effb[i];
+		if (v < m)
+			m = v;
+	}
+	vli_board_unlock();
+	if (vli_order_behind())
+		return 0;
+	return !unknown && sat_add(m, la) > tau;
+}
+
 int vli_order_turn(int64_t t)
 {
 	int i, n, my_id, go = 1;

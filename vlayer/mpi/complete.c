@@ -257,7 +257,7 @@ static int unknown_safe(int count, MPI_Request reqs[], const char *known, int64_
 		 * still needs that nothing earlier comes */
 		if (known[i] && !q->deferred)
 			continue;
-		if (q->peer == MPI_ANY_SOURCE ? !vli_order_safe(tau)
+		if (q->peer == MPI_ANY_SOURCE ? !vlmpi_safe_any(q->vc, tau)
 					      : !vli_order_safe_from(q->vc->world[q->peer], tau))
 			return 0;
 	}

@@ -172,6 +172,11 @@ int vlmpi_ack_irecv(int64_t *t, int dest, const vlmpi_hdr *h, MPI_Request *r);
 
 /* ---- order.c: virtual order ---- */
 
+/* Whether no message of v that a wildcard receive has not seen can arrive by
+ * tau: only v's members can send one (vli_order_safe_among). */
+int vlmpi_safe_any(vlmpi_comm *v, int64_t tau);
+
+
 struct vlmpi_req;
 
 /* Whether this task keeps virtual order (ordering = virtual, one real host). */

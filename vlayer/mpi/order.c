@@ -184,13 +184,21 @@ void vlmpi_order_sleep(vli_order_wait *w, int how)
 	}
 }
 
+int vlmpi_safe_any(vlmpi_comm *v, int64_t tau)
+{
+	/* on a communicator smaller than the world, only its members can send */
+	if (v->size < vlmpi_world_size)
+		return vli_order_safe_among(v->world, v->size, tau) && vli_flow_settled(tau);
+	return vli_order_safe(tau);
+}
+
 /* Whether nothing a receive from source (MPI_ANY_SOURCE: anyone) has not
  * seen can arrive by tau. */
 static int safe(vlmpi_comm *v, int source, int64_t tau)
 {
 	/* (a flow's course up to tau: vli_order_safe covers it, a named
 	 * source's bound does not) */
-	return source == MPI_ANY_SOURCE ? vli_order_safe(tau)
+	return source == MPI_ANY_SOURCE ? vlmpi_safe_any(v, tau)
 					: vli_order_safe_from(v->world[source], tau) &&
 						  vli_flow_settled(tau);
 }

@@ -24,6 +24,14 @@
  *                         FILE after the first.  Prints the first source and
  *                         whether rank 2 saw FILE: it does only if rank 0 could
  *                         choose while rank 2 still computed (live bounds).
+ *   order_mpi subcomm FILE ranks 0 and 1 form a communicator (MPI_Comm_split);
+ *                         rank 1 computes 1 ms (vl_compute) and sends on it;
+ *                         rank 0 takes it with MPI_Recv(MPI_ANY_SOURCE) there
+ *                         and makes FILE; rank 2, outside, spins for real
+ *                         until FILE exists (at most 10 s) without calling
+ *                         MPI.  Prints the source and whether rank 2 saw FILE:
+ *                         it does only if the choice waited for the
+ *                         communicator's members alone.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -100,6 +108,28 @@ int main(int argc, char **argv)
 			MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 11, MPI_COMM_WORLD, &st);
 			printf("second %d\n", x);
 		}
+	} else if (!strcmp(mode, "subcomm") && argc > 2) {
+		MPI_Comm sub;
+
+		MPI_Comm_split(MPI_COMM_WORLD, rank < 2 ? 0 : 1, rank, &sub);
+		if (rank == 1) {
+			vl_compute(1e-3);
+			MPI_Send(&rank, 1, MPI_INT, 0, 12, sub);
+		} else if (rank == 0) {
+			FILE *f;
+			MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 12, sub, &st);
+			printf("from %d\n", x);
+			fflush(stdout);
+			if ((f = fopen(argv[2], "w")))
+				fclose(f);
+		} else if (rank == 2) {
+			double t0 = real_s();
+			int saw = 0;
+			while (!(saw = access(argv[2], F_OK) == 0) && real_s() - t0 < 10.0)
+				real_sleep(1);
+			printf("saw %d\n", saw);
+		}
+		MPI_Comm_free(&sub);
 	} else if (!strcmp(mode, "deadlock")) {
 		if (rank < 2)
 			MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &st);
