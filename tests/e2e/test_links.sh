@@ -145,6 +145,12 @@ assert_eq "rendezvous, bus: a ring of Sendrecvs: L + 4 m/B, every rank" \
 run rdv-exchange-half 2 rhalf "$WORK/pattern" exchange $M
 assert_eq "rendezvous, half duplex: Isend/Irecv both ways: L + 2 m/B" \
 	"$((L + 2 * MB)) $((L + 2 * MB))" "$(ends rdv-exchange-half)"
+run rdv-stream-half 2 rhalf "$WORK/pattern" stream $M
+assert_eq "rendezvous, half duplex: three MPI_Sends received one by one, each leaving when its receive is posted: k (L + m/B)" \
+	"$((3 * (L + MB))) $((3 * (L + MB)))" "$(ends rdv-stream-half)"
+run rdv-fire-half 2 rhalf "$WORK/pattern" fire $M
+assert_eq "rendezvous, half duplex: the same with MPI_Isend and MPI_Request_free (the sender returns at once)" \
+	"0 $((3 * (L + MB)))" "$(ends rdv-fire-half)"
 run rdv-fanin-star 4 rstar "$WORK/pattern" fanin $M
 assert_eq "rendezvous, star, MPI_ANY_SOURCE: each taken alone in turn, k (L + m/B)" \
 	"$((3 * (L + MB))) $((L + MB)) $((2 * (L + MB))) $((3 * (L + MB)))" "$(ends rdv-fanin-star)"
@@ -229,7 +235,8 @@ done
 
 # ---- replay on the run's own VMConfig: the same ends ----
 for name in bcast-star allreduce-bus alltoall-bus route-torus fanout-star fanin-star ring-bus \
-	exchange-half rdv-fanout-star rdv-gather-star rdv-ring-bus rdv-exchange-half rdv-fanin-star; do
+	exchange-half rdv-fanout-star rdv-gather-star rdv-ring-bus rdv-exchange-half rdv-fanin-star \
+	rdv-stream-half rdv-fire-half; do
 	rm -rf "$WORK/rpl"
 	if "$BUILD/vlpost" replay --vmconfig "$WORK/$name/vmconfig.ini" -o "$WORK/rpl" "$WORK/$name" \
 		> "$WORK/rpl.out" 2>&1; then

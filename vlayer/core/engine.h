@@ -602,6 +602,10 @@ int vli_flow_pend(int dst_id, int dst_host, int64_t bytes, int64_t ready, uint32
 void vli_flow_resolve(int src_id, uint32_t seq, int64_t start);
 int vli_flow_sent_arrival(int dst_id, uint32_t seq, int64_t *arr);
 int64_t vli_flow_settle_sent(int dst_id, uint32_t seq, int64_t cf);
+/* The sender will not read its rendezvous' arrival (MPI_Request_free of the
+ * send): its share of the entry is given up; cancelled (the send was
+ * cancelled, nobody will receive it): a pending flow is dropped. */
+void vli_flow_sent_forget(int dst_id, uint32_t seq, int cancelled);
 void vli_order_set_rdv_post(int64_t t);
 
 /* ---- task registry: task id -> virtual host (mailbox.c) ---- */

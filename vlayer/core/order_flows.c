@@ -265,6 +265,23 @@ int vli_flow_sent_arrival(int dst_id, uint32_t seq, int64_t *arr)
 	return flows_on() ? arrival_of(my_id(), seq, dst_id, arr, 0, 0) : 0;
 }
 
+void vli_flow_sent_forget(int dst_id, uint32_t seq, int cancelled)
+{
+	int i;
+
+	if (!flows_on())
+		return;
+	vli_board_lock();
+	i = vli_ftab_find(&vli_bd->flows, my_id(), seq, dst_id);
+	if (i >= 0 && vli_bd->flows.e[i].src_slot >= 0) {
+		if (cancelled && vli_bd->flows.e[i].pending)
+			vli_ftab_resolve(&vli_bd->flows, i, -1);
+		else
+			vli_ftab_consume(&vli_bd->flows, i);
+	}
+	vli_board_unlock();
+}
+
 int vli_flow_pend(int dst_id, int dst_host, int64_t bytes, int64_t ready, uint32_t seq)
 {
 	static int warned;

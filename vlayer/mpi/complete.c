@@ -27,6 +27,17 @@ static void req_forget(vlmpi_req *q)
 	vlmpi_req_free(q);
 }
 
+/* The sender of rendezvous q will not read its flow's arrival (freed or
+ * cancelled before its completion). */
+static void flow_give_up(vlmpi_req *q, int cancelled)
+{
+	if (q->kind == VLMPI_REQ_SEND && q->active && q->rdv && (q->h.flags & VLMPI_HDR_FLOW) &&
+	    !q->flow_read) {
+		vli_flow_sent_forget(q->vc->world[q->peer], q->h.seq, cancelled);
+		q->flow_read = 1;
+	}
+}
+
 /* A request of the layer that completed for real with status st: time it.
  * t0 = begin of the completing call. */
 static void complete(vlmpi_req *q, const MPI_Status *st, int64_t t0)
@@ -54,6 +65,7 @@ static void complete(vlmpi_req *q, const MPI_Status *st, int64_t t0)
 				q->ack_done = 1;
 			}
 			depart = vlmpi_rdv_end_wait(&q->h, q->vc->world[q->peer], q->ack_t);
+			q->flow_read = 1;
 		}
 		vli_msg_completed(q->vc->world[q->peer], q->tag, q->h.seq, q->h.bytes, q->num, t0,
 				  depart);
@@ -677,6 +689,7 @@ int vlmpi_Request_free(MPI_Request *req)
 
 	if (q) {
 		vlmpi_deferred_drop(q);
+		flow_give_up(q, 0);
 		req_forget(q);
 	}
 	return PMPI_Request_free(req);
@@ -698,8 +711,10 @@ int vlmpi_Cancel(MPI_Request *req)
 		PMPI_Request_get_status(*req, &flag, &st);
 		if (flag)
 			PMPI_Test_cancelled(&st, &c);
-		if (c)
+		if (c) {
 			vlmpi_header_cancel(&q->h, q->vc->world[q->peer]);
+			flow_give_up(q, 1);
+		}
 		return rc;
 	}
 	return PMPI_Cancel(req);

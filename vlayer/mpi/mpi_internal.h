@@ -282,6 +282,7 @@ typedef struct vlmpi_req {
 	MPI_Request ack;       /* rendezvous: the receiver's answer */
 	int64_t ack_t;
 	int ack_done;
+	int flow_read;         /* its flow's arrival taken or given up (flow_give_up) */
 	/* receives */
 	int hdr_ready, src_world;
 	vlmpi_hdr rh;

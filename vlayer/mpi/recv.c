@@ -68,12 +68,12 @@ int vlmpi_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_C
 	} else {
 		rc = PMPI_Recv(buf, count, dt, source, tag, comm, &st);
 	}
-	if (rc == MPI_SUCCESS)
-		recv_timing(v, &st, t0, t0, wild);
-	if (!wild) {
+	if (!wild) { /* it has its message: it takes no other */
 		vlmpi_blocking_post = VLI_ORDER_NONE;
 		vlmpi_rdv_post_update();
 	}
+	if (rc == MPI_SUCCESS)
+		recv_timing(v, &st, t0, t0, wild);
 	vlmpi_wait_end();
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;

@@ -130,6 +130,7 @@ void vlmpi_isend_timing(vlmpi_req *q, int64_t bytes)
 	if (!q->rdv)
 		return;
 	q->ack_done = 0;
+	q->flow_read = 0;
 	q->ack_t = 0;
 	vlmpi_ack_irecv(&q->ack_t, v->world[q->peer], &q->h, &q->ack);
 }

@@ -11,6 +11,9 @@
  *             (MPI_Sendrecv)
  *   gather:   every other rank sends to rank 0 at once (MPI_Send); rank 0 posts
  *             a receive from each by name (MPI_Irecv, MPI_Waitall)
+ *   stream:   rank 0 sends 3 messages to rank 1 (MPI_Send), which receives them
+ *             one after the other by name (MPI_Recv)
+ *   fire:     the same with MPI_Isend and MPI_Request_free
  * Each rank prints "T RANK end NS" (its virtual time at the end). */
 #include <mpi.h>
 #include <stdio.h>
@@ -30,7 +33,7 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &np);
 	if (argc < 3) {
 		if (rank == 0)
-			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route|fanin|ring|gather BYTES [DST]\n");
+			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route|fanin|ring|gather|stream|fire BYTES [DST]\n");
 		MPI_Finalize();
 		return 2;
 	}
@@ -77,6 +80,18 @@ int main(int argc, char **argv)
 			MPI_Waitall(nr, rq, MPI_STATUSES_IGNORE);
 		} else {
 			MPI_Send(b, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+		}
+	} else if (!strcmp(mode, "stream") || !strcmp(mode, "fire")) {
+		for (i = 0; i < 3; i++) {
+			if (rank == 0 && mode[0] == 's') {
+				MPI_Send(b, n, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
+			} else if (rank == 0) {
+				MPI_Request r;
+				MPI_Isend(b, n, MPI_BYTE, 1, 1, MPI_COMM_WORLD, &r);
+				MPI_Request_free(&r);
+			} else if (rank == 1) {
+				MPI_Recv(c, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			}
 		}
 	} else if (!strcmp(mode, "ring")) {
 		MPI_Sendrecv(b, n, MPI_BYTE, (rank + 1) % np, 1, c, n, MPI_BYTE, (rank + np - 1) % np,
