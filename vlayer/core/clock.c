@@ -330,19 +330,6 @@ void vli_check_advance(int64_t ns, const char *what)
 		  (double)vli_t.now / 1e9, vli_t.cfg.path);
 }
 
-int64_t vli_clock_read(void)
-{
-	static __thread int64_t last = -1;
-
-	/* computation ignored: the clock moves only in layer calls, so a
-	 * program that waits for its clock to change (a timer's resolution
-	 * loop, STREAM's checktick) would spin for ever; a read that would
-	 * return what the previous one did costs 1 ns of computation */
-	if (vli_t.cfg.compute_ignore && vli_t.now == last)
-		vli_compute(1);
-	return last = vli_t.now;
-}
-
 void vli_compute(int64_t ns)
 {
 	if (ns <= 0)

@@ -79,10 +79,6 @@ void vli_compute(int64_t ns);
  * the task with a named error (vli_error, status 2; the trace is kept) instead
  * of wrapping into negative times.  what: what advanced it. */
 void vli_check_advance(int64_t ns, const char *what);
-/* The clock as a program reads it (MPI_Wtime, gettimeofday ...): under
- * compute = ignore a read equal to the previous one first costs 1 ns, so
- * that a program waiting for its clock to change does not spin for ever. */
-int64_t vli_clock_read(void);
 /* End of the task: END record, flush. Idempotent. */
 void vli_finish(void);
 
