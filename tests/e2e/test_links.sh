@@ -16,6 +16,8 @@
 #    a bus L + 4 m/B, an exchange on half-duplex links L + 2 m/B; PVM's
 #    separate sends the same; the same traces in two runs and beside a CPU
 #    hog; on a VMConfig without [topology] nothing changes;
+#  - a rank waiting for one message while another comes in raises its bound
+#    again once that one is in (links/rebound.c; hpcc's ring got stuck);
 #  - vlpost replay on the run's own VMConfig gives the same end times;
 #  - SimGrid's flow model on the exported platform agrees, up to its 16-byte
 #    envelope (skipped without smpirun).
@@ -170,6 +172,28 @@ for name in fanin-star ring-bus rdv-gather-star; do
 	wait $hog 2> /dev/null
 	same_traces "$name: a run beside a CPU hog" "$WORK/$name.first" "$WORK/$name"
 done
+
+# ---- a waiting rank's bound comes back up (hpcc's ring got stuck) ----
+# links/rebound.c: rank 2 waits for rank 0 while rank 3's message (of its own
+# host, announced) comes in; rank 0's later message on the bus is final only
+# once rank 2's bound is raised again.  S = R = 0, 4-byte messages, the
+# program's usleep(0.3 s) counts as 0.3 s of virtual time.
+"$BUILD/vlcc" -mpi -Wall -Wextra -Werror -O2 -o "$WORK/rebound" "$HERE/links/rebound.c" ||
+	fail "build links/rebound.c"
+{
+	printf '[simulation]\ncompute = ignore\n[network intra]\ntrans_delay = 1us\n'
+	printf '[network inter]\ntrans_delay = 10us\nbandwidth = 100MB/s\n[mpi]\nranks_per_node = 2\n'
+	printf '[hosts n]\ncount = 2\n[topology]\nkind = bus\n'
+} > "$WORK/bus2.ini"
+rm -rf "$WORK/rebound.d"
+timeout 60 "$BUILD/vlrun" $PRE -np 4 --vmconfig "$WORK/bus2.ini" --trace-dir "$WORK/rebound.d" \
+	"$WORK/rebound" > "$WORK/rebound.out" 2>&1
+assert_eq "rebound: a rank that took in a message while waiting is not stuck: exit status" 0 $?
+grep -q '^BAD' "$WORK/rebound.out" && fail "rebound: $(grep '^BAD' "$WORK/rebound.out")"
+T3=300000000
+assert_eq "rebound: ends (rank 0: rank 3's send at 0.3 s + L + 4 B / B; rank 2 a hop later)" \
+	"$((T3 + L + 40)) 0 $((T3 + 2 * (L + 40))) $T3" \
+	"$(ends rebound)"
 
 # ---- PVM: a multicast's messages share the sender's link ----
 VLCC_CC="${VLCC_CC:-cc}" "$BUILD/vlcc" -Wall -Wextra -Werror -O1 -I"$HERE/../../include" \

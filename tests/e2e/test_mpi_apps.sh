@@ -41,6 +41,16 @@ if command -v hpcc > /dev/null; then
 	assert_eq "the .trf of hpcc is valid" 0 $?
 	p=$(awk '/^predicted elapsed time:/ { print ($4 > 0) }' stats.txt)
 	assert_eq "hpcc: a positive predicted time" 1 "$p"
+	# the same on its nodes joined by a 100 Mbit/s bus: every message between
+	# nodes shares it (LatencyBandwidth's rings used to get stuck there)
+	{ cat "$TOP_DIR/vmconfig/vienna.ini"; printf '[topology]\nkind = bus\nbandwidth = 100Mbit/s\n'; } \
+		> vienna-bus.ini
+	rm -f hpccoutf.txt
+	timeout 300 "$BUILD/vlrun" --vmconfig vienna-bus.ini --trace-dir "$WORK/hpcc-bus" -np 4 hpcc \
+		> hpcc-bus.log 2>&1
+	assert_eq "hpcc on a bus under vlrun exits" 0 $?
+	assert_eq "hpcc on a bus: HPL residual check passed" "Success=1" "$(grep -m1 '^Success=' hpccoutf.txt)"
+	assert_eq "hpcc on a bus: every section ended" 17 "$(grep -c '^End of .* section\.' hpccoutf.txt)"
 else
 	fail "hpcc not installed (Debian hpcc)"
 fi

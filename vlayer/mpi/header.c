@@ -65,6 +65,8 @@ static void stash_drop(int src, int i)
 	s->n--;
 }
 
+uint64_t vlmpi_headers_in;
+
 /* A header that has really arrived from world rank src: counted if it was
  * announced; a cancellation drops the header it cancels, anything else is
  * returned (1) for the caller to stash or use. */
@@ -73,6 +75,7 @@ static int header_in(int src, const vlmpi_hdr *h)
 	stash *s = &stashes[src];
 	int i;
 
+	vlmpi_headers_in++;
 	if (h->flags & VLMPI_HDR_ANN)
 		vli_order_received();
 	if (!(h->flags & VLMPI_HDR_CANCEL))

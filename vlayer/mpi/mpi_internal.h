@@ -129,6 +129,9 @@ int vlmpi_header_first(int src, uint64_t cid, int tag, vlmpi_hdr *out);
 int vlmpi_header_best(vlmpi_comm *v, int source, int tag, int64_t t_post, int64_t *tau, int *htag);
 /* Whether the arrival of the last vlmpi_header_best's choice is final. */
 extern int vlmpi_best_final;
+/* how many headers this rank has taken in (a waiting rank republishes its
+ * bound when one came in since it last did) */
+extern uint64_t vlmpi_headers_in;
 /* Fills *h for a message this task sends now to rank dest of v (rdv: a
  * rendezvous) and sends it; the clock is not touched. */
 void vlmpi_header_make(vlmpi_hdr *h, vlmpi_comm *v, int dest, int tag, int64_t bytes, int rdv);

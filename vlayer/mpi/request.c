@@ -344,6 +344,7 @@ int vlmpi_copies_progress(int wait)
 
 static vli_order_wait wait_state;
 static int wait_depth, wait_published;
+static uint64_t headers_at_publish;
 static struct {
 	int64_t lb;
 	uint64_t on, n;
@@ -364,6 +365,7 @@ static void publish(void)
 					    : vli_t.now;
 	else if (lazy.v)
 		lb = vlmpi_pending_arrival(lazy.v, lazy.src, lazy.tag, lazy.t_post);
+	headers_at_publish = vlmpi_headers_in;
 	if (!wait_published) {
 		vli_order_wait_begin(&wait_state, "%s", lazy.what);
 		wait_published = 1;
@@ -428,10 +430,14 @@ void vlmpi_wait_poll(void)
 {
 	if (!vlmpi_vorder || wait_depth == 0)
 		return;
-	if (!wait_published ? vli_order_watched() : lazy.v && vli_order_behind())
+	if (!wait_published ? vli_order_watched()
+			    : lazy.v && (vli_order_behind() || vlmpi_headers_in != headers_at_publish))
 		/* not published yet and needed; or a receive to which a message
 		 * was announced meanwhile (its bound was lowered to that arrival):
-		 * is it the one it waits for? */
+		 * is it the one it waits for?  Once that message is in, the bound
+		 * is raised again (else it stays at the lowered arrival, below
+		 * what this rank can send, and may hold back another's choice for
+		 * ever) */
 		publish();
 }
 
