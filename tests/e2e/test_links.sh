@@ -156,6 +156,12 @@ assert_eq "rendezvous, half duplex: the same with MPI_Isend and MPI_Request_free
 run rdv-fanin-star 4 rstar "$WORK/pattern" fanin $M
 assert_eq "rendezvous, star, MPI_ANY_SOURCE: each taken alone in turn, k (L + m/B)" \
 	"$((3 * (L + MB))) $((L + MB)) $((2 * (L + MB))) $((3 * (L + MB)))" "$(ends rdv-fanin-star)"
+# the same taken by MPI_Irecv(MPI_ANY_SOURCE) + MPI_Waitany: the rendezvous
+# still pending to rank 0 (its receives to come) do not hold back its own
+# choice (hpcc's MPIRandomAccess spun for ever on it)
+run rdv-waitany-star 4 rstar "$WORK/pattern" waitany $M
+assert_eq "rendezvous, star, MPI_Waitany on MPI_ANY_SOURCE: each taken alone in turn, k (L + m/B)" \
+	"$((3 * (L + MB))) $((L + MB)) $((2 * (L + MB))) $((3 * (L + MB)))" "$(ends rdv-waitany-star)"
 # reproducible: the same traces again, and beside a CPU hog
 for name in fanin-star ring-bus rdv-gather-star; do
 	cp -r "$WORK/$name" "$WORK/$name.first"
@@ -259,7 +265,7 @@ done
 
 # ---- replay on the run's own VMConfig: the same ends ----
 for name in bcast-star allreduce-bus alltoall-bus route-torus fanout-star fanin-star ring-bus \
-	exchange-half rdv-fanout-star rdv-gather-star rdv-ring-bus rdv-exchange-half rdv-fanin-star \
+	exchange-half rdv-fanout-star rdv-gather-star rdv-ring-bus rdv-exchange-half rdv-fanin-star rdv-waitany-star \
 	rdv-stream-half rdv-fire-half; do
 	rm -rf "$WORK/rpl"
 	if "$BUILD/vlpost" replay --vmconfig "$WORK/$name/vmconfig.ini" -o "$WORK/rpl" "$WORK/$name" \

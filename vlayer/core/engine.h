@@ -580,8 +580,10 @@ int vli_flow_send(int dst_id, int dst_host, int64_t bytes, int64_t depart, uint3
 int vli_flow_arrival(int src_id, uint32_t seq, int64_t *arr);
 int64_t vli_flow_settle(int src_id, uint32_t seq, int64_t arr, int keep);
 /* Whether every flow's course up to tau is final (nothing not yet known can
- * take bandwidth before it). */
-int vli_flow_settled(int64_t tau);
+ * take bandwidth before it).  committed: this task starts nothing (posts no
+ * receive) before tau - it waits for what completes at tau - so its own
+ * receives still to come do not hold back the rendezvous pending to it. */
+int vli_flow_settled(int64_t tau, int committed);
 uint32_t vli_flow_epoch(void);
 /* Whether this task's messages between hosts are flows (see above). */
 int vli_flows_online(void);

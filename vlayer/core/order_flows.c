@@ -317,7 +317,7 @@ void vli_flow_resolve(int src_id, uint32_t seq, int64_t start)
 	kick_all(kick, nk);
 }
 
-int vli_flow_settled(int64_t tau)
+int vli_flow_settled(int64_t tau, int committed)
 {
 	int64_t b, p;
 	int kick[64], nk;
@@ -327,7 +327,7 @@ int vli_flow_settled(int64_t tau)
 	vli_board_lock();
 	nk = update_locked(kick, 64);
 	b = vli_order_others_locked();
-	if ((p = pending_lb_locked(1, 0)) < b)
+	if ((p = pending_lb_locked(1, committed)) < b)
 		b = p;
 	vli_board_unlock();
 	kick_all(kick, nk);

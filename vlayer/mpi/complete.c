@@ -256,7 +256,8 @@ static int vcompletion(vlmpi_req *q, MPI_Request *r, int64_t *c)
 /* Whether no receive among reqs whose completion is not known (known[i] 0)
  * can complete by tau: its source (anyone, for a wildcard) sends nothing
  * that arrives by then. */
-static int unknown_safe(int count, MPI_Request reqs[], const char *known, int64_t tau)
+static int unknown_safe(int count, MPI_Request reqs[], const char *known, int64_t tau,
+			int committed)
 {
 	int i;
 
@@ -269,7 +270,7 @@ static int unknown_safe(int count, MPI_Request reqs[], const char *known, int64_
 		 * still needs that nothing earlier comes */
 		if (known[i] && !q->deferred)
 			continue;
-		if (q->peer == MPI_ANY_SOURCE ? !vlmpi_safe_any(q->vc, tau)
+		if (q->peer == MPI_ANY_SOURCE ? !vlmpi_safe_any(q->vc, tau, committed)
 					      : !vli_order_safe_from(q->vc->world[q->peer], tau))
 			return 0;
 	}
@@ -291,6 +292,9 @@ static int vchoose(int count, MPI_Request reqs[], int wait, int how, char *out, 
 	int64_t *c = malloc(sizeof(int64_t) * (size_t)(count > 0 ? count : 1)), kmin, ulb, target, lb;
 	char *known = malloc((size_t)(count > 0 ? count : 1));
 	int i, n = 0, active, waiting = 0, decided;
+	/* a wait returns when the first completes (Waitany, Waitsome): it posts
+	 * no receive before then */
+	int committed = wait && how != VC_ALL;
 	uint32_t epoch;
 	vli_order_wait w;
 
@@ -330,8 +334,8 @@ static int vchoose(int count, MPI_Request reqs[], int wait, int how, char *out, 
 		/* decided: nothing unknown completes by target - no message that is
 		 * not announced yet arrives by then from the source of a receive that
 		 * has none */
-		decided = ulb > target && unknown_safe(count, reqs, known, target) &&
-			  vli_flow_settled(target) && vli_flow_epoch() == epoch;
+		decided = ulb > target && unknown_safe(count, reqs, known, target, committed) &&
+			  vli_flow_settled(target, committed) && vli_flow_epoch() == epoch;
 		if (decided)
 			break;
 		if (!waiting) {
@@ -344,7 +348,7 @@ static int vchoose(int count, MPI_Request reqs[], int wait, int how, char *out, 
 		if (lb == VLI_ORDER_NONE) {
 			vlmpi_order_sleep(&w, VLI_SLEEP_KICK);
 		} else {
-			if (ulb > target && unknown_safe(count, reqs, known, lb))
+			if (ulb > target && unknown_safe(count, reqs, known, lb, committed))
 				continue;
 			vlmpi_order_sleep(&w, VLI_SLEEP_ROOT);
 		}

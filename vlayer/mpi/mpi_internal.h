@@ -177,7 +177,7 @@ int vlmpi_ack_irecv(int64_t *t, int dest, const vlmpi_hdr *h, MPI_Request *r);
 
 /* Whether no message of v that a wildcard receive has not seen can arrive by
  * tau: only v's members can send one (vli_order_safe_among). */
-int vlmpi_safe_any(vlmpi_comm *v, int64_t tau);
+int vlmpi_safe_any(vlmpi_comm *v, int64_t tau, int committed);
 
 
 struct vlmpi_req;

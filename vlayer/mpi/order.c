@@ -119,7 +119,7 @@ static int done_by(const vlmpi_hdr *h, int dst, int64_t tp, int64_t t)
 		if (waiting)
 			vli_order_snap(&w);
 		if ((dst < 0 ? vlmpi_arrival_final(h, tp, &a) : vlmpi_rdv_end(h, dst, tp, &a)) ||
-		    (a > t && vli_flow_settled(t)))
+		    (a > t && vli_flow_settled(t, 0)))
 			break;
 		if (!waiting) {
 			vli_order_wait_begin(&w, "whether message %u from rank %d is in", h->seq,
@@ -184,23 +184,23 @@ void vlmpi_order_sleep(vli_order_wait *w, int how)
 	}
 }
 
-int vlmpi_safe_any(vlmpi_comm *v, int64_t tau)
+int vlmpi_safe_any(vlmpi_comm *v, int64_t tau, int committed)
 {
 	/* on a communicator smaller than the world, only its members can send */
 	if (v->size < vlmpi_world_size)
-		return vli_order_safe_among(v->world, v->size, tau) && vli_flow_settled(tau);
+		return vli_order_safe_among(v->world, v->size, tau) && vli_flow_settled(tau, committed);
 	return vli_order_safe(tau);
 }
 
 /* Whether nothing a receive from source (MPI_ANY_SOURCE: anyone) has not
  * seen can arrive by tau. */
-static int safe(vlmpi_comm *v, int source, int64_t tau)
+static int safe(vlmpi_comm *v, int source, int64_t tau, int committed)
 {
 	/* (a flow's course up to tau: vli_order_safe covers it, a named
 	 * source's bound does not) */
-	return source == MPI_ANY_SOURCE ? vlmpi_safe_any(v, tau)
+	return source == MPI_ANY_SOURCE ? vlmpi_safe_any(v, tau, committed)
 					: vli_order_safe_from(v->world[source], tau) &&
-						  vli_flow_settled(tau);
+						  vli_flow_settled(tau, committed);
 }
 
 int vlmpi_pick(vlmpi_comm *v, int source, int tag, int mode, int64_t t_post, int *src, int *htag,
@@ -225,7 +225,9 @@ int vlmpi_pick(vlmpi_comm *v, int source, int tag, int mode, int64_t t_post, int
 		if (b >= 0 && tau > limit)
 			b = -1;
 		/* estimates compared: only while none changed */
-		if (safe(v, source, b >= 0 ? tau : limit) && vli_flow_epoch() == epoch)
+		/* (a blocking receive or probe posts nothing before it returns) */
+		if (safe(v, source, b >= 0 ? tau : limit, mode != VLMPI_PICK_POLL) &&
+		    vli_flow_epoch() == epoch)
 			break;
 		if (!waiting) {
 			vli_order_wait_begin(&w, "%s(source=%d, tag=%d)", call, source, tag);
@@ -238,7 +240,7 @@ int vlmpi_pick(vlmpi_comm *v, int source, int tag, int mode, int64_t t_post, int
 			/* only a new message can help: it is announced first */
 			vlmpi_order_sleep(&w, VLI_SLEEP_KICK);
 		} else {
-			if (safe(v, source, lb))
+			if (safe(v, source, lb, mode != VLMPI_PICK_POLL))
 				continue;
 			vlmpi_order_sleep(&w, VLI_SLEEP_ROOT);
 		}

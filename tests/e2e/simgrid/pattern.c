@@ -7,6 +7,8 @@
  *   route:    rank 0 sends to rank DST
  *   fanin:    every other rank sends to rank 0 at once; rank 0 takes them
  *             with MPI_ANY_SOURCE
+ *   waitany:  the same, rank 0 taking each with MPI_Irecv(MPI_ANY_SOURCE) and
+ *             MPI_Waitany
  *   ring:     every rank sends to the next and receives from the previous
  *             (MPI_Sendrecv)
  *   gather:   every other rank sends to rank 0 at once (MPI_Send); rank 0 posts
@@ -33,7 +35,7 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &np);
 	if (argc < 3) {
 		if (rank == 0)
-			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route|fanin|ring|gather|stream|fire BYTES [DST]\n");
+			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route|fanin|waitany|ring|gather|stream|fire BYTES [DST]\n");
 		MPI_Finalize();
 		return 2;
 	}
@@ -71,6 +73,16 @@ int main(int argc, char **argv)
 					 MPI_STATUS_IGNORE);
 		else
 			MPI_Send(b, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+	} else if (!strcmp(mode, "waitany")) {
+		if (rank == 0) {
+			for (i = 1; i < np; i++) {
+				int k;
+				MPI_Irecv(c, n, MPI_BYTE, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &rq[0]);
+				MPI_Waitany(1, rq, &k, MPI_STATUS_IGNORE);
+			}
+		} else {
+			MPI_Send(b, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+		}
 	} else if (!strcmp(mode, "gather")) {
 		if (rank == 0) {
 			c = realloc(c, (size_t)n * (size_t)np + 1);
