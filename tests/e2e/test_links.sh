@@ -17,7 +17,9 @@
 #    separate sends the same; the same traces in two runs and beside a CPU
 #    hog; on a VMConfig without [topology] nothing changes;
 #  - a rank waiting for one message while another comes in raises its bound
-#    again once that one is in (links/rebound.c; hpcc's ring got stuck);
+#    again once that one is in (links/rebound.c; hpcc's ring got stuck), and
+#    when a flow to it that it does not wait for got a new estimate
+#    (links/lowered.c; LAMMPS got stuck);
 #  - vlpost replay on the run's own VMConfig gives the same end times;
 #  - SimGrid's flow model on the exported platform agrees, up to its 16-byte
 #    envelope (skipped without smpirun).
@@ -156,6 +158,12 @@ assert_eq "rendezvous, half duplex: the same with MPI_Isend and MPI_Request_free
 run rdv-fanin-star 4 rstar "$WORK/pattern" fanin $M
 assert_eq "rendezvous, star, MPI_ANY_SOURCE: each taken alone in turn, k (L + m/B)" \
 	"$((3 * (L + MB))) $((L + MB)) $((2 * (L + MB))) $((3 * (L + MB)))" "$(ends rdv-fanin-star)"
+# a rendezvous pending to a rank whose only posted receive names another
+# source does not hold back the others' flows (LAMMPS at 5 ranks on a bus got
+# stuck): 2 -> 3 alone, then 2 -> 1, then 0 -> 1 once 1 posts its receive
+run rdv-cross-bus 4 rbus "$WORK/pattern" cross $M
+assert_eq "rendezvous, bus: a pending message to a rank waiting for another source's: 3, 3, 2 and 1 x (L + m/B)" \
+	"$((3 * (L + MB))) $((3 * (L + MB))) $((2 * (L + MB))) $((L + MB))" "$(ends rdv-cross-bus)"
 # the same taken by MPI_Irecv(MPI_ANY_SOURCE) + MPI_Waitany: the rendezvous
 # still pending to rank 0 (its receives to come) do not hold back its own
 # choice (hpcc's MPIRandomAccess spun for ever on it)
@@ -200,6 +208,17 @@ T3=300000000
 assert_eq "rebound: ends (rank 0: rank 3's send at 0.3 s + L + 4 B / B; rank 2 a hop later)" \
 	"$((T3 + L + 40)) 0 $((T3 + 2 * (L + 40))) $T3" \
 	"$(ends rebound)"
+
+# links/lowered.c: a flow to rank 2 that it does not wait for gets a later
+# estimate when a flow added later in real time shares the bus; that lowered
+# rank 2's bound, which must come back up (LAMMPS at 5 ranks got stuck).
+# F (m) and H (m) share the bus with G (4 m): F, H end at L + 3 m/B, G at
+# L + 6 m/B; then 4 bytes from 1 to 2 alone.
+"$BUILD/vlcc" -mpi -Wall -Wextra -Werror -O2 -o "$WORK/lowered" "$HERE/links/lowered.c" ||
+	fail "build links/lowered.c"
+run lowered-bus 4 bus "$WORK/lowered" $M
+assert_eq "lowered: ends (0; G at L + 6 m/B; then L + 4 B / B; H at L + 3 m/B)" \
+	"0 $((L + 6 * MB)) $((2 * L + 6 * MB + 40)) $((L + 3 * MB))" "$(ends lowered-bus)"
 
 # ---- PVM: a multicast's messages share the sender's link ----
 VLCC_CC="${VLCC_CC:-cc}" "$BUILD/vlcc" -Wall -Wextra -Werror -O1 -I"$HERE/../../include" \
@@ -265,7 +284,7 @@ done
 
 # ---- replay on the run's own VMConfig: the same ends ----
 for name in bcast-star allreduce-bus alltoall-bus route-torus fanout-star fanin-star ring-bus \
-	exchange-half rdv-fanout-star rdv-gather-star rdv-ring-bus rdv-exchange-half rdv-fanin-star rdv-waitany-star \
+	exchange-half rdv-fanout-star rdv-gather-star rdv-ring-bus rdv-exchange-half rdv-fanin-star rdv-waitany-star rdv-cross-bus \
 	rdv-stream-half rdv-fire-half; do
 	rm -rf "$WORK/rpl"
 	if "$BUILD/vlpost" replay --vmconfig "$WORK/$name/vmconfig.ini" -o "$WORK/rpl" "$WORK/$name" \

@@ -74,8 +74,14 @@ typedef struct vli_slot {
 	_Atomic int64_t live_cpu;
 	_Atomic uint32_t live_cpu_q;
 	/* the least post time of its receives a pending rendezvous may still
-	 * match (order_flows.c): 0 none, else that time + 1 */
+	 * match (order_flows.c): 0 none, else that time + 1; and per source
+	 * (under the lock): rdv_n entries, the least post time rdv_at[i] of its
+	 * receives that name source rdv_src[i] (a task id); more than
+	 * VLI_RDV_SRCS sources: rdv_n = VLI_RDV_SRCS + 1, rdv_post for each */
 	_Atomic int64_t rdv_post;
+	int32_t rdv_n;
+	int32_t rdv_src[VLI_RDV_SRCS];
+	int64_t rdv_at[VLI_RDV_SRCS];
 	int64_t since;             /* real monotonic ns of the reservation */
 	char what[112];            /* what it waits for (for the deadlock report) */
 } vli_slot;
@@ -150,9 +156,13 @@ extern const vli_order_remote_ops *vli_order_remote;
 
 /* Under the lock, after vli_order_others_locked in this thread: the least
  * time at which the task in slot can post a receive that matches a pending
- * rendezvous (order_flows.c): its posted receives' times, and its bound if
- * it can go on without this task (this task: its clock unless committed). */
-int64_t vli_order_postlb_locked(int slot, int committed);
+ * rendezvous from task src_id (order_flows.c): the times of its posted
+ * receives that can take it, and its bound if it can go on without this
+ * task (this task: its clock unless committed). */
+int64_t vli_order_postlb_locked(int slot, int committed, int src_id);
+/* Under the lock: the least post time of slot's receives that can take a
+ * message from task src_id (VLI_ORDER_NONE: none). */
+int64_t vli_order_rdv_post_locked(int slot, int src_id);
 
 /* The server's side of live bounds for a task of another host (order.c):
  * its segment began (seq even) with this base; its CPU time in segment q was

@@ -456,6 +456,10 @@ int vli_order_behind_in(int side);
 /* The bound task id publishes (VLI_ORDER_NONE if it is not on the board): it
  * starts nothing before it. */
 int64_t vli_order_bound_of(int id);
+/* This task's bound as the board has it now (a sender's announcement or a
+ * flow that got earlier may have lowered it); VLI_ORDER_NONE if not known
+ * here (ordering = real, another real host). */
+int64_t vli_order_own_bound(void);
 /* The clock task id last published on the board (its end time once it has
  * ended); -1 if unknown. */
 int64_t vli_order_clock_of(int id);
@@ -599,7 +603,10 @@ void vli_flow_set_sleeper(void (*fn)(vli_order_wait *w));
  * vli_flow_settle_sent (waits; cf if it is not a flow).  While it is
  * pending, no flow's arrival that it could change is final: a receiver
  * publishes the least post time of its receives a rendezvous may still
- * match (vli_order_set_rdv_post, VLI_ORDER_NONE: none). */
+ * match, per source: n sources src_id[i] (task ids) and the least post time
+ * t[i] of its receives that name that one (vli_order_set_rdv_posts; n = 0:
+ * none).  A pending rendezvous from a source none of them names leaves no
+ * earlier than its receiver's bound. */
 int vli_flow_pend(int dst_id, int dst_host, int64_t bytes, int64_t ready, uint32_t seq);
 void vli_flow_resolve(int src_id, uint32_t seq, int64_t start);
 int vli_flow_sent_arrival(int dst_id, uint32_t seq, int64_t *arr);
@@ -608,7 +615,8 @@ int64_t vli_flow_settle_sent(int dst_id, uint32_t seq, int64_t cf);
  * send): its share of the entry is given up; cancelled (the send was
  * cancelled, nobody will receive it): a pending flow is dropped. */
 void vli_flow_sent_forget(int dst_id, uint32_t seq, int cancelled);
-void vli_order_set_rdv_post(int64_t t);
+#define VLI_RDV_SRCS 8 /* sources told apart (more: the least post time for each) */
+void vli_order_set_rdv_posts(int n, const int *src_id, const int64_t *t);
 
 /* ---- task registry: task id -> virtual host (mailbox.c) ---- */
 void vli_reg_set(int id, int host);

@@ -567,6 +567,13 @@ int64_t vli_order_bound_of(int id)
 	return atomic_load(&vli_bd->slot[i].lb);
 }
 
+int64_t vli_order_own_bound(void)
+{
+	if (vli_order_remote || !vli_order_on())
+		return VLI_ORDER_NONE;
+	return atomic_load(&vli_bd->slot[me].lb);
+}
+
 void vli_order_set_key(int slot, int key)
 {
 	if (vli_order_remote || !vli_order_on())
@@ -944,11 +951,26 @@ int64_t vli_order_others_locked(void)
 	return m;
 }
 
-int64_t vli_order_postlb_locked(int slot, int committed)
+int64_t vli_order_rdv_post_locked(int slot, int src_id)
 {
-	int64_t p = atomic_load(&vli_bd->slot[slot].rdv_post), m;
+	vli_slot *s = &vli_bd->slot[slot];
+	int64_t p;
+	int i;
 
-	m = p > 0 ? p - 1 : VLI_ORDER_NONE;
+	if (s->rdv_n > VLI_RDV_SRCS) {
+		p = atomic_load(&s->rdv_post);
+		return p > 0 ? p - 1 : VLI_ORDER_NONE;
+	}
+	for (i = 0; i < s->rdv_n; i++)
+		if (s->rdv_src[i] == src_id)
+			return s->rdv_at[i];
+	return VLI_ORDER_NONE;
+}
+
+int64_t vli_order_postlb_locked(int slot, int committed, int src_id)
+{
+	int64_t m = vli_order_rdv_post_locked(slot, src_id);
+
 	if (slot == me) {
 		if (!committed && vli_t.now < m)
 			m = vli_t.now;
@@ -958,11 +980,26 @@ int64_t vli_order_postlb_locked(int slot, int committed)
 	return m;
 }
 
-void vli_order_set_rdv_post(int64_t t)
+void vli_order_set_rdv_posts(int n, const int *src_id, const int64_t *t)
 {
+	vli_slot *s;
+	int64_t m = VLI_ORDER_NONE;
+	int i;
+
 	if (vli_order_remote || !vli_bd || me < 0)
 		return;
-	atomic_store(&vli_bd->slot[me].rdv_post, t == VLI_ORDER_NONE ? 0 : t + 1);
+	s = &vli_bd->slot[me];
+	for (i = 0; i < n; i++)
+		if (t[i] < m)
+			m = t[i];
+	vli_board_lock();
+	s->rdv_n = n > VLI_RDV_SRCS ? VLI_RDV_SRCS + 1 : n;
+	for (i = 0; i < n && i < VLI_RDV_SRCS; i++) {
+		s->rdv_src[i] = src_id[i];
+		s->rdv_at[i] = t[i];
+	}
+	atomic_store(&s->rdv_post, m == VLI_ORDER_NONE ? 0 : m + 1);
+	vli_board_unlock();
 }
 
 int vli_order_lower_locked(int i, int64_t v)

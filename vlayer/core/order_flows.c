@@ -100,13 +100,13 @@ static int64_t pending_lb_locked(int ind, int committed)
 			continue;
 		}
 		if (ind) {
-			p = vli_order_postlb_locked(e->dst_slot, committed);
+			p = vli_order_postlb_locked(e->dst_slot, committed, e->src_id);
 		} else {
-			int64_t q = atomic_load(&vli_bd->slot[e->dst_slot].rdv_post);
+			int64_t q = vli_order_rdv_post_locked(e->dst_slot, e->src_id);
 
 			p = atomic_load(&vli_bd->slot[e->dst_slot].lb);
-			if (q > 0 && q - 1 < p)
-				p = q - 1;
+			if (q < p)
+				p = q;
 		}
 		if (p < e->start)
 			p = e->start;

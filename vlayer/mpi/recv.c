@@ -52,6 +52,7 @@ int vlmpi_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_C
 		return PMPI_Recv(buf, count, dt, source, tag, comm, status);
 	if (!wild) { /* a rendezvous from source may leave from now on */
 		vlmpi_blocking_post = t0;
+		vlmpi_blocking_src = valid_source(v, source) ? v->world[source] : -1;
 		vlmpi_rdv_post_update();
 	}
 	/* virtual order: a wildcard's message is chosen, then received as from

@@ -155,22 +155,48 @@ void vlmpi_recv_header(vlmpi_req *v, const MPI_Status *st)
 }
 
 int64_t vlmpi_blocking_post = VLI_ORDER_NONE;
+int vlmpi_blocking_src = -1;
+
+/* (src, t): source src's least post time so far is t (n sources in s[]/ts[];
+ * one more than VLI_RDV_SRCS: too many to tell apart) */
+static void post_min(int *s, int64_t *ts, int *n, int src, int64_t t)
+{
+	int i;
+
+	for (i = 0; i < *n && i < VLI_RDV_SRCS; i++)
+		if (s[i] == src) {
+			if (t < ts[i])
+				ts[i] = t;
+			return;
+		}
+	if (*n < VLI_RDV_SRCS) {
+		s[*n] = src;
+		ts[(*n)++] = t;
+	} else {
+		*n = VLI_RDV_SRCS + 1;
+		if (t < ts[0])
+			ts[0] = t; /* (only the least counts then) */
+	}
+}
 
 void vlmpi_rdv_post_update(void)
 {
-	int64_t m = vlmpi_blocking_post;
+	int s[VLI_RDV_SRCS], n = 0;
+	int64_t ts[VLI_RDV_SRCS];
 	size_t i;
 
 	if (!vli_flows_online())
 		return;
+	if (vlmpi_blocking_post != VLI_ORDER_NONE && vlmpi_blocking_src >= 0)
+		post_min(s, ts, &n, vlmpi_blocking_src, vlmpi_blocking_post);
 	for (i = 0; i < rq_cap; i++) {
 		vlmpi_req *v = rq[i];
 
 		if (v && v->kind == VLMPI_REQ_RECV && v->active && !v->hdr_ready &&
-		    v->peer != MPI_ANY_SOURCE && v->t_post < m)
-			m = v->t_post;
+		    v->peer != MPI_ANY_SOURCE && v->peer >= 0 && v->peer < v->vc->size)
+			post_min(s, ts, &n, v->vc->world[v->peer], v->t_post);
 	}
-	vli_order_set_rdv_post(m);
+	vli_order_set_rdv_posts(n, s, ts);
 }
 
 /* Look at every watched receive: those that completed for real give their
@@ -345,6 +371,7 @@ int vlmpi_copies_progress(int wait)
 static vli_order_wait wait_state;
 static int wait_depth, wait_published;
 static uint64_t headers_at_publish;
+static int64_t bound_at_publish; /* the board's bound for this rank after it */
 static struct {
 	int64_t lb;
 	uint64_t on, n;
@@ -371,6 +398,7 @@ static void publish(void)
 		wait_published = 1;
 	}
 	vli_order_block_on(lb, VLI_WAIT_MSG, lazy.on, lazy.n);
+	bound_at_publish = vli_order_own_bound();
 }
 
 static void wait_set(int64_t lb, uint64_t on, uint64_t n, vlmpi_comm *v, const vlmpi_req *q,
@@ -431,13 +459,15 @@ void vlmpi_wait_poll(void)
 	if (!vlmpi_vorder || wait_depth == 0)
 		return;
 	if (!wait_published ? vli_order_watched()
-			    : lazy.v && (vli_order_behind() || vlmpi_headers_in != headers_at_publish))
+			    : lazy.v && (vli_order_behind() || vlmpi_headers_in != headers_at_publish ||
+					 vli_order_own_bound() < bound_at_publish))
 		/* not published yet and needed; or a receive to which a message
 		 * was announced meanwhile (its bound was lowered to that arrival):
 		 * is it the one it waits for?  Once that message is in, the bound
 		 * is raised again (else it stays at the lowered arrival, below
 		 * what this rank can send, and may hold back another's choice for
-		 * ever) */
+		 * ever); and so is a bound lowered to the estimate of a flow to
+		 * this rank that it does not wait for now */
 		publish();
 }
 

@@ -16,6 +16,9 @@
  *   stream:   rank 0 sends 3 messages to rank 1 (MPI_Send), which receives them
  *             one after the other by name (MPI_Recv)
  *   fire:     the same with MPI_Isend and MPI_Request_free
+ *   cross:    rank 0 sends to rank 1, which first waits for a message from
+ *             rank 2 (MPI_Irecv, MPI_Wait) and only then receives rank 0's;
+ *             rank 2 sends to rank 3, then to rank 1
  * Each rank prints "T RANK end NS" (its virtual time at the end). */
 #include <mpi.h>
 #include <stdio.h>
@@ -35,7 +38,7 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &np);
 	if (argc < 3) {
 		if (rank == 0)
-			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route|fanin|waitany|ring|gather|stream|fire BYTES [DST]\n");
+			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route|fanin|waitany|ring|gather|stream|fire|cross BYTES [DST]\n");
 		MPI_Finalize();
 		return 2;
 	}
@@ -104,6 +107,19 @@ int main(int argc, char **argv)
 			} else if (rank == 1) {
 				MPI_Recv(c, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 			}
+		}
+	} else if (!strcmp(mode, "cross") && np >= 4) {
+		if (rank == 0) {
+			MPI_Send(b, n, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
+		} else if (rank == 1) {
+			MPI_Irecv(c, n, MPI_BYTE, 2, 2, MPI_COMM_WORLD, &rq[0]);
+			MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+			MPI_Recv(c, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		} else if (rank == 2) {
+			MPI_Send(b, n, MPI_BYTE, 3, 3, MPI_COMM_WORLD);
+			MPI_Send(b, n, MPI_BYTE, 1, 2, MPI_COMM_WORLD);
+		} else if (rank == 3) {
+			MPI_Recv(c, n, MPI_BYTE, 2, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		}
 	} else if (!strcmp(mode, "ring")) {
 		MPI_Sendrecv(b, n, MPI_BYTE, (rank + 1) % np, 1, c, n, MPI_BYTE, (rank + np - 1) % np,
