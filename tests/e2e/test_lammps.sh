@@ -66,17 +66,22 @@ assert_eq "replay vienna -> modern-100g: the 4 trace files of an online run ther
 assert_eq "replay vienna -> modern-100g: the predicted time of the online run" \
 	"$("$BUILD/vlpost" stats --brief "$WORK/ign-modern-100g" | tail -1)" "$(tail -1 rep.txt)"
 # ---- shared links: vienna's nodes on a 100 Mbit/s bus ([topology], issue 13) ----
+# twice NAME NP CONFIG WHAT: two runs of NP ranks on CONFIG (traces in
+# $WORK/NAME1 and NAME2): each exits 0, and they give the same trace files
+twice() {
+	local name=$1 np=$2 cfg=$3 what=$4 i f same=0
+	for i in 1 2; do
+		timeout 300 "$BUILD/vlrun" -np "$np" --vmconfig "$cfg" --trace-dir "$WORK/$name$i" \
+			/usr/bin/lmp -in "$HERE/lammps/in.melt" -log none > "$name$i.out" 2>&1
+		assert_eq "$what, run $i: exit status" 0 $?
+	done
+	for f in "$WORK/${name}1"/vl-*.trc; do
+		cmp -s "$f" "$WORK/${name}2/$(basename "$f")" && same=$((same + 1))
+	done
+	assert_eq "$what: two runs give the same $np trace files" "$np" $same
+}
 { cat "$WORK/vienna-ign.ini"; printf '\n[topology]\nkind = bus\nbandwidth = 100Mbit/s\n'; } > "$WORK/bus.ini"
-for i in 1 2; do
-	timeout 300 "$BUILD/vlrun" -np 4 --vmconfig "$WORK/bus.ini" --trace-dir "$WORK/bus$i" \
-		/usr/bin/lmp -in "$HERE/lammps/in.melt" -log none > "bus$i.out" 2>&1
-	assert_eq "on a bus, run $i: exit status" 0 $?
-done
-same=0
-for f in "$WORK/bus1"/vl-*.trc; do
-	cmp -s "$f" "$WORK/bus2/$(basename "$f")" && same=$((same + 1))
-done
-assert_eq "on a bus: two runs give the same 4 trace files" 4 $same
+twice bus 4 "$WORK/bus.ini" "on a bus"
 tb=$("$BUILD/vlpost" stats --brief "$WORK/bus1" | tail -1 | awk '{ print $(NF - 1) }')
 tv=$("$BUILD/vlpost" stats --brief "$WORK/ign-vienna" | tail -1 | awk '{ print $(NF - 1) }')
 awk -v b="$tb" -v v="$tv" 'BEGIN { exit !(b > v) }' &&
@@ -92,19 +97,12 @@ assert_eq "replay vienna -> vienna on a bus: the 4 trace files of an online run 
 # about 10 KB): each leaves when its receive is posted and shares the bus from
 # then on; two runs the same, and the vienna run replayed there gives them
 { cat "$WORK/bus.ini"; printf '[mpi]\neager_limit = 1KiB\n'; } > "$WORK/rbus.ini"
-for i in 1 2; do
-	timeout 300 "$BUILD/vlrun" -np 4 --vmconfig "$WORK/rbus.ini" --trace-dir "$WORK/rbus$i" \
-		/usr/bin/lmp -in "$HERE/lammps/in.melt" -log none > "rbus$i.out" 2>&1
-	assert_eq "rendezvous on a bus, run $i: exit status" 0 $?
-done
+twice rbus 4 "$WORK/rbus.ini" "rendezvous on a bus"
 "$BUILD/vlpost" replay --vmconfig "$WORK/rbus.ini" -o "$WORK/reprbus" "$WORK/ign-vienna" > /dev/null 2>&1
-same=0
 same2=0
 for f in "$WORK/rbus1"/vl-*.trc; do
-	cmp -s "$f" "$WORK/rbus2/$(basename "$f")" && same=$((same + 1))
 	cmp -s "$f" "$WORK/reprbus/$(basename "$f")" && same2=$((same2 + 1))
 done
-assert_eq "rendezvous on a bus: two runs give the same 4 trace files" 4 $same
 assert_eq "replay vienna -> the bus with rendezvous: the 4 trace files of an online run there" 4 $same2
 tr=$("$BUILD/vlpost" stats --brief "$WORK/rbus1" | tail -1 | awk '{ print $(NF - 1) }')
 awk -v r="$tr" -v b="$tb" 'BEGIN { exit !(r != b) }' &&
@@ -115,14 +113,5 @@ awk -v r="$tr" -v b="$tb" 'BEGIN { exit !(r != b) }' &&
 # stuck); two runs the same
 { cat "$WORK/vienna-ign.ini"; printf '\n[topology]\nkind = star\nbandwidth = 100Mbit/s\nduplex = half\n'; } \
 	> "$WORK/hstar.ini"
-for i in 1 2; do
-	timeout 300 "$BUILD/vlrun" -np 5 --vmconfig "$WORK/hstar.ini" --trace-dir "$WORK/hstar$i" \
-		/usr/bin/lmp -in "$HERE/lammps/in.melt" -log none > "hstar$i.out" 2>&1
-	assert_eq "5 ranks on a half-duplex star, run $i: exit status" 0 $?
-done
-same=0
-for f in "$WORK/hstar1"/vl-*.trc; do
-	cmp -s "$f" "$WORK/hstar2/$(basename "$f")" && same=$((same + 1))
-done
-assert_eq "5 ranks on a half-duplex star: two runs give the same 5 trace files" 5 $same
+twice hstar 5 "$WORK/hstar.ini" "5 ranks on a half-duplex star"
 e2e_summary
