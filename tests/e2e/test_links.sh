@@ -52,7 +52,7 @@ run() {
 	local name=$1 np=$2 c=$3
 	shift 3
 	rm -rf "$WORK/$name"
-	"$BUILD/vlrun" $PRE -np "$np" --vmconfig "$WORK/$c.ini" --trace-dir "$WORK/$name" "$@" \
+	timeout 120 "$BUILD/vlrun" $PRE -np "$np" --vmconfig "$WORK/$c.ini" --trace-dir "$WORK/$name" "$@" \
 		> "$WORK/$name.out" 2>&1 || { fail "$name: vlrun: exit status"; tail -5 "$WORK/$name.out"; }
 	grep -q '^BAD' "$WORK/$name.out" && fail "$name: a wrong result: $(grep '^BAD' "$WORK/$name.out")"
 }
@@ -164,6 +164,12 @@ assert_eq "rendezvous, star, MPI_ANY_SOURCE: each taken alone in turn, k (L + m/
 run rdv-cross-bus 4 rbus "$WORK/pattern" cross $M
 assert_eq "rendezvous, bus: a pending message to a rank waiting for another source's: 3, 3, 2 and 1 x (L + m/B)" \
 	"$((3 * (L + MB))) $((3 * (L + MB))) $((2 * (L + MB))) $((L + MB))" "$(ends rdv-cross-bus)"
+# a send tested with MPI_Testall long after (in virtual time) its data are in:
+# the test waits for the others' bounds as a watcher, so that a rank blocked
+# in a receive publishes its wait (ScaLAPACK's BLACS spun for ever in it)
+run rdv-testall-star 2 rstar "$WORK/pattern" testall $M
+assert_eq "rendezvous, star, MPI_Testall at 2 ms: done then; 4 bytes later L + 4 B / B" \
+	"2000000 $((2000000 + L + 40))" "$(ends rdv-testall-star)"
 # the same taken by MPI_Irecv(MPI_ANY_SOURCE) + MPI_Waitany: the rendezvous
 # still pending to rank 0 (its receives to come) do not hold back its own
 # choice (hpcc's MPIRandomAccess spun for ever on it)
@@ -284,7 +290,7 @@ done
 
 # ---- replay on the run's own VMConfig: the same ends ----
 for name in bcast-star allreduce-bus alltoall-bus route-torus fanout-star fanin-star ring-bus \
-	exchange-half rdv-fanout-star rdv-gather-star rdv-ring-bus rdv-exchange-half rdv-fanin-star rdv-waitany-star rdv-cross-bus \
+	exchange-half rdv-fanout-star rdv-gather-star rdv-ring-bus rdv-exchange-half rdv-fanin-star rdv-waitany-star rdv-cross-bus rdv-testall-star \
 	rdv-stream-half rdv-fire-half; do
 	rm -rf "$WORK/rpl"
 	if "$BUILD/vlpost" replay --vmconfig "$WORK/$name/vmconfig.ini" -o "$WORK/rpl" "$WORK/$name" \

@@ -348,7 +348,11 @@ static int vchoose(int count, MPI_Request reqs[], int wait, int how, char *out, 
 		if (lb == VLI_ORDER_NONE) {
 			vlmpi_order_sleep(&w, VLI_SLEEP_KICK);
 		} else {
-			if (ulb > target && unknown_safe(count, reqs, known, lb, committed))
+			/* (only an estimate that changed meanwhile kept it from
+			 * deciding: look again; flows not settled yet need the others'
+			 * bounds, which they publish only for a watcher) */
+			if (ulb > target && unknown_safe(count, reqs, known, lb, committed) &&
+			    vli_flow_settled(target, committed))
 				continue;
 			vlmpi_order_sleep(&w, VLI_SLEEP_ROOT);
 		}

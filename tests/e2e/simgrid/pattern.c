@@ -16,6 +16,11 @@
  *   stream:   rank 0 sends 3 messages to rank 1 (MPI_Send), which receives them
  *             one after the other by name (MPI_Recv)
  *   fire:     the same with MPI_Isend and MPI_Request_free
+ *   testall:  rank 0 starts a send to rank 1 (MPI_Isend), computes 2 ms
+ *             (vl_compute), waits 0.3 s in real time (rank 1 has the data
+ *             and waits for the next message by then), tests the send with
+ *             MPI_Testall until it is done, then sends rank 1 4 bytes; rank
+ *             1 receives both by name
  *   cross:    rank 0 sends to rank 1, which first waits for a message from
  *             rank 2 (MPI_Irecv, MPI_Wait) and only then receives rank 0's;
  *             rank 2 sends to rank 3, then to rank 1
@@ -24,7 +29,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 #include <vlayer.h>
+
+/* (the system call: the layer's clock_gettime is the virtual clock) */
+static void spin_real(double s)
+{
+	struct timespec a, b;
+
+	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &a);
+	do
+		syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &b);
+	while ((double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec) < s);
+}
 
 int main(int argc, char **argv)
 {
@@ -38,7 +57,7 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &np);
 	if (argc < 3) {
 		if (rank == 0)
-			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route|fanin|waitany|ring|gather|stream|fire|cross BYTES [DST]\n");
+			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route|fanin|waitany|ring|gather|stream|fire|cross|testall BYTES [DST]\n");
 		MPI_Finalize();
 		return 2;
 	}
@@ -107,6 +126,19 @@ int main(int argc, char **argv)
 			} else if (rank == 1) {
 				MPI_Recv(c, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 			}
+		}
+	} else if (!strcmp(mode, "testall")) {
+		if (rank == 0) {
+			int f = 0;
+			MPI_Isend(b, n, MPI_BYTE, 1, 1, MPI_COMM_WORLD, &rq[0]);
+			vl_compute(0.002);
+			spin_real(0.3);
+			while (!f)
+				MPI_Testall(1, rq, &f, MPI_STATUSES_IGNORE);
+			MPI_Send(b, 4, MPI_BYTE, 1, 2, MPI_COMM_WORLD);
+		} else if (rank == 1) {
+			MPI_Recv(c, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			MPI_Recv(c, 4, MPI_BYTE, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		}
 	} else if (!strcmp(mode, "cross") && np >= 4) {
 		if (rank == 0) {
