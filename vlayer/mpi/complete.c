@@ -95,10 +95,13 @@ static void wait_begin(vlmpi_req *q, const char *call)
 	else if (q->kind == VLMPI_REQ_COLL)
 		vlmpi_wait_begin(vli_t.now, VLMPI_ON_COLL(q->vc->id), vlmpi_coll_num(q->coll),
 				 "%s (a collective)", call);
-	else if (q->rdv)
+	else if (q->rdv && !q->ack_done)
 		vlmpi_wait_begin(vli_t.now, VLI_ON_TASK(q->vc->world[q->peer]), 0,
 				 "%s (a rendezvous send to rank %d, tag %d)", call,
 				 q->vc->world[q->peer], q->tag);
+	else if (q->rdv) /* answered: it waits for its data to be in */
+		vlmpi_wait_begin(vli_t.now, 0, 0, "%s (a rendezvous send to rank %d, tag %d)",
+				 call, q->vc->world[q->peer], q->tag);
 	else
 		vlmpi_wait_begin(vli_t.now, 0, 0, "%s (a send to rank %d, tag %d)", call,
 				 q->vc->world[q->peer], q->tag);

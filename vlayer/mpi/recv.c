@@ -14,22 +14,41 @@
 #include "vlayer/core/engine.h"
 #include "vlayer/mpi/mpi_internal.h"
 
+/* A blocking receive by name has its message: it takes no other (its post
+ * time no longer holds back a rendezvous from its source). */
+static void blocking_done(void)
+{
+	if (vlmpi_blocking_post == VLI_ORDER_NONE)
+		return;
+	vlmpi_blocking_post = VLI_ORDER_NONE;
+	vlmpi_rdv_post_update();
+}
+
 /* Receiver's side of a message that completed for real with status st,
- * posted at t_post, the call having begun at t0. */
+ * posted at t_post, the call having begun at t0.  The post time of a
+ * blocking receive is withdrawn once its rendezvous has left (before, its
+ * flow would be pending with nothing to hold the others back) and before
+ * its arrival is waited for (after, it would hold back the next one from
+ * the same source, which that arrival may wait for). */
 static void recv_timing(vlmpi_comm *v, const MPI_Status *st, int64_t t_post, int64_t t0,
 			int wild)
 {
 	vlmpi_hdr h;
 	int src, cancelled = 0;
 
-	if (st->MPI_SOURCE == MPI_PROC_NULL || st->MPI_SOURCE < 0)
+	if (st->MPI_SOURCE == MPI_PROC_NULL || st->MPI_SOURCE < 0) {
+		blocking_done();
 		return;
+	}
 	PMPI_Test_cancelled(st, &cancelled);
-	if (cancelled)
+	if (cancelled) {
+		blocking_done();
 		return;
+	}
 	src = v->world[st->MPI_SOURCE];
 	vlmpi_header_get(src, v->id, st->MPI_TAG, &h, 0);
 	vlmpi_ack_send(src, &h, t_post, wild);
+	blocking_done();
 	vli_msg_received(src, h.src_host, st->MPI_TAG, h.seq, h.bytes, t0,
 			 vlmpi_arrival_of(&h, t_post), wild ? VL_TF_ANY : 0, 0);
 }
@@ -69,12 +88,9 @@ int vlmpi_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_C
 	} else {
 		rc = PMPI_Recv(buf, count, dt, source, tag, comm, &st);
 	}
-	if (!wild) { /* it has its message: it takes no other */
-		vlmpi_blocking_post = VLI_ORDER_NONE;
-		vlmpi_rdv_post_update();
-	}
 	if (rc == MPI_SUCCESS)
 		recv_timing(v, &st, t0, t0, wild);
+	blocking_done();
 	vlmpi_wait_end();
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;

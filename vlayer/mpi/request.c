@@ -240,12 +240,16 @@ int vlmpi_real_wait(MPI_Request *r, MPI_Status *st)
 	}
 }
 
+static void wait_answered(void);
+
 int vlmpi_ack_test(MPI_Request *r, int *done)
 {
 	int rc = PMPI_Test(r, done, MPI_STATUS_IGNORE);
 
-	if (rc == MPI_SUCCESS && *done)
-		vli_order_release_seen();
+	if (rc == MPI_SUCCESS && *done) {
+		vli_order_release_seen(); /* (clears the slot's wait on the receiver) */
+		wait_answered();
+	}
 	return rc;
 }
 
@@ -447,6 +451,18 @@ void vlmpi_wait_req(const vlmpi_req *q, const char *fmt, ...)
 	va_start(ap, fmt);
 	wait_set(VLI_ORDER_NONE, 0, 0, q->vc, q, q->peer, q->tag, q->t_post, fmt, ap);
 	va_end(ap);
+}
+
+/* A rendezvous' answer is in: the wait no longer waits on its receiver (a
+ * later publish must not say it does: the others would raise this rank's
+ * bound to the receiver's, and take flows as final that it may still
+ * share). */
+static void wait_answered(void)
+{
+	if (wait_depth > 0 && (lazy.on & VLI_ON_TASK(0))) {
+		lazy.on = 0;
+		lazy.n = 0;
+	}
 }
 
 int vlmpi_waiting(void)
