@@ -272,6 +272,12 @@ typedef struct vli_ftab {
 	int hwm, nopen;       /* entries in use lie below hwm; nopen: in_sim */
 	uint32_t epoch;       /* counts the updates that changed an estimate */
 	double t_ck;          /* the checkpoint: events up to it are applied */
+	/* what the simulation depends on changes (a flow added or resolved):
+	 * ver counts; an update with the same ver and safe as the last one
+	 * (memo_ver, memo_safe, if memo_ok) would change nothing */
+	uint64_t ver, memo_ver;
+	int64_t memo_safe;
+	int memo_ok;
 	vli_fent e[VLI_FTAB_N];
 } vli_ftab;
 void vli_ftab_init(vli_ftab *t);
