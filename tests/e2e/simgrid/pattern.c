@@ -29,21 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
 #include <vlayer.h>
-
-/* (the system call: the layer's clock_gettime is the virtual clock) */
-static void spin_real(double s)
-{
-	struct timespec a, b;
-
-	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &a);
-	do
-		syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &b);
-	while ((double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec) < s);
-}
+#include "../spin_real.h"
 
 int main(int argc, char **argv)
 {
