@@ -223,6 +223,16 @@ timeout 60 "$BUILD/vlrun" $PRE -np 3 --vmconfig "$F/farm.ini" --trace-dir "$WORK
 assert_eq "MPI_ANY_SOURCE on a communicator: only its members' bounds count" "from 1 saw 1" \
 	"$(grep -e '^from' -e '^saw' "$WORK/sub.out" | sort | tr '\n' ' ' | sed 's/ $//')"
 
+# 8e. a rendezvous whose receiver has not answered yet (for real) but has
+# posted its receive (from any source) before the send: MPI_Test 10 ms later
+# finds it complete (S + T(100000 B) = 836250 ns), whatever the real timing -
+# the receiver's bound (it waits for a rank 300 ms late in real time, 1 s in
+# virtual time) says nothing about a receive it has already posted
+timeout 60 "$BUILD/vlrun" $PRE -np 3 --vmconfig "$F/farm.ini" --trace-dir "$WORK/trace.ans" \
+	"$WORK/order_mpi" answer > "$WORK/ans.out" 2>&1
+assert_eq "MPI_Test of a rendezvous its receiver posted for before, not answered yet" \
+	"test 1 at $((5000 + 10000000))" "$(grep '^test' "$WORK/ans.out")"
+
 # 9. a real deadlock (ranks 0 and 1 both wait in MPI_Recv(MPI_ANY_SOURCE)):
 # a report, status 4, in seconds
 t0=$(date +%s%N)

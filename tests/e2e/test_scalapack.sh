@@ -91,28 +91,33 @@ assert_eq "pdgemm n = 2000, nb = 64: numerical check" OK \
 # the Vienna nodes on a 100 Mbit/s bus, every message of 1 KiB or more a
 # rendezvous that shares the bus (n = 400), computation ignored: potrf and
 # getrf got stuck there (a test spinning without watching the others'
-# bounds).  potrf: two runs the same, and vlpost replay on the run's VMConfig
-# gives the same traces; getrf is not always reproducible there yet (README,
-# Known limits): it must end with its result.
+# bounds), and getrf's traces differed in about 1 run of 40 (a test of a
+# rendezvous took the receiver's bound for the earliest its post could be,
+# when its answer was still on its way).  Two runs the same; vlpost replay
+# on the run's VMConfig gives the run's traces.
 { cat "$IGN"; printf '[topology]\nkind = bus\nbandwidth = 100Mbit/s\n[mpi]\neager_limit = 1KiB\n'; } \
 	> "$WORK/rbus.ini"
 for r in potrf getrf; do
 	for i in 1 2; do
-		[ $r = getrf ] && [ $i = 2 ] && continue
 		N=400 run "$WORK/rbus.ini" $r "$WORK/rbus-$r-$i"
 		assert_eq "$r n = 400 on a bus, rendezvous from 1 KiB, run $i: exit status" 0 $rc
 		assert_eq "$r n = 400 on a bus, rendezvous from 1 KiB, run $i: numerical check" OK \
 			"$(echo "$out" | awk -v r=$r '$1 == r && $2 == 400 { print $7 }')"
 	done
 done
-assert_eq "potrf n = 400 on a bus, rendezvous from 1 KiB: same per-rank times [us] on two runs" \
-	"$(totals "$WORK/rbus-potrf-1")" "$(totals "$WORK/rbus-potrf-2")"
-rm -rf "$WORK/rbus-potrf-rpl"
-"$BUILD/vlpost" replay --vmconfig "$WORK/rbus.ini" -o "$WORK/rbus-potrf-rpl" "$WORK/rbus-potrf-1" \
-	> /dev/null 2>&1
-same=0
-for f in "$WORK/rbus-potrf-1"/vl-*.trc; do
-	cmp -s "$f" "$WORK/rbus-potrf-rpl/$(basename "$f")" && same=$((same + 1))
+for r in potrf getrf; do
+	assert_eq "$r n = 400 on a bus, rendezvous from 1 KiB: same per-rank times [us] on two runs" \
+		"$(totals "$WORK/rbus-$r-1")" "$(totals "$WORK/rbus-$r-2")"
 done
-assert_eq "potrf n = 400 on a bus, rendezvous from 1 KiB: vlpost replay gives the run's $NP traces" $NP $same
+for r in potrf getrf; do
+	rm -rf "$WORK/rbus-$r-rpl"
+	"$BUILD/vlpost" replay --vmconfig "$WORK/rbus.ini" -o "$WORK/rbus-$r-rpl" "$WORK/rbus-$r-1" \
+		> /dev/null 2>&1
+	same=0
+	for f in "$WORK/rbus-$r-1"/vl-*.trc; do
+		cmp -s "$f" "$WORK/rbus-$r-rpl/$(basename "$f")" && same=$((same + 1))
+	done
+	assert_eq "$r n = 400 on a bus, rendezvous from 1 KiB: vlpost replay gives the run's $NP traces" \
+		$NP $same
+done
 e2e_summary

@@ -478,6 +478,14 @@ void vli_order_forget(int dst_id);
  * go on, not for one that waits (its wait on the answerer is out of date). */
 void vli_order_release(int id);
 void vli_order_release_seen(void);
+/* A task that looks for an answer and, if it is not there, reasons from the
+ * answerer's bound (vli_order_post_lb: the answerer has not answered yet, so
+ * it does nothing before its bound) must know that no answer of its own is
+ * on its way: vli_order_post_lb gives the count n of answers released to
+ * this task with the bound; after it looked for the answer in vain,
+ * vli_order_unseen(n) says whether one counted by then is not in yet (the
+ * bound then says nothing). */
+int vli_order_unseen(uint64_t n);
 /* A task that waits for real for another's answer (an MPI rendezvous sender
  * for its receiver's) may sleep instead of spinning: take the mark before it
  * looks for the answer, then nap until the answerer, once its answer is out,
@@ -508,9 +516,12 @@ void vli_order_block(int64_t lb, int how);
  * receive); another key (top bit clear) with instance n: in a collective
  * recorded with vli_order_coll_enter (on the members that have not entered
  * it).  A task ignores, when it asks vli_order_safe, the tasks that wait for
- * it, directly or through others: they send nothing before it acts. */
+ * it, directly or through others: they send nothing before it acts.
+ * Returns the slot's bound as this call left it (under the board's lock: a
+ * sender or a flow may lower it right after; VLI_ORDER_NONE on another real
+ * host). */
 #define VLI_ON_TASK(id) ((1ULL << 63) | (uint64_t)(uint32_t)(id))
-void vli_order_block_on(int64_t lb, int how, uint64_t on, uint64_t n);
+int64_t vli_order_block_on(int64_t lb, int how, uint64_t on, uint64_t n);
 /* This task enters collective (on, n) of count tasks ids[] (every member
  * gives the same), and leaves it once it has really ended. */
 void vli_order_coll_enter(uint64_t on, uint64_t n, int count, const int *ids);
@@ -622,7 +633,15 @@ int64_t vli_flow_settle_sent(int dst_id, uint32_t seq, int64_t cf);
  * cancelled, nobody will receive it): a pending flow is dropped. */
 void vli_flow_sent_forget(int dst_id, uint32_t seq, int cancelled);
 #define VLI_RDV_SRCS 8 /* sources told apart (more: the least post time for each) */
-void vli_order_set_rdv_posts(int n, const int *src_id, const int64_t *t);
+void vli_order_set_rdv_posts(int n, const int *src_id, const int64_t *t, int64_t any);
+/* The earliest a rendezvous from task src_id to task id that id has not
+ * answered yet can leave: the least of id's bound (it posts nothing before
+ * it), its published post time for src_id and that of its receives from any
+ * source (any: published with the others; VLI_ORDER_NONE none).  Published
+ * under virtual order with or without a [topology], also by tasks of another
+ * real host (through the board server).  *released: the count of answers
+ * released to the caller when the bound was read (vli_order_unseen). */
+int64_t vli_order_post_lb(int id, int src_id, uint64_t *released);
 
 /* ---- task registry: task id -> virtual host (mailbox.c) ---- */
 void vli_reg_set(int id, int host);

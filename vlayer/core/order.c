@@ -482,10 +482,24 @@ void vli_order_nap(uint32_t mark, int ms)
 	vli_board_sleep(&vli_bd->slot[me].kick, mark, ms);
 }
 
+/* answers this task has seen (it alone counts them on its slot; kept here
+ * for a task of another real host) */
+static _Atomic uint64_t seen_here;
+
+int vli_order_unseen(uint64_t n)
+{
+	if (vli_order_remote)
+		return n != atomic_load(&seen_here);
+	if (!vli_order_on())
+		return 0;
+	return n != atomic_load(&vli_bd->slot[me].released_seen);
+}
+
 void vli_order_release_seen(void)
 {
 	vli_slot *s;
 
+	atomic_fetch_add(&seen_here, 1);
 	if (vli_order_remote) {
 		vli_order_remote->release_seen();
 		return;
@@ -684,10 +698,10 @@ void vli_order_block(int64_t lb, int how)
 	vli_order_block_on(lb, how, 0, 0);
 }
 
-void vli_order_block_on(int64_t lb, int how, uint64_t on, uint64_t n)
+int64_t vli_order_block_on(int64_t lb, int how, uint64_t on, uint64_t n)
 {
 	vli_slot *s;
-	if (vli_order_remote) { vli_order_remote->block_on(lb, how, on, n); return; }
+	if (vli_order_remote) { vli_order_remote->block_on(lb, how, on, n); return VLI_ORDER_NONE; }
 	int side = how >> 4, state;
 	_Atomic uint64_t *ann, *rec;
 
@@ -697,7 +711,7 @@ void vli_order_block_on(int64_t lb, int how, uint64_t on, uint64_t n)
 	state = how == VLI_WAIT_POLL ? VLI_SLOT_RUNNING
 		: how == VLI_WAIT_EXTERN ? VLI_SLOT_EXTERN : VLI_SLOT_BLOCKED;
 	if (!vli_order_on())
-		return;
+		return VLI_ORDER_NONE;
 	s = &vli_bd->slot[me];
 	ann = side ? &s->side_announced[side - 1] : &s->announced;
 	rec = side ? &s->side_received[side - 1] : &s->received;
@@ -706,7 +720,7 @@ void vli_order_block_on(int64_t lb, int how, uint64_t on, uint64_t n)
 	/* (the slot's bound, not the one published: a sender may have lowered it) */
 	if (atomic_load(&s->state) == state && lb == atomic_load(&s->lb) &&
 	    atomic_load(&s->wait_on) == on && atomic_load(&s->wait_n) == n)
-		return;
+		return lb;
 	vli_board_lock();
 	atomic_store(&s->now, TASK_NOW());
 	set_wait_on(me, how == VLI_WAIT_POLL ? 0 : on, n);
@@ -715,7 +729,9 @@ void vli_order_block_on(int64_t lb, int how, uint64_t on, uint64_t n)
 	 * waits in) is in */
 	if (lb <= atomic_load(&s->lb) || atomic_load(ann) == atomic_load(rec))
 		set_lb(me, lb);
+	lb = atomic_load(&s->lb);
 	vli_board_unlock();
+	return lb;
 }
 
 /* ---- who waits for this task ----
@@ -980,16 +996,43 @@ int64_t vli_order_postlb_locked(int slot, int committed, int src_id)
 	return m;
 }
 
-void vli_order_set_rdv_posts(int n, const int *src_id, const int64_t *t)
+int64_t vli_order_post_lb(int id, int src_id, uint64_t *released)
+{
+	int64_t m, p;
+	int i;
+
+	*released = 0;
+	if (vli_order_remote)
+		return vli_order_remote->post_lb(id, src_id, released);
+	if (!vli_order_on() || (i = vli_board_find(id)) < 0)
+		return VLI_ORDER_NONE;
+	*released = atomic_load(&vli_bd->slot[me].released);
+	vli_board_lock();
+	m = atomic_load(&vli_bd->slot[i].lb);
+	p = vli_order_rdv_post_locked(i, src_id);
+	if (p < m)
+		m = p;
+	p = atomic_load(&vli_bd->slot[i].any_post);
+	if (p > 0 && p - 1 < m)
+		m = p - 1;
+	vli_board_unlock();
+	return m;
+}
+
+void vli_order_set_rdv_posts(int n, const int *src_id, const int64_t *t, int64_t any)
 {
 	vli_slot *s;
 	int64_t m = VLI_ORDER_NONE;
 	int i;
 
-	if (vli_order_remote || !vli_bd || me < 0)
+	if (vli_order_remote) {
+		vli_order_remote->rdv_posts(n, src_id, t, any);
+		return;
+	}
+	if (!vli_bd || me < 0)
 		return;
 	s = &vli_bd->slot[me];
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && i < VLI_RDV_SRCS; i++)
 		if (t[i] < m)
 			m = t[i];
 	vli_board_lock();
@@ -999,6 +1042,7 @@ void vli_order_set_rdv_posts(int n, const int *src_id, const int64_t *t)
 		s->rdv_at[i] = t[i];
 	}
 	atomic_store(&s->rdv_post, m == VLI_ORDER_NONE ? 0 : m + 1);
+	atomic_store(&s->any_post, any == VLI_ORDER_NONE ? 0 : any + 1);
 	vli_board_unlock();
 }
 

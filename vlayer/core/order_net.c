@@ -45,7 +45,8 @@ enum {
 	OP_JOIN = 1, OP_MODEL, OP_RESERVE, OP_BIND, OP_GONE, OP_FORGET, OP_ANNOUNCE, OP_RECEIVED,
 	OP_BOUND_OF, OP_BEHIND, OP_WAIT_BEGIN, OP_SNAP, OP_BLOCK_ON, OP_COLL_ENTER,
 	OP_COLL_LEAVE, OP_SAFE, OP_SLEEP, OP_WAIT_END, OP_GATE_ENTER, OP_GATE_LEAVE, OP_TICK,
-	OP_EXIT, OP_RELEASE, OP_RELEASE_SEEN, OP_POKE, OP_TURN, OP_SEG, OP_LIVE_HELLO
+	OP_EXIT, OP_RELEASE, OP_RELEASE_SEEN, OP_POKE, OP_TURN, OP_SEG, OP_LIVE_HELLO,
+	OP_POST_LB, OP_RDV_POSTS
 };
 
 /* Live bounds of a task of another host (measured computation): at each
@@ -70,6 +71,12 @@ typedef struct rpc_req {
 	vli_order_gate g;
 	char s[112], s2[112];
 } rpc_req;
+
+/* OP_RDV_POSTS' payload: a task's published post times (vli_order_set_rdv_posts) */
+struct rdv_posts_msg {
+	int32_t n, src[VLI_RDV_SRCS];
+	int64_t t[VLI_RDV_SRCS], any;
+};
 
 typedef struct rpc_rsp {
 	int64_t r;
@@ -258,6 +265,22 @@ static void *serve(void *arg)
 			vli_order_poke((int)q.a);
 			answer = 0;
 			break;
+		case OP_POST_LB: {
+			uint64_t rel = 0;
+			a.r = vli_order_post_lb((int)q.a, (int)q.b, &rel);
+			a.w.sig[0] = rel;
+			break;
+		}
+		case OP_RDV_POSTS: {
+			struct rdv_posts_msg m;
+			if (get_all(fd, &m, sizeof m) < 0)
+				goto out;
+			if (m.n < 0 || m.n > VLI_RDV_SRCS + 1)
+				m.n = 0;
+			vli_order_set_rdv_posts(m.n, m.src, m.t, m.any);
+			answer = 0;
+			break;
+		}
 		case OP_TURN:
 			a.r = vli_order_turn(q.a);
 			break;
@@ -432,18 +455,25 @@ static void call(rpc_req *q, const void *extra, size_t xn, rpc_rsp *a)
 	pthread_mutex_unlock(&cmu);
 }
 
-static int64_t ask3(int op, int64_t x, int64_t y, int64_t z)
+/* Ask op (x, y, z) and wait for the whole answer *a; returns a->r. */
+static int64_t ask_rsp(int op, int64_t x, int64_t y, int64_t z, rpc_rsp *a)
 {
 	rpc_req q;
-	rpc_rsp a;
 
 	memset(&q, 0, sizeof q);
 	q.op = op;
 	q.a = x;
 	q.b = y;
 	q.c = z;
-	call(&q, NULL, 0, &a);
-	return a.r;
+	call(&q, NULL, 0, a);
+	return a->r;
+}
+
+static int64_t ask3(int op, int64_t x, int64_t y, int64_t z)
+{
+	rpc_rsp a;
+
+	return ask_rsp(op, x, y, z, &a);
 }
 
 static int64_t ask(int op, int64_t x, int64_t y)
@@ -570,11 +600,38 @@ static void c_exit(void)
 	cfd = -1;
 }
 
+static int64_t c_post_lb(int id, int src_id, uint64_t *released)
+{
+	rpc_rsp a;
+	int64_t r = ask_rsp(OP_POST_LB, id, src_id, 0, &a);
+
+	*released = a.w.sig[0];
+	return r;
+}
+
+static void c_rdv_posts(int n, const int *src_id, const int64_t *t, int64_t any)
+{
+	struct rdv_posts_msg m;
+	rpc_req q;
+	int i;
+
+	memset(&m, 0, sizeof m);
+	m.n = n;
+	for (i = 0; i < n && i < VLI_RDV_SRCS; i++) {
+		m.src[i] = src_id[i];
+		m.t[i] = t[i];
+	}
+	m.any = any;
+	memset(&q, 0, sizeof q);
+	q.op = OP_RDV_POSTS;
+	call(&q, &m, sizeof m, NULL);
+}
+
 static const vli_order_remote_ops client_ops = {
 	c_model, c_reserve, c_bind, c_gone, c_forget, c_announce, c_received, c_bound_of,
 	c_behind, c_behind_side, c_wait_begin, c_snap, c_block_on, c_coll_enter, c_coll_leave, c_safe,
 	c_sleep, c_wait_end, c_gate_enter, c_gate_leave, c_tick, c_exit, c_release,
-	c_release_seen, c_poke, c_turn
+	c_release_seen, c_poke, c_turn, c_post_lb, c_rdv_posts
 };
 
 static void c_seg_begin(void)

@@ -197,6 +197,7 @@ static int vcompletion(vlmpi_req *q, MPI_Request *r, int64_t *c)
 	vlmpi_hdr h;
 	int f = 0;
 	int64_t b, d;
+	uint64_t n;
 
 	if (q->kind == VLMPI_REQ_RECV) {
 		if (vlmpi_deferred_cancelled(q)) {
@@ -242,14 +243,19 @@ static int vcompletion(vlmpi_req *q, MPI_Request *r, int64_t *c)
 		*c = q->t_post;
 		return 1;
 	}
+	/* the earliest the receiver's post can be, before the look for its
+	 * answer: it answers before it withdraws its post or its bound passes
+	 * it (vli_order_released) */
+	b = vli_order_post_lb(q->vc->world[q->peer], vlmpi_world_rank, &n);
 	if (!q->ack_done)
 		vlmpi_ack_test(&q->ack, &q->ack_done);
 	if (q->ack_done)
 		return vlmpi_rdv_end(&q->h, q->vc->world[q->peer], q->ack_t, c);
-	/* the data leave when the receiver posts: not before its bound; they are
-	 * in a transmission time later */
-	b = vli_order_bound_of(q->vc->world[q->peer]);
+	/* the data leave when the receiver posts: not before its bound, unless
+	 * an answer is on its way; they are in a transmission time later */
 	d = q->h.t_call + q->h.send_ns;
+	if (vli_order_unseen(n))
+		b = d;
 	*c = (b > d ? b : d);
 	if (*c < VLI_ORDER_NONE - q->h.trans_ns)
 		*c += q->h.trans_ns;

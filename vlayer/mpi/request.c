@@ -182,21 +182,26 @@ static void post_min(int *s, int64_t *ts, int *n, int src, int64_t t)
 void vlmpi_rdv_post_update(void)
 {
 	int s[VLI_RDV_SRCS], n = 0;
-	int64_t ts[VLI_RDV_SRCS];
+	int64_t ts[VLI_RDV_SRCS], any = VLI_ORDER_NONE;
 	size_t i;
 
-	if (!vli_flows_online())
+	if (!vlmpi_vorder)
 		return;
 	if (vlmpi_blocking_post != VLI_ORDER_NONE && vlmpi_blocking_src >= 0)
 		post_min(s, ts, &n, vlmpi_blocking_src, vlmpi_blocking_post);
 	for (i = 0; i < rq_cap; i++) {
 		vlmpi_req *v = rq[i];
 
-		if (v && v->kind == VLMPI_REQ_RECV && v->active && !v->hdr_ready &&
-		    v->peer != MPI_ANY_SOURCE && v->peer >= 0 && v->peer < v->vc->size)
+		if (!v || v->kind != VLMPI_REQ_RECV || !v->active || v->hdr_ready)
+			continue;
+		if (v->peer == MPI_ANY_SOURCE) {
+			if (v->t_post < any)
+				any = v->t_post;
+		} else if (v->peer >= 0 && v->peer < v->vc->size) {
 			post_min(s, ts, &n, v->vc->world[v->peer], v->t_post);
+		}
 	}
-	vli_order_set_rdv_posts(n, s, ts);
+	vli_order_set_rdv_posts(n, s, ts, any);
 }
 
 /* Look at every watched receive: those that completed for real give their
@@ -401,8 +406,9 @@ static void publish(void)
 		vli_order_wait_begin(&wait_state, "%s", lazy.what);
 		wait_published = 1;
 	}
-	vli_order_block_on(lb, VLI_WAIT_MSG, lazy.on, lazy.n);
-	bound_at_publish = vli_order_own_bound();
+	/* the bound as set: one lowered after it (a flow's estimate) is seen
+	 * by vlmpi_wait_poll, even if lowered before this call returns */
+	bound_at_publish = vli_order_block_on(lb, VLI_WAIT_MSG, lazy.on, lazy.n);
 }
 
 static void wait_set(int64_t lb, uint64_t on, uint64_t n, vlmpi_comm *v, const vlmpi_req *q,

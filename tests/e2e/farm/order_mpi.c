@@ -5,6 +5,15 @@
  *                         0, which polls with MPI_Iprobe(MPI_ANY_SOURCE) (-p:
  *                         MPI_Improbe) from the start; rank 0 prints how many
  *                         polls found nothing, its time, the value.
+ *   order_mpi answer      rank 0 sends 100000 B (a rendezvous) to rank 1 with
+ *                         MPI_Isend, computes 10 ms (vl_compute) and tests
+ *                         it: prints the flag and its time.  Rank 1 posted
+ *                         MPI_Irecv(MPI_ANY_SOURCE) for it at its start, then
+ *                         waits in MPI_Recv for rank 2, which sleeps 300 ms
+ *                         of real time and computes 1 s (vl_compute) first:
+ *                         in the model the data left at once and are in
+ *                         long before the test, although rank 1 answers
+ *                         only 300 ms (real) later.
  *   order_mpi deadlock    ranks 0 and 1 each wait in MPI_Recv(MPI_ANY_SOURCE)
  *                         for a message nobody sends.
  *   order_mpi named       rank 2 sleeps 200 ms of real time, then sends to rank
@@ -130,6 +139,26 @@ int main(int argc, char **argv)
 			printf("saw %d\n", saw);
 		}
 		MPI_Comm_free(&sub);
+	} else if (!strcmp(mode, "answer")) {
+		static char big[100000];
+		MPI_Request r;
+		if (rank == 0) {
+			MPI_Isend(big, (int)sizeof big, MPI_CHAR, 1, 5, MPI_COMM_WORLD, &r);
+			vl_compute(1e-2);
+			MPI_Test(&r, &flag, &st);
+			printf("test %d at %lld\n", flag, (long long)vl_time_ns());
+			if (!flag)
+				MPI_Wait(&r, &st);
+		} else if (rank == 1) {
+			MPI_Irecv(big, (int)sizeof big, MPI_CHAR, MPI_ANY_SOURCE, 5, MPI_COMM_WORLD,
+				  &r);
+			MPI_Recv(&x, 1, MPI_INT, 2, 9, MPI_COMM_WORLD, &st);
+			MPI_Wait(&r, &st);
+		} else if (rank == 2) {
+			real_sleep(300);
+			vl_compute(1.0);
+			MPI_Send(&rank, 1, MPI_INT, 1, 9, MPI_COMM_WORLD);
+		}
 	} else if (!strcmp(mode, "deadlock")) {
 		if (rank < 2)
 			MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &st);

@@ -362,6 +362,66 @@ START_TEST(a_bound_lowered_by_a_sender_is_raised_again)
 }
 END_TEST
 
+/* vli_order_block_on returns the bound as it left it: kept while a message
+ * is on its way, raised once it is in; a flow's estimate that lowers it
+ * afterwards is then seen as below what was published (an MPI wait
+ * republishes then: LAMMPS on a half-duplex star waited for ever 1 run in
+ * 10 when the bound was read back after the call, already lowered again). */
+START_TEST(block_on_returns_the_bound_it_left)
+{
+	int64_t b;
+
+	start(1000);
+	ck_assert_int_eq(vli_order_block_on(VLI_ORDER_NONE, VLI_WAIT_MSG, 0, 0), VLI_ORDER_NONE);
+	ck_assert_int_eq(vli_order_announce(100, 70000), 1);
+	b = vli_order_block_on(VLI_ORDER_NONE, VLI_WAIT_MSG, 0, 0);
+	ck_assert_int_eq(b, 70000); /* behind: kept */
+	vli_order_received();
+	b = vli_order_block_on(VLI_ORDER_NONE, VLI_WAIT_MSG, 0, 0);
+	ck_assert_int_eq(b, VLI_ORDER_NONE);
+	vli_board_lock();
+	ck_assert_int_eq(vli_order_lower_locked(0, 80000), 1); /* a flow got earlier */
+	vli_board_unlock();
+	ck_assert(vli_order_own_bound() < b);
+	stop();
+}
+END_TEST
+
+/* The earliest a rendezvous to this task that it has not answered can
+ * leave: the least of its bound, its post time for that source and that
+ * of its receives from any source. */
+START_TEST(post_lb_is_the_least_of_bound_and_posts)
+{
+	int src[2] = { 7, 8 };
+	int64_t t[2] = { 5000, 3000 }, lb;
+	uint64_t rel = 99;
+
+	start(9000);
+	vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG);
+	ck_assert_int_eq(vli_order_post_lb(100, 7, &rel), VLI_ORDER_NONE);
+	ck_assert_int_eq(rel, 0);
+	vli_order_set_rdv_posts(2, src, t, VLI_ORDER_NONE);
+	ck_assert_int_eq(vli_order_post_lb(100, 7, &rel), 5000);
+	ck_assert_int_eq(vli_order_post_lb(100, 8, &rel), 3000);
+	ck_assert_int_eq(vli_order_post_lb(100, 9, &rel), VLI_ORDER_NONE);
+	vli_order_set_rdv_posts(2, src, t, 4000);
+	ck_assert_int_eq(vli_order_post_lb(100, 7, &rel), 4000);
+	ck_assert_int_eq(vli_order_post_lb(100, 9, &rel), 4000);
+	vli_order_set_rdv_posts(0, src, t, VLI_ORDER_NONE);
+	vli_order_block(2000, VLI_WAIT_MSG);
+	lb = vli_order_post_lb(100, 7, &rel);
+	ck_assert_int_eq(lb, 9000); /* (a bound is never below the clock) */
+	/* an answer released to this task and not seen: counted */
+	vli_order_release(100);
+	vli_order_post_lb(100, 7, &rel);
+	ck_assert_int_eq(rel, 1);
+	ck_assert(vli_order_unseen(rel));
+	vli_order_release_seen();
+	ck_assert(!vli_order_unseen(rel));
+	stop();
+}
+END_TEST
+
 /* A cycle of choices (pdgemm's on 4 ranks): this task and c each choose
  * among wildcard candidates; a waits on c (a rendezvous to it), b waits on
  * this task.  This task's candidate (900 us) is earlier than c's (1000 us):
@@ -448,6 +508,8 @@ static Suite *order_suite(void)
 	tcase_add_test(t, a_bound_lowered_by_a_sender_is_raised_again);
 	tcase_add_test(t, an_answered_waiter_is_waited_for_again);
 	tcase_add_test(t, a_cycle_of_choices_is_broken_by_the_earliest);
+	tcase_add_test(t, block_on_returns_the_bound_it_left);
+	tcase_add_test(t, post_lb_is_the_least_of_bound_and_posts);
 	suite_add_tcase(s, t);
 	return s;
 }
