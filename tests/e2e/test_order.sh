@@ -130,6 +130,17 @@ for mode in nrecv probe; do
 	assert_eq "pvm_$mode: the message's content" 42 "$(pv value)"
 done
 
+# 5b'. the sender of the candidate is not waited for: the child sends, then
+# waits for real without calling PVM until the parent has chosen (what it
+# sends later cannot be taken first); the second message comes S later
+rm -f "$WORK/snd.flag"
+pvmd_start "$WORK:/usr/bin"
+VMCONFIG="$F/farm.ini" VLAYER_TRACE_DIR="$WORK/trace.snd" timeout 60 "$WORK/poll_pvm" \
+	-s "$WORK/snd.flag" > "$WORK/snd.out" 2>&1
+pvmd_stop
+assert_eq "pvm_recv(-1): the candidate's sender is not waited for" "sender saw 1 after 5000" \
+	"$(cat "$WORK/snd.out")"
+
 # 5c. a child that does not use vlayer: found out (warning), not waited for,
 # its message taken; no deadlock declared meanwhile
 pvmd_start "$WORK:/usr/bin"

@@ -223,6 +223,17 @@ timeout 60 "$BUILD/vlrun" $PRE -np 3 --vmconfig "$F/farm.ini" --trace-dir "$WORK
 assert_eq "MPI_ANY_SOURCE on a communicator: only its members' bounds count" "from 1 saw 1" \
 	"$(grep -e '^from' -e '^saw' "$WORK/sub.out" | sort | tr '\n' ' ' | sed 's/ $//')"
 
+# 8d'. the sender of the candidate is not waited for: rank 1 sends, then
+# waits for real without calling MPI until rank 0 has chosen (what it sends
+# later cannot be taken first); exact times: S + T(4 B) + R after 1 ms, and
+# the second one S later (rank 1's clock has not moved while it waited)
+rm -f "$WORK/snd.flag"
+timeout 60 "$BUILD/vlrun" $PRE -np 2 --vmconfig "$F/farm.ini" --trace-dir "$WORK/trace.snd" \
+	"$WORK/order_mpi" sender "$WORK/snd.flag" > "$WORK/snd.out" 2>&1
+assert_eq "MPI_ANY_SOURCE: the candidate's sender is not waited for" \
+	"got 1 at $((arr + 5000)) got 1 at $((arr + 10000)) saw 1" \
+	"$(grep -e '^got' -e '^saw' "$WORK/snd.out" | sort -s -k1,1 | tr '\n' ' ' | sed 's/ $//')"
+
 # 8e. a rendezvous whose receiver has not answered yet (for real) but has
 # posted its receive (from any source) before the send: MPI_Test 10 ms later
 # finds it complete (S + T(100000 B) = 836250 ns), whatever the real timing -

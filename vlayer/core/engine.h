@@ -532,6 +532,10 @@ int vli_order_safe(int64_t tau);
 /* The same for a receive in class side (0 main, 1..VLI_SIDES): its own
  * count of messages still on their way is that class's. */
 int vli_order_safe_in(int64_t tau, int side);
+/* The same without task skip_id's bound (-1: none): the earliest candidate
+ * of a wildcard receive comes from skip_id, and nothing skip_id sends later
+ * is taken before it (one sender's messages keep their order). */
+int vli_order_safe_in_but(int64_t tau, int side, int skip_id);
 /* Whether this task, at virtual time t, comes before every other task in
  * (time, task id): no task that can go on without it has a bound below t,
  * or at t with a smaller id.  For acts whose real order the program sees
@@ -547,6 +551,10 @@ int vli_order_safe_from(int id, int64_t tau);
  * runs by its bound, one that waits for a message by its clock (a message of
  * a task outside may still wake it earlier than its bound says). */
 int vli_order_safe_among(const int *ids, int n, int64_t tau);
+/* The same without task skip_id (-1: none): a wildcard receive whose
+ * earliest candidate comes from skip_id takes nothing skip_id sends later
+ * before it (one sender's messages match in the order sent). */
+int vli_order_safe_among_but(const int *ids, int n, int64_t tau, int skip_id);
 /* Sleep until something changes, at most 50 ms - VLI_SLEEP_ROOT: the bound
  * of the others (or a message announced to this task); VLI_SLEEP_KICK: a
  * message announced to this task; VLI_SLEEP_CHECK: no sleep (the caller

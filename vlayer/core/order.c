@@ -928,7 +928,7 @@ static void raise_through_waits(int n)
 /* The least bound that this task must respect: the root, or, if some task
  * waits on another, the least over the tasks that do not wait for this one,
  * each raised through its waits. */
-static int64_t least_bound(int64_t la, int64_t tau)
+static int64_t least_bound(int64_t la, int64_t tau, int skip)
 {
 	int64_t m = vli_board_root();
 	int i, n;
@@ -941,7 +941,7 @@ static int64_t least_bound(int64_t la, int64_t tau)
 	n = atomic_load(&vli_bd->nslots);
 	raise_through_waits(n);
 	for (i = 0; i < n; i++)
-		if (effb[i] < m && (i == me || IND(i)))
+		if (effb[i] < m && (i == me || IND(i)) && i != skip)
 			m = effb[i];
 	vli_board_unlock();
 	return m;
@@ -1069,22 +1069,36 @@ int vli_order_safe(int64_t tau)
 
 int vli_order_safe_in(int64_t tau, int side)
 {
+	return vli_order_safe_in_but(tau, side, -1);
+}
+
+int vli_order_safe_in_but(int64_t tau, int side, int skip_id)
+{
 	int64_t la, m;
+	int skip;
 	if (vli_order_remote) return vli_order_remote->safe(-1 - side, tau);
 
 	if (!vli_order_on())
 		return 1;
+	skip = skip_id < 0 ? -1 : vli_board_find(skip_id);
+	if (skip == me)
+		skip = -1;
 	la = atomic_load(&vli_bd->la);
 	/* the bounds first, then the count: a sender announces before its bound
 	 * passes the send (or it waits on this task), so a message announced
 	 * after the bounds were read is seen by the count */
-	m = least_bound(la, tau);
+	m = least_bound(la, tau, skip);
 	if (vli_order_behind_in(side))
 		return 0;
 	return sat_add(m, la) > tau;
 }
 
 int vli_order_safe_among(const int *ids, int n, int64_t tau)
+{
+	return vli_order_safe_among_but(ids, n, tau, -1);
+}
+
+int vli_order_safe_among_but(const int *ids, int n, int64_t tau, int skip_id)
 {
 	int64_t la, m = VLI_ORDER_NONE, v;
 	int k, i, st, unknown = 0;
@@ -1098,6 +1112,8 @@ int vli_order_safe_among(const int *ids, int n, int64_t tau)
 	find_independent();
 	raise_through_waits(atomic_load(&vli_bd->nslots));
 	for (k = 0; k < n; k++) {
+		if (ids[k] == skip_id)
+			continue;
 		i = vli_board_find(ids[k]);
 		if (i < 0) {
 			unknown = 1; /* not on the board: not known */

@@ -193,14 +193,22 @@ int vlmpi_safe_any(vlmpi_comm *v, int64_t tau, int committed)
 }
 
 /* Whether nothing a receive from source (MPI_ANY_SOURCE: anyone) has not
- * seen can arrive by tau. */
-static int safe(vlmpi_comm *v, int source, int64_t tau, int committed)
+ * seen can arrive by tau; cand >= 0: its earliest candidate comes from rank
+ * cand of v, and what cand sends later cannot be taken before it (MPI
+ * matches one sender's messages in the order sent), so cand's bound does
+ * not count (BLACS's broadcasts receive from any source on communicators of
+ * two ranks: the other is the candidate's sender, and the choice need not
+ * wait for it to compute). */
+static int safe(vlmpi_comm *v, int source, int64_t tau, int committed, int cand)
 {
 	/* (a flow's course up to tau: vli_order_safe covers it, a named
 	 * source's bound does not) */
-	return source == MPI_ANY_SOURCE ? vlmpi_safe_any(v, tau, committed)
-					: vli_order_safe_from(v->world[source], tau) &&
-						  vli_flow_settled(tau, committed);
+	if (source != MPI_ANY_SOURCE)
+		return vli_order_safe_from(v->world[source], tau) && vli_flow_settled(tau, committed);
+	if (vlmpi_safe_any(v, tau, committed))
+		return 1;
+	return cand >= 0 && vli_order_safe_among_but(v->world, v->size, tau, v->world[cand]) &&
+	       vli_flow_settled(tau, committed);
 }
 
 int vlmpi_pick(vlmpi_comm *v, int source, int tag, int mode, int64_t t_post, int *src, int *htag,
@@ -226,7 +234,7 @@ int vlmpi_pick(vlmpi_comm *v, int source, int tag, int mode, int64_t t_post, int
 			b = -1;
 		/* estimates compared: only while none changed */
 		/* (a blocking receive or probe posts nothing before it returns) */
-		if (safe(v, source, b >= 0 ? tau : limit, mode != VLMPI_PICK_POLL) &&
+		if (safe(v, source, b >= 0 ? tau : limit, mode != VLMPI_PICK_POLL, b) &&
 		    vli_flow_epoch() == epoch)
 			break;
 		if (!waiting) {
@@ -240,7 +248,7 @@ int vlmpi_pick(vlmpi_comm *v, int source, int tag, int mode, int64_t t_post, int
 			/* only a new message can help: it is announced first */
 			vlmpi_order_sleep(&w, VLI_SLEEP_KICK);
 		} else {
-			if (safe(v, source, lb, mode != VLMPI_PICK_POLL))
+			if (safe(v, source, lb, mode != VLMPI_PICK_POLL, b))
 				continue;
 			vlmpi_order_sleep(&w, VLI_SLEEP_ROOT);
 		}

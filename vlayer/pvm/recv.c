@@ -376,7 +376,7 @@ enum { V_RECV, V_POLL, V_UNTIL };
 static int vpick(struct pattern *p, int mode, int64_t deadline, const char *call, int *err)
 {
 	vli_order_wait w;
-	int waiting = 0, i, how, sleep_how, choice, side = side_ctx(p);
+	int waiting = 0, i, how, sleep_how, choice, side = side_ctx(p), skip;
 	int64_t tau = 0, lb, limit = mode == V_RECV ? VLI_ORDER_NONE
 				  : mode == V_POLL ? vli_t.now : deadline;
 	uint32_t epoch;
@@ -401,8 +401,13 @@ static int vpick(struct pattern *p, int mode, int64_t deadline, const char *call
 			break;
 		if (i >= 0 && tau > limit)
 			i = -1;
-		/* estimated arrivals compared: only while none changed */
-		if (vli_order_safe_in(i >= 0 ? tau : limit, side) && vli_flow_epoch() == epoch)
+		/* estimated arrivals compared: only while none changed; the
+		 * candidate's sender sends nothing that is taken before it (its
+		 * messages keep their order; a pvm_recvf function may not) */
+		skip = i >= 0 && (p->internal || !user_match) && !vli_mbox_at(i)->synthetic
+			       ? vli_mbox_at(i)->src : -1;
+		if (vli_order_safe_in_but(i >= 0 ? tau : limit, side, skip) &&
+		    vli_flow_epoch() == epoch)
 			break;
 		if (!waiting) {
 			vli_order_wait_begin(&w, "%s(tid=t%x, tag=%d)", call, (unsigned)p->tid, p->tag);
@@ -423,7 +428,7 @@ static int vpick(struct pattern *p, int mode, int64_t deadline, const char *call
 			}
 			sleep_how = cc > 0 ? 0 : VLI_SLEEP_CHECK;
 		} else {
-			if (vli_order_safe_in(lb, side))
+			if (vli_order_safe_in_but(lb, side, skip))
 				continue;
 			sleep_how = VLI_SLEEP_ROOT;
 		}

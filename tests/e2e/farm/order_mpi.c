@@ -5,6 +5,13 @@
  *                         0, which polls with MPI_Iprobe(MPI_ANY_SOURCE) (-p:
  *                         MPI_Improbe) from the start; rank 0 prints how many
  *                         polls found nothing, its time, the value.
+ *   order_mpi sender FILE rank 1 computes 1 ms (vl_compute), sends one int to
+ *                         rank 0, then waits for real (without calling MPI)
+ *                         until FILE exists (at most 10 s), and sends again;
+ *                         rank 0 takes both with MPI_Recv(MPI_ANY_SOURCE) and
+ *                         makes FILE after the first.  Prints the sources, the
+ *                         times and whether rank 1 saw FILE: it does only if
+ *                         the choice did not wait for the candidate's sender.
  *   order_mpi answer      rank 0 sends 100000 B (a rendezvous) to rank 1 with
  *                         MPI_Isend, computes 10 ms (vl_compute) and tests
  *                         it: prints the flag and its time.  Rank 1 posted
@@ -139,6 +146,29 @@ int main(int argc, char **argv)
 			printf("saw %d\n", saw);
 		}
 		MPI_Comm_free(&sub);
+	} else if (!strcmp(mode, "sender") && argc > 2) {
+		if (rank == 1) {
+			double t0;
+			int saw;
+			vl_compute(1e-3);
+			MPI_Send(&rank, 1, MPI_INT, 0, 13, MPI_COMM_WORLD);
+			t0 = real_s();
+			while (!(saw = access(argv[2], F_OK) == 0) && real_s() - t0 < 10.0)
+				real_sleep(1);
+			printf("saw %d\n", saw);
+			fflush(stdout);
+			MPI_Send(&rank, 1, MPI_INT, 0, 13, MPI_COMM_WORLD);
+		} else if (rank == 0) {
+			FILE *f;
+			int i;
+			for (i = 0; i < 2; i++) {
+				MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 13, MPI_COMM_WORLD, &st);
+				printf("got %d at %lld\n", st.MPI_SOURCE, (long long)vl_time_ns());
+				fflush(stdout);
+				if (i == 0 && (f = fopen(argv[2], "w")))
+					fclose(f);
+			}
+		}
 	} else if (!strcmp(mode, "answer")) {
 		static char big[100000];
 		MPI_Request r;

@@ -2,7 +2,13 @@
  * modelled time (vl_compute) after sleeping 200 ms of real time (past the
  * layer), then sends; the parent polls with pvm_nrecv (or pvm_probe with
  * -p) from the start.  Under virtual order the number of failed polls
- * depends on the virtual arrival only; the parent prints it with its times. */
+ * depends on the virtual arrival only; the parent prints it with its times.
+ *
+ * With -s FILE: the child computes 1 ms (vl_compute), sends, then waits for
+ * real until FILE exists (at most 10 s) and sends whether it saw it; the
+ * parent takes both with pvm_recv(-1, 5) and makes FILE after the first.
+ * It prints what the child saw - 1 only if the wildcard receive did not wait
+ * for the candidate's sender - and the virtual time between the two. */
 #include <pvm3.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +16,13 @@
 #include <time.h>
 #include <unistd.h>
 #include "vlayer.h"
+
+static double real_s(void)
+{
+	struct timespec ts;
+	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts); /* real, past the layer */
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 int main(int argc, char **argv)
 {
@@ -19,6 +32,38 @@ int main(int argc, char **argv)
 	int probe = argc > 1 && !strcmp(argv[1], "-p");
 
 	pvm_mytid();
+	if (argc > 2 && !strcmp(argv[1], "-schild")) {
+		double t0 = real_s();
+		vl_compute(1e-3);
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(&x, 1, 1);
+		pvm_send(pvm_parent(), 5);
+		while (!(x = access(argv[2], F_OK) == 0) && real_s() - t0 < 10.0) {
+			struct timespec ts = { 0, 1000000 };
+			syscall(SYS_nanosleep, &ts, NULL);
+		}
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(&x, 1, 1);
+		pvm_send(pvm_parent(), 5);
+		pvm_exit();
+		return 0;
+	}
+	if (argc > 2 && !strcmp(argv[1], "-s")) {
+		char *sargv[] = { "-schild", argv[2], NULL };
+		long long t1;
+		FILE *f;
+		if (pvm_spawn(argv[0], sargv, PvmTaskDefault, "", 1, &child) != 1)
+			return 1;
+		pvm_recv(-1, 5);
+		t1 = (long long)vl_time_ns();
+		if ((f = fopen(argv[2], "w")))
+			fclose(f);
+		pvm_recv(-1, 5);
+		pvm_upkint(&x, 1, 1);
+		printf("sender saw %d after %lld\n", x, (long long)vl_time_ns() - t1);
+		pvm_exit();
+		return 0;
+	}
 	if (argc > 1 && !strcmp(argv[1], "-child")) {
 		struct timespec ts = { 0, 200000000 };
 		syscall(SYS_nanosleep, &ts, NULL); /* real time, not virtual */
