@@ -244,6 +244,16 @@ timeout 60 "$BUILD/vlrun" $PRE -np 3 --vmconfig "$F/farm.ini" --trace-dir "$WORK
 assert_eq "MPI_Test of a rendezvous its receiver posted for before, not answered yet" \
 	"test 1 at $((5000 + 10000000))" "$(grep '^test' "$WORK/ans.out")"
 
+# 8f. ... but a receive posted before that cannot take it (another tag; a
+# wildcard of another tag) does not make it complete: the test says "not
+# complete" at once (S + 10 ms + R), and the run ends (it waited for ever
+# when the receiver's post times were published without their tags)
+timeout 60 "$BUILD/vlrun" $PRE -np 2 --vmconfig "$F/farm.ini" --trace-dir "$WORK/trace.tagp" \
+	"$WORK/order_mpi" tagpost > "$WORK/tagp.out" 2>&1
+rc=$?
+assert_eq "MPI_Test of a rendezvous no posted receive can take: not complete, and the run ends" \
+	"test 0 at $((5000 + 10000000 + 5000)) exit 0" "$(grep '^test' "$WORK/tagp.out") exit $rc"
+
 # 9. a real deadlock (ranks 0 and 1 both wait in MPI_Recv(MPI_ANY_SOURCE)):
 # a report, status 4, in seconds
 t0=$(date +%s%N)

@@ -74,17 +74,17 @@ typedef struct vli_slot {
 	_Atomic int64_t live_cpu;
 	_Atomic uint32_t live_cpu_q;
 	/* the least post time of its receives a pending rendezvous may still
-	 * match (order_flows.c, and a rendezvous sender not answered yet:
-	 * vli_order_post_lb): 0 none, else that time + 1; and per source
+	 * match (order_flows.c): 0 none, else that time + 1; and per source
 	 * (under the lock): rdv_n entries, the least post time rdv_at[i] of its
 	 * receives that name source rdv_src[i] (a task id); more than
 	 * VLI_RDV_SRCS sources: rdv_n = VLI_RDV_SRCS + 1, rdv_post for each */
 	_Atomic int64_t rdv_post;
-	/* the least post time of its receives from any source not matched yet
-	 * (0 none, else that time + 1): a rendezvous sender that has no answer
-	 * yet takes the least of this, its rdv_at and lb as the earliest its
-	 * data can leave (vli_order_post_lb) */
-	_Atomic int64_t any_post;
+	/* (under the lock) its receives not matched yet, for a rendezvous
+	 * sender that has no answer yet (vli_order_post_lb): post_n entries;
+	 * more than VLI_POSTS: post_n = VLI_POSTS + 1 and post_min for all */
+	int32_t post_n;
+	int64_t post_min;
+	vli_post post[VLI_POSTS];
 	int32_t rdv_n;
 	int32_t rdv_src[VLI_RDV_SRCS];
 	int64_t rdv_at[VLI_RDV_SRCS];
@@ -157,8 +157,9 @@ typedef struct vli_order_remote_ops {
 	void (*release_seen)(void);
 	void (*poke)(int id);
 	int (*turn)(int64_t t);
-	int64_t (*post_lb)(int id, int src_id, uint64_t *released);
-	void (*rdv_posts)(int n, const int *src_id, const int64_t *t, int64_t any);
+	int64_t (*post_lb)(int id, int src_id, int tag, uint64_t comm, uint64_t *released);
+	void (*rdv_posts)(int n, const int *src_id, const int64_t *t, int np,
+			  const vli_post *posts);
 } vli_order_remote_ops;
 extern const vli_order_remote_ops *vli_order_remote;
 

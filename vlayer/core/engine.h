@@ -641,15 +641,25 @@ int64_t vli_flow_settle_sent(int dst_id, uint32_t seq, int64_t cf);
  * cancelled, nobody will receive it): a pending flow is dropped. */
 void vli_flow_sent_forget(int dst_id, uint32_t seq, int cancelled);
 #define VLI_RDV_SRCS 8 /* sources told apart (more: the least post time for each) */
-void vli_order_set_rdv_posts(int n, const int *src_id, const int64_t *t, int64_t any);
-/* The earliest a rendezvous from task src_id to task id that id has not
- * answered yet can leave: the least of id's bound (it posts nothing before
- * it), its published post time for src_id and that of its receives from any
- * source (any: published with the others; VLI_ORDER_NONE none).  Published
+/* A receive posted and not matched yet, as a rendezvous sender must see it
+ * to know whether it may already have been taken: source (task id, -1 any),
+ * tag (-1 any), communicator (the front end's key), post time. */
+typedef struct vli_post {
+	int32_t src, tag;
+	uint64_t comm;
+	int64_t t;
+} vli_post;
+#define VLI_POSTS 8 /* receives told apart (more: the least post time for all) */
+void vli_order_set_rdv_posts(int n, const int *src_id, const int64_t *t, int np,
+			     const vli_post *posts);
+/* The earliest a rendezvous from task src_id to task id, of tag tag on
+ * communicator comm, that id has not answered yet can leave: the least of
+ * id's bound (it posts nothing before it) and the post times of its receives
+ * that could take it (np posts[], published with the others).  Published
  * under virtual order with or without a [topology], also by tasks of another
  * real host (through the board server).  *released: the count of answers
  * released to the caller when the bound was read (vli_order_unseen). */
-int64_t vli_order_post_lb(int id, int src_id, uint64_t *released);
+int64_t vli_order_post_lb(int id, int src_id, int tag, uint64_t comm, uint64_t *released);
 
 /* ---- task registry: task id -> virtual host (mailbox.c) ---- */
 void vli_reg_set(int id, int host);

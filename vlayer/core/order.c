@@ -996,37 +996,45 @@ int64_t vli_order_postlb_locked(int slot, int committed, int src_id)
 	return m;
 }
 
-int64_t vli_order_post_lb(int id, int src_id, uint64_t *released)
+int64_t vli_order_post_lb(int id, int src_id, int tag, uint64_t comm, uint64_t *released)
 {
-	int64_t m, p;
-	int i;
+	vli_slot *s;
+	int64_t m;
+	int i, k;
 
 	*released = 0;
 	if (vli_order_remote)
-		return vli_order_remote->post_lb(id, src_id, released);
+		return vli_order_remote->post_lb(id, src_id, tag, comm, released);
 	if (!vli_order_on() || (i = vli_board_find(id)) < 0)
 		return VLI_ORDER_NONE;
 	*released = atomic_load(&vli_bd->slot[me].released);
+	s = &vli_bd->slot[i];
 	vli_board_lock();
-	m = atomic_load(&vli_bd->slot[i].lb);
-	p = vli_order_rdv_post_locked(i, src_id);
-	if (p < m)
-		m = p;
-	p = atomic_load(&vli_bd->slot[i].any_post);
-	if (p > 0 && p - 1 < m)
-		m = p - 1;
+	m = atomic_load(&s->lb);
+	if (s->post_n > VLI_POSTS) {
+		if (s->post_min < m)
+			m = s->post_min;
+	} else {
+		for (k = 0; k < s->post_n; k++) {
+			const vli_post *p = &s->post[k];
+			if ((p->src < 0 || p->src == src_id) && (p->tag < 0 || p->tag == tag) &&
+			    p->comm == comm && p->t < m)
+				m = p->t;
+		}
+	}
 	vli_board_unlock();
 	return m;
 }
 
-void vli_order_set_rdv_posts(int n, const int *src_id, const int64_t *t, int64_t any)
+void vli_order_set_rdv_posts(int n, const int *src_id, const int64_t *t, int np,
+			     const vli_post *posts)
 {
 	vli_slot *s;
-	int64_t m = VLI_ORDER_NONE;
+	int64_t m = VLI_ORDER_NONE, pm = VLI_ORDER_NONE;
 	int i;
 
 	if (vli_order_remote) {
-		vli_order_remote->rdv_posts(n, src_id, t, any);
+		vli_order_remote->rdv_posts(n, src_id, t, np, posts);
 		return;
 	}
 	if (!vli_bd || me < 0)
@@ -1042,7 +1050,13 @@ void vli_order_set_rdv_posts(int n, const int *src_id, const int64_t *t, int64_t
 		s->rdv_at[i] = t[i];
 	}
 	atomic_store(&s->rdv_post, m == VLI_ORDER_NONE ? 0 : m + 1);
-	atomic_store(&s->any_post, any == VLI_ORDER_NONE ? 0 : any + 1);
+	for (i = 0; i < np && i < VLI_POSTS; i++)
+		s->post[i] = posts[i];
+	for (i = 0; i < np && i < VLI_POSTS; i++)
+		if (posts[i].t < pm)
+			pm = posts[i].t;
+	s->post_n = np > VLI_POSTS ? VLI_POSTS + 1 : np;
+	s->post_min = pm;
 	vli_board_unlock();
 }
 

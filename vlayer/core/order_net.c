@@ -75,7 +75,9 @@ typedef struct rpc_req {
 /* OP_RDV_POSTS' payload: a task's published post times (vli_order_set_rdv_posts) */
 struct rdv_posts_msg {
 	int32_t n, src[VLI_RDV_SRCS];
-	int64_t t[VLI_RDV_SRCS], any;
+	int64_t t[VLI_RDV_SRCS];
+	int32_t np, pad;
+	vli_post posts[VLI_POSTS];
 };
 
 typedef struct rpc_rsp {
@@ -267,7 +269,7 @@ static void *serve(void *arg)
 			break;
 		case OP_POST_LB: {
 			uint64_t rel = 0;
-			a.r = vli_order_post_lb((int)q.a, (int)q.b, &rel);
+			a.r = vli_order_post_lb((int)q.a, (int)q.b, (int)q.c, (uint64_t)q.d, &rel);
 			a.w.sig[0] = rel;
 			break;
 		}
@@ -277,7 +279,9 @@ static void *serve(void *arg)
 				goto out;
 			if (m.n < 0 || m.n > VLI_RDV_SRCS + 1)
 				m.n = 0;
-			vli_order_set_rdv_posts(m.n, m.src, m.t, m.any);
+			if (m.np < 0 || m.np > VLI_POSTS + 1)
+				m.np = 0;
+			vli_order_set_rdv_posts(m.n, m.src, m.t, m.np, m.posts);
 			answer = 0;
 			break;
 		}
@@ -455,8 +459,8 @@ static void call(rpc_req *q, const void *extra, size_t xn, rpc_rsp *a)
 	pthread_mutex_unlock(&cmu);
 }
 
-/* Ask op (x, y, z) and wait for the whole answer *a; returns a->r. */
-static int64_t ask_rsp(int op, int64_t x, int64_t y, int64_t z, rpc_rsp *a)
+/* Ask op (x, y, z, w) and wait for the whole answer *a; returns a->r. */
+static int64_t ask_rsp(int op, int64_t x, int64_t y, int64_t z, int64_t w, rpc_rsp *a)
 {
 	rpc_req q;
 
@@ -465,6 +469,7 @@ static int64_t ask_rsp(int op, int64_t x, int64_t y, int64_t z, rpc_rsp *a)
 	q.a = x;
 	q.b = y;
 	q.c = z;
+	q.d = w;
 	call(&q, NULL, 0, a);
 	return a->r;
 }
@@ -473,7 +478,7 @@ static int64_t ask3(int op, int64_t x, int64_t y, int64_t z)
 {
 	rpc_rsp a;
 
-	return ask_rsp(op, x, y, z, &a);
+	return ask_rsp(op, x, y, z, 0, &a);
 }
 
 static int64_t ask(int op, int64_t x, int64_t y)
@@ -600,16 +605,17 @@ static void c_exit(void)
 	cfd = -1;
 }
 
-static int64_t c_post_lb(int id, int src_id, uint64_t *released)
+static int64_t c_post_lb(int id, int src_id, int tag, uint64_t comm, uint64_t *released)
 {
 	rpc_rsp a;
-	int64_t r = ask_rsp(OP_POST_LB, id, src_id, 0, &a);
+	int64_t r = ask_rsp(OP_POST_LB, id, src_id, tag, (int64_t)comm, &a);
 
 	*released = a.w.sig[0];
 	return r;
 }
 
-static void c_rdv_posts(int n, const int *src_id, const int64_t *t, int64_t any)
+static void c_rdv_posts(int n, const int *src_id, const int64_t *t, int np,
+			const vli_post *posts)
 {
 	struct rdv_posts_msg m;
 	rpc_req q;
@@ -621,7 +627,9 @@ static void c_rdv_posts(int n, const int *src_id, const int64_t *t, int64_t any)
 		m.src[i] = src_id[i];
 		m.t[i] = t[i];
 	}
-	m.any = any;
+	m.np = np;
+	for (i = 0; i < np && i < VLI_POSTS; i++)
+		m.posts[i] = posts[i];
 	memset(&q, 0, sizeof q);
 	q.op = OP_RDV_POSTS;
 	call(&q, &m, sizeof m, NULL);

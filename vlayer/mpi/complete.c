@@ -246,7 +246,7 @@ static int vcompletion(vlmpi_req *q, MPI_Request *r, int64_t *c)
 	/* the earliest the receiver's post can be, before the look for its
 	 * answer: it answers before it withdraws its post or its bound passes
 	 * it (vli_order_released) */
-	b = vli_order_post_lb(q->vc->world[q->peer], vlmpi_world_rank, &n);
+	b = vli_order_post_lb(q->vc->world[q->peer], vlmpi_world_rank, q->tag, q->vc->id, &n);
 	if (!q->ack_done)
 		vlmpi_ack_test(&q->ack, &q->ack_done);
 	if (q->ack_done)

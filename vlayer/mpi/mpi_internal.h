@@ -170,6 +170,8 @@ void vlmpi_ack_send(int src, const vlmpi_hdr *h, int64_t t_post, int wild);
 void vlmpi_rdv_post_update(void);
 extern int64_t vlmpi_blocking_post;
 extern int vlmpi_blocking_src; /* its source (world rank) */
+extern int vlmpi_blocking_tag; /* its tag (-1 any) */
+extern uint64_t vlmpi_blocking_comm; /* its communicator's id */
 /* Sender's side: posts the receive of the answer to header *h from world
  * rank dest into *t; *r completes when it is there.  Returns PMPI_Irecv's. */
 int vlmpi_ack_irecv(int64_t *t, int dest, const vlmpi_hdr *h, MPI_Request *r);

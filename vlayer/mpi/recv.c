@@ -72,6 +72,8 @@ int vlmpi_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_C
 	if (!wild) { /* a rendezvous from source may leave from now on */
 		vlmpi_blocking_post = t0;
 		vlmpi_blocking_src = valid_source(v, source) ? v->world[source] : -1;
+		vlmpi_blocking_tag = tag == MPI_ANY_TAG ? -1 : tag;
+		vlmpi_blocking_comm = v->id;
 		vlmpi_rdv_post_update();
 	}
 	/* virtual order: a wildcard's message is chosen, then received as from

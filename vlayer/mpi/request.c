@@ -156,6 +156,8 @@ void vlmpi_recv_header(vlmpi_req *v, const MPI_Status *st)
 
 int64_t vlmpi_blocking_post = VLI_ORDER_NONE;
 int vlmpi_blocking_src = -1;
+int vlmpi_blocking_tag = -1;
+uint64_t vlmpi_blocking_comm;
 
 /* (src, t): source src's least post time so far is t (n sources in s[]/ts[];
  * one more than VLI_RDV_SRCS: too many to tell apart) */
@@ -179,29 +181,50 @@ static void post_min(int *s, int64_t *ts, int *n, int src, int64_t t)
 	}
 }
 
+/* (a receive posted at t from src (-1 any) with tag (-1 any) on comm: one
+ * entry more in p[] (np of them; one more than VLI_POSTS: too many to tell
+ * apart, the least time counts for all) */
+static void post_add(vli_post *p, int *np, int src, int tag, uint64_t comm, int64_t t)
+{
+	if (*np < VLI_POSTS) {
+		p[*np].src = src;
+		p[*np].tag = tag;
+		p[*np].comm = comm;
+		p[(*np)++].t = t;
+	} else {
+		*np = VLI_POSTS + 1;
+		if (t < p[0].t)
+			p[0].t = t; /* (set_rdv_posts takes the least of them) */
+	}
+}
+
 void vlmpi_rdv_post_update(void)
 {
-	int s[VLI_RDV_SRCS], n = 0;
-	int64_t ts[VLI_RDV_SRCS], any = VLI_ORDER_NONE;
+	int s[VLI_RDV_SRCS], n = 0, np = 0;
+	int64_t ts[VLI_RDV_SRCS];
+	vli_post p[VLI_POSTS];
 	size_t i;
 
 	if (!vlmpi_vorder)
 		return;
-	if (vlmpi_blocking_post != VLI_ORDER_NONE && vlmpi_blocking_src >= 0)
+	if (vlmpi_blocking_post != VLI_ORDER_NONE && vlmpi_blocking_src >= 0) {
 		post_min(s, ts, &n, vlmpi_blocking_src, vlmpi_blocking_post);
+		post_add(p, &np, vlmpi_blocking_src, vlmpi_blocking_tag, vlmpi_blocking_comm,
+			 vlmpi_blocking_post);
+	}
 	for (i = 0; i < rq_cap; i++) {
 		vlmpi_req *v = rq[i];
+		int src;
 
-		if (!v || v->kind != VLMPI_REQ_RECV || !v->active || v->hdr_ready)
+		if (!v || v->kind != VLMPI_REQ_RECV || !v->active || v->hdr_ready ||
+		    (v->peer != MPI_ANY_SOURCE && (v->peer < 0 || v->peer >= v->vc->size)))
 			continue;
-		if (v->peer == MPI_ANY_SOURCE) {
-			if (v->t_post < any)
-				any = v->t_post;
-		} else if (v->peer >= 0 && v->peer < v->vc->size) {
-			post_min(s, ts, &n, v->vc->world[v->peer], v->t_post);
-		}
+		src = v->peer == MPI_ANY_SOURCE ? -1 : v->vc->world[v->peer];
+		if (src >= 0)
+			post_min(s, ts, &n, src, v->t_post);
+		post_add(p, &np, src, v->tag == MPI_ANY_TAG ? -1 : v->tag, v->vc->id, v->t_post);
 	}
-	vli_order_set_rdv_posts(n, s, ts, any);
+	vli_order_set_rdv_posts(n, s, ts, np, p);
 }
 
 /* Look at every watched receive: those that completed for real give their

@@ -12,6 +12,14 @@
  *                         makes FILE after the first.  Prints the sources, the
  *                         times and whether rank 1 saw FILE: it does only if
  *                         the choice did not wait for the candidate's sender.
+ *   order_mpi tagpost     rank 1 posts MPI_Irecv(MPI_ANY_SOURCE, tag 7) and
+ *                         MPI_Irecv(0, tag 6) at its start, then waits in
+ *                         MPI_Recv(0, tag 8); only then does it receive rank
+ *                         0's 100000 B of tag 9.  Rank 0 sends those with
+ *                         MPI_Isend, computes 10 ms and tests it (no receive
+ *                         posted can take it: not complete), then sends tags
+ *                         8, 6 and 7 and waits.  Prints the test's flag and
+ *                         time.
  *   order_mpi answer      rank 0 sends 100000 B (a rendezvous) to rank 1 with
  *                         MPI_Isend, computes 10 ms (vl_compute) and tests
  *                         it: prints the flag and its time.  Rank 1 posted
@@ -168,6 +176,29 @@ int main(int argc, char **argv)
 				if (i == 0 && (f = fopen(argv[2], "w")))
 					fclose(f);
 			}
+		}
+	} else if (!strcmp(mode, "tagpost")) {
+		static char big[100000];
+		MPI_Request r, r6, r7;
+		int y = 0;
+		if (rank == 0) {
+			MPI_Isend(big, (int)sizeof big, MPI_CHAR, 1, 9, MPI_COMM_WORLD, &r);
+			vl_compute(1e-2);
+			MPI_Test(&r, &flag, &st);
+			printf("test %d at %lld\n", flag, (long long)vl_time_ns());
+			fflush(stdout);
+			MPI_Send(&x, 1, MPI_INT, 1, 8, MPI_COMM_WORLD);
+			MPI_Send(&x, 1, MPI_INT, 1, 6, MPI_COMM_WORLD);
+			MPI_Send(&x, 1, MPI_INT, 1, 7, MPI_COMM_WORLD);
+			if (!flag)
+				MPI_Wait(&r, &st);
+		} else if (rank == 1) {
+			MPI_Irecv(&y, 1, MPI_INT, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &r7);
+			MPI_Irecv(&y, 1, MPI_INT, 0, 6, MPI_COMM_WORLD, &r6);
+			MPI_Recv(&x, 1, MPI_INT, 0, 8, MPI_COMM_WORLD, &st);
+			MPI_Recv(big, (int)sizeof big, MPI_CHAR, 0, 9, MPI_COMM_WORLD, &st);
+			MPI_Wait(&r6, &st);
+			MPI_Wait(&r7, &st);
 		}
 	} else if (!strcmp(mode, "answer")) {
 		static char big[100000];

@@ -388,32 +388,43 @@ START_TEST(block_on_returns_the_bound_it_left)
 END_TEST
 
 /* The earliest a rendezvous to this task that it has not answered can
- * leave: the least of its bound, its post time for that source and that
- * of its receives from any source. */
-START_TEST(post_lb_is_the_least_of_bound_and_posts)
+ * leave: the least of its bound and the post times of its receives that
+ * could take it (source, tag and communicator match; -1 any). */
+START_TEST(post_lb_is_the_least_of_bound_and_matching_posts)
 {
-	int src[2] = { 7, 8 };
-	int64_t t[2] = { 5000, 3000 }, lb;
+	int src[1] = { 7 };
+	int64_t t[1] = { 5000 };
+	vli_post p[3] = { { 7, 3, 1, 5000 }, { -1, 4, 1, 3000 }, { 8, -1, 2, 2000 } };
 	uint64_t rel = 99;
 
 	start(9000);
 	vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG);
-	ck_assert_int_eq(vli_order_post_lb(100, 7, &rel), VLI_ORDER_NONE);
+	ck_assert_int_eq(vli_order_post_lb(100, 7, 3, 1, &rel), VLI_ORDER_NONE);
 	ck_assert_int_eq(rel, 0);
-	vli_order_set_rdv_posts(2, src, t, VLI_ORDER_NONE);
-	ck_assert_int_eq(vli_order_post_lb(100, 7, &rel), 5000);
-	ck_assert_int_eq(vli_order_post_lb(100, 8, &rel), 3000);
-	ck_assert_int_eq(vli_order_post_lb(100, 9, &rel), VLI_ORDER_NONE);
-	vli_order_set_rdv_posts(2, src, t, 4000);
-	ck_assert_int_eq(vli_order_post_lb(100, 7, &rel), 4000);
-	ck_assert_int_eq(vli_order_post_lb(100, 9, &rel), 4000);
-	vli_order_set_rdv_posts(0, src, t, VLI_ORDER_NONE);
+	vli_order_set_rdv_posts(1, src, t, 3, p);
+	ck_assert_int_eq(vli_order_post_lb(100, 7, 3, 1, &rel), 5000); /* by name */
+	ck_assert_int_eq(vli_order_post_lb(100, 7, 4, 1, &rel), 3000); /* any source */
+	ck_assert_int_eq(vli_order_post_lb(100, 9, 4, 1, &rel), 3000);
+	ck_assert_int_eq(vli_order_post_lb(100, 8, 5, 2, &rel), 2000); /* any tag */
+	/* another tag, another communicator: none of them can take it */
+	ck_assert_int_eq(vli_order_post_lb(100, 7, 5, 1, &rel), VLI_ORDER_NONE);
+	ck_assert_int_eq(vli_order_post_lb(100, 7, 3, 2, &rel), VLI_ORDER_NONE);
+	/* more than VLI_POSTS: the least counts for every one */
+	{
+		vli_post many[VLI_POSTS];
+		int k;
+		for (k = 0; k < VLI_POSTS; k++)
+			many[k] = (vli_post){ 7, k, 1, 4000 + k };
+		many[0].t = 1500;
+		vli_order_set_rdv_posts(0, src, t, VLI_POSTS + 1, many);
+		ck_assert_int_eq(vli_order_post_lb(100, 9, 99, 5, &rel), 1500);
+	}
+	vli_order_set_rdv_posts(0, src, t, 0, p);
 	vli_order_block(2000, VLI_WAIT_MSG);
-	lb = vli_order_post_lb(100, 7, &rel);
-	ck_assert_int_eq(lb, 9000); /* (a bound is never below the clock) */
+	ck_assert_int_eq(vli_order_post_lb(100, 7, 3, 1, &rel), 9000); /* (not below the clock) */
 	/* an answer released to this task and not seen: counted */
 	vli_order_release(100);
-	vli_order_post_lb(100, 7, &rel);
+	vli_order_post_lb(100, 7, 3, 1, &rel);
 	ck_assert_int_eq(rel, 1);
 	ck_assert(vli_order_unseen(rel));
 	vli_order_release_seen();
@@ -509,7 +520,7 @@ static Suite *order_suite(void)
 	tcase_add_test(t, an_answered_waiter_is_waited_for_again);
 	tcase_add_test(t, a_cycle_of_choices_is_broken_by_the_earliest);
 	tcase_add_test(t, block_on_returns_the_bound_it_left);
-	tcase_add_test(t, post_lb_is_the_least_of_bound_and_posts);
+	tcase_add_test(t, post_lb_is_the_least_of_bound_and_matching_posts);
 	suite_add_tcase(s, t);
 	return s;
 }
