@@ -1326,8 +1326,9 @@ static void check_liveness(void)
 }
 
 /* Whether no task can move any more although some have bounds: every task
- * waits (none runs, none is outside the board), nothing announced or answered
- * is on its way, and every collective waited in still misses a member. */
+ * waits (none runs, none is outside the board; a test or poll waiting for
+ * the bounds counts as waiting), nothing announced or answered is on its
+ * way, and every collective waited in still misses a member. */
 static int all_stuck(void)
 {
 	int i, n = atomic_load(&vli_bd->nslots), stuck = 1;
@@ -1343,7 +1344,8 @@ static int all_stuck(void)
 
 		if (st == VLI_SLOT_FREE || st == VLI_SLOT_EXITED)
 			continue;
-		if (st != VLI_SLOT_BLOCKED || atomic_load(&s->announced) != atomic_load(&s->received) ||
+		if ((st != VLI_SLOT_BLOCKED && !(st == VLI_SLOT_RUNNING && atomic_load(&s->watching))) ||
+		    atomic_load(&s->announced) != atomic_load(&s->received) ||
 		    sides_behind(s) ||
 		    atomic_load(&s->released) != atomic_load(&s->released_seen)) {
 			stuck = 0;

@@ -232,6 +232,43 @@ START_TEST(deadlock_is_declared)
 }
 END_TEST
 
+/* A test or poll (MPI_Testall, pvm_nrecv) whose answer waits for a bound that
+ * cannot move - every other task waits, nothing is on its way - is stuck
+ * like a receive: reported, status 4 (such a test waited for ever, without a
+ * report, when a layer bug kept its answer undecided). */
+static void other_waits(int r, int64_t lb, uint64_t on, uint64_t n);
+
+START_TEST(a_poll_held_back_for_ever_is_stuck)
+{
+	pid_t p = fork();
+
+	ck_assert_int_ge(p, 0);
+	if (p == 0) {
+		vli_order_wait w;
+		int r;
+		alarm(25); /* not reported: killed by SIGALRM, the test fails */
+		start(100000);
+		r = vli_order_reserve(0, 0);
+		vli_order_bind(r, 200);
+		other_waits(r, 500, 0, 0); /* it waits, and wakes at 500 at the earliest */
+		vli_order_wait_begin(&w, "MPI_Testall");
+		for (;;) {
+			vli_order_snap(&w);
+			vli_order_block(VLI_ORDER_NONE, VLI_WAIT_POLL);
+			if (vli_order_safe(100000)) /* (500 + la 55 us < 100 us) */
+				_exit(3); /* decided: not expected */
+			vli_order_sleep(&w, VLI_SLEEP_ROOT);
+		}
+	} else {
+		int st = 0;
+		waitpid(p, &st, 0);
+		unlink(path);
+		ck_assert(WIFEXITED(st));
+		ck_assert_int_eq(WEXITSTATUS(st), 4);
+	}
+}
+END_TEST
+
 /* Set another task's slot as its own vli_order_block_on would. */
 static void other_waits(int r, int64_t lb, uint64_t on, uint64_t n)
 {
@@ -520,6 +557,7 @@ static Suite *order_suite(void)
 	tcase_add_test(t, an_answered_waiter_is_waited_for_again);
 	tcase_add_test(t, a_cycle_of_choices_is_broken_by_the_earliest);
 	tcase_add_test(t, block_on_returns_the_bound_it_left);
+	tcase_add_test(t, a_poll_held_back_for_ever_is_stuck);
 	tcase_add_test(t, post_lb_is_the_least_of_bound_and_matching_posts);
 	suite_add_tcase(s, t);
 	return s;
