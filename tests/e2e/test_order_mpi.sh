@@ -223,13 +223,21 @@ timeout 60 "$BUILD/vlrun" $PRE -np 3 --vmconfig "$F/farm.ini" --trace-dir "$WORK
 assert_eq "MPI_ANY_SOURCE on a communicator: only its members' bounds count" "from 1 saw 1" \
 	"$(grep -e '^from' -e '^saw' "$WORK/sub.out" | sort | tr '\n' ' ' | sed 's/ $//')"
 
+# omrun NAME NP MODE ARGS...: order_mpi MODE on NP ranks of farm.ini, output
+# in $WORK/NAME.out, traces in $WORK/trace.NAME; its exit status
+omrun() {
+	local n=$1 np=$2
+	shift 2
+	timeout 60 "$BUILD/vlrun" $PRE -np "$np" --vmconfig "$F/farm.ini" --trace-dir "$WORK/trace.$n" \
+		"$WORK/order_mpi" "$@" > "$WORK/$n.out" 2>&1
+}
+
 # 8d'. the sender of the candidate is not waited for: rank 1 sends, then
 # waits for real without calling MPI until rank 0 has chosen (what it sends
 # later cannot be taken first); exact times: S + T(4 B) + R after 1 ms, and
 # the second one S later (rank 1's clock has not moved while it waited)
 rm -f "$WORK/snd.flag"
-timeout 60 "$BUILD/vlrun" $PRE -np 2 --vmconfig "$F/farm.ini" --trace-dir "$WORK/trace.snd" \
-	"$WORK/order_mpi" sender "$WORK/snd.flag" > "$WORK/snd.out" 2>&1
+omrun snd 2 sender "$WORK/snd.flag"
 assert_eq "MPI_ANY_SOURCE: the candidate's sender is not waited for" \
 	"got 1 at $((arr + 5000)) got 1 at $((arr + 10000)) saw 1" \
 	"$(grep -e '^got' -e '^saw' "$WORK/snd.out" | sort -s -k1,1 | tr '\n' ' ' | sed 's/ $//')"
@@ -239,8 +247,7 @@ assert_eq "MPI_ANY_SOURCE: the candidate's sender is not waited for" \
 # finds it complete (S + T(100000 B) = 836250 ns), whatever the real timing -
 # the receiver's bound (it waits for a rank 300 ms late in real time, 1 s in
 # virtual time) says nothing about a receive it has already posted
-timeout 60 "$BUILD/vlrun" $PRE -np 3 --vmconfig "$F/farm.ini" --trace-dir "$WORK/trace.ans" \
-	"$WORK/order_mpi" answer > "$WORK/ans.out" 2>&1
+omrun ans 3 answer
 assert_eq "MPI_Test of a rendezvous its receiver posted for before, not answered yet" \
 	"test 1 at $((5000 + 10000000))" "$(grep '^test' "$WORK/ans.out")"
 
@@ -248,8 +255,7 @@ assert_eq "MPI_Test of a rendezvous its receiver posted for before, not answered
 # wildcard of another tag) does not make it complete: the test says "not
 # complete" at once (S + 10 ms + R), and the run ends (it waited for ever
 # when the receiver's post times were published without their tags)
-timeout 60 "$BUILD/vlrun" $PRE -np 2 --vmconfig "$F/farm.ini" --trace-dir "$WORK/trace.tagp" \
-	"$WORK/order_mpi" tagpost > "$WORK/tagp.out" 2>&1
+omrun tagp 2 tagpost
 rc=$?
 assert_eq "MPI_Test of a rendezvous no posted receive can take: not complete, and the run ends" \
 	"test 0 at $((5000 + 10000000 + 5000)) exit 0" "$(grep '^test' "$WORK/tagp.out") exit $rc"

@@ -207,28 +207,41 @@ START_TEST(gate_last_member_publishes_latest_entry)
 }
 END_TEST
 
-START_TEST(deadlock_is_declared)
+/* Runs waiter in a child, which must end with status 4 (a deadlock or a
+ * stuck run reported). */
+static void ends_with_status_4(void (*waiter)(void))
 {
-	/* in a child: it ends with status 4 */
 	pid_t p = fork();
+	int st = 0;
 
 	ck_assert_int_ge(p, 0);
 	if (p == 0) {
-		vli_order_wait w;
-		start(0);
-		vli_order_wait_begin(&w, "pvm_recv(tid=t1, tag=1)");
-		for (;;) {
-			vli_order_snap(&w);
-			vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG);
-			vli_order_sleep(&w, VLI_SLEEP_KICK);
-		}
-	} else {
-		int st = 0;
-		waitpid(p, &st, 0);
-		unlink(path);
-		ck_assert(WIFEXITED(st));
-		ck_assert_int_eq(WEXITSTATUS(st), 4);
+		alarm(25); /* not reported: killed by SIGALRM, the test fails */
+		waiter();
+		_exit(3); /* it returned: not expected */
 	}
+	waitpid(p, &st, 0);
+	unlink(path);
+	ck_assert(WIFEXITED(st));
+	ck_assert_int_eq(WEXITSTATUS(st), 4);
+}
+
+static void waits_for_nothing(void)
+{
+	vli_order_wait w;
+
+	start(0);
+	vli_order_wait_begin(&w, "pvm_recv(tid=t1, tag=1)");
+	for (;;) {
+		vli_order_snap(&w);
+		vli_order_block(VLI_ORDER_NONE, VLI_WAIT_MSG);
+		vli_order_sleep(&w, VLI_SLEEP_KICK);
+	}
+}
+
+START_TEST(deadlock_is_declared)
+{
+	ends_with_status_4(waits_for_nothing);
 }
 END_TEST
 
@@ -238,34 +251,28 @@ END_TEST
  * report, when a layer bug kept its answer undecided). */
 static void other_waits(int r, int64_t lb, uint64_t on, uint64_t n);
 
+static void polls_held_back(void)
+{
+	vli_order_wait w;
+	int r;
+
+	start(100000);
+	r = vli_order_reserve(0, 0);
+	vli_order_bind(r, 200);
+	other_waits(r, 500, 0, 0); /* it waits, and wakes at 500 at the earliest */
+	vli_order_wait_begin(&w, "MPI_Testall");
+	for (;;) {
+		vli_order_snap(&w);
+		vli_order_block(VLI_ORDER_NONE, VLI_WAIT_POLL);
+		if (vli_order_safe(100000)) /* (500 + la 55 us < 100 us) */
+			return;             /* decided: not expected */
+		vli_order_sleep(&w, VLI_SLEEP_ROOT);
+	}
+}
+
 START_TEST(a_poll_held_back_for_ever_is_stuck)
 {
-	pid_t p = fork();
-
-	ck_assert_int_ge(p, 0);
-	if (p == 0) {
-		vli_order_wait w;
-		int r;
-		alarm(25); /* not reported: killed by SIGALRM, the test fails */
-		start(100000);
-		r = vli_order_reserve(0, 0);
-		vli_order_bind(r, 200);
-		other_waits(r, 500, 0, 0); /* it waits, and wakes at 500 at the earliest */
-		vli_order_wait_begin(&w, "MPI_Testall");
-		for (;;) {
-			vli_order_snap(&w);
-			vli_order_block(VLI_ORDER_NONE, VLI_WAIT_POLL);
-			if (vli_order_safe(100000)) /* (500 + la 55 us < 100 us) */
-				_exit(3); /* decided: not expected */
-			vli_order_sleep(&w, VLI_SLEEP_ROOT);
-		}
-	} else {
-		int st = 0;
-		waitpid(p, &st, 0);
-		unlink(path);
-		ck_assert(WIFEXITED(st));
-		ck_assert_int_eq(WEXITSTATUS(st), 4);
-	}
+	ends_with_status_4(polls_held_back);
 }
 END_TEST
 
