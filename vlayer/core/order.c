@@ -1007,7 +1007,6 @@ int64_t vli_order_post_lb(int id, int src_id, int tag, uint64_t comm, uint64_t *
 		return vli_order_remote->post_lb(id, src_id, tag, comm, released);
 	if (!vli_order_on() || (i = vli_board_find(id)) < 0)
 		return VLI_ORDER_NONE;
-	*released = atomic_load(&vli_bd->slot[me].released);
 	s = &vli_bd->slot[i];
 	vli_board_lock();
 	m = atomic_load(&s->lb);
@@ -1023,6 +1022,10 @@ int64_t vli_order_post_lb(int id, int src_id, int tag, uint64_t comm, uint64_t *
 		}
 	}
 	vli_board_unlock();
+	/* the count after the posts: a receiver answers (and counts it) before
+	 * it withdraws its post or its bound passes it, so a post read as gone
+	 * is counted here */
+	*released = atomic_load(&vli_bd->slot[me].released);
 	return m;
 }
 
