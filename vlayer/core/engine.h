@@ -49,6 +49,16 @@ void vli_init(int id, int ptid, int host, int64_t start, const char *program);
 const char *vli_trace_dir(void);
 /* Thread CPU time in ns (real clock, never virtualised). */
 int64_t vli_cpu_ns(void);
+/* Thread CPU time since the layer was loaded (before main, after the
+ * dynamic loader's work), ns. */
+int64_t vli_cpu_since_load(void);
+/* The program's first layer call begins: its CPU time since the layer was
+ * loaded is what vli_init counts as computation before it (once; later
+ * calls change nothing).  vli_init takes it itself if the front end did not. */
+void vli_first_call(void);
+/* The front end's own start-up work after vli_init ends here: it is not the
+ * program's computation (the CPU mark is taken again). */
+void vli_init_done(void);
 /* Real monotonic/realtime clocks in ns (never virtualised). */
 int64_t vli_mono_ns(void);
 int64_t vli_real_ns(void);

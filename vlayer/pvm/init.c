@@ -329,9 +329,11 @@ static void init_task(void)
 void vlpvm_enter(void)
 {
 	if (!vli_t.ready && !vli_t.ended) {
+		vli_first_call(); /* the program's computation before this call */
 		vli_depth++;
 		init_task();
 		vli_depth--;
+		vli_init_done(); /* the layer's start-up is not the program's */
 	}
 	vli_enter();
 }

@@ -1,0 +1,73 @@
+#!/bin/bash
+# test_startup.sh BUILD - what a task does before its program runs is not the
+# program's computation (measured computation): the dynamic loader's work
+# (mapping and relocating the MPI or PVM libraries, about 2 ms of CPU here)
+# and the layer's own start-up (the board of virtual order, the layer's MPI
+# calls inside MPI_Init, in which Open MPI reads the clock).  A host factor
+# of 1000 magnifies them: before the fix every rank of an MPI program that
+# does nothing but a ring of 8 bytes had about 3 s of computation (3 ms of
+# CPU), the first PVM task as much; now each has a few tens of ms (the
+# program's own CPU between its calls, times 1000).
+BUILD=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+PRE=""
+[ -n "${VL_SANITIZED:-}" ] && PRE=--no-preload
+# a limit of 0.5 s of computation per task: 0.5 ms of CPU at factor 1000
+LIMIT_US=500000
+
+# the largest computation (us) of any task in TRACEDIR, and how many tasks
+most_comp() {
+	"$BUILD/vlpost" stats "$1" 2> /dev/null |
+		awk '$1 ~ /^[0-9]+$/ && NF >= 12 { n++; if ($5 > m) m = $5 } END { printf "%d %d", m, n }'
+}
+
+cat > "$WORK/f1000.ini" <<'INI'
+[simulation]
+compute = measured
+
+[network]
+send_delay = 10us
+recv_delay = 10us
+trans_delay = 10us
+
+[hosts n]
+count = 4
+factor = 1000
+INI
+
+# MPI: 4 ranks, a ring of 8 bytes (tests/mpi_exact)
+for run in 1 2; do
+	rm -rf "$WORK/mpi"
+	out=$("$BUILD/vlrun" $PRE -np 4 --vmconfig "$WORK/f1000.ini" --trace-dir "$WORK/mpi" \
+		"$BUILD/tests/mpi_exact" ring 8 1 2>&1)
+	assert_eq "MPI ring at factor 1000 (run $run): exit status" 0 $?
+	read -r m n <<< "$(most_comp "$WORK/mpi")"
+	assert_eq "MPI ring (run $run): tasks traced" 4 "$n"
+	if [ "${m:-0}" -lt $LIMIT_US ] && [ "$n" = 4 ]; then
+		ok "MPI ring (run $run): start-up is not computation (largest $m us < $LIMIT_US us)"
+	else
+		fail "MPI ring (run $run): a rank has $m us of computation (limit $LIMIT_US us)"
+		"$BUILD/vlpost" stats "$WORK/mpi" 2>&1 | head -8
+	fi
+done
+
+# PVM: the ping-pong sample (a parent that spawns a child), under a real pvmd
+pvmd_start "$BUILD/samples"
+sed 's/^count = 4/count = 2/' "$WORK/f1000.ini" > "$WORK/pvm.ini"
+rm -rf "$WORK/pvm"
+out=$(VMCONFIG="$WORK/pvm.ini" VLAYER_TRACE_DIR="$WORK/pvm" timeout 60 \
+	"$BUILD/samples/pingpong.v" -r 1 -h n2 8 2>&1)
+assert_eq "PVM ping-pong at factor 1000: exit status" 0 $?
+pvmd_stop
+read -r m n <<< "$(most_comp "$WORK/pvm")"
+assert_eq "PVM ping-pong: tasks traced" 2 "$n"
+if [ "${m:-0}" -lt $LIMIT_US ] && [ "$n" = 2 ]; then
+	ok "PVM ping-pong: start-up is not computation (largest $m us < $LIMIT_US us)"
+else
+	fail "PVM ping-pong: a task has $m us of computation (limit $LIMIT_US us)"
+	"$BUILD/vlpost" stats "$WORK/pvm" 2>&1 | head -6
+fi
+e2e_summary
