@@ -24,6 +24,19 @@ most_comp() {
 		awk '$1 ~ /^[0-9]+$/ && NF >= 12 { n++; if ($5 > m) m = $5 } END { printf "%d %d", m, n }'
 }
 
+# check LABEL TRACEDIR TASKS: every task traced, none above the limit
+check() {
+	local m n
+	read -r m n <<< "$(most_comp "$2")"
+	assert_eq "$1: tasks traced" "$3" "$n"
+	if [ "${m:-0}" -lt $LIMIT_US ] && [ "$n" = "$3" ]; then
+		ok "$1: start-up is not computation (largest $m us < $LIMIT_US us)"
+	else
+		fail "$1: a task has $m us of computation (limit $LIMIT_US us)"
+		"$BUILD/vlpost" stats "$2" 2>&1 | head -$(($3 + 2))
+	fi
+}
+
 cat > "$WORK/f1000.ini" <<'INI'
 [simulation]
 compute = measured
@@ -44,14 +57,7 @@ for run in 1 2; do
 	out=$("$BUILD/vlrun" $PRE -np 4 --vmconfig "$WORK/f1000.ini" --trace-dir "$WORK/mpi" \
 		"$BUILD/tests/mpi_exact" ring 8 1 2>&1)
 	assert_eq "MPI ring at factor 1000 (run $run): exit status" 0 $?
-	read -r m n <<< "$(most_comp "$WORK/mpi")"
-	assert_eq "MPI ring (run $run): tasks traced" 4 "$n"
-	if [ "${m:-0}" -lt $LIMIT_US ] && [ "$n" = 4 ]; then
-		ok "MPI ring (run $run): start-up is not computation (largest $m us < $LIMIT_US us)"
-	else
-		fail "MPI ring (run $run): a rank has $m us of computation (limit $LIMIT_US us)"
-		"$BUILD/vlpost" stats "$WORK/mpi" 2>&1 | head -8
-	fi
+	check "MPI ring (run $run)" "$WORK/mpi" 4
 done
 
 # PVM: the ping-pong sample (a parent that spawns a child), under a real pvmd
@@ -62,12 +68,5 @@ out=$(VMCONFIG="$WORK/pvm.ini" VLAYER_TRACE_DIR="$WORK/pvm" timeout 60 \
 	"$BUILD/samples/pingpong.v" -r 1 -h n2 8 2>&1)
 assert_eq "PVM ping-pong at factor 1000: exit status" 0 $?
 pvmd_stop
-read -r m n <<< "$(most_comp "$WORK/pvm")"
-assert_eq "PVM ping-pong: tasks traced" 2 "$n"
-if [ "${m:-0}" -lt $LIMIT_US ] && [ "$n" = 2 ]; then
-	ok "PVM ping-pong: start-up is not computation (largest $m us < $LIMIT_US us)"
-else
-	fail "PVM ping-pong: a task has $m us of computation (limit $LIMIT_US us)"
-	"$BUILD/vlpost" stats "$WORK/pvm" 2>&1 | head -6
-fi
+check "PVM ping-pong" "$WORK/pvm" 2
 e2e_summary
