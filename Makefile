@@ -90,7 +90,7 @@ check-asan:
 check-asan-inner: all $$(UNIT_BIN) $(B)/tests/mpi_exact $(B)/tests/collsim
 	@set -e; for t in $(UNIT_BIN); do echo "== (asan) $$t"; CK_FORK=no $$t; done
 	$(MAKE) B=$(B) SAN="$(SAN)" CFLAGS="$(CFLAGS)" check-golden check-fuzz
-	ASAN_OPTIONS=detect_leaks=0 VLCC_CC="$(CC) $(SAN)" VL_SANITIZED=1 tests/e2e/run-all.sh $(B) pingpong semantics order order_mpi order_remote mpi model_samples pvm_encodings
+	ASAN_OPTIONS=detect_leaks=0 VLCC_CC="$(CC) $(SAN)" VL_SANITIZED=1 tests/e2e/run-all.sh $(B) pingpong semantics order order_mpi order_remote mpi model_samples pvm_encodings cpugate
 
 demo: deps
 	$(MAKE) all

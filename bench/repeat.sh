@@ -6,6 +6,7 @@
 # per case the median predicted time and the spread (max - min) / median; the
 # target is 3 %.  With computation ignored the prediction does not vary at all
 # (test_order, test_scalapack); this measures what measured CPU times add.
+# Then the same with the CPU gate ([simulation] cpus = auto).
 # First the machine's own floor: the spread of one fixed loop's CPU time run
 # natively (bench/cpuloop.c), which no layer can go below.
 # Asserts nothing.  RUNS, PS_SCALAR, PS_CANNON, N_SCALAR, N_CANNON override.
@@ -82,10 +83,17 @@ if cc -O2 -o "$W/cpuloop" "$TOP/bench/cpuloop.c" 2> /dev/null; then
 	floor "loop, about 5 ms" 3000000
 	floor "loop, about 0.5 s" 300000000
 fi
-table "quiet machine"
-for _ in 1 2; do
-	(while :; do :; done) &
-	HOGS="$HOGS $!"
+# the same with the CPU gate ([simulation] cpus = auto: no more ranks compute
+# at once than there are processors, each pinned to one)
+sed 's/^\[simulation\]/[simulation]\ncpus = auto/' "$CFG" > "$W/gate.ini"
+PLAIN=$CFG
+for gate in off auto; do
+	[ $gate = off ] && CFG=$PLAIN || CFG=$W/gate.ini
+	table "quiet machine, cpus = $gate"
+	for _ in 1 2; do
+		(while :; do :; done) &
+		HOGS="$HOGS $!"
+	done
+	table "beside a CPU hog (two busy loops), cpus = $gate"
+	stop_hogs
 done
-table "beside a CPU hog (two busy loops)"
-stop_hogs

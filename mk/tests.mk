@@ -9,7 +9,10 @@ $(B)/tests/unit/%: tests/unit/%.c $(B)/libvlayer-core.a $$(TEST_OBJ)
 	$(CC) $(CPPFLAGS) $(ALLCFLAGS) -DSRCDIR='"$(CURDIR)"' -o $@ $< $(TEST_OBJ) $(B)/libvlayer-core.a $(INIH_LIBS) $(CHECK_LIBS) -lm
 
 # test tools: the engine's collective simulation on the command line, traces from text
-CHECK_BIN += $(B)/tests/collsim $(B)/tests/mktrace $(B)/bench/gentrace
+CHECK_BIN += $(B)/tests/collsim $(B)/tests/mktrace $(B)/bench/gentrace $(B)/tests/gate_order
+$(B)/tests/gate_order: tests/tools/gate_order.c $(B)/libvlayer-core.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALLCFLAGS) -o $@ $^ $(INIH_LIBS) -lm
 $(B)/tests/collsim: tests/tools/collsim.c $(B)/libvlayer-core.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALLCFLAGS) -o $@ $^ $(INIH_LIBS) -lm

@@ -28,9 +28,19 @@ static void tree_rebuild(void)
 	}
 }
 
-static int init_board(vli_board *b)
+int vli_shared_mutex_init(pthread_mutex_t *m)
 {
 	pthread_mutexattr_t ma;
+
+	if (pthread_mutexattr_init(&ma) || pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED) ||
+	    pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST) || pthread_mutex_init(m, &ma))
+		return -1;
+	pthread_mutexattr_destroy(&ma);
+	return 0;
+}
+
+static int init_board(vli_board *b)
+{
 	int i;
 
 	b->size = sizeof *b;
@@ -40,10 +50,8 @@ static int init_board(vli_board *b)
 		atomic_store(&b->tree[i], VLI_BOARD_NONE);
 	for (i = 0; i < VLI_BOARD_SLOTS; i++)
 		atomic_store(&b->slot[i].lb, VLI_BOARD_NONE);
-	if (pthread_mutexattr_init(&ma) || pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED) ||
-	    pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST) || pthread_mutex_init(&b->lock, &ma))
+	if (vli_shared_mutex_init(&b->lock) < 0)
 		return -1;
-	pthread_mutexattr_destroy(&ma);
 	atomic_thread_fence(memory_order_seq_cst);
 	b->magic = VLI_BOARD_MAGIC;
 	return 0;
@@ -221,7 +229,7 @@ int vli_board_find(int id)
 	return -1;
 }
 
-static void futex_wake(_Atomic uint32_t *w)
+void vli_futex_wake(_Atomic uint32_t *w)
 {
 	syscall(SYS_futex, (uint32_t *)w, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
 }
@@ -230,13 +238,13 @@ void vli_board_wake_watchers(void)
 {
 	atomic_fetch_add(&vli_bd->epoch, 1);
 	if (atomic_load(&vli_bd->nwatch) > 0)
-		futex_wake(&vli_bd->epoch);
+		vli_futex_wake(&vli_bd->epoch);
 }
 
 void vli_board_kick(int i)
 {
 	atomic_fetch_add(&vli_bd->slot[i].kick, 1);
-	futex_wake(&vli_bd->slot[i].kick);
+	vli_futex_wake(&vli_bd->slot[i].kick);
 }
 
 void vli_board_sleep(_Atomic uint32_t *word, uint32_t seen, int ms)

@@ -227,6 +227,11 @@ void vli_board_kick(int i);
 /* Sleep until *word != seen or ms milliseconds passed. */
 void vli_board_sleep(_Atomic uint32_t *word, uint32_t seen, int ms);
 void vli_board_sleep_ns(_Atomic uint32_t *word, uint32_t seen, int64_t ns);
+/* Wake every task sleeping on the futex word w (any shared word, also
+ * outside the board; vli_board_sleep_ns sleeps on any word too). */
+void vli_futex_wake(_Atomic uint32_t *w);
+/* Set up m as a robust process-shared mutex (in a shared mapping); 0 or -1. */
+int vli_shared_mutex_init(pthread_mutex_t *m);
 /* Whether this thread holds the lock (a signal handler must not take it). */
 int vli_board_holding(void);
 #endif

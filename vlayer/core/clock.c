@@ -305,11 +305,16 @@ void vli_enter(void)
 {
 	int64_t cpu, c;
 
-	if (!vli_t.ready || vli_t.cfg.compute_ignore)
+	if (!vli_t.ready)
 		return;
+	if (vli_t.cfg.compute_ignore) {
+		vli_cpugate_give(); /* (compute changed to ignore while it held one) */
+		return;
+	}
 	if (seg_end)
 		seg_end();
 	cpu = vli_cpu_ns();
+	vli_cpugate_give();
 	c = cpu - vli_t.cpu_mark - read_cost;
 	c = vli_scale_cpu(&vli_t.cfg, vli_t.host, c > 0 ? c : 0);
 	vli_t.cpu_mark = cpu;
@@ -350,6 +355,7 @@ void vli_leave(void)
 	if (leave_hook)
 		leave_hook();
 	if (!vli_t.cfg.compute_ignore) {
+		vli_cpugate_take();
 		vli_t.cpu_mark = vli_cpu_ns();
 		if (seg_begin)
 			seg_begin();
@@ -418,6 +424,7 @@ void vli_finish(void)
 			       vli_t.wait, real > 0 ? real : 0, 0);
 	}
 	vli_trace_close();
+	vli_cpugate_end();
 	if (finish_hook)
 		finish_hook();
 	vli_tracedir_release();

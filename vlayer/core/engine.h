@@ -66,6 +66,16 @@ int64_t vli_real_ns(void);
  * since the last vli_leave (times the host factor) to computation. */
 void vli_enter(void);
 void vli_leave(void);
+/* The CPU gate (cpugate.c; [simulation] cpus, off by default), with measured
+ * computation: vli_leave takes one of the real host's processors for the
+ * task (waiting, smallest virtual time first, while none is free), vli_enter
+ * gives it back; vli_cpugate_end at the task's end. */
+void vli_cpugate_take(void);
+void vli_cpugate_give(void);
+void vli_cpugate_end(void);
+/* The CPU time the scheduler has counted for thread tid of process pid
+ * (/proc/PID/task/TID/schedstat), ns; -1 if unknown. */
+int64_t vli_thread_cpu(int pid, int tid);
 /* Functions vli_leave / vli_finish call (one each; virtual order registers
  * its own when the task joins the board). */
 void vli_on_leave(void (*fn)(void));

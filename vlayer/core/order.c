@@ -189,23 +189,6 @@ static void segment_end(void)
 	atomic_store(&s->live_seq, atomic_load(&s->live_seq) | 1); /* odd: in the layer */
 }
 
-/* The CPU time the scheduler has counted for thread tid of pid; -1 if
- * unknown. */
-static int64_t thread_cpu(int pid, int tid)
-{
-	char path[64], buf[128];
-	FILE *f;
-	long long v;
-	int ok;
-
-	snprintf(path, sizeof path, "/proc/%d/task/%d/schedstat", pid, tid);
-	if (!(f = fopen(path, "r")))
-		return -1;
-	ok = fgets(buf, sizeof buf, f) && sscanf(buf, "%lld", &v) == 1;
-	fclose(f);
-	return ok && v >= 0 ? v : -1;
-}
-
 /* A lower bound on slot i's clock, from its CPU time, while it computes;
  * -1 if none (in the layer, or unknown).  *seq: the sequence number read. */
 static int64_t live_bound(int i, uint32_t *seq)
@@ -225,7 +208,7 @@ static int64_t live_bound(int i, uint32_t *seq)
 	if (atomic_load(&s->pid) < 0) /* another real host's: as last reported */
 		cpu = atomic_load(&s->live_cpu_q) == q ? atomic_load(&s->live_cpu) : -1;
 	else
-		cpu = thread_cpu(atomic_load(&s->pid), atomic_load(&s->live_tid));
+		cpu = vli_thread_cpu(atomic_load(&s->pid), atomic_load(&s->live_tid));
 	if (cpu < 0 || atomic_load(&s->live_seq) != q)
 		return -1;
 	*seq = q;

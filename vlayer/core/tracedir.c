@@ -113,7 +113,8 @@ static void keep_config(const char *dir)
 		unlink(tmp);
 }
 
-/* Remove the traces of an earlier run (vl-*.trc). */
+/* Remove the traces of an earlier run (vl-*.trc) and its CPU gates
+ * (.vlayer-cpus.HOST, cpugate.c: a new run may want another number). */
 static void clean(const char *dir)
 {
 	char path[VLCFG_PATH_MAX + 300];
@@ -125,7 +126,8 @@ static void clean(const char *dir)
 	while ((e = readdir(d))) {
 		size_t n = strlen(e->d_name);
 
-		if (n > 7 && !strncmp(e->d_name, "vl-", 3) && !strcmp(e->d_name + n - 4, ".trc")) {
+		if ((n > 7 && !strncmp(e->d_name, "vl-", 3) && !strcmp(e->d_name + n - 4, ".trc")) ||
+		    !strncmp(e->d_name, ".vlayer-cpus.", 13)) {
 			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
 			unlink(path);
 		}

@@ -7,6 +7,7 @@
 #ifndef VLCFG_VMCONFIG_H
 #define VLCFG_VMCONFIG_H
 
+#define VLCFG_MAX_CPUS 64           /* [simulation] cpus: at most */
 #define VLCFG_DEADLOCK_DEFAULT 2000000000LL /* [simulation] deadlock_after (ns) */
 
 #include <stddef.h>
@@ -103,6 +104,8 @@ typedef struct vlcfg_config {
 	int64_t deadlock_after;   /* [simulation] deadlock_after: ns every task must have waited,
 				     nothing on its way, before a deadlock is declared (2 s) */
 	char trace_dir[VLCFG_PATH_MAX]; /* [simulation] trace_dir, "" = not given */
+	int cpus;                 /* [simulation] cpus: processors the tasks of one real host
+				     compute on at once (the CPU gate): 0 off, -1 auto */
 	vlcfg_mpi mpi;               /* [mpi] and [collectives] */
 	vlcfg_topo topo;             /* [topology] */
 } vlcfg_config;

@@ -163,6 +163,10 @@ void vlcfg_dump(const vlcfg_config *cfg, FILE *out)
 	else
 		vlcfg_dump_unset(out, "trace_dir");
 	fprintf(out, "deadlock_after = %" PRId64 "ns\n", cfg->deadlock_after);
+	if (cfg->cpus > 0)
+		fprintf(out, "cpus = %d\n", cfg->cpus);
+	else
+		fprintf(out, "cpus = %s\n", cfg->cpus < 0 ? "auto" : "off");
 	vlcfg_dump_link(out, "intra", &cfg->intra);
 	vlcfg_dump_link(out, "inter", &cfg->inter);
 	vlcfg_dump_mpi(out, cfg);

@@ -49,9 +49,9 @@ static int vlcfg_bad(vlcfg_ld *st, const char *key, const char *text, int rc,
 }
 
 enum { VLCFG_T_WORD, VLCFG_T_TEXT, VLCFG_T_INT, VLCFG_T_NUM, VLCFG_T_TIME, VLCFG_T_PERKIB,
-       VLCFG_T_RATE, VLCFG_T_PWL, VLCFG_T_CONT, VLCFG_T_SIZE, VLCFG_T_HOSTLIST };
+       VLCFG_T_RATE, VLCFG_T_PWL, VLCFG_T_CONT, VLCFG_T_SIZE, VLCFG_T_HOSTLIST, VLCFG_T_CPUS };
 
-enum { VLCFG_COMPUTE, VLCFG_PLACEMENT, VLCFG_ORDERING, VLCFG_TRACE_DIR, VLCFG_DEADLOCK, VLCFG_COUNT, VLCFG_PROCS, VLCFG_FACTOR,
+enum { VLCFG_COMPUTE, VLCFG_PLACEMENT, VLCFG_ORDERING, VLCFG_TRACE_DIR, VLCFG_DEADLOCK, VLCFG_CPUS, VLCFG_COUNT, VLCFG_PROCS, VLCFG_FACTOR,
        VLCFG_REAL, VLCFG_INIT, VLCFG_FLOPS, VLCFG_SEND, VLCFG_RECV, VLCFG_TRANS, VLCFG_PERKIB,
        VLCFG_BW, VLCFG_SEND_MODEL, VLCFG_TRANS_MODEL, VLCFG_CONT, VLCFG_EAGER, VLCFG_MPI_PLACEMENT,
        VLCFG_RANKS_PER_NODE, VLCFG_RANK_HOSTS, VLCFG_NKEYS };
@@ -81,6 +81,8 @@ static const vlcfg_key vlcfg_keys[VLCFG_NKEYS] = {
 	{"ordering", VLCFG_SIM, VLCFG_T_WORD, 0, "use virtual or real", {"virtual", "real"}},
 	{"trace_dir", VLCFG_SIM, VLCFG_T_TEXT, 0, "use a directory", {NULL, NULL}},
 	{"deadlock_after", VLCFG_SIM, VLCFG_T_TIME, 0, VLCFG_USE_TIME, {NULL, NULL}},
+	{"cpus", VLCFG_SIM, VLCFG_T_CPUS, VLCFG_MAX_CPUS,
+	 "use off, auto or a number of processors 1..64", {NULL, NULL}},
 	{"count", VLCFG_IN(VLCFG_K_HOSTS), VLCFG_T_INT, VLCFG_MAX_HOSTS, "use an integer 1..100000",
 	 {NULL, NULL}},
 	{"processors", VLCFG_HOST, VLCFG_T_INT, VLCFG_MAX_PROCS, "use an integer 1..1000000",
@@ -170,6 +172,23 @@ static int vlcfg_get_int(vlcfg_ld *st, const vlcfg_key *k, const char *text, vlc
 
 	if (rc != VLCFG_OK)
 		return vlcfg_bad(st, k->name, text, rc, "whole number", k->use);
+	v->i = x;
+	return 0;
+}
+
+/* cpus: off (0), auto (-1) or 1..max. */
+static int vlcfg_get_cpus(vlcfg_ld *st, const vlcfg_key *k, const char *text, vlcfg_val *v)
+{
+	long x;
+	int rc;
+
+	if (!strcmp(text, "off") || !strcmp(text, "auto")) {
+		v->i = text[0] == 'o' ? 0 : -1;
+		return 0;
+	}
+	rc = vlcfg_integer(text, 1, k->max, &x);
+	if (rc != VLCFG_OK)
+		return vlcfg_bad(st, k->name, text, rc, "number of processors", k->use);
 	v->i = x;
 	return 0;
 }
@@ -372,6 +391,8 @@ static int vlcfg_value(vlcfg_ld *st, const vlcfg_key *k, const char *text, vlcfg
 		return vlcfg_get_size(st, k, text, v);
 	case VLCFG_T_HOSTLIST:
 		return vlcfg_get_hostlist(st, k, text, v);
+	case VLCFG_T_CPUS:
+		return vlcfg_get_cpus(st, k, text, v);
 	default:
 		return vlcfg_get_time(st, k, text, v);
 	}
@@ -568,6 +589,8 @@ static void vlcfg_store_sim(vlcfg_config *c, int id, const vlcfg_val *v)
 		c->ordering_real = (int)v->i;
 	else if (id == VLCFG_DEADLOCK)
 		c->deadlock_after = v->i;
+	else if (id == VLCFG_CPUS)
+		c->cpus = (int)v->i;
 	else
 		snprintf(c->trace_dir, sizeof(c->trace_dir), "%s", v->s);
 }
