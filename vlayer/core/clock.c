@@ -399,10 +399,33 @@ void vli_wait_until(int64_t t)
 	vli_t.now = t;
 }
 
+/* Measured computation counts the CPU time of the thread that started the
+ * layer only: say so at the end when the process's other threads (OpenMP,
+ * a threaded BLAS; the MPI library's own use little) used a good part of
+ * that much CPU time too. */
+static void warn_other_threads(void)
+{
+	struct timespec ts;
+	int64_t proc, thr, other;
+
+	if (vli_t.cfg.compute_ignore || clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+		return;
+	proc = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	thr = vli_cpu_ns();
+	other = proc - thr;
+	if (other > 100000000 && other > thr / 10)
+		vli_warn("task 0x%x: other threads of its process used %.3f s of CPU; only the "
+			 "CPU time of the thread that calls the layer is computation, so work done "
+			 "in other threads (OpenMP, a threaded BLAS: set OMP_NUM_THREADS=1 and "
+			 "OPENBLAS_NUM_THREADS=1) is not in the prediction",
+			 (unsigned)vli_t.id, (double)other / 1e9);
+}
+
 void vli_finish(void)
 {
 	if (!vli_t.ready || vli_t.ended)
 		return;
+	warn_other_threads();
 	vli_enter();
 	vli_t.ended = 1;
 	{
