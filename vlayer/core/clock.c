@@ -166,6 +166,15 @@ void vli_init_done(void)
 }
 
 static void (*leave_hook)(void), (*finish_hook)(void), (*seg_begin)(void), (*seg_end)(void);
+/* the CPU gate (cpugate.c), once a front end installed it */
+static void (*gate_take)(void), (*gate_give)(void), (*gate_end)(void);
+
+void vli_on_gate(void (*take)(void), void (*give)(void), void (*end)(void))
+{
+	gate_take = take;
+	gate_give = give;
+	gate_end = end;
+}
 
 static void measure_read_cost(void)
 {
@@ -308,13 +317,15 @@ void vli_enter(void)
 	if (!vli_t.ready)
 		return;
 	if (vli_t.cfg.compute_ignore) {
-		vli_cpugate_give(); /* (compute changed to ignore while it held one) */
+		if (gate_give)
+			gate_give(); /* (compute changed to ignore while it held one) */
 		return;
 	}
 	if (seg_end)
 		seg_end();
 	cpu = vli_cpu_ns();
-	vli_cpugate_give();
+	if (gate_give)
+		gate_give();
 	c = cpu - vli_t.cpu_mark - read_cost;
 	c = vli_scale_cpu(&vli_t.cfg, vli_t.host, c > 0 ? c : 0);
 	vli_t.cpu_mark = cpu;
@@ -355,7 +366,8 @@ void vli_leave(void)
 	if (leave_hook)
 		leave_hook();
 	if (!vli_t.cfg.compute_ignore) {
-		vli_cpugate_take();
+		if (gate_take)
+			gate_take();
 		vli_t.cpu_mark = vli_cpu_ns();
 		if (seg_begin)
 			seg_begin();
@@ -447,7 +459,8 @@ void vli_finish(void)
 			       vli_t.wait, real > 0 ? real : 0, 0);
 	}
 	vli_trace_close();
-	vli_cpugate_end();
+	if (gate_end)
+		gate_end();
 	if (finish_hook)
 		finish_hook();
 	vli_tracedir_release();

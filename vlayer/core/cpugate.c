@@ -485,3 +485,8 @@ void vli_cpugate_end(void)
 	}
 	off = 1;
 }
+
+void vli_cpugate_install(void)
+{
+	vli_on_gate(vli_cpugate_take, vli_cpugate_give, vli_cpugate_end);
+}

@@ -69,10 +69,13 @@ void vli_leave(void);
 /* The CPU gate (cpugate.c; [simulation] cpus, off by default), with measured
  * computation: vli_leave takes one of the real host's processors for the
  * task (waiting, smallest virtual time first, while none is free), vli_enter
- * gives it back; vli_cpugate_end at the task's end. */
+ * gives it back; vli_cpugate_end at the task's end.  A front end installs it
+ * (vli_cpugate_install: the clock then calls these through vli_on_gate). */
 void vli_cpugate_take(void);
 void vli_cpugate_give(void);
 void vli_cpugate_end(void);
+void vli_cpugate_install(void);
+void vli_on_gate(void (*take)(void), void (*give)(void), void (*end)(void));
 /* The CPU time the scheduler has counted for thread tid of process pid
  * (/proc/PID/task/TID/schedstat), ns; -1 if unknown. */
 int64_t vli_thread_cpu(int pid, int tid);

@@ -39,6 +39,7 @@ static void layer_init(void)
 static void load_config(void)
 {
 	vli_first_call();
+	vli_cpugate_install();
 	vli_load_config(&vli_t.cfg); /* a bad VMConfig ends here, status 2 */
 }
 

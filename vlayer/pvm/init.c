@@ -330,6 +330,7 @@ void vlpvm_enter(void)
 {
 	if (!vli_t.ready && !vli_t.ended) {
 		vli_first_call(); /* the program's computation before this call */
+		vli_cpugate_install();
 		vli_depth++;
 		init_task();
 		vli_depth--;
