@@ -13,6 +13,10 @@
  *                                  (sent at 10 ms of vl_compute) is visible
  *   icoll KIND BYTES ROOT LATE_NS  a nonblocking one (ibarrier, ibcast, iallreduce), then
  *                                  LATE_NS of modelled computation, then MPI_Wait / Test loop
+ *   wildrdv                        3 ranks: rank 1 sends 8000 B (rendezvous) at 0, rank 2
+ *                                  5000 B at 1 ms, rank 0 probes and receives from any
+ *                                  source at 5 ms: MPI matches the envelopes in the
+ *                                  order sent (rank 1 first), not the smaller message
  *   fortran-free: see mpi_exact_f.f90 for the Fortran program */
 #include <mpi.h>
 #include <stdio.h>
@@ -441,6 +445,34 @@ static int sleeps(void)
 	return 0;
 }
 
+static int wildrdv(void)
+{
+	char *b = calloc(8000, 1);
+	MPI_Status st;
+	int i;
+
+	if (rank == 1)
+		MPI_Send(b, 8000, MPI_BYTE, 0, 3, MPI_COMM_WORLD);
+	if (rank == 2) {
+		vl_compute(0.001);
+		MPI_Send(b, 5000, MPI_BYTE, 0, 3, MPI_COMM_WORLD);
+	}
+	if (rank == 0) {
+		vl_compute(0.005);
+		MPI_Probe(MPI_ANY_SOURCE, 3, MPI_COMM_WORLD, &st);
+		printf("P 0 probe %d\n", st.MPI_SOURCE);
+		t("probed");
+		for (i = 0; i < 2; i++) {
+			MPI_Recv(b, 8000, MPI_BYTE, MPI_ANY_SOURCE, 3, MPI_COMM_WORLD, &st);
+			printf("P 0 recv%d %d\n", i, st.MPI_SOURCE);
+			t(i ? "recv1" : "recv0");
+		}
+	}
+	t("end");
+	free(b);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int rc = 2;
@@ -460,6 +492,8 @@ int main(int argc, char **argv)
 		rc = coll(argv[2], atoi(argv[3]), atoi(argv[4]));
 	else if (argc >= 2 && !strcmp(argv[1], "semantics"))
 		rc = semantics();
+	else if (argc >= 2 && !strcmp(argv[1], "wildrdv") && np >= 3)
+		rc = wildrdv();
 	else if (argc >= 2 && !strcmp(argv[1], "sleep"))
 		rc = sleeps();
 	else if (argc >= 6 && !strcmp(argv[1], "icoll"))

@@ -123,6 +123,23 @@ assert_eq "isend .trf: ... until S + T + R" "0.000138 " "$(picl -4 -61 2)"
 assert_eq "isend .trf: the second has arrived (-60)" "0.000138 " "$(picl -3 -60 2)"
 assert_eq "isend .trf: the sends complete without waiting (-30)" "0.000158 0.000158 " "$(picl -3 -30 2)"
 
+# ---- a wildcard receive matches rendezvous envelopes in the order sent ----
+# rank 1 sends 8000 B at 0 (envelope in at S + T(0) = 40 us), rank 2 5000 B at
+# 1 ms; rank 0 probes at 5 ms (sees rank 1's), then receives twice from any
+# source: rank 1's first (MPI and SMPI match the envelope; until 2026-11-26
+# vlayer took the message whose data would arrive first, rank 2's), its data
+# leave at the post; then rank 2's
+run 3 "$CFG" wildrdv
+assert_eq "wildcard rendezvous: probe and receives take rank 1, then 2" "1 1 2" \
+	"$(echo "$out" | awk '$1 == "P" { printf "%s%s", s, $4; s = " " }')"
+p0=$((5000000 + R))
+r0=$((p0 + $(T 8000) + R))
+r1=$((r0 + $(T 5000) + R))
+assert_eq "wildcard rendezvous: probe at 5 ms + R" $p0 "$(get 0 probed)"
+assert_eq "wildcard rendezvous: first receive at post + T(8000) + R" $r0 "$(get 0 recv0)"
+assert_eq "wildcard rendezvous: second receive at post + T(5000) + R" $r1 "$(get 0 recv1)"
+assert_eq "wildcard rendezvous: rank 1's send ends when its data are in" $((r0 - R)) "$(get 1 end)"
+
 # ---- Iprobe polling: each poll costs R; visible once arrival <= now ----
 run 2 "$CFG" probe 100
 arr=$((S + $(T 100)))

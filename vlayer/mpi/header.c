@@ -210,6 +210,13 @@ int64_t vlmpi_arrival_of(const vlmpi_hdr *h, int64_t t_post)
 	return go + h->trans_ns;
 }
 
+int64_t vlmpi_envelope_of(const vlmpi_hdr *h)
+{
+	if (!(h->flags & VLMPI_HDR_RDV))
+		return vlmpi_arrival_of(h, 0); /* the data come with the envelope */
+	return h->t_call + h->send_ns + vli_trans_time(&vli_t.cfg, h->src_host, vli_t.host, 0);
+}
+
 int64_t vlmpi_rdv_departure(const vlmpi_hdr *h, int64_t ack)
 {
 	return h->t_call + h->send_ns > ack ? h->t_call + h->send_ns : ack;
@@ -271,7 +278,14 @@ int vlmpi_header_best(vlmpi_comm *v, int source, int tag, int64_t t_post, int64_
 		/* a source's candidate: its first matching header (MPI's order) */
 		if (!vlmpi_header_first(v->world[s], v->id, tag, &h))
 			continue;
-		fin = vlmpi_arrival_final(&h, t_post, &a);
+		/* matched when its envelope arrives: a rendezvous's goes ahead of
+		 * its data, which leave only when the receive is posted */
+		if (h.flags & VLMPI_HDR_RDV) {
+			a = vlmpi_envelope_of(&h);
+			fin = 1;
+		} else {
+			fin = vlmpi_arrival_final(&h, t_post, &a);
+		}
 		if (b < 0 || a < *tau ||
 		    (a == *tau && (v->world[s] < v->world[b] ||
 				   (v->world[s] == v->world[b] && h.seq < bseq)))) {
@@ -288,10 +302,14 @@ int vlmpi_header_best(vlmpi_comm *v, int source, int tag, int64_t t_post, int64_
 int64_t vlmpi_pending_arrival(vlmpi_comm *v, int source, int tag, int64_t t_post)
 {
 	int64_t tau = VLI_ORDER_NONE;
-	int htag;
+	int htag, b;
+	vlmpi_hdr h;
 
 	if (!vlmpi_vorder || source == MPI_PROC_NULL)
 		return VLI_ORDER_NONE;
 	vlmpi_header_drain();
-	return vlmpi_header_best(v, source, tag, t_post, &tau, &htag) >= 0 ? tau : VLI_ORDER_NONE;
+	b = vlmpi_header_best(v, source, tag, t_post, &tau, &htag);
+	if (b < 0 || !vlmpi_header_first(v->world[b], v->id, htag, &h))
+		return VLI_ORDER_NONE;
+	return vlmpi_arrival_of(&h, t_post); /* (its data, once matched) */
 }

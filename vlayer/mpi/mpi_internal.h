@@ -141,6 +141,12 @@ void vlmpi_header_cancel(const vlmpi_hdr *h, int dest);
  * t_post: departure at the end of the send call, for a rendezvous no earlier
  * than t_post. */
 int64_t vlmpi_arrival_of(const vlmpi_hdr *h, int64_t t_post);
+/* When the envelope of the message of *h arrives, which is when a wildcard
+ * receive, a probe or a poll can match it: an eager message's with its data
+ * (vlmpi_arrival_of at 0), a rendezvous's at the end of the send call plus
+ * the link's latency (the time of 0 bytes), ahead of its data, as MPI
+ * libraries send a request to send first. */
+int64_t vlmpi_envelope_of(const vlmpi_hdr *h);
 /* The same; 0 if it is an estimate (a flow on shared links not final yet:
  * the layer waits for its final arrival before the program sees it). */
 int vlmpi_arrival_final(const vlmpi_hdr *h, int64_t t_post, int64_t *a);
@@ -219,9 +225,9 @@ void vlmpi_wait_now(void);
 /* Takes in every header that has arrived, and waits for real for those
  * announced to this task but still on their way. */
 void vlmpi_catch_up(void);
-/* header.c: the earliest virtual arrival of a message a receive (source: a rank of v or
- * MPI_ANY_SOURCE; tag or MPI_ANY_TAG) posted at t_post would take, among the
- * headers there; VLI_ORDER_NONE if none. */
+/* header.c: the virtual arrival of the message a receive (source: a rank of v or
+ * MPI_ANY_SOURCE; tag or MPI_ANY_TAG) posted at t_post would take among the
+ * headers there (the earliest envelope: vlmpi_envelope_of); VLI_ORDER_NONE if none. */
 int64_t vlmpi_pending_arrival(vlmpi_comm *v, int source, int tag, int64_t t_post);
 /* The message a receive or probe takes in virtual order: mode RECV (posted at
  * t_post: waits for one), PROBE (its envelope; waits for one), POLL (only one

@@ -2,7 +2,8 @@
  * message's timing header (and answers a rendezvous) and moves the clock to
  * the virtual arrival; a nonblocking receive is only traced here and followed
  * until Wait/Test (complete.c).  A probe that sees a message looks at its
- * header without removing it: the envelope arrives as an eager message would;
+ * header without removing it: it sees the envelope, an eager message's with
+ * its data, a rendezvous's ahead of them (vlmpi_envelope_of);
  * MPI_Iprobe reports nothing for a message that has not arrived yet in
  * virtual time, and costs the receive delay like a test.  Matched probes
  * (Mprobe, Improbe) are timed as probes, and the receive of the message they
@@ -146,8 +147,8 @@ int vlmpi_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *stat
 	}
 	if (*flag) {
 		vlmpi_header_get(v->world[st.MPI_SOURCE], v->id, st.MPI_TAG, &h, 1);
-		/* a probe sees the envelope: it arrives as an eager message would */
-		if (vlmpi_arrival_of(&h, 0) > vli_t.now)
+		/* a probe sees the envelope (a rendezvous's ahead of its data) */
+		if (vlmpi_envelope_of(&h) > vli_t.now)
 			*flag = 0; /* not there yet in virtual time */
 	}
 	vlmpi_poll_cost(t0, source >= 0 && source < v->size ? v->host[source] : -1);
@@ -195,9 +196,9 @@ int vlmpi_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 	if (rc != MPI_SUCCESS)
 		return rc;
 	vlmpi_header_get(v->world[st.MPI_SOURCE], v->id, st.MPI_TAG, &h, 1);
-	/* a probe sees the envelope: it arrives as an eager message would */
+	/* a probe sees the envelope (a rendezvous's ahead of its data) */
 	vli_msg_probed(v->world[st.MPI_SOURCE], h.src_host, st.MPI_TAG, h.seq, t0,
-		       vlmpi_arrival_of(&h, 0));
+		       vlmpi_envelope_of(&h));
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
 	return rc;
@@ -265,9 +266,9 @@ int vlmpi_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_S
 	if (rc != MPI_SUCCESS)
 		return rc;
 	vlmpi_header_get(v->world[st.MPI_SOURCE], v->id, st.MPI_TAG, &h, 1);
-	/* as MPI_Probe: the envelope arrives as an eager message would */
+	/* as MPI_Probe: the envelope */
 	vli_msg_probed(v->world[st.MPI_SOURCE], h.src_host, st.MPI_TAG, h.seq, t0,
-		       vlmpi_arrival_of(&h, 0));
+		       vlmpi_envelope_of(&h));
 	matched_add(*message, v, &st);
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
@@ -298,7 +299,7 @@ int vlmpi_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *me
 	}
 	if (!chose && rc == MPI_SUCCESS && *flag) {
 		vlmpi_header_get(v->world[st.MPI_SOURCE], v->id, st.MPI_TAG, &h, 1);
-		if (vlmpi_arrival_of(&h, 0) > vli_t.now)
+		if (vlmpi_envelope_of(&h) > vli_t.now)
 			*flag = 0;
 		else /* the same message: the first from that source with that tag */
 			rc = PMPI_Improbe(st.MPI_SOURCE, st.MPI_TAG, comm, flag, message, &st);
