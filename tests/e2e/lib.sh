@@ -7,6 +7,17 @@ E2E_PASS=0
 E2E_FAIL=0
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/vlayer-e2e.XXXXXX")
 
+# mpi_env: what every MPI test needs - mpirun as root and oversubscribed; PRE
+# is vlrun's option for the program: it is linked with the layer, and
+# preloading the layer as well (what users do with unmodified binaries) is
+# left out under ASan (its runtime must come first)
+mpi_env() {
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	export OMPI_MCA_rmaps_base_oversubscribe=1
+	PRE=""
+	[ -n "${VL_SANITIZED:-}" ] && PRE=--no-preload
+}
+
 pvmd_stop() {
 	vl_pvmd_stop
 }

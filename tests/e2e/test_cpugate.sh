@@ -7,10 +7,7 @@
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
-PRE=""
-[ -n "${VL_SANITIZED:-}" ] && PRE=--no-preload
+mpi_env
 VLCC_CC="${VLCC_CC:-cc}" "$BUILD/vlcc" -mpi -Wall -Wextra -Werror -O1 \
 	-o "$WORK/cpugate_mpi" "$HERE/cpugate_mpi.c" || { fail "build cpugate_mpi.c"; e2e_summary; exit 1; }
 

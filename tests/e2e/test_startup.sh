@@ -13,10 +13,7 @@
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
-PRE=""
-[ -n "${VL_SANITIZED:-}" ] && PRE=--no-preload
+mpi_env
 # a limit of 1 s of computation per task: 1 ms of CPU at factor 1000 (the
 # fix took it from 3-11 s to 0.1-0.35 s here)
 LIMIT_US=1000000
