@@ -209,14 +209,15 @@ fail:
 	return -1;
 }
 
-/* This task's entry in proc[]: a free one, or one of a task that died. */
+/* This task's entry in proc[]: a free one (also one a task that ended gave
+ * up), or one of a task that died. */
 static int join(void)
 {
-	int i, pid = (int)getpid(), n = atomic_load(&g->nprocs);
+	int i, pid = (int)getpid(), n;
 
 	for (i = 0; i < GATE_PROCS; i++) {
 		int old = atomic_load(&g->proc[i].pid);
-		if (i >= n && old == 0) {
+		if (old == 0) {
 			int want = 0;
 			if (atomic_compare_exchange_strong(&g->proc[i].pid, &want, pid))
 				break;
