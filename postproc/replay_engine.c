@@ -57,6 +57,10 @@ typedef struct rreq {
 typedef struct rcoll {
 	uint64_t k;
 	int kind, root, arrived, left, done;
+	int nb;               /* a nonblocking one (any member's record says so) */
+	vlcoll_job *job;      /* sharing the links with the other messages: running */
+	vlcoll_net net;
+	struct rpl *r;
 	unsigned flags;       /* the call made: VL_TF_V, VL_TF_BLOCK (any member's) */
 	int64_t *entry, *bytes;
 	vlcoll_out *out;
@@ -680,6 +684,12 @@ static int do_send(rpl *r, int i)
 				q->num = (uint32_t)c->u.v.t4;
 				q->seq = c->seq;
 				q->rdv = rdv_new;
+				/* on shared links its flow leaves when its receive is
+				 * posted, which may be before this task waits for it (a
+				 * collective in between takes the links with it) */
+				if (r->flows && r->nw->topo.coll_shared && rdv_new &&
+				    dh != t->host && !r->m[j].have_post && look_ahead(r, j, ri) < 0)
+					return -1;
 			}
 			msg_done(r, j);
 		}
@@ -1051,6 +1061,7 @@ static void coll_free(rpl *r, rcoll *g)
 	for (p = &r->colls; *p != g; p = &(*p)->next)
 		;
 	*p = g->next;
+	vlcoll_job_free(g->job);
 	free(g->entry);
 	free(g->bytes);
 	free(g->out);
@@ -1077,6 +1088,63 @@ static int coll_variant(const rcoll *g, int p)
 	return VLCOLL_PLAIN;
 }
 
+/* Its members can go on. */
+static void coll_done(rpl *r, rcoll *g)
+{
+	int i;
+
+	g->done = 1;
+	for (i = 0; i < r->n; i++)
+		if (r->t[i].coll == g)
+			wake(r, i);
+}
+
+/* A blocking collective's messages between hosts share the links with the
+ * other messages, as online (vlayer/mpi/coll.c): flows of the table (keyed
+ * by the collective's number + 1 and the message's index), taken once
+ * final; settle_flows resumes the collective. */
+static int cnet_add(void *ctx, uint32_t k, int src, int dst, int src_host, int dst_host,
+		    int64_t bytes, int64_t start)
+{
+	rcoll *g = ctx;
+	int x = vli_ftab_add_coll(g->r->ft, 1, g->k + 1, k, 1, src, dst, src_host, dst_host, bytes,
+				  start);
+
+	if (x < 0)
+		approx(g->r, VLPOST_RPL_FLOWS);
+	return x;
+}
+
+static int cnet_end(void *ctx, int h, uint32_t k, int64_t *arr)
+{
+	rcoll *g = ctx;
+	vli_fent *e = &g->r->ft->e[h];
+
+	(void)k;
+	*arr = e->est;
+	if (!e->final)
+		return 0;
+	vli_ftab_consume(g->r->ft, h);
+	return 1;
+}
+
+/* Run g's simulation on as far as the final arrivals allow. */
+static int coll_resume(rpl *r, rcoll *g)
+{
+	int64_t lb;
+	int rc = vlcoll_job_run(g->job, &lb);
+
+	if (rc < 0)
+		return fail(r, "collective %s number %llu could not complete on the shared links",
+			    vl_coll_kind_name(g->kind), (unsigned long long)g->k);
+	if (rc > 0) {
+		vlcoll_job_free(g->job);
+		g->job = NULL;
+		coll_done(r, g);
+	}
+	return 0;
+}
+
 /* Simulate collective g once every member is in (the algorithm of nw). */
 static int coll_run(rpl *r, rcoll *g)
 {
@@ -1095,16 +1163,24 @@ static int coll_run(rpl *r, rcoll *g)
 	in.entry = g->entry;
 	in.bytes = g->bytes;
 	in.variant = coll_variant(g, p);
-	rc = vlcoll_sim(r->nw, &in, g->out);
+	if (r->flows && !g->nb && r->nw->topo.coll_shared) {
+		g->r = r;
+		g->net.ctx = g;
+		g->net.add = cnet_add;
+		g->net.end = cnet_end;
+		g->job = vlcoll_job_start(r->nw, &in, &g->net, g->out);
+		rc = g->job ? 0 : -1;
+	} else {
+		rc = vlcoll_sim(r->nw, &in, g->out);
+	}
 	free(host);
 	if (rc != 0)
 		return fail(r, "collective %s number %llu could not be simulated with algorithm %s",
 			    vl_coll_kind_name(g->kind), (unsigned long long)g->k,
 			    vlcoll_alg_name(in.alg));
-	g->done = 1;
-	for (i = 0; i < p; i++)
-		if (r->t[i].coll == g)
-			wake(r, i);
+	if (g->job)
+		return coll_resume(r, g);
+	coll_done(r, g);
 	return 0;
 }
 
@@ -1133,6 +1209,7 @@ static int do_coll(rpl *r, int i)
 			return fail(r, "out of memory");
 		if (nb)
 			approx(r, VLPOST_RPL_NBCOLL);
+		g->nb |= nb;
 		g->entry[rank] = t->t0n;
 		g->flags |= c->flags & (VL_TF_V | VL_TF_BLOCK);
 		if (kind == VL_KIND_ALLTOALL) {
@@ -1260,6 +1337,7 @@ static int step(rpl *r, int i)
  * Wakes their receivers; 0 if no flow is open (the replay stalls). */
 static int settle_flows(rpl *r)
 {
+	rcoll *g, *next;
 	vli_ftab *ft = r->ft;
 	int64_t least = INT64_MAX;
 	int i, j;
@@ -1275,7 +1353,7 @@ static int settle_flows(rpl *r)
 		vli_fent *e = &ft->e[i];
 
 		e->changed = 0;
-		if (!e->used || !e->final || e->consumed)
+		if (!e->used || !e->final || e->consumed || e->coll_on)
 			continue;
 		if ((j = msg_get(r, e->src_id, e->seq)) < 0)
 			return fail(r, "out of memory");
@@ -1283,6 +1361,11 @@ static int settle_flows(rpl *r)
 		r->m[j].wait_recv = -1;
 		wake(r, r->m[j].wait_send);
 		r->m[j].wait_send = -1;
+	}
+	for (g = r->colls; g; g = next) {
+		next = g->next; /* (coll_resume may not free g: its members still read it) */
+		if (g->job && coll_resume(r, g) < 0)
+			return 0;
 	}
 	return 1; /* (the first open flow at least is off now) */
 }

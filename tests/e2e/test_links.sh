@@ -8,7 +8,10 @@
 #    binomial bcast on private full-duplex links sum_{j=1..k} (L + j m/B),
 #    recursive-doubling allreduce on a bus k (L + p m/B), pairwise alltoall on
 #    a bus (p-1)(L + p m/B), an exchange on half-duplex links L + 2 m/B, a
-#    fat tree's shared spine;
+#    fat tree's shared spine; with [topology] collectives = shared also with
+#    the other messages at the same time (a blocking collective): a bcast
+#    beside an Isend on one link, two bcasts of two communicators on a bus,
+#    L + 2 m/B (by default each alone, L + m/B);
 #  - a point-to-point message takes its route's latency (torus: a hop's per
 #    hop) plus m/B, and messages of separate calls share the links too
 #    (vlayer/core/order_flows.c): rank 0's Isends to 3 hosts each L + 3 m/B,
@@ -176,8 +179,33 @@ assert_eq "rendezvous, star, MPI_Testall at 2 ms: done then; 4 bytes later L + 4
 run rdv-waitany-star 4 rstar "$WORK/pattern" waitany $M
 assert_eq "rendezvous, star, MPI_Waitany on MPI_ANY_SOURCE: each taken alone in turn, k (L + m/B)" \
 	"$((3 * (L + MB))) $((L + MB)) $((2 * (L + MB))) $((3 * (L + MB)))" "$(ends rdv-waitany-star)"
+# ---- a blocking collective's messages share the links with the others
+# ([topology] collectives = shared) ----
+cfg cstar 4 "kind = star" "collectives = shared"
+cfg cbus 4 "kind = bus" "collectives = shared"
+cfg rcstar 4 "kind = star" "collectives = shared"
+cfg rcbus 4 "kind = bus" "collectives = shared"
+sed -i 's/^eager_limit = 1MiB/eager_limit = 1KiB/' "$WORK/rcstar.ini" "$WORK/rcbus.ini"
+run collp2p-star 2 star "$WORK/pattern" collp2p $M
+assert_eq "star, collectives = apart (the default): a bcast beside an Isend, each alone: L + m/B" \
+	"0 $((L + MB))" "$(ends collp2p-star)"
+run collp2p-cstar 2 cstar "$WORK/pattern" collp2p $M
+assert_eq "star, collectives = shared: rank 0's Isend to rank 1 and their bcast's message share rank 0's link: L + 2 m/B" \
+	"0 $((L + 2 * MB))" "$(ends collp2p-cstar)"
+run rdv-collp2p-cstar 2 rcstar "$WORK/pattern" collp2p $M
+assert_eq "rendezvous, star, collectives = shared: the same, the sender's bcast and Waitall ending with the data" \
+	"$((L + 2 * MB)) $((L + 2 * MB))" "$(ends rdv-collp2p-cstar)"
+run twobcast-cbus 4 cbus "$WORK/pattern" twobcast $M
+assert_eq "bus, collectives = shared: two bcasts in two communicators at once share it: L + 2 m/B" \
+	"0 $((L + 2 * MB)) 0 $((L + 2 * MB))" "$(ends twobcast-cbus)"
+run rdv-twobcast-cbus 4 rcbus "$WORK/pattern" twobcast $M
+assert_eq "rendezvous, bus, collectives = shared: the same, the roots ending with the data" \
+	"$((L + 2 * MB)) $((L + 2 * MB)) $((L + 2 * MB)) $((L + 2 * MB))" "$(ends rdv-twobcast-cbus)"
+run collp2p-none 2 none "$WORK/pattern" collp2p $M
+assert_eq "no [topology]: the same contention-free, L + m/B" "0 $((L + MB))" "$(ends collp2p-none)"
+
 # reproducible: the same traces again, and beside a CPU hog
-for name in fanin-star ring-bus rdv-gather-star; do
+for name in fanin-star ring-bus rdv-gather-star twobcast-cbus rdv-twobcast-cbus; do
 	cp -r "$WORK/$name" "$WORK/$name.first"
 	mode=${name%-*}
 	mode=${mode#rdv-}
@@ -291,7 +319,7 @@ done
 # ---- replay on the run's own VMConfig: the same ends ----
 for name in bcast-star allreduce-bus alltoall-bus route-torus fanout-star fanin-star ring-bus \
 	exchange-half rdv-fanout-star rdv-gather-star rdv-ring-bus rdv-exchange-half rdv-fanin-star rdv-waitany-star rdv-cross-bus rdv-testall-star \
-	rdv-stream-half rdv-fire-half; do
+	rdv-stream-half rdv-fire-half collp2p-star collp2p-cstar rdv-collp2p-cstar; do
 	rm -rf "$WORK/rpl"
 	if "$BUILD/vlpost" replay --vmconfig "$WORK/$name/vmconfig.ini" -o "$WORK/rpl" "$WORK/$name" \
 		> "$WORK/rpl.out" 2>&1; then
@@ -326,6 +354,9 @@ if command -v "${SMPIRUN:-smpirun}" > /dev/null 2>&1; then
 			"$((L + 3 * MB + 320)) $((L + 3 * MB + 320)) $((L + 3 * MB + 320)) $((L + 3 * MB + 320))" \
 			"$(for r in 0 1 2 3; do col "$name" $r 5; done | tr '\n' ' ' | sed 's/ $//')"
 	done
+	sg rdv-collp2p-cstar
+	assert_eq "SimGrid, star: a bcast and an Isend at once, at vlayer's (collectives = shared) + 160 ns" \
+		"$((L + 2 * MB + 160)) $((L + 2 * MB + 160))" "$(col rdv-collp2p-cstar 0 5) $(col rdv-collp2p-cstar 1 5)"
 	sg allreduce-fattree
 	assert_eq "SimGrid, fat tree: the allreduce at vlayer's + 3 x 160 ns (the envelope is not taken off hop latencies)" \
 		$((6 * 5000 + 3 * MB + 480)) "$(col allreduce-fattree 0 5)"

@@ -164,4 +164,31 @@ const char *vlcoll_ompi_name(int kind, int variant, int ompi);
  * of range).  Deterministic: every rank computes identical results. */
 int vlcoll_sim(const vlcfg_config *c, const vlcoll_in *in, vlcoll_out *out);
 
+/* The table of a run's messages on shared links, for a collective whose
+ * messages share them with the program's other traffic (with a [topology]):
+ * online vlayer/core/order_flows.c through the MPI front end, in a replay
+ * postproc/replay_engine.c.  add: message k of the collective's schedule
+ * (the same k on every member), from rank src to rank dst, leaves at start;
+ * its handle, or -1 (not a flow: it takes its contention-free time).  end:
+ * 1 and its final arrival in *arr, once final (taken: not asked again), or
+ * 0 and its estimate. */
+typedef struct vlcoll_net {
+	void *ctx;
+	int (*add)(void *ctx, uint32_t k, int src, int dst, int src_host, int dst_host,
+		   int64_t bytes, int64_t start);
+	int (*end)(void *ctx, int h, uint32_t k, int64_t *arr);
+} vlcoll_net;
+
+/* vlcoll_sim with the messages between hosts in net's table (c has a
+ * [topology]): start it (NULL: in is invalid), run it as far as the final
+ * arrivals allow (vlcoll_job_run: 1 done, out filled; 0 every rank waits for
+ * an arrival not final yet, *lb the least estimate of them - no rank of the
+ * collective starts a message before it; -1 it cannot complete), free it.
+ * in's arrays are copied; out must live until the job is freed. */
+typedef struct vlcoll_job vlcoll_job;
+vlcoll_job *vlcoll_job_start(const vlcfg_config *c, const vlcoll_in *in, const vlcoll_net *net,
+			     vlcoll_out *out);
+int vlcoll_job_run(vlcoll_job *j, int64_t *lb);
+void vlcoll_job_free(vlcoll_job *j);
+
 #endif

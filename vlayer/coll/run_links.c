@@ -1,26 +1,37 @@
 /* run_links.c - running a collective's schedule on a VMConfig with a
  * [topology] (vlcoll_run_links, sched.h): its messages between hosts are
  * flows that share the links (vlayer/core/links.c), so when one arrives
- * depends on every other message of the collective on the wire at the same
- * time.  The ranks are run in the order of their virtual times, interleaved
- * with the flows' events: a rank acts when its clock is not later than the
- * next flow event; otherwise the flows advance to that event.  A flow is
- * added when its departure is known (an eager send: the end of its send
- * time; a rendezvous: the later of that and the receive's post), which is
- * never before the time the flows have reached.  The message semantics are
- * run.c's (coll.h); only the transmission between hosts differs.  The
- * collective's flows share the links among themselves only: other traffic
- * of the program at the same time is not seen here (README, Known limits).
+ * depends on every other message on the wire at the same time.  The message
+ * semantics are run.c's (coll.h); only the transmission between hosts
+ * differs.  A flow is added when its departure is known (an eager send: the
+ * end of its send time; a rendezvous: the later of that and the receive's
+ * post).  Two ways:
+ *  - alone (vlcoll_run_links): the collective's flows share the links among
+ *    themselves.  The ranks are run in the order of their virtual times,
+ *    interleaved with the flows' events: a rank acts when its clock is not
+ *    later than the next flow event; otherwise the flows advance to that
+ *    event, so a flow is never added before the time the flows have reached.
+ *  - with the program's other messages (vlcoll_links_start, a vlcoll_net):
+ *    the flows go into the table of the run's flows (online
+ *    vlayer/core/order_flows.c, or the replay's), which decides their
+ *    arrivals together with every other message; an arrival is taken only
+ *    once the table says it is final, so the order in which the ranks act
+ *    does not matter.  Every rank runs until it waits for an arrival not
+ *    final yet; then the run stops (vlcoll_links_resume returns 0) with the
+ *    least estimate of those arrivals, before which none of the
+ *    collective's ranks can start another message.
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "vlayer/core/engine.h"
 #include "vlayer/coll/sched.h"
 
-typedef struct lrun {
+struct vlcoll_lrun {
 	const vlcfg_config *c;
 	vlcoll_sched *s;
-	const int *host;
+	int *host;
+	const vlcoll_net *net; /* the run's table of flows (NULL: alone, in fl) */
 	vli_flows fl;
 	size_t *base;   /* rank r's operations at base[r] .. in the arrays below */
 	int *flow;      /* of a send: its flow (-1: none yet, or inside a host) */
@@ -32,8 +43,10 @@ typedef struct lrun {
 	size_t npend;
 	/* the ranks that can act, a binary heap on (clock, rank) */
 	int *heap, nheap;
+	int *pc, left;  /* each rank's next action; ranks not done */
 	vlcoll_out *out;
-} lrun;
+};
+typedef struct vlcoll_lrun lrun;
 
 static int before(const lrun *L, int a, int b)
 {
@@ -90,12 +103,16 @@ static void launch(lrun *L, int r, int i, int64_t t)
 	int hs = L->host[r], hd = L->host[op->peer];
 
 	L->launched[k] = 1;
-	if (hs == hd) {
+	if (hs != hd && L->net)
+		L->flow[k] = L->net->add(L->net->ctx, (uint32_t)k, r, op->peer, hs, hd, op->bytes, t);
+	else if (hs != hd)
+		L->flow[k] = vli_flows_add(&L->fl, hs, hd, op->bytes, t);
+	if (L->flow[k] >= 0) {
+		L->pend[L->npend++] = k;
+	} else {
+		/* inside a host, or the run's table is full (contention-free) */
 		L->arr[k] = t + vli_trans_time(L->c, hs, hd, op->bytes);
 		wake(L, k);
-	} else {
-		L->flow[k] = vli_flows_add(&L->fl, hs, hd, op->bytes, t);
-		L->pend[L->npend++] = k;
 	}
 }
 
@@ -106,6 +123,8 @@ static int arrival(lrun *L, int r, int i, int64_t *in)
 
 	if (!L->launched[k])
 		return 0;
+	if (L->flow[k] >= 0 && L->net)
+		return 0; /* (vlcoll_links_resume takes it once final) */
 	if (L->flow[k] >= 0)
 		return vli_flows_end(&L->fl, L->flow[k], in);
 	*in = L->arr[k];
@@ -155,83 +174,162 @@ static int act(lrun *L, int r, int *pc, vlcoll_out *o)
 	return 1;
 }
 
+static void lrun_free(lrun *L)
+{
+	if (!L)
+		return;
+	if (!L->net)
+		vli_flows_free(&L->fl);
+	free(L->host);
+	free(L->base);
+	free(L->flow);
+	free(L->arr);
+	free(L->launched);
+	free(L->wait_s);
+	free(L->wait_r);
+	free(L->pend);
+	free(L->heap);
+	free(L->pc);
+	free(L);
+}
+
+static lrun *lrun_new(const vlcfg_config *c, vlcoll_sched *s, const int *host,
+		      const int64_t *entry, vlcoll_out *out, const vlcoll_net *net)
+{
+	int p = s->p, r;
+	size_t n = 0, k;
+	lrun *L;
+
+	if (vlcoll_prepare(s, entry, out) < 0)
+		return NULL;
+	L = vlcoll_alloc(1, sizeof *L);
+	L->c = c;
+	L->s = s;
+	L->net = net;
+	L->host = vlcoll_alloc((size_t)p, sizeof(*L->host));
+	memcpy(L->host, host, sizeof(*L->host) * (size_t)p);
+	L->out = out;
+	L->base = vlcoll_alloc((size_t)p, sizeof(*L->base));
+	for (r = 0; r < p; r++) {
+		L->base[r] = n;
+		n += (size_t)s->rank[r].n;
+	}
+	L->flow = vlcoll_alloc(n, sizeof(*L->flow));
+	L->arr = vlcoll_alloc(n, sizeof(*L->arr));
+	L->launched = vlcoll_alloc(n, 1);
+	L->wait_s = vlcoll_alloc(n, sizeof(*L->wait_s));
+	L->wait_r = vlcoll_alloc(n, sizeof(*L->wait_r));
+	L->pend = vlcoll_alloc(n, sizeof(*L->pend));
+	L->npend = 0;
+	for (k = 0; k < n; k++)
+		L->flow[k] = L->wait_s[k] = L->wait_r[k] = -1;
+	L->heap = vlcoll_alloc((size_t)p, sizeof(*L->heap));
+	L->nheap = 0;
+	if (!net)
+		vli_flows_init(&L->fl, c);
+	L->pc = vlcoll_alloc((size_t)p, sizeof(*L->pc));
+	L->left = 0;
+	for (r = 0; r < p; r++)
+		if (s->rank[r].nact > 0) {
+			heap_push(L, r);
+			L->left++;
+		}
+	return L;
+}
+
+/* Rank r (popped from the heap) acts; back into the heap unless it waits or
+ * is done. */
+static void act_once(lrun *L, int r)
+{
+	if (act(L, r, L->pc, &L->out[r])) {
+		if (L->pc[r] < L->s->rank[r].nact)
+			heap_push(L, r);
+		else
+			L->left--;
+	}
+}
+
 int vlcoll_run_links(const vlcfg_config *c, vlcoll_sched *s, const int *host,
 		     const int64_t *entry, vlcoll_out *out)
 {
-	int p = s->p, r, left = 0, rc = -1, *pc;
-	size_t n = 0, k, i;
-	lrun L;
+	lrun *L = lrun_new(c, s, host, entry, out, NULL);
+	size_t i, k;
+	int rc;
 
-	if (vlcoll_prepare(s, entry, out) < 0)
+	if (!L)
 		return -1;
-	L.c = c;
-	L.s = s;
-	L.host = host;
-	L.out = out;
-	L.base = vlcoll_alloc((size_t)p, sizeof(*L.base));
-	for (r = 0; r < p; r++) {
-		L.base[r] = n;
-		n += (size_t)s->rank[r].n;
-	}
-	L.flow = vlcoll_alloc(n, sizeof(*L.flow));
-	L.arr = vlcoll_alloc(n, sizeof(*L.arr));
-	L.launched = vlcoll_alloc(n, 1);
-	L.wait_s = vlcoll_alloc(n, sizeof(*L.wait_s));
-	L.wait_r = vlcoll_alloc(n, sizeof(*L.wait_r));
-	L.pend = vlcoll_alloc(n, sizeof(*L.pend));
-	L.npend = 0;
-	for (k = 0; k < n; k++)
-		L.flow[k] = L.wait_s[k] = L.wait_r[k] = -1;
-	L.heap = vlcoll_alloc((size_t)p, sizeof(*L.heap));
-	L.nheap = 0;
-	vli_flows_init(&L.fl, c);
-	pc = vlcoll_alloc((size_t)p, sizeof(*pc));
-	for (r = 0; r < p; r++)
-		if (s->rank[r].nact > 0) {
-			heap_push(&L, r);
-			left++;
-		}
 	/* the rank with the earliest clock acts if no flow event comes first;
 	 * a rank that must wait leaves the heap until the arrival it waits for
 	 * is known (wake) */
-	while (left > 0) {
-		double tf = vli_flows_next(&L.fl);
+	while (L->left > 0) {
+		double tf = vli_flows_next(&L->fl);
 
-		if (L.nheap > 0 && (double)out[L.heap[0]].exit <= tf) {
-			r = heap_pop(&L);
-			if (act(&L, r, pc, &out[r])) {
-				if (pc[r] < s->rank[r].nact)
-					heap_push(&L, r);
-				else
-					left--;
-			}
+		if (L->nheap > 0 && (double)out[L->heap[0]].exit <= tf) {
+			act_once(L, heap_pop(L));
 			continue;
 		}
 		if (isinf(tf))
 			break; /* every rank waits for what never comes */
-		vli_flows_step(&L.fl);
-		for (i = 0; i < L.npend;) {
+		vli_flows_step(&L->fl);
+		for (i = 0; i < L->npend;) {
 			int64_t e;
 
-			k = L.pend[i];
-			if (vli_flows_end(&L.fl, L.flow[k], &e)) {
-				wake(&L, k);
-				L.pend[i] = L.pend[--L.npend];
+			k = L->pend[i];
+			if (vli_flows_end(&L->fl, L->flow[k], &e)) {
+				wake(L, k);
+				L->pend[i] = L->pend[--L->npend];
 			} else {
 				i++;
 			}
 		}
 	}
-	rc = left > 0 ? -1 : 0;
-	vli_flows_free(&L.fl);
-	free(L.base);
-	free(L.flow);
-	free(L.arr);
-	free(L.launched);
-	free(L.wait_s);
-	free(L.wait_r);
-	free(L.pend);
-	free(L.heap);
-	free(pc);
+	rc = L->left > 0 ? -1 : 0;
+	lrun_free(L);
 	return rc;
+}
+
+vlcoll_lrun *vlcoll_links_start(const vlcfg_config *c, vlcoll_sched *s, const int *host,
+				const int64_t *entry, vlcoll_out *out, const vlcoll_net *net)
+{
+	return lrun_new(c, s, host, entry, out, net);
+}
+
+int vlcoll_links_resume(vlcoll_lrun *L, int64_t *lb)
+{
+	for (;;) {
+		int64_t least = INT64_MAX, e;
+		size_t i, k;
+		int woke = 0;
+
+		while (L->nheap > 0)
+			act_once(L, heap_pop(L));
+		if (L->left == 0)
+			return 1;
+		/* every rank waits: take the arrivals that are final */
+		for (i = 0; i < L->npend;) {
+			k = L->pend[i];
+			if (L->net->end(L->net->ctx, L->flow[k], (uint32_t)k, &e)) {
+				L->arr[k] = e;
+				L->flow[k] = -1;
+				wake(L, k);
+				L->pend[i] = L->pend[--L->npend];
+				woke = 1;
+			} else {
+				if (e < least)
+					least = e;
+				i++;
+			}
+		}
+		if (woke)
+			continue;
+		if (L->npend == 0)
+			return -1; /* every rank waits for what never comes */
+		*lb = least;
+		return 0;
+	}
+}
+
+void vlcoll_links_free(vlcoll_lrun *L)
+{
+	lrun_free(L);
 }

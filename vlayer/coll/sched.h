@@ -83,6 +83,16 @@ int vlcoll_run(const vlcfg_config *c, vlcoll_sched *s, const int *host, const in
  * run in the order of their virtual times with the flows, not swept. */
 int vlcoll_run_links(const vlcfg_config *c, vlcoll_sched *s, const int *host,
 		     const int64_t *entry, vlcoll_out *out);
+/* The same with the flows in the run's table net (run_links.c): start
+ * (NULL if s is broken), run until every rank waits for an arrival not final
+ * yet (vlcoll_links_resume: 1 done, 0 waits - *lb the least estimate of those
+ * arrivals -, -1 the schedule cannot complete), free.  s and out must live
+ * until freed. */
+typedef struct vlcoll_lrun vlcoll_lrun;
+vlcoll_lrun *vlcoll_links_start(const vlcfg_config *c, vlcoll_sched *s, const int *host,
+				const int64_t *entry, vlcoll_out *out, const vlcoll_net *net);
+int vlcoll_links_resume(vlcoll_lrun *L, int64_t *lb);
+void vlcoll_links_free(vlcoll_lrun *L);
 
 /* For both runners (prepare.c): a time not known yet (a send not started, a
  * receive not posted); match sends to receives, check that every started

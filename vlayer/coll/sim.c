@@ -3,6 +3,7 @@
  * the kind's fixed default or Open MPI's rules, select_openmpi.c), build its
  * schedule (alg/), run it (run.c).
  */
+#include <stdlib.h>
 #include "vlayer/core/engine.h"
 #include "vlayer/coll/alg/alg.h"
 
@@ -300,22 +301,69 @@ static void vlcoll_build(vlcoll_sched *s, const vlcoll_in *in, int alg)
 	}
 }
 
-int vlcoll_sim(const vlcfg_config *c, const vlcoll_in *in, vlcoll_out *out)
+/* The algorithm to simulate in with; -1 if in is invalid. */
+static int vlcoll_alg_of(const vlcfg_config *c, const vlcoll_in *in, const vlcoll_out *out)
 {
-	vlcoll_sched s;
-	int alg = vlcoll_check(c, in, out), rc;
+	int alg = vlcoll_check(c, in, out);
 
-	if (alg < 0)
-		return -1;
-	if (in->alg == VLCOLL_ALG_DEFAULT && c->mpi.coll_select == VLCOLL_SELECT_OPENMPI) {
+	if (alg >= 0 && in->alg == VLCOLL_ALG_DEFAULT &&
+	    c->mpi.coll_select == VLCOLL_SELECT_OPENMPI) {
 		int sel = vlcoll_openmpi(in);
 
 		if (sel != VLCOLL_ALG_DEFAULT)
 			alg = sel;
 	}
+	return alg;
+}
+
+int vlcoll_sim(const vlcfg_config *c, const vlcoll_in *in, vlcoll_out *out)
+{
+	vlcoll_sched s;
+	int alg = vlcoll_alg_of(c, in, out), rc;
+
+	if (alg < 0)
+		return -1;
 	vlcoll_sched_init(&s, in->p);
 	vlcoll_build(&s, in, alg);
 	rc = vlcoll_run(c, &s, in->host, in->entry, out);
 	vlcoll_sched_free(&s);
 	return rc;
+}
+
+struct vlcoll_job {
+	vlcoll_sched s;
+	vlcoll_lrun *L;
+};
+
+vlcoll_job *vlcoll_job_start(const vlcfg_config *c, const vlcoll_in *in, const vlcoll_net *net,
+			 vlcoll_out *out)
+{
+	vlcoll_job *j;
+	int alg = vlcoll_alg_of(c, in, out);
+
+	if (alg < 0)
+		return NULL;
+	j = vlcoll_alloc(1, sizeof *j);
+	vlcoll_sched_init(&j->s, in->p);
+	vlcoll_build(&j->s, in, alg);
+	j->L = vlcoll_links_start(c, &j->s, in->host, in->entry, out, net);
+	if (!j->L) {
+		vlcoll_job_free(j);
+		return NULL;
+	}
+	return j;
+}
+
+int vlcoll_job_run(vlcoll_job *j, int64_t *lb)
+{
+	return vlcoll_links_resume(j->L, lb);
+}
+
+void vlcoll_job_free(vlcoll_job *j)
+{
+	if (!j)
+		return;
+	vlcoll_links_free(j->L);
+	vlcoll_sched_free(&j->s);
+	free(j);
 }

@@ -198,6 +198,8 @@ void vli_order_serve_la(int64_t la);
 int vli_order_slot(void);
 int64_t vli_order_others_locked(void);
 int vli_order_lower_locked(int i, int64_t v);
+/* Under the lock: the same for every member of collective (on, n); how many. */
+int vli_order_coll_lower_locked(uint64_t on, uint64_t n, int64_t v);
 
 /* The board this task has mapped (NULL: ordering = real, or none). */
 extern vli_board *vli_bd;

@@ -290,6 +290,8 @@ typedef struct vli_fent {
 	int64_t est;          /* the estimated arrival, final once final */
 	int ck_active;        /* at the checkpoint: taking bandwidth, ck_left bytes to go */
 	double ck_left;
+	uint64_t coll_on, coll_n; /* a message of a collective (its key and instance, with
+				     seq its index in the collective's schedule); 0: none */
 } vli_fent;
 typedef struct vli_ftab {
 	int hwm, nopen;       /* entries in use lie below hwm; nopen: in_sim */
@@ -318,8 +320,13 @@ int vli_ftab_pend(vli_ftab *t, int src_id, uint32_t seq, int dst_id, int dst_slo
  * no bandwidth from the others (dropped: its message keeps its
  * contention-free time). */
 void vli_ftab_resolve(vli_ftab *t, int i, int64_t start);
-/* The flow (src_id, seq) to dst_id; -1 if none. */
+/* The flow (src_id, seq) to dst_id; -1 if none (a collective's are not found). */
 int vli_ftab_find(const vli_ftab *t, int src_id, uint32_t seq, int dst_id);
+/* Message k of collective (on, n) (on != 0): vli_ftab_add's, marked as such
+ * (need: readers of its arrival); vli_ftab_find_coll finds it (-1). */
+int vli_ftab_add_coll(vli_ftab *t, uint64_t on, uint64_t n, uint32_t k, int need, int src_id,
+		      int dst_id, int src_host, int dst_host, int64_t bytes, int64_t start);
+int vli_ftab_find_coll(const vli_ftab *t, uint64_t on, uint64_t n, uint32_t k);
 /* One of its readers took it: freed once all have and it is off the
  * simulation. */
 void vli_ftab_consume(vli_ftab *t, int i);
@@ -663,6 +670,21 @@ int64_t vli_flow_settle_sent(int dst_id, uint32_t seq, int64_t cf);
  * send): its share of the entry is given up; cancelled (the send was
  * cancelled, nobody will receive it): a pending flow is dropped. */
 void vli_flow_sent_forget(int dst_id, uint32_t seq, int cancelled);
+/* A blocking collective's messages share the links with the others (see
+ * order_flows.c): vli_flow_coll_ok: every member (ids) is a task of this
+ * real host with flows online (else the collective keeps its messages to
+ * itself); vli_flow_coll_add: message k of collective (on, n), read by need
+ * members, from src_id to dst_id, leaves at start - its entry (the first
+ * member adds it, the others find it), -1 if the table is full;
+ * vli_flow_coll_end: 1 and its final arrival (taken), or 0 and its
+ * estimate.  vli_flow_wait_for runs step until it returns non-zero; while
+ * it returns 0 the task waits (what: for the stuck report) with *lb as its
+ * bound, woken when the flows or the bounds change. */
+int vli_flow_coll_ok(int count, const int *ids);
+int vli_flow_coll_add(uint64_t on, uint64_t n, int need, uint32_t k, int src_id, int dst_id,
+		      int src_host, int dst_host, int64_t bytes, int64_t start);
+int vli_flow_coll_end(int i, uint64_t on, uint64_t n, uint32_t k, int64_t *arr);
+int vli_flow_wait_for(int (*step)(void *arg, int64_t *lb), void *arg, const char *what);
 #define VLI_RDV_SRCS 8 /* sources told apart (more: the least post time for each) */
 /* A receive posted and not matched yet, as a rendezvous sender must see it
  * to know whether it may already have been taken: source (task id, -1 any),

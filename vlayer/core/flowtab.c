@@ -117,7 +117,30 @@ int vli_ftab_find(const vli_ftab *t, int src_id, uint32_t seq, int dst_id)
 
 	for (i = 0; i < t->hwm; i++)
 		if (t->e[i].used && t->e[i].seq == seq && t->e[i].src_id == src_id &&
-		    t->e[i].dst_id == dst_id)
+		    t->e[i].dst_id == dst_id && !t->e[i].coll_on)
+			return i;
+	return -1;
+}
+
+int vli_ftab_add_coll(vli_ftab *t, uint64_t on, uint64_t n, uint32_t k, int need, int src_id,
+		      int dst_id, int src_host, int dst_host, int64_t bytes, int64_t start)
+{
+	int i = vli_ftab_add(t, src_id, k, dst_id, -1, src_host, dst_host, bytes, start);
+
+	if (i < 0)
+		return -1;
+	t->e[i].coll_on = on;
+	t->e[i].coll_n = n;
+	t->e[i].need = need;
+	return i;
+}
+
+int vli_ftab_find_coll(const vli_ftab *t, uint64_t on, uint64_t n, uint32_t k)
+{
+	int i;
+
+	for (i = 0; i < t->hwm; i++)
+		if (t->e[i].used && t->e[i].coll_on == on && t->e[i].coll_n == n && t->e[i].seq == k)
 			return i;
 	return -1;
 }
@@ -148,9 +171,15 @@ static int canon_cmp(const void *a, const void *b, void *arg)
 		return x->start < y->start ? -1 : 1;
 	if (x->src_id != y->src_id)
 		return x->src_id < y->src_id ? -1 : 1;
+	/* (a sender's point-to-point messages before its collective's: the
+	 * replay numbers collectives otherwise than the layer online) */
+	if (!x->coll_on != !y->coll_on)
+		return x->coll_on ? 1 : -1;
 	if (x->seq != y->seq)
 		return x->seq < y->seq ? -1 : 1;
-	return x->dst_id < y->dst_id ? -1 : x->dst_id > y->dst_id;
+	if (x->dst_id != y->dst_id)
+		return x->dst_id < y->dst_id ? -1 : 1;
+	return x->coll_n < y->coll_n ? -1 : x->coll_n > y->coll_n;
 }
 
 int vli_ftab_update(vli_ftab *t, const vlcfg_config *c, int64_t safe)

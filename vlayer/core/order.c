@@ -857,7 +857,7 @@ void vli_order_coll_leave(uint64_t on, uint64_t n)
 static __thread int64_t effb[VLI_BOARD_SLOTS]; /* the raised bounds (scratch) */
 
 /* Under the lock: fill effb for the first n slots. */
-static void raise_through_waits(int n)
+static void raise_through_waits(int n, int colls)
 {
 	int i, j, w, pass, changed;
 
@@ -883,7 +883,7 @@ static void raise_through_waits(int n)
 					continue;
 				v = effb[j];
 			} else {
-				struct vli_coll *c = coll_of(on, atomic_load(&s->wait_n), 0);
+				struct vli_coll *c = colls ? coll_of(on, atomic_load(&s->wait_n), 0) : NULL;
 
 				if (!c)
 					continue;
@@ -922,7 +922,7 @@ static int64_t least_bound(int64_t la, int64_t tau, int skip)
 	vli_board_lock();
 	find_independent();
 	n = atomic_load(&vli_bd->nslots);
-	raise_through_waits(n);
+	raise_through_waits(n, 1);
 	for (i = 0; i < n; i++)
 		if (effb[i] < m && (i == me || IND(i)) && i != skip)
 			m = effb[i];
@@ -943,7 +943,10 @@ int64_t vli_order_others_locked(void)
 	int i, n = atomic_load(&vli_bd->nslots);
 
 	find_independent();
-	raise_through_waits(n);
+	/* (not through collectives when their messages are flows of the table,
+	 * collectives = shared: they leave at their members' entries, whoever
+	 * enters last) */
+	raise_through_waits(n, !vli_t.cfg.topo.coll_shared);
 	for (i = 0; i < n; i++)
 		if (i != me && IND(i) && effb[i] < m)
 			m = effb[i];
@@ -1062,6 +1065,19 @@ int vli_order_lower_locked(int i, int64_t v)
 	return 1;
 }
 
+int vli_order_coll_lower_locked(uint64_t on, uint64_t n, int64_t v)
+{
+	struct vli_coll *c = coll_of(on, n, 0);
+	int i, k = 0;
+
+	if (!c)
+		return 0;
+	for (i = 0; i < VLI_BOARD_SLOTS; i++)
+		if ((c->member[i / 64] >> (i % 64)) & 1)
+			k += vli_order_lower_locked(i, v);
+	return k;
+}
+
 int vli_order_safe(int64_t tau)
 {
 	return vli_order_safe_in(tau, 0);
@@ -1110,7 +1126,7 @@ int vli_order_safe_among_but(const int *ids, int n, int64_t tau, int skip_id)
 	la = atomic_load(&vli_bd->la);
 	vli_board_lock();
 	find_independent();
-	raise_through_waits(atomic_load(&vli_bd->nslots));
+	raise_through_waits(atomic_load(&vli_bd->nslots), 1);
 	for (k = 0; k < n; k++) {
 		if (ids[k] == skip_id)
 			continue;
@@ -1149,7 +1165,7 @@ int vli_order_turn(int64_t t)
 	vli_board_lock();
 	find_independent();
 	n = atomic_load(&vli_bd->nslots);
-	raise_through_waits(n);
+	raise_through_waits(n, 1);
 	for (i = 0; i < n && go; i++) {
 		if (i == me || !IND(i))
 			continue;
@@ -1178,7 +1194,7 @@ int vli_order_safe_from(int id, int64_t tau)
 			if (!IND(i)) {
 				m = VLI_ORDER_NONE; /* it waits for this task */
 			} else {
-				raise_through_waits(atomic_load(&vli_bd->nslots));
+				raise_through_waits(atomic_load(&vli_bd->nslots), 1);
 				m = effb[i];
 			}
 			vli_board_unlock();

@@ -151,6 +151,9 @@ static int update_locked(int *kick, int nk)
 				vli_order_lower_locked(e->dst_slot, e->est);
 			if (e->src_slot >= 0)
 				vli_order_lower_locked(e->src_slot, e->est);
+			/* a collective's: every member waits for it (coll_wait) */
+			if (e->coll_on)
+				vli_order_coll_lower_locked(e->coll_on, e->coll_n, e->est);
 		}
 		kick_add(kick, nk, &n, e->dst_slot);
 		kick_add(kick, nk, &n, e->src_slot);
@@ -375,4 +378,106 @@ int64_t vli_flow_settle(int src_id, uint32_t seq, int64_t arr, int keep)
 int64_t vli_flow_settle_sent(int dst_id, uint32_t seq, int64_t cf)
 {
 	return flows_on() ? settle(my_id(), seq, dst_id, cf, 0) : cf;
+}
+
+/* ---- the messages of a blocking MPI collective (vlayer/coll/run_links.c) ----
+ * Every member simulates the whole collective; its messages between hosts
+ * are flows of the table, added by the first member that gets to each
+ * (keyed by the collective and the message's index in the schedule, the
+ * same on every member) and read by each (need = the members).  A member
+ * takes an arrival only once final, as a receiver committed to it does: its
+ * own bound is left out, the other members' count.  A member whose
+ * simulation waits publishes the least estimate of the arrivals it waits
+ * for as its bound (vli_flow_wait_for): no rank of the collective starts a
+ * message before it; an estimate that gets earlier lowers every member's
+ * (update_locked). */
+
+int vli_flow_coll_ok(int count, const int *ids)
+{
+	int k, d;
+
+	if (!flows_on())
+		return 0;
+	for (k = 0; k < count; k++)
+		if ((d = vli_board_find(ids[k])) < 0 || atomic_load(&vli_bd->slot[d].pid) < 0)
+			return 0; /* a member on another real host: the collective alone */
+	return 1;
+}
+
+int vli_flow_coll_add(uint64_t on, uint64_t n, int need, uint32_t k, int src_id, int dst_id,
+		      int src_host, int dst_host, int64_t bytes, int64_t start)
+{
+	static int warned;
+	int i, kick[64], nk = 0;
+
+	vli_board_lock();
+	i = vli_ftab_find_coll(&vli_bd->flows, on, n, k);
+	if (i < 0) {
+		i = vli_ftab_add_coll(&vli_bd->flows, on, n, k, need, src_id, dst_id, src_host,
+				      dst_host, bytes, start);
+		if (i >= 0)
+			nk = update_locked(kick, 64);
+	}
+	vli_board_unlock();
+	kick_all(kick, nk);
+	if (i < 0 && !warned++)
+		vli_warn("more than %d messages on the [topology]'s links at once: the others "
+			 "take their contention-free time", VLI_FTAB_N);
+	return i;
+}
+
+int vli_flow_coll_end(int i, uint64_t on, uint64_t n, uint32_t k, int64_t *arr)
+{
+	vli_fent *e;
+	int kick[64], nk, r;
+
+	vli_board_lock();
+	e = &vli_bd->flows.e[i];
+	if (!e->used || e->coll_on != on || e->coll_n != n || e->seq != k)
+		vli_error(3, "the table of flows lost message %u of a collective", k);
+	if (!e->final) {
+		int64_t b = vli_order_others_locked(), p;
+
+		nk = update_locked(kick, 64);
+		if ((p = pending_lb_locked(1, 1)) < b)
+			b = p;
+		if (!e->final && e->est <= sat_add(b, flow_la()))
+			e->final = 1;
+	} else {
+		nk = 0;
+	}
+	*arr = e->est;
+	r = e->final;
+	if (r)
+		vli_ftab_consume(&vli_bd->flows, i);
+	vli_board_unlock();
+	kick_all(kick, nk);
+	return r;
+}
+
+int vli_flow_wait_for(int (*step)(void *arg, int64_t *lb), void *arg, const char *what)
+{
+	vli_order_wait w;
+	int64_t lb = 0, pub = -1;
+	int rc = step(arg, &lb), waiting = 0;
+
+	while (rc == 0) {
+		if (!waiting) {
+			vli_order_wait_begin(&w, "%s", what);
+			waiting = 1;
+		}
+		if (lb != pub) {
+			vli_order_block(lb, VLI_WAIT_MSG);
+			pub = lb;
+		} else if (sleeper) {
+			sleeper(&w);
+		} else {
+			vli_order_sleep(&w, VLI_SLEEP_ROOT);
+		}
+		vli_order_snap(&w);
+		rc = step(arg, &lb);
+	}
+	if (waiting)
+		vli_order_wait_end(&w);
+	return rc;
 }

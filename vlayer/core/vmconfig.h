@@ -77,6 +77,8 @@ typedef struct vlcfg_topo {
 	int kind;                 /* enum vlcfg_topo_kind */
 	int half_duplex;          /* 1: a link carries both directions at once */
 	int fifo;                 /* sharing = fifo: the earliest transfer first (0: fair) */
+	int coll_shared;          /* collectives = shared: a blocking MPI collective's
+	                             messages share with the others' (0: among themselves) */
 	double bandwidth;         /* B/s of each link; 0 = [network inter]'s */
 	int64_t latency;          /* ns: a message's between hosts (torus: a hop's);
 	                             VLCFG_UNSET = [network inter]'s trans_delay */

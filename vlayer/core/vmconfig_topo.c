@@ -5,6 +5,7 @@
  *   kind      = none | star | switch | bus | torus | fattree   (default none)
  *   duplex    = full | half                          (default full)
  *   sharing   = fair | fifo                          (default fair)
+ *   collectives = apart | shared                     (default apart)
  *   bandwidth = RATE   each link's (default: [network inter]'s)
  *   latency   = TIME   star, switch, bus: a message's one-way latency between
  *                      two hosts; torus: one hop's (default: [network inter]'s
@@ -82,7 +83,7 @@ static int dims(vlcfg_ld *st, const char *name, const char *text, vlcfg_topo *t)
 }
 
 static const char *const keys[] = {"kind", "duplex", "bandwidth", "latency", "backplane", "dims",
-				   "sharing", "leaf_hosts", "spines", "uplink_bandwidth"};
+				   "sharing", "leaf_hosts", "spines", "uplink_bandwidth", "collectives"};
 
 int vlcfg_topo_line(vlcfg_ld *st, const char *name, const char *text)
 {
@@ -121,6 +122,12 @@ int vlcfg_topo_line(vlcfg_ld *st, const char *name, const char *text)
 		if (strcmp(text, "fair") && strcmp(text, "fifo"))
 			return vlcfg_fail(st, name, "\"%s\" is not valid (use fair or fifo)", text);
 		t->fifo = !strcmp(text, "fifo");
+		return 0;
+	}
+	if (!strcmp(name, "collectives")) {
+		if (strcmp(text, "apart") && strcmp(text, "shared"))
+			return vlcfg_fail(st, name, "\"%s\" is not valid (use apart or shared)", text);
+		t->coll_shared = !strcmp(text, "shared");
 		return 0;
 	}
 	if (!strcmp(name, "bandwidth"))
@@ -214,6 +221,8 @@ void vlcfg_topo_dump(const vlcfg_topo *t, FILE *out)
 	fprintf(out, "\n[topology]\nkind = %s\nduplex = %s\nsharing = %s\n",
 		vlcfg_topo_kind_name(t->kind), t->half_duplex ? "half" : "full",
 		t->fifo ? "fifo" : "fair");
+	if (t->coll_shared)
+		fprintf(out, "collectives = shared\n");
 	if (t->bandwidth > 0)
 		fprintf(out, "bandwidth = %.17gB/s\n", t->bandwidth);
 	if (t->latency != VLCFG_UNSET)

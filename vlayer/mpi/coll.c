@@ -6,6 +6,7 @@
  * gives this rank.  A nonblocking collective starts the exchange and is
  * followed as a request; Wait/Test (complete.c) finish its timing.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <mpi.h>
@@ -60,8 +61,63 @@ void vlmpi_coll_free(vlmpi_coll *c)
 	free(c);
 }
 
-/* Simulate the algorithm once the exchange is complete: fills c->o. */
-static int coll_sim(vlmpi_comm *v, vlmpi_coll *c)
+/* The blocking collective this rank waits in (virtual order). */
+static uint64_t in_on, in_n;
+
+/* Its messages on shared links (vlcoll_net): flows of the run's table. */
+typedef struct coll_net {
+	vlmpi_comm *v;
+	vlcoll_job *job;
+	vlcoll_net net;
+} coll_net;
+
+static int net_add(void *ctx, uint32_t k, int src, int dst, int src_host, int dst_host,
+		   int64_t bytes, int64_t start)
+{
+	coll_net *x = ctx;
+
+	return vli_flow_coll_add(in_on, in_n, x->v->size, k, x->v->world[src], x->v->world[dst],
+				 src_host, dst_host, bytes, start);
+}
+
+static int net_end(void *ctx, int h, uint32_t k, int64_t *arr)
+{
+	(void)ctx;
+	return vli_flow_coll_end(h, in_on, in_n, k, arr);
+}
+
+static int net_step(void *ctx, int64_t *lb)
+{
+	return vlcoll_job_run(((coll_net *)ctx)->job, lb);
+}
+
+/* Simulate in with its messages sharing the links with the program's
+ * others (a blocking collective under virtual order with a [topology]):
+ * 0, or -1 as vlcoll_sim. */
+static int coll_sim_shared(vlmpi_comm *v, const vlcoll_in *in, vlcoll_out *out)
+{
+	coll_net x;
+	char what[96];
+	int rc;
+
+	x.v = v;
+	x.net.ctx = &x;
+	x.net.add = net_add;
+	x.net.end = net_end;
+	x.job = vlcoll_job_start(&vli_t.cfg, in, &x.net, out);
+	if (!x.job)
+		return -1;
+	snprintf(what, sizeof what, "the messages of %s on shared links",
+		 vl_coll_kind_name(in->kind));
+	rc = vli_flow_wait_for(net_step, &x, what);
+	vlcoll_job_free(x.job);
+	return rc > 0 ? 0 : -1;
+}
+
+/* Simulate the algorithm once the exchange is complete: fills c->o.
+ * shared: a blocking collective (its messages may share the links with
+ * the others'). */
+static int coll_sim(vlmpi_comm *v, vlmpi_coll *c, int shared)
 {
 	int p = v->size, i, n = c->n, rc = 0;
 	int64_t *entry = malloc(sizeof(int64_t) * (size_t)p), *bytes = NULL;
@@ -86,7 +142,9 @@ static int coll_sim(vlmpi_comm *v, vlmpi_coll *c)
 	in.entry = entry;
 	in.bytes = bytes;
 	in.variant = c->variant;
-	if (vlcoll_sim(&vli_t.cfg, &in, out) == 0) {
+	shared = shared && vli_t.cfg.topo.coll_shared && vlmpi_vorder && vli_net_on(&vli_t.cfg) &&
+		 vli_flow_coll_ok(v->size, v->world);
+	if ((shared ? coll_sim_shared(v, &in, out) : vlcoll_sim(&vli_t.cfg, &in, out)) == 0) {
 		c->o = out[v->rank];
 	} else {
 		vli_warn("rank %d: collective %s with algorithm %s could not be timed",
@@ -131,7 +189,7 @@ int vlmpi_coll_time(vlmpi_comm *v, int kind, int variant, int root, int64_t t0,
 		PMPI_Iallgather(c->mine, n + 1, MPI_INT64_T, c->all, n + 1, MPI_INT64_T, v->comm,
 				&cr_));
 	if (rc == MPI_SUCCESS) {
-		coll_sim(v, c);
+		coll_sim(v, c, 1);
 		vlmpi_coll_leave(v, c, 1);
 	}
 	vlmpi_coll_free(c);
@@ -191,7 +249,7 @@ int vlmpi_coll_ready(vlmpi_req *q, int wait)
 		vlmpi_real_wait(&c->xreq, MPI_STATUS_IGNORE);
 	else if (PMPI_Test(&c->xreq, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || !flag)
 		return 0;
-	coll_sim(q->vc, c);
+	coll_sim(q->vc, c, 0);
 	return 1;
 }
 
@@ -199,9 +257,6 @@ uint64_t vlmpi_coll_num(const vlmpi_coll *c)
 {
 	return c->num;
 }
-
-/* The blocking collective this rank waits in (virtual order). */
-static uint64_t in_on, in_n;
 
 int vlmpi_coll_enter(MPI_Comm comm, const char *name)
 {

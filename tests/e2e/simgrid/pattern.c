@@ -24,6 +24,11 @@
  *   cross:    rank 0 sends to rank 1, which first waits for a message from
  *             rank 2 (MPI_Irecv, MPI_Wait) and only then receives rank 0's;
  *             rank 2 sends to rank 3, then to rank 1
+ *   collp2p:  rank 0 starts a send to rank 1 (MPI_Isend), rank 1 posts its
+ *             receive (MPI_Irecv); then both broadcast from rank 0
+ *             (MPI_Bcast on MPI_COMM_WORLD) and wait for the send and receive
+ *   twobcast: ranks 2i and 2i+1 form a communicator (MPI_Comm_split) and
+ *             broadcast from 2i in it, all pairs at once
  * Each rank prints "T RANK end NS" (its virtual time at the end). */
 #include <mpi.h>
 #include <stdio.h>
@@ -44,7 +49,7 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &np);
 	if (argc < 3) {
 		if (rank == 0)
-			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route|fanin|waitany|ring|gather|stream|fire|cross|testall BYTES [DST]\n");
+			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route|fanin|waitany|ring|gather|stream|fire|cross|testall|collp2p|twobcast BYTES [DST]\n");
 		MPI_Finalize();
 		return 2;
 	}
@@ -140,6 +145,19 @@ int main(int argc, char **argv)
 		} else if (rank == 3) {
 			MPI_Recv(c, n, MPI_BYTE, 2, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		}
+	} else if (!strcmp(mode, "collp2p")) {
+		if (rank == 0)
+			MPI_Isend(b, n, MPI_BYTE, 1, 1, MPI_COMM_WORLD, &rq[nr++]);
+		else if (rank == 1)
+			MPI_Irecv(c, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD, &rq[nr++]);
+		MPI_Bcast(rank == 0 ? b : c, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+		MPI_Waitall(nr, rq, MPI_STATUSES_IGNORE);
+	} else if (!strcmp(mode, "twobcast")) {
+		MPI_Comm pair;
+
+		MPI_Comm_split(MPI_COMM_WORLD, rank / 2, rank, &pair);
+		MPI_Bcast(rank % 2 ? c : b, n, MPI_BYTE, 0, pair);
+		MPI_Comm_free(&pair);
 	} else if (!strcmp(mode, "ring")) {
 		MPI_Sendrecv(b, n, MPI_BYTE, (rank + 1) % np, 1, c, n, MPI_BYTE, (rank + np - 1) % np,
 			     1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
