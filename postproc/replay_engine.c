@@ -1132,7 +1132,7 @@ static int cnet_end(void *ctx, int h, uint32_t k, int64_t *arr)
 static int coll_resume(rpl *r, rcoll *g)
 {
 	int64_t lb;
-	int rc = vlcoll_job_run(g->job, &lb);
+	int i, rc = vlcoll_job_run(g->job, &lb);
 
 	if (rc < 0)
 		return fail(r, "collective %s number %llu could not complete on the shared links",
@@ -1141,7 +1141,12 @@ static int coll_resume(rpl *r, rcoll *g)
 		vlcoll_job_free(g->job);
 		g->job = NULL;
 		coll_done(r, g);
+		return 0;
 	}
+	/* a member whose rank is done goes on, as online (vlayer/mpi/coll.c) */
+	for (i = 0; i < r->n; i++)
+		if (r->t[i].coll == g && vlcoll_job_rank_done(g->job, r->t[i].tid))
+			wake(r, i);
 	return 0;
 }
 
@@ -1225,7 +1230,7 @@ static int do_coll(rpl *r, int i)
 			return -1;
 	}
 	g = t->coll;
-	if (!g->done)
+	if (!g->done && !(g->job && vlcoll_job_rank_done(g->job, rank)))
 		return block(t);
 	t->waited = 0;
 	if (nb) {

@@ -114,4 +114,11 @@ awk -v r="$tr" -v b="$tb" 'BEGIN { exit !(r != b) }' &&
 { cat "$WORK/vienna-ign.ini"; printf '\n[topology]\nkind = star\nbandwidth = 100Mbit/s\nduplex = half\n'; } \
 	> "$WORK/hstar.ini"
 twice hstar 5 "$WORK/hstar.ini" "5 ranks on a half-duplex star"
+# the same with its collectives' messages sharing the links with the halo
+# exchanges ([topology] collectives = shared): a member whose rank is done
+# goes on while the others' messages are on the links (runs differed, then got
+# stuck, before it did and before its bound held while a message was
+# announced to it)
+{ cat "$WORK/hstar.ini"; printf 'collectives = shared\n'; } > "$WORK/hstars.ini"
+twice hstars 5 "$WORK/hstars.ini" "5 ranks on a half-duplex star, collectives = shared"
 e2e_summary

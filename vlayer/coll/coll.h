@@ -184,11 +184,16 @@ typedef struct vlcoll_net {
  * arrivals allow (vlcoll_job_run: 1 done, out filled; 0 every rank waits for
  * an arrival not final yet, *lb the least estimate of them - no rank of the
  * collective starts a message before it; -1 it cannot complete), free it.
+ * vlcoll_job_rank_done: rank r has done all its actions (out[r] is final:
+ * its task can go on, the others' messages still on the links);
+ * vlcoll_job_taken: the job has taken message k's final arrival.
  * in's arrays are copied; out must live until the job is freed. */
 typedef struct vlcoll_job vlcoll_job;
 vlcoll_job *vlcoll_job_start(const vlcfg_config *c, const vlcoll_in *in, const vlcoll_net *net,
 			     vlcoll_out *out);
 int vlcoll_job_run(vlcoll_job *j, int64_t *lb);
+int vlcoll_job_rank_done(const vlcoll_job *j, int r);
+int vlcoll_job_taken(const vlcoll_job *j, uint32_t k);
 void vlcoll_job_free(vlcoll_job *j);
 
 #endif

@@ -14,12 +14,20 @@
  *  - with the program's other messages (vlcoll_links_start, a vlcoll_net):
  *    the flows go into the table of the run's flows (online
  *    vlayer/core/order_flows.c, or the replay's), which decides their
- *    arrivals together with every other message; an arrival is taken only
+ *    arrivals together with every other message.  No message leaves before
+ *    the last rank has entered: online the collective is known only then,
+ *    and the tasks that wait in it for a member that has not entered are
+ *    taken to start nothing before that member's bound (order.c, "bounds
+ *    through waits"), so a message leaving earlier could overlap one taken
+ *    as final already.  An arrival is taken only
  *    once the table says it is final, so the order in which the ranks act
  *    does not matter.  Every rank runs until it waits for an arrival not
  *    final yet; then the run stops (vlcoll_links_resume returns 0) with the
  *    least estimate of those arrivals, before which none of the
- *    collective's ranks can start another message.
+ *    collective's ranks can start another message.  A rank that is done
+ *    has its final exit (vlcoll_links_rank_done): its task goes on from
+ *    there while the others' messages are still on the links (a bcast's
+ *    root leaves before its messages are in).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -44,6 +52,7 @@ struct vlcoll_lrun {
 	/* the ranks that can act, a binary heap on (clock, rank) */
 	int *heap, nheap;
 	int *pc, left;  /* each rank's next action; ranks not done */
+	int64_t t_all;  /* with a net: the last entry (no message leaves before it) */
 	vlcoll_out *out;
 };
 typedef struct vlcoll_lrun lrun;
@@ -104,7 +113,8 @@ static void launch(lrun *L, int r, int i, int64_t t)
 
 	L->launched[k] = 1;
 	if (hs != hd && L->net)
-		L->flow[k] = L->net->add(L->net->ctx, (uint32_t)k, r, op->peer, hs, hd, op->bytes, t);
+		L->flow[k] = L->net->add(L->net->ctx, (uint32_t)k, r, op->peer, hs, hd, op->bytes,
+					 t > L->t_all ? t : L->t_all);
 	else if (hs != hd)
 		L->flow[k] = vli_flows_add(&L->fl, hs, hd, op->bytes, t);
 	if (L->flow[k] >= 0) {
@@ -229,6 +239,10 @@ static lrun *lrun_new(const vlcfg_config *c, vlcoll_sched *s, const int *host,
 		vli_flows_init(&L->fl, c);
 	L->pc = vlcoll_alloc((size_t)p, sizeof(*L->pc));
 	L->left = 0;
+	L->t_all = INT64_MIN;
+	for (r = 0; r < p; r++)
+		if (entry[r] > L->t_all)
+			L->t_all = entry[r];
 	for (r = 0; r < p; r++)
 		if (s->rank[r].nact > 0) {
 			heap_push(L, r);
@@ -327,6 +341,16 @@ int vlcoll_links_resume(vlcoll_lrun *L, int64_t *lb)
 		*lb = least;
 		return 0;
 	}
+}
+
+int vlcoll_links_rank_done(const vlcoll_lrun *L, int r)
+{
+	return L->pc[r] >= L->s->rank[r].nact;
+}
+
+int vlcoll_links_taken(const vlcoll_lrun *L, uint32_t k)
+{
+	return L->launched[k] && L->flow[k] < 0;
 }
 
 void vlcoll_links_free(vlcoll_lrun *L)

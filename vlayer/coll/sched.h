@@ -92,6 +92,8 @@ typedef struct vlcoll_lrun vlcoll_lrun;
 vlcoll_lrun *vlcoll_links_start(const vlcfg_config *c, vlcoll_sched *s, const int *host,
 				const int64_t *entry, vlcoll_out *out, const vlcoll_net *net);
 int vlcoll_links_resume(vlcoll_lrun *L, int64_t *lb);
+int vlcoll_links_rank_done(const vlcoll_lrun *L, int r);
+int vlcoll_links_taken(const vlcoll_lrun *L, uint32_t k);
 void vlcoll_links_free(vlcoll_lrun *L);
 
 /* For both runners (prepare.c): a time not known yet (a send not started, a

@@ -359,6 +359,16 @@ int vlcoll_job_run(vlcoll_job *j, int64_t *lb)
 	return vlcoll_links_resume(j->L, lb);
 }
 
+int vlcoll_job_rank_done(const vlcoll_job *j, int r)
+{
+	return vlcoll_links_rank_done(j->L, r);
+}
+
+int vlcoll_job_taken(const vlcoll_job *j, uint32_t k)
+{
+	return vlcoll_links_taken(j->L, k);
+}
+
 void vlcoll_job_free(vlcoll_job *j)
 {
 	if (!j)

@@ -115,6 +115,7 @@ typedef struct vli_board {
 	struct vli_coll {          /* collectives being waited in (order.c): under the lock */
 		uint64_t on, n;    /* which: the front end's key and instance; on == 0: free */
 		int size, left;    /* members; members that have left it */
+		int quit;          /* members that read its flows no more (order_flows.c) */
 		uint64_t member[VLI_BOARD_SLOTS / 64]; /* the members' slots */
 		uint64_t in[VLI_BOARD_SLOTS / 64];     /* those that have entered */
 	} coll[VLI_BOARD_COLLS];
@@ -198,8 +199,10 @@ void vli_order_serve_la(int64_t la);
 int vli_order_slot(void);
 int64_t vli_order_others_locked(void);
 int vli_order_lower_locked(int i, int64_t v);
-/* Under the lock: the same for every member of collective (on, n); how many. */
+/* Under the lock: the same for every member of collective (on, n); how many.
+ * Its record (NULL if none). */
 int vli_order_coll_lower_locked(uint64_t on, uint64_t n, int64_t v);
+struct vli_coll *vli_order_coll_locked(uint64_t on, uint64_t n);
 
 /* The board this task has mapped (NULL: ordering = real, or none). */
 extern vli_board *vli_bd;

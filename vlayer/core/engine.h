@@ -530,9 +530,11 @@ void vli_order_poke(int id);
  * virtual time it will wake, VLI_ORDER_NONE if no message can wake it yet),
  * VLI_WAIT_EXTERN (the same, but something outside the virtual world may
  * wake it: never taken for a deadlock), VLI_WAIT_POLL (a poll: lb = its
- * clock). */
+ * clock), VLI_WAIT_HELD (as VLI_WAIT_MSG, but the task takes no message
+ * before lb: its bound rises even while messages announced to it are not
+ * in - a collective's member simulating it). */
 #define VLI_ORDER_NONE INT64_MAX
-enum { VLI_WAIT_POLL = 0, VLI_WAIT_MSG, VLI_WAIT_EXTERN };
+enum { VLI_WAIT_POLL = 0, VLI_WAIT_MSG, VLI_WAIT_EXTERN, VLI_WAIT_HELD };
 /* or-ed into how: the wait takes messages of side class c (1..VLI_SIDES)
  * only (its bound rises only when every message of that class announced to
  * it is in) */
@@ -677,13 +679,18 @@ void vli_flow_sent_forget(int dst_id, uint32_t seq, int cancelled);
  * members, from src_id to dst_id, leaves at start - its entry (the first
  * member adds it, the others find it), -1 if the table is full;
  * vli_flow_coll_end: 1 and its final arrival (taken), or 0 and its
- * estimate.  vli_flow_wait_for runs step until it returns non-zero; while
+ * estimate.  vli_flow_wait_for runs step until it returns non-zero (and
+ * returns that); while
  * it returns 0 the task waits (what: for the stuck report) with *lb as its
  * bound, woken when the flows or the bounds change. */
 int vli_flow_coll_ok(int count, const int *ids);
 int vli_flow_coll_add(uint64_t on, uint64_t n, int need, uint32_t k, int src_id, int dst_id,
 		      int src_host, int dst_host, int64_t bytes, int64_t start);
 int vli_flow_coll_end(int i, uint64_t on, uint64_t n, uint32_t k, int64_t *arr);
+/* This member reads collective (on, n)'s messages no more: those it has not
+ * taken (taken(ctx, k) == 0) are taken for it. */
+void vli_flow_coll_quit(uint64_t on, uint64_t n, int (*taken)(void *ctx, uint32_t k),
+			void *ctx);
 int vli_flow_wait_for(int (*step)(void *arg, int64_t *lb), void *arg, const char *what);
 #define VLI_RDV_SRCS 8 /* sources told apart (more: the least post time for each) */
 /* A receive posted and not matched yet, as a rendezvous sender must see it

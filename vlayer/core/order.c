@@ -709,8 +709,9 @@ int64_t vli_order_block_on(int64_t lb, int how, uint64_t on, uint64_t n)
 	set_wait_on(me, how == VLI_WAIT_POLL ? 0 : on, n);
 	atomic_store(&s->state, state);
 	/* raise the bound only when every announced message (of the class it
-	 * waits in) is in */
-	if (lb <= atomic_load(&s->lb) || atomic_load(ann) == atomic_load(rec))
+	 * waits in) is in - unless it takes none before lb */
+	if (lb <= atomic_load(&s->lb) || atomic_load(ann) == atomic_load(rec) ||
+	    how == VLI_WAIT_HELD)
 		set_lb(me, lb);
 	lb = atomic_load(&s->lb);
 	vli_board_unlock();
@@ -857,7 +858,7 @@ void vli_order_coll_leave(uint64_t on, uint64_t n)
 static __thread int64_t effb[VLI_BOARD_SLOTS]; /* the raised bounds (scratch) */
 
 /* Under the lock: fill effb for the first n slots. */
-static void raise_through_waits(int n, int colls)
+static void raise_through_waits(int n)
 {
 	int i, j, w, pass, changed;
 
@@ -883,7 +884,7 @@ static void raise_through_waits(int n, int colls)
 					continue;
 				v = effb[j];
 			} else {
-				struct vli_coll *c = colls ? coll_of(on, atomic_load(&s->wait_n), 0) : NULL;
+				struct vli_coll *c = coll_of(on, atomic_load(&s->wait_n), 0);
 
 				if (!c)
 					continue;
@@ -922,7 +923,7 @@ static int64_t least_bound(int64_t la, int64_t tau, int skip)
 	vli_board_lock();
 	find_independent();
 	n = atomic_load(&vli_bd->nslots);
-	raise_through_waits(n, 1);
+	raise_through_waits(n);
 	for (i = 0; i < n; i++)
 		if (effb[i] < m && (i == me || IND(i)) && i != skip)
 			m = effb[i];
@@ -943,10 +944,9 @@ int64_t vli_order_others_locked(void)
 	int i, n = atomic_load(&vli_bd->nslots);
 
 	find_independent();
-	/* (not through collectives when their messages are flows of the table,
-	 * collectives = shared: they leave at their members' entries, whoever
-	 * enters last) */
-	raise_through_waits(n, !vli_t.cfg.topo.coll_shared);
+	/* (through collectives too: with collectives = shared their messages
+	 * leave no earlier than their last member's entry, run_links.c) */
+	raise_through_waits(n);
 	for (i = 0; i < n; i++)
 		if (i != me && IND(i) && effb[i] < m)
 			m = effb[i];
@@ -1065,6 +1065,11 @@ int vli_order_lower_locked(int i, int64_t v)
 	return 1;
 }
 
+struct vli_coll *vli_order_coll_locked(uint64_t on, uint64_t n)
+{
+	return coll_of(on, n, 0);
+}
+
 int vli_order_coll_lower_locked(uint64_t on, uint64_t n, int64_t v)
 {
 	struct vli_coll *c = coll_of(on, n, 0);
@@ -1126,7 +1131,7 @@ int vli_order_safe_among_but(const int *ids, int n, int64_t tau, int skip_id)
 	la = atomic_load(&vli_bd->la);
 	vli_board_lock();
 	find_independent();
-	raise_through_waits(atomic_load(&vli_bd->nslots), 1);
+	raise_through_waits(atomic_load(&vli_bd->nslots));
 	for (k = 0; k < n; k++) {
 		if (ids[k] == skip_id)
 			continue;
@@ -1165,7 +1170,7 @@ int vli_order_turn(int64_t t)
 	vli_board_lock();
 	find_independent();
 	n = atomic_load(&vli_bd->nslots);
-	raise_through_waits(n, 1);
+	raise_through_waits(n);
 	for (i = 0; i < n && go; i++) {
 		if (i == me || !IND(i))
 			continue;
@@ -1194,7 +1199,7 @@ int vli_order_safe_from(int id, int64_t tau)
 			if (!IND(i)) {
 				m = VLI_ORDER_NONE; /* it waits for this task */
 			} else {
-				raise_through_waits(atomic_load(&vli_bd->nslots), 1);
+				raise_through_waits(atomic_load(&vli_bd->nslots));
 				m = effb[i];
 			}
 			vli_board_unlock();
@@ -1256,8 +1261,13 @@ static void report_deadlock(int stuck)
 			snprintf(who, sizeof who, "on another real host");
 		else
 			snprintf(who, sizeof who, "pid %d", atomic_load(&s->pid));
-		fprintf(stderr, "vlayer:   %s (%s, virtual host %d) at %.9f s: %s%s%s\n", id, who,
-			s->host, (double)atomic_load(&s->now) * 1e-9,
+		char lb[48] = "";
+		int64_t b = atomic_load(&s->lb);
+
+		if (b != VLI_ORDER_NONE && b != atomic_load(&s->now))
+			snprintf(lb, sizeof lb, " (bound %.9f s)", (double)b * 1e-9);
+		fprintf(stderr, "vlayer:   %s (%s, virtual host %d) at %.9f s%s: %s%s%s\n", id, who,
+			s->host, (double)atomic_load(&s->now) * 1e-9, lb,
 			state_name(st), st == VLI_SLOT_BLOCKED ? " in " : "",
 			st == VLI_SLOT_BLOCKED ? s->what : "");
 	}

@@ -413,6 +413,10 @@ int vli_flow_coll_add(uint64_t on, uint64_t n, int need, uint32_t k, int src_id,
 	vli_board_lock();
 	i = vli_ftab_find_coll(&vli_bd->flows, on, n, k);
 	if (i < 0) {
+		struct vli_coll *c = vli_order_coll_locked(on, n);
+
+		if (c)
+			need -= c->quit; /* (members gone on: they read it no more) */
 		i = vli_ftab_add_coll(&vli_bd->flows, on, n, k, need, src_id, dst_id, src_host,
 				      dst_host, bytes, start);
 		if (i >= 0)
@@ -455,6 +459,23 @@ int vli_flow_coll_end(int i, uint64_t on, uint64_t n, uint32_t k, int64_t *arr)
 	return r;
 }
 
+void vli_flow_coll_quit(uint64_t on, uint64_t n, int (*taken)(void *ctx, uint32_t k),
+			void *ctx)
+{
+	vli_ftab *t = &vli_bd->flows;
+	struct vli_coll *c;
+	int i;
+
+	vli_board_lock();
+	if ((c = vli_order_coll_locked(on, n)))
+		c->quit++;
+	for (i = 0; i < t->hwm; i++)
+		if (t->e[i].used && !t->e[i].consumed && t->e[i].coll_on == on &&
+		    t->e[i].coll_n == n && !taken(ctx, t->e[i].seq))
+			vli_ftab_consume(t, i);
+	vli_board_unlock();
+}
+
 int vli_flow_wait_for(int (*step)(void *arg, int64_t *lb), void *arg, const char *what)
 {
 	vli_order_wait w;
@@ -467,7 +488,7 @@ int vli_flow_wait_for(int (*step)(void *arg, int64_t *lb), void *arg, const char
 			waiting = 1;
 		}
 		if (lb != pub) {
-			vli_order_block(lb, VLI_WAIT_MSG);
+			vli_order_block(lb, VLI_WAIT_HELD);
 			pub = lb;
 		} else if (sleeper) {
 			sleeper(&w);

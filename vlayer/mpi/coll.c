@@ -86,9 +86,20 @@ static int net_end(void *ctx, int h, uint32_t k, int64_t *arr)
 	return vli_flow_coll_end(h, in_on, in_n, k, arr);
 }
 
+/* 1: the collective is done; 2: this rank is (it goes on); 0: wait. */
 static int net_step(void *ctx, int64_t *lb)
 {
-	return vlcoll_job_run(((coll_net *)ctx)->job, lb);
+	coll_net *x = ctx;
+	int rc = vlcoll_job_run(x->job, lb);
+
+	if (rc == 0 && vlcoll_job_rank_done(x->job, x->v->rank))
+		return 2;
+	return rc;
+}
+
+static int net_taken(void *ctx, uint32_t k)
+{
+	return vlcoll_job_taken(((coll_net *)ctx)->job, k);
 }
 
 /* Simulate in with its messages sharing the links with the program's
@@ -110,6 +121,8 @@ static int coll_sim_shared(vlmpi_comm *v, const vlcoll_in *in, vlcoll_out *out)
 	snprintf(what, sizeof what, "the messages of %s on shared links",
 		 vl_coll_kind_name(in->kind));
 	rc = vli_flow_wait_for(net_step, &x, what);
+	if (rc == 2)
+		vli_flow_coll_quit(in_on, in_n, net_taken, &x);
 	vlcoll_job_free(x.job);
 	return rc > 0 ? 0 : -1;
 }
