@@ -530,11 +530,9 @@ void vli_order_poke(int id);
  * virtual time it will wake, VLI_ORDER_NONE if no message can wake it yet),
  * VLI_WAIT_EXTERN (the same, but something outside the virtual world may
  * wake it: never taken for a deadlock), VLI_WAIT_POLL (a poll: lb = its
- * clock), VLI_WAIT_HELD (as VLI_WAIT_MSG, but the task takes no message
- * before lb: its bound rises even while messages announced to it are not
- * in - a collective's member simulating it). */
+ * clock). */
 #define VLI_ORDER_NONE INT64_MAX
-enum { VLI_WAIT_POLL = 0, VLI_WAIT_MSG, VLI_WAIT_EXTERN, VLI_WAIT_HELD };
+enum { VLI_WAIT_POLL = 0, VLI_WAIT_MSG, VLI_WAIT_EXTERN };
 /* or-ed into how: the wait takes messages of side class c (1..VLI_SIDES)
  * only (its bound rises only when every message of that class announced to
  * it is in) */
@@ -554,6 +552,11 @@ void vli_order_block(int64_t lb, int how);
  * host). */
 #define VLI_ON_TASK(id) ((1ULL << 63) | (uint64_t)(uint32_t)(id))
 int64_t vli_order_block_on(int64_t lb, int how, uint64_t on, uint64_t n);
+/* Wait with bound lb, which holds whatever is announced to this task (it
+ * takes no message before lb: a collective's member simulating it), unless
+ * an estimate of the flows changed since vli_flow_epoch gave epoch: 0 then
+ * (nothing done: look again). */
+int vli_order_hold(int64_t lb, uint32_t epoch);
 /* This task enters collective (on, n) of count tasks ids[] (every member
  * gives the same), and leaves it once it has really ended. */
 void vli_order_coll_enter(uint64_t on, uint64_t n, int count, const int *ids);

@@ -709,13 +709,34 @@ int64_t vli_order_block_on(int64_t lb, int how, uint64_t on, uint64_t n)
 	set_wait_on(me, how == VLI_WAIT_POLL ? 0 : on, n);
 	atomic_store(&s->state, state);
 	/* raise the bound only when every announced message (of the class it
-	 * waits in) is in - unless it takes none before lb */
-	if (lb <= atomic_load(&s->lb) || atomic_load(ann) == atomic_load(rec) ||
-	    how == VLI_WAIT_HELD)
+	 * waits in) is in */
+	if (lb <= atomic_load(&s->lb) || atomic_load(ann) == atomic_load(rec))
 		set_lb(me, lb);
 	lb = atomic_load(&s->lb);
 	vli_board_unlock();
 	return lb;
+}
+
+int vli_order_hold(int64_t lb, uint32_t epoch)
+{
+	vli_slot *s;
+
+	if (vli_order_remote || !vli_order_on())
+		return 1;
+	s = &vli_bd->slot[me];
+	vli_board_lock();
+	if (vli_bd->flows.epoch != epoch) {
+		vli_board_unlock();
+		return 0;
+	}
+	if (lb < TASK_NOW())
+		lb = TASK_NOW();
+	atomic_store(&s->now, TASK_NOW());
+	set_wait_on(me, 0, 0);
+	atomic_store(&s->state, VLI_SLOT_BLOCKED);
+	set_lb(me, lb); /* (whatever is announced to it: it takes nothing before lb) */
+	vli_board_unlock();
+	return 1;
 }
 
 /* ---- who waits for this task ----

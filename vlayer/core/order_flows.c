@@ -479,24 +479,34 @@ void vli_flow_coll_quit(uint64_t on, uint64_t n, int (*taken)(void *ctx, uint32_
 int vli_flow_wait_for(int (*step)(void *arg, int64_t *lb), void *arg, const char *what)
 {
 	vli_order_wait w;
-	int64_t lb = 0, pub = -1;
-	int rc = step(arg, &lb), waiting = 0;
+	int64_t lb = 0, last = INT64_MIN, pub = INT64_MIN;
+	int rc, waiting = 0;
 
-	while (rc == 0) {
+	for (;;) {
+		uint32_t ep = vli_flow_epoch();
+
+		if (waiting)
+			vli_order_snap(&w);
+		if ((rc = step(arg, &lb)) != 0)
+			break;
 		if (!waiting) {
 			vli_order_wait_begin(&w, "%s", what);
 			waiting = 1;
+			continue; /* (look again after the snapshot) */
 		}
-		if (lb != pub) {
-			vli_order_block(lb, VLI_WAIT_HELD);
-			pub = lb;
-		} else if (sleeper) {
+		/* publish lb, unless an estimate changed since the step read them;
+		 * again if a flow that got earlier lowered it meanwhile */
+		if (lb != last || vli_order_own_bound() != pub) {
+			if (vli_order_hold(lb, ep)) {
+				last = lb;
+				pub = vli_order_own_bound();
+			}
+			continue;
+		}
+		if (sleeper)
 			sleeper(&w);
-		} else {
+		else
 			vli_order_sleep(&w, VLI_SLEEP_ROOT);
-		}
-		vli_order_snap(&w);
-		rc = step(arg, &lb);
 	}
 	if (waiting)
 		vli_order_wait_end(&w);

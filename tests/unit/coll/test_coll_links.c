@@ -281,6 +281,27 @@ START_TEST(collective_closed_forms)
 }
 END_TEST
 
+/* One case of the sweeps below: root p - 1, n bytes everywhere, rank late
+ * (-1: none) entering at 123456 ns, the others at 0. */
+static void case_in(vlcoll_in *in, int kind, int alg, int p, int64_t n, int late, const int *host,
+		    int64_t *entry, int64_t *bytes)
+{
+	int r;
+
+	for (r = 0; r < p; r++)
+		entry[r] = r == late ? 123456 : 0;
+	for (r = 0; r < MAXP * MAXP; r++)
+		bytes[r] = n;
+	in->kind = kind;
+	in->alg = alg;
+	in->p = p;
+	in->root = p - 1;
+	in->host = host;
+	in->entry = entry;
+	in->bytes = bytes;
+	in->variant = VLCOLL_PLAIN;
+}
+
 /* With links of no bandwidth limit a flow takes exactly its latency, as the
  * contention-free model's transmission (trans_delay, no per-byte cost) does:
  * the flow runner must then give what the sweep gives, for every algorithm,
@@ -308,18 +329,8 @@ START_TEST(same_as_sweep_without_sharing)
 			for (p = 1; p <= 9; p++)
 				for (n = 1000; n <= 9000; n += 8000)
 					for (late = -1; late < p; late += 3) {
-						for (r = 0; r < p; r++)
-							entry[r] = r == late ? 123456 : 0;
-						for (r = 0; r < MAXP * MAXP; r++)
-							bytes[r] = n;
-						in.kind = kind;
-						in.alg = alg;
-						in.p = p;
-						in.root = p - 1;
-						in.host = host;
-						in.entry = entry;
-						in.bytes = bytes;
-						in.variant = VLCOLL_PLAIN;
+						case_in(&in, kind, alg, p, n, late, host, entry,
+							bytes);
 						memset(a, 0, sizeof a);
 						memset(b, 0, sizeof b);
 						ck_assert(vlcoll_sim(&c, &in, a) == 0);
@@ -428,18 +439,8 @@ START_TEST(table_same_as_alone)
 				for (p = 2; p <= 9; p += 7)
 					for (n = 1000; n <= 9000; n += 8000)
 						for (late = -1; late < p; late += 4) {
-							for (r = 0; r < p; r++)
-								entry[r] = r == late ? 123456 : 0;
-							for (r = 0; r < MAXP * MAXP; r++)
-								bytes[r] = n;
-							in.kind = kind;
-							in.alg = alg;
-							in.p = p;
-							in.root = p - 1;
-							in.host = host;
-							in.entry = entry;
-							in.bytes = bytes;
-							in.variant = VLCOLL_PLAIN;
+							case_in(&in, kind, alg, p, n, late, host,
+								entry, bytes);
 							memset(a, 0, sizeof a);
 							memset(b, 0, sizeof b);
 							vli_ftab_init(tab);
