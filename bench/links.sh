@@ -9,7 +9,9 @@
 # is final): real seconds of the token ring sample (one message in flight) and,
 # if installed, of LAMMPS (4 ranks, two per node; every step's halo exchange on
 # the links at once), natively and under the layer without and with a
-# [topology], in the same invocation.  Figures only.  BENCH_P ("16 64 128").
+# [topology] (star, bus, and the bus with collectives = shared: a blocking
+# collective's messages in the run's table too), in the same invocation, with
+# the predicted times of the bus runs.  Figures only.  BENCH_P ("16 64 128").
 set -u
 BUILD=$(cd "${1:-build}" && pwd)
 make -s -C "$(dirname "$0")/.." B="$BUILD" "$BUILD/tests/collsim" > /dev/null || exit 1
@@ -62,18 +64,23 @@ for kind in none star bus; do
 		[ $kind = none ] || printf '[topology]\nkind = %s\n' $kind
 	} > "$W/p$kind.ini"
 done
-printf '\n%-44s %9s %9s %9s %9s %10s %10s\n' "run, 4 ranks on 2 nodes (real seconds)" native none star bus \
-	"star/none" "bus/none"
+{ cat "$W/pbus.ini"; printf 'collectives = shared\n'; } > "$W/pcbus.ini"
+printf '\n%-44s %9s %9s %9s %9s %9s %10s %10s %10s\n' "run, 4 ranks on 2 nodes (real seconds)" \
+	native none star bus bus+coll "star/none" "bus/none" "b+c/none"
 row() { # NAME CMD...: native, then under the layer on each VMConfig
-	local n=$1 a b c d
+	local n=$1 a b c d e
 	shift
 	a=$(rsecs mpirun -np 4 "$@")
 	b=$(rsecs "$BUILD/vlrun" -np 4 --vmconfig "$W/pnone.ini" --trace-dir "$W/t" "$@")
 	c=$(rsecs "$BUILD/vlrun" -np 4 --vmconfig "$W/pstar.ini" --trace-dir "$W/t" "$@")
-	d=$(rsecs "$BUILD/vlrun" -np 4 --vmconfig "$W/pbus.ini" --trace-dir "$W/t" "$@")
-	awk -v n="$n" -v a=$a -v b=$b -v c=$c -v d=$d 'BEGIN {
-		printf "%-44s %9.3f %9.3f %9.3f %9.3f %10.2f %10.2f\n", n, a, b, c, d,
-			(b > 0 ? c / b : 0), (b > 0 ? d / b : 0) }'
+	d=$(rsecs "$BUILD/vlrun" -np 4 --vmconfig "$W/pbus.ini" --trace-dir "$W/tb" "$@")
+	e=$(rsecs "$BUILD/vlrun" -np 4 --vmconfig "$W/pcbus.ini" --trace-dir "$W/tc" "$@")
+	awk -v n="$n" -v a=$a -v b=$b -v c=$c -v d=$d -v e=$e 'BEGIN {
+		printf "%-44s %9.3f %9.3f %9.3f %9.3f %9.3f %10.2f %10.2f %10.2f\n", n, a, b, c, d, e,
+			(b > 0 ? c / b : 0), (b > 0 ? d / b : 0), (b > 0 ? e / b : 0) }'
+	printf '%-44s predicted: bus %s s, bus+coll %s s\n' "" \
+		"$("$BUILD/vlpost" stats "$W/tb" | sed -n 's/^predicted elapsed time: \(.*\) s$/\1/p')" \
+		"$("$BUILD/vlpost" stats "$W/tc" | sed -n 's/^predicted elapsed time: \(.*\) s$/\1/p')"
 }
 row "token ring, 2000 laps of 8 KiB" "$BUILD/samples/mpi/ring.v" -n 2000 -s 8192
 if [ -x /usr/bin/lmp ]; then
