@@ -204,6 +204,15 @@ assert_eq "rendezvous, bus, collectives = shared: the same, the roots ending wit
 run collp2p-none 2 none "$WORK/pattern" collp2p $M
 assert_eq "no [topology]: the same contention-free, L + m/B" "0 $((L + MB))" "$(ends collp2p-none)"
 
+# a collective alone on the links: the same ends with collectives = shared as
+# apart (all ranks enter at once; rendezvous on a bus, where its messages meet)
+for k in reduce gatherv scatter allgather alltoall reduce_scatter scan; do
+	run "coll-$k-rbus" 4 rbus "$PROG" coll $k $M 0
+	run "coll-$k-rcbus" 4 rcbus "$PROG" coll $k $M 0
+	assert_eq "bus, rendezvous: $k alone, collectives = shared as apart" \
+		"$(ends "coll-$k-rbus")" "$(ends "coll-$k-rcbus")"
+done
+
 # the scalar product sample (a barrier, then a tree of sends) on Vienna's
 # nodes joined by a shared bus: a member waiting in the barrier whose bound a
 # flow lowered did not publish it again, and the run got stuck (1 run in 2)
