@@ -97,33 +97,29 @@ assert_eq "pdgemm n = 2000, nb = 64: numerical check" OK \
 # on the run's VMConfig gives the run's traces.
 { cat "$IGN"; printf '[topology]\nkind = bus\nbandwidth = 100Mbit/s\n[mpi]\neager_limit = 1KiB\n'; } \
 	> "$WORK/rbus.ini"
-for r in potrf getrf; do
-	for i in 1 2; do
-		N=400 run "$WORK/rbus.ini" $r "$WORK/rbus-$r-$i"
-		assert_eq "$r n = 400 on a bus, rendezvous from 1 KiB, run $i: exit status" 0 $rc
-		assert_eq "$r n = 400 on a bus, rendezvous from 1 KiB, run $i: numerical check" OK \
-			"$(echo "$out" | awk -v r=$r '$1 == r && $2 == 400 { print $7 }')"
+# twice400 CONFIG PREFIX WHAT ROUTINE...: each routine at n = 400 twice
+# ($WORK/PREFIX-ROUTINE-1 and -2): exit status, numerical check, the same times
+twice400() {
+	local cfg=$1 pre=$2 what=$3 r i
+	shift 3
+	for r in "$@"; do
+		for i in 1 2; do
+			N=400 run "$cfg" $r "$WORK/$pre-$r-$i"
+			assert_eq "$r n = 400 $what, run $i: exit status" 0 $rc
+			assert_eq "$r n = 400 $what, run $i: numerical check" OK \
+				"$(echo "$out" | awk -v r=$r '$1 == r && $2 == 400 { print $7 }')"
+		done
+		assert_eq "$r n = 400 $what: same per-rank times [us] on two runs" \
+			"$(totals "$WORK/$pre-$r-1")" "$(totals "$WORK/$pre-$r-2")"
 	done
-done
-for r in potrf getrf; do
-	assert_eq "$r n = 400 on a bus, rendezvous from 1 KiB: same per-rank times [us] on two runs" \
-		"$(totals "$WORK/rbus-$r-1")" "$(totals "$WORK/rbus-$r-2")"
-done
+}
+twice400 "$WORK/rbus.ini" rbus "on a bus, rendezvous from 1 KiB" potrf getrf
 # the same with the collectives' messages sharing the bus with the others
 # ([topology] collectives = shared): gemm got stuck (a poll waited for a
 # bound that a member of a broadcast kept low) before its messages left no
 # earlier than its last member's entry
 sed 's/^kind = bus$/kind = bus\ncollectives = shared/' "$WORK/rbus.ini" > "$WORK/srbus.ini"
-for r in gemm getrf; do
-	for i in 1 2; do
-		N=400 run "$WORK/srbus.ini" $r "$WORK/srbus-$r-$i"
-		assert_eq "$r n = 400 on a bus, collectives = shared, run $i: exit status" 0 $rc
-		assert_eq "$r n = 400 on a bus, collectives = shared, run $i: numerical check" OK \
-			"$(echo "$out" | awk -v r=$r '$1 == r && $2 == 400 { print $7 }')"
-	done
-	assert_eq "$r n = 400 on a bus, collectives = shared: same per-rank times [us] on two runs" \
-		"$(totals "$WORK/srbus-$r-1")" "$(totals "$WORK/srbus-$r-2")"
-done
+twice400 "$WORK/srbus.ini" srbus "on a bus, collectives = shared" gemm getrf
 for r in potrf getrf; do
 	rm -rf "$WORK/rbus-$r-rpl"
 	"$BUILD/vlpost" replay --vmconfig "$WORK/rbus.ini" -o "$WORK/rbus-$r-rpl" "$WORK/rbus-$r-1" \
