@@ -126,8 +126,11 @@ static inline const char *vl_coll_kind_name(int kind)
 #define VL_TF_V 32u       /* collective: a v-variant call (MPI_Gatherv, MPI_Scatterv,
 			     MPI_Allgatherv, MPI_Alltoallv/w and their nonblocking forms) */
 #define VL_TF_BLOCK 64u   /* collective: MPI_Reduce_scatter_block (or its nonblocking form) */
-#define VL_TF_ANY 128u    /* blocking receive whose source was a wildcard (MPI_ANY_SOURCE):
-			     a rendezvous it takes keeps its contention-free time */
+#define VL_TF_ANY 128u    /* blocking receive whose source was a wildcard (MPI_ANY_SOURCE);
+			     without VL_TF_ANYRDV (traces before 2026-11-27) a rendezvous
+			     it took kept its contention-free time */
+#define VL_TF_ANYRDV 256u /* with VL_TF_ANY: a rendezvous it took left at its post and
+			     shared the [topology]'s links, as a named receive's */
 
 typedef struct vl_trec {
 	uint16_t type;            /* enum vl_ev */

@@ -806,7 +806,8 @@ static int do_recv(rpl *r, int i)
 		wild = q->wild;
 	} else {
 		post = t->t0n;
-		wild = (c->flags & VL_TF_ANY) != 0;
+		/* (a blocking wildcard's rendezvous shares since VL_TF_ANYRDV) */
+		wild = (c->flags & (VL_TF_ANY | VL_TF_ANYRDV)) == VL_TF_ANY;
 	}
 	posted(r, j, post, wild);
 	if (!e->have_send) {

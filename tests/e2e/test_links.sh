@@ -16,7 +16,8 @@
 #    hop) plus m/B, and messages of separate calls share the links too
 #    (vlayer/core/order_flows.c): rank 0's Isends to 3 hosts each L + 3 m/B,
 #    3 senders into one host (taken with MPI_ANY_SOURCE) L + 3 m/B, a ring on
-#    a bus L + 4 m/B, an exchange on half-duplex links L + 2 m/B; PVM's
+#    a bus L + 4 m/B, an exchange on half-duplex links L + 2 m/B, a
+#    rendezvous taken with MPI_ANY_SOURCE beside another on a bus L + 2 m/B; PVM's
 #    separate sends the same; the same traces in two runs and beside a CPU
 #    hog; on a VMConfig without [topology] nothing changes;
 #  - a rank waiting for one message while another comes in raises its bound
@@ -179,6 +180,12 @@ assert_eq "rendezvous, star, MPI_Testall at 2 ms: done then; 4 bytes later L + 4
 run rdv-waitany-star 4 rstar "$WORK/pattern" waitany $M
 assert_eq "rendezvous, star, MPI_Waitany on MPI_ANY_SOURCE: each taken alone in turn, k (L + m/B)" \
 	"$((3 * (L + MB))) $((L + MB)) $((2 * (L + MB))) $((3 * (L + MB)))" "$(ends rdv-waitany-star)"
+# a rendezvous taken by a blocking wildcard receive leaves when that receive
+# is posted and shares the links like one taken by name (before 2026-11-27 it
+# took its route alone: L + m/B for ranks 0 and 1)
+run rdv-wildrdv-bus 4 rbus "$WORK/pattern" wildrdv $M
+assert_eq "rendezvous, bus: 1 -> 0 taken by MPI_Recv(MPI_ANY_SOURCE) beside 2 -> 3 by name: both share it, L + 2 m/B, every rank" \
+	"$((L + 2 * MB)) $((L + 2 * MB)) $((L + 2 * MB)) $((L + 2 * MB))" "$(ends rdv-wildrdv-bus)"
 # ---- a blocking collective's messages share the links with the others
 # ([topology] collectives = shared) ----
 cfg cstar 4 "kind = star" "collectives = shared"
@@ -227,7 +234,7 @@ same_traces "scalar product on a bus, collectives = shared: a third run" "$WORK/
 	"$WORK/scalarprod-3"
 
 # reproducible: the same traces again, and beside a CPU hog
-for name in fanin-star ring-bus rdv-gather-star twobcast-cbus rdv-twobcast-cbus; do
+for name in fanin-star ring-bus rdv-gather-star twobcast-cbus rdv-twobcast-cbus rdv-wildrdv-bus; do
 	cp -r "$WORK/$name" "$WORK/$name.first"
 	mode=${name%-*}
 	mode=${mode#rdv-}
@@ -341,7 +348,7 @@ done
 # ---- replay on the run's own VMConfig: the same ends ----
 for name in bcast-star allreduce-bus alltoall-bus route-torus fanout-star fanin-star ring-bus \
 	exchange-half rdv-fanout-star rdv-gather-star rdv-ring-bus rdv-exchange-half rdv-fanin-star rdv-waitany-star rdv-cross-bus rdv-testall-star \
-	rdv-stream-half rdv-fire-half collp2p-star collp2p-cstar rdv-collp2p-cstar; do
+	rdv-stream-half rdv-fire-half collp2p-star collp2p-cstar rdv-collp2p-cstar rdv-wildrdv-bus; do
 	rm -rf "$WORK/rpl"
 	if "$BUILD/vlpost" replay --vmconfig "$WORK/$name/vmconfig.ini" -o "$WORK/rpl" "$WORK/$name" \
 		> "$WORK/rpl.out" 2>&1; then
@@ -379,6 +386,10 @@ if command -v "${SMPIRUN:-smpirun}" > /dev/null 2>&1; then
 	sg rdv-collp2p-cstar
 	assert_eq "SimGrid, star: a bcast and an Isend at once, at vlayer's (collectives = shared) + 160 ns" \
 		"$((L + 2 * MB + 160)) $((L + 2 * MB + 160))" "$(col rdv-collp2p-cstar 0 5) $(col rdv-collp2p-cstar 1 5)"
+	sg rdv-wildrdv-bus
+	assert_eq "SimGrid, bus: a wildcard's rendezvous beside another, every rank at vlayer's + 160 ns" \
+		"$((L + 2 * MB + 160)) $((L + 2 * MB + 160)) $((L + 2 * MB + 160)) $((L + 2 * MB + 160))" \
+		"$(for r in 0 1 2 3; do col rdv-wildrdv-bus $r 5; done | tr '\n' ' ' | sed 's/ $//')"
 	sg allreduce-fattree
 	assert_eq "SimGrid, fat tree: the allreduce at vlayer's + 3 x 160 ns (the envelope is not taken off hop latencies)" \
 		$((6 * 5000 + 3 * MB + 480)) "$(col allreduce-fattree 0 5)"

@@ -88,6 +88,12 @@ typedef struct vli_slot {
 	int32_t rdv_n;
 	int32_t rdv_src[VLI_RDV_SRCS];
 	int64_t rdv_at[VLI_RDV_SRCS];
+	/* (under the lock) a blocking wildcard receive in progress, whose
+	 * rendezvous leaves at its post like a named one's: 0 none, else its
+	 * post time + 1; its tag (-1 any) and communicator */
+	int64_t wild_at;
+	int32_t wild_tag;
+	uint64_t wild_comm;
 	int64_t since;             /* real monotonic ns of the reservation */
 	char what[112];            /* what it waits for (for the deadlock report) */
 } vli_slot;
@@ -169,10 +175,12 @@ extern const vli_order_remote_ops *vli_order_remote;
  * rendezvous from task src_id (order_flows.c): the times of its posted
  * receives that can take it, and its bound if it can go on without this
  * task (this task: its clock unless committed). */
-int64_t vli_order_postlb_locked(int slot, int committed, int src_id);
+int64_t vli_order_postlb_locked(int slot, int committed, int src_id, int tag, uint64_t comm);
 /* Under the lock: the least post time of slot's receives that can take a
- * message from task src_id (VLI_ORDER_NONE: none). */
-int64_t vli_order_rdv_post_locked(int slot, int src_id);
+ * message from task src_id of tag tag on communicator comm: those that name
+ * src_id, and its blocking wildcard receive if that matches (VLI_ORDER_NONE:
+ * none). */
+int64_t vli_order_rdv_post_locked(int slot, int src_id, int tag, uint64_t comm);
 
 /* The server's side of live bounds for a task of another host (order.c):
  * its segment began (seq even) with this base; its CPU time in segment q was

@@ -290,6 +290,10 @@ typedef struct vli_fent {
 	int64_t est;          /* the estimated arrival, final once final */
 	int ck_active;        /* at the checkpoint: taking bandwidth, ck_left bytes to go */
 	double ck_left;
+	int64_t lat;          /* a pending rendezvous: its route's latency (it takes bandwidth
+				 that long after it leaves) */
+	int tag;              /* a pending rendezvous: its tag and communicator (the */
+	uint64_t comm;        /* front end's key), for the receives that can take it */
 	uint64_t coll_on, coll_n; /* a message of a collective (its key and instance, with
 				     seq its index in the collective's schedule); 0: none */
 } vli_fent;
@@ -658,16 +662,21 @@ void vli_flow_set_sleeper(void (*fn)(vli_order_wait *w));
  * (vli_flow_pend: 1 if it is a flow), ready = the end of its send time; its
  * receiver, when it answers, says when it leaves (vli_flow_resolve: start =
  * the later of ready and the receive's post time; start < 0: taken by a
- * wildcard choice, it keeps its contention-free time).  The sender's call
+ * deferred wildcard receive (MPI_Irecv(MPI_ANY_SOURCE)), it keeps its
+ * contention-free time).  tag and comm (the front end's key) say which
+ * receives can take it.  The sender's call
  * ends at the final arrival: vli_flow_sent_arrival (as vli_flow_arrival),
  * vli_flow_settle_sent (waits; cf if it is not a flow).  While it is
  * pending, no flow's arrival that it could change is final: a receiver
  * publishes the least post time of its receives a rendezvous may still
  * match, per source: n sources src_id[i] (task ids) and the least post time
  * t[i] of its receives that name that one (vli_order_set_rdv_posts; n = 0:
- * none).  A pending rendezvous from a source none of them names leaves no
- * earlier than its receiver's bound. */
-int vli_flow_pend(int dst_id, int dst_host, int64_t bytes, int64_t ready, uint32_t seq);
+ * none), and its blocking wildcard receive's (vli_order_set_wild_post).  A
+ * pending rendezvous none of them can take leaves no earlier than its
+ * receiver's bound.  It takes bandwidth its route's latency after it leaves
+ * (no earlier than its envelope arrives). */
+int vli_flow_pend(int dst_id, int dst_host, int64_t bytes, int64_t ready, uint32_t seq, int tag,
+		  uint64_t comm);
 void vli_flow_resolve(int src_id, uint32_t seq, int64_t start);
 int vli_flow_sent_arrival(int dst_id, uint32_t seq, int64_t *arr);
 int64_t vli_flow_settle_sent(int dst_id, uint32_t seq, int64_t cf);
@@ -707,6 +716,11 @@ typedef struct vli_post {
 #define VLI_POSTS 8 /* receives told apart (more: the least post time for all) */
 void vli_order_set_rdv_posts(int n, const int *src_id, const int64_t *t, int np,
 			     const vli_post *posts);
+/* A blocking wildcard receive (MPI_Recv(MPI_ANY_SOURCE)) in progress,
+ * posted at t (VLI_ORDER_NONE: none now) with tag (-1 any) on communicator
+ * comm: a pending rendezvous it matches can leave from t on (its flow is
+ * resolved like a named receive's); read by vli_order_rdv_post_locked. */
+void vli_order_set_wild_post(int64_t t, int tag, uint64_t comm);
 /* The earliest a rendezvous from task src_id to task id, of tag tag on
  * communicator comm, that id has not answered yet can leave: the least of
  * id's bound (it posts nothing before it) and the post times of its receives

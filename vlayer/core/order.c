@@ -974,25 +974,31 @@ int64_t vli_order_others_locked(void)
 	return m;
 }
 
-int64_t vli_order_rdv_post_locked(int slot, int src_id)
+int64_t vli_order_rdv_post_locked(int slot, int src_id, int tag, uint64_t comm)
 {
 	vli_slot *s = &vli_bd->slot[slot];
-	int64_t p;
+	int64_t p = VLI_ORDER_NONE;
 	int i;
 
 	if (s->rdv_n > VLI_RDV_SRCS) {
 		p = atomic_load(&s->rdv_post);
-		return p > 0 ? p - 1 : VLI_ORDER_NONE;
+		p = p > 0 ? p - 1 : VLI_ORDER_NONE;
+	} else {
+		for (i = 0; i < s->rdv_n; i++)
+			if (s->rdv_src[i] == src_id) {
+				p = s->rdv_at[i];
+				break;
+			}
 	}
-	for (i = 0; i < s->rdv_n; i++)
-		if (s->rdv_src[i] == src_id)
-			return s->rdv_at[i];
-	return VLI_ORDER_NONE;
+	if (s->wild_at > 0 && s->wild_at - 1 < p && (s->wild_tag < 0 || s->wild_tag == tag) &&
+	    s->wild_comm == comm)
+		p = s->wild_at - 1;
+	return p;
 }
 
-int64_t vli_order_postlb_locked(int slot, int committed, int src_id)
+int64_t vli_order_postlb_locked(int slot, int committed, int src_id, int tag, uint64_t comm)
 {
-	int64_t m = vli_order_rdv_post_locked(slot, src_id);
+	int64_t m = vli_order_rdv_post_locked(slot, src_id, tag, comm);
 
 	if (slot == me) {
 		if (!committed && vli_t.now < m)
@@ -1028,6 +1034,9 @@ int64_t vli_order_post_lb(int id, int src_id, int tag, uint64_t comm, uint64_t *
 				m = p->t;
 		}
 	}
+	if (s->wild_at > 0 && s->wild_at - 1 < m && (s->wild_tag < 0 || s->wild_tag == tag) &&
+	    s->wild_comm == comm)
+		m = s->wild_at - 1; /* its blocking wildcard receive */
 	vli_board_unlock();
 	/* the count after the posts: a receiver answers (and counts it) before
 	 * it withdraws its post or its bound passes it, so a post read as gone
@@ -1067,6 +1076,21 @@ void vli_order_set_rdv_posts(int n, const int *src_id, const int64_t *t, int np,
 			pm = posts[i].t;
 	s->post_n = np > VLI_POSTS ? VLI_POSTS + 1 : np;
 	s->post_min = pm;
+	vli_board_unlock();
+}
+
+void vli_order_set_wild_post(int64_t t, int tag, uint64_t comm)
+{
+	vli_slot *s;
+
+	/* (a task of another real host has no flows to it: order_flows.c) */
+	if (vli_order_remote || !vli_bd || me < 0)
+		return;
+	s = &vli_bd->slot[me];
+	vli_board_lock();
+	s->wild_at = t == VLI_ORDER_NONE ? 0 : t + 1;
+	s->wild_tag = tag;
+	s->wild_comm = comm;
 	vli_board_unlock();
 }
 

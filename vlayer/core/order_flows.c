@@ -28,10 +28,16 @@
  * send time at the earliest) and the receiver resolves it before answering
  * (vli_flow_resolve).  A pending flow can leave no earlier than its
  * receiver can post the receive that takes it: the least post time of the
- * receives it has posted (naming the source; slot rdv_post) or, for
- * receives still to come, its bound - so that time, like a bound, caps what
- * is final (pending_lb_locked).  One taken by a wildcard choice is dropped:
- * that choice compares contention-free times, so the message keeps its.
+ * receives it has posted that can take it (naming the source, or its
+ * blocking wildcard receive in progress) or, for receives still to come, its
+ * bound; it takes bandwidth its route's latency later, and that time caps
+ * what is final (pending_lb_locked).  A blocking wildcard choice compares
+ * envelopes, so the rendezvous it takes, which takes bandwidth no earlier
+ * than its envelope is in, cannot change what it compares: such a choice
+ * does not wait for itself.  One taken by a deferred wildcard receive
+ * (MPI_Irecv(MPI_ANY_SOURCE), chosen only when the program waits) is
+ * dropped and keeps its contention-free time: counting that receive's post
+ * would hold its own task's other waits back until it is chosen.
  */
 #include "vlayer/core/board.h"
 #include "vlayer/core/engine.h"
@@ -79,11 +85,13 @@ static int exited(int slot)
 	return slot >= 0 && atomic_load(&vli_bd->slot[slot].state) == VLI_SLOT_EXITED;
 }
 
-/* Under the lock: the least time a pending rendezvous can leave (its send's
- * end, or the least time its receiver can post the receive that takes it,
- * if later).  ind: after vli_order_others_locked (its receiver's bound
- * counts only if it can go on without this task; committed: this task
- * receives a message now); else every receiver's bound counts. */
+/* Under the lock: the least time a pending rendezvous can take bandwidth:
+ * its route's latency after the later of its send's end and the least time
+ * its receiver can post a receive that takes it.  ind: after
+ * vli_order_others_locked (its receiver's bound counts only if it can go on
+ * without this task; committed: this task receives a message now); else
+ * every receiver's bound counts.  (A flow that takes bandwidth when another
+ * ends, or when a time a choice compares comes, changes neither.) */
 static int64_t pending_lb_locked(int ind, int committed)
 {
 	vli_ftab *t = &vli_bd->flows;
@@ -100,9 +108,11 @@ static int64_t pending_lb_locked(int ind, int committed)
 			continue;
 		}
 		if (ind) {
-			p = vli_order_postlb_locked(e->dst_slot, committed, e->src_id);
+			p = vli_order_postlb_locked(e->dst_slot, committed, e->src_id, e->tag,
+						    e->comm);
 		} else {
-			int64_t q = vli_order_rdv_post_locked(e->dst_slot, e->src_id);
+			int64_t q = vli_order_rdv_post_locked(e->dst_slot, e->src_id, e->tag,
+							      e->comm);
 
 			p = atomic_load(&vli_bd->slot[e->dst_slot].lb);
 			if (q < p)
@@ -110,10 +120,20 @@ static int64_t pending_lb_locked(int ind, int committed)
 		}
 		if (p < e->start)
 			p = e->start;
+		p = sat_add(p, e->lat);
 		if (p < m)
 			m = p;
 	}
 	return m;
+}
+
+/* The latest estimate that is final: nothing not in the table takes
+ * bandwidth before it (b: the least bound that counts, pend: the least time
+ * a pending rendezvous takes bandwidth). */
+static int64_t final_limit(int64_t b, int64_t pend)
+{
+	b = sat_add(b, flow_la());
+	return pend < b ? pend : b;
 }
 
 static void kick_add(int *kick, int nk, int *n, int slot)
@@ -129,8 +149,7 @@ static void kick_add(int *kick, int nk, int *n, int slot)
 static int update_locked(int *kick, int nk)
 {
 	vli_ftab *t = &vli_bd->flows;
-	int64_t root = vli_board_root(), pend = pending_lb_locked(0, 0);
-	int64_t safe = sat_add(pend < root ? pend : root, flow_la());
+	int64_t safe = final_limit(vli_board_root(), pending_lb_locked(0, 0));
 	int i, n = 0;
 
 	if (!vli_ftab_update(t, &vli_t.cfg, safe))
@@ -233,15 +252,13 @@ static int arrival_of(int src_id, uint32_t seq, int dst_id, int64_t *arr, int co
 	}
 	e = &vli_bd->flows.e[i];
 	if (!e->final) {
-		int64_t b = vli_order_others_locked(), p;
+		int64_t b = vli_order_others_locked();
 
 		nk = update_locked(kick, 64);
 		if (!committed && vli_t.now < b)
 			b = vli_t.now;
-		if ((p = pending_lb_locked(1, committed)) < b)
-			b = p;
 		/* (a flow that takes bandwidth when e ends does not change its end) */
-		if (!e->final && e->est <= sat_add(b, flow_la()))
+		if (!e->final && e->est <= final_limit(b, pending_lb_locked(1, committed)))
 			e->final = 1;
 	}
 	*arr = e->est;
@@ -285,7 +302,8 @@ void vli_flow_sent_forget(int dst_id, uint32_t seq, int cancelled)
 	vli_board_unlock();
 }
 
-int vli_flow_pend(int dst_id, int dst_host, int64_t bytes, int64_t ready, uint32_t seq)
+int vli_flow_pend(int dst_id, int dst_host, int64_t bytes, int64_t ready, uint32_t seq, int tag,
+		  uint64_t comm)
 {
 	static int warned;
 	int d, i;
@@ -295,6 +313,11 @@ int vli_flow_pend(int dst_id, int dst_host, int64_t bytes, int64_t ready, uint32
 	vli_board_lock();
 	i = vli_ftab_pend(&vli_bd->flows, my_id(), seq, dst_id, d, vli_order_slot(), vli_t.host,
 			  dst_host, bytes, ready);
+	if (i >= 0) {
+		vli_bd->flows.e[i].lat = vli_net_latency(&vli_t.cfg, vli_t.host, dst_host);
+		vli_bd->flows.e[i].tag = tag;
+		vli_bd->flows.e[i].comm = comm;
+	}
 	vli_board_unlock();
 	if (i < 0 && !warned++)
 		vli_warn("more than %d messages on the [topology]'s links at once: the others "
@@ -330,11 +353,12 @@ int vli_flow_settled(int64_t tau, int committed)
 	vli_board_lock();
 	nk = update_locked(kick, 64);
 	b = vli_order_others_locked();
-	if ((p = pending_lb_locked(1, committed)) < b)
-		b = p;
+	p = pending_lb_locked(1, committed);
 	vli_board_unlock();
 	kick_all(kick, nk);
-	return tau < sat_add(b, flow_la());
+	/* (a rendezvous a wildcard choice takes takes bandwidth once its
+	 * envelope is in: no earlier than the time the choice compares) */
+	return tau < sat_add(b, flow_la()) && tau <= p;
 }
 
 uint32_t vli_flow_epoch(void)
@@ -440,12 +464,10 @@ int vli_flow_coll_end(int i, uint64_t on, uint64_t n, uint32_t k, int64_t *arr)
 	if (!e->used || e->coll_on != on || e->coll_n != n || e->seq != k)
 		vli_error(3, "the table of flows lost message %u of a collective", k);
 	if (!e->final) {
-		int64_t b = vli_order_others_locked(), p;
+		int64_t b = vli_order_others_locked();
 
 		nk = update_locked(kick, 64);
-		if ((p = pending_lb_locked(1, 1)) < b)
-			b = p;
-		if (!e->final && e->est <= sat_add(b, flow_la()))
+		if (!e->final && e->est <= final_limit(b, pending_lb_locked(1, 1)))
 			e->final = 1;
 	} else {
 		nk = 0;

@@ -170,7 +170,8 @@ void vlmpi_header_make(vlmpi_hdr *h, vlmpi_comm *v, int dest, int tag, int64_t b
 	 * goes; a rendezvous' is pending until its receive is posted */
 	if (!rdv && vli_flow_send(v->world[dest], dh, bytes, h->t_call + h->send_ns, h->seq, &arr))
 		h->flags |= VLMPI_HDR_FLOW;
-	if (rdv && vli_flow_pend(v->world[dest], dh, bytes, h->t_call + h->send_ns, h->seq))
+	if (rdv && vli_flow_pend(v->world[dest], dh, bytes, h->t_call + h->send_ns, h->seq, tag,
+				 v->id))
 		h->flags |= VLMPI_HDR_FLOW;
 	/* virtual order: the receiver learns of the message before this task's
 	 * bound can pass the send */
@@ -244,12 +245,12 @@ int64_t vlmpi_rdv_end_wait(const vlmpi_hdr *h, int dst, int64_t ack)
 	return (h->flags & VLMPI_HDR_FLOW) ? vli_flow_settle_sent(dst, h->seq, cf) : cf;
 }
 
-void vlmpi_ack_send(int src, const vlmpi_hdr *h, int64_t t_post, int wild)
+void vlmpi_ack_send(int src, const vlmpi_hdr *h, int64_t t_post, int drop)
 {
 	if (h->flags & VLMPI_HDR_RDV) {
 		/* its data leave now on the shared links, before the sender learns it */
 		if (h->flags & VLMPI_HDR_FLOW)
-			vli_flow_resolve(src, h->seq, wild ? -1 : vlmpi_rdv_departure(h, t_post));
+			vli_flow_resolve(src, h->seq, drop ? -1 : vlmpi_rdv_departure(h, t_post));
 		vli_order_release(src); /* the sender no longer waits on this task */
 		PMPI_Send(&t_post, 1, MPI_INT64_T, src, ACK_TAG(h->seq), ack_comm);
 		vli_order_poke(src); /* it may nap until the answer is there */

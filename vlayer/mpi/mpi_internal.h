@@ -166,10 +166,10 @@ int vlmpi_rdv_end(const vlmpi_hdr *h, int dst, int64_t ack, int64_t *end);
 int64_t vlmpi_rdv_end_wait(const vlmpi_hdr *h, int dst, int64_t ack);
 int vlmpi_rdv_ended_by(const vlmpi_hdr *h, int dst, int64_t ack, int64_t t);
 /* Receiver's side: answers header *h from world rank src with the post time
- * t_post if it is a rendezvous (wild: the receive's source was chosen by
- * virtual order among any: its data keep their contention-free time);
+ * t_post if it is a rendezvous (drop: taken by a deferred wildcard receive,
+ * MPI_Irecv(MPI_ANY_SOURCE): its data keep their contention-free time);
  * nothing otherwise. */
-void vlmpi_ack_send(int src, const vlmpi_hdr *h, int64_t t_post, int wild);
+void vlmpi_ack_send(int src, const vlmpi_hdr *h, int64_t t_post, int drop);
 /* Publishes the least post time of this rank's receives a rendezvous on
  * shared links may still match (the posted receives with a named source
  * whose message is not in, and a blocking receive's, vlmpi_blocking_post). */

@@ -17,8 +17,14 @@
 
 /* A blocking receive by name has its message: it takes no other (its post
  * time no longer holds back a rendezvous from its source). */
+static int wild_posted;
+
 static void blocking_done(void)
 {
+	if (wild_posted) {
+		wild_posted = 0;
+		vli_order_set_wild_post(VLI_ORDER_NONE, -1, 0);
+	}
 	if (vlmpi_blocking_post == VLI_ORDER_NONE)
 		return;
 	vlmpi_blocking_post = VLI_ORDER_NONE;
@@ -48,10 +54,10 @@ static void recv_timing(vlmpi_comm *v, const MPI_Status *st, int64_t t_post, int
 	}
 	src = v->world[st->MPI_SOURCE];
 	vlmpi_header_get(src, v->id, st->MPI_TAG, &h, 0);
-	vlmpi_ack_send(src, &h, t_post, wild);
+	vlmpi_ack_send(src, &h, t_post, 0);
 	blocking_done();
 	vli_msg_received(src, h.src_host, st->MPI_TAG, h.seq, h.bytes, t0,
-			 vlmpi_arrival_of(&h, t_post), wild ? VL_TF_ANY : 0, 0);
+			 vlmpi_arrival_of(&h, t_post), wild ? VL_TF_ANY | VL_TF_ANYRDV : 0, 0);
 }
 
 /* Whether source is MPI_ANY_SOURCE or a rank of v (else MPI reports the error). */
@@ -76,6 +82,9 @@ int vlmpi_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_C
 		vlmpi_blocking_tag = tag == MPI_ANY_TAG ? -1 : tag;
 		vlmpi_blocking_comm = v->id;
 		vlmpi_rdv_post_update();
+	} else if (vlmpi_vorder) { /* a rendezvous it matches may leave from now on */
+		wild_posted = 1;
+		vli_order_set_wild_post(t0, tag == MPI_ANY_TAG ? -1 : tag, v->id);
 	}
 	/* virtual order: a wildcard's message is chosen, then received as from
 	 * its source; a receive from a named rank has no choice: it waits */

@@ -29,6 +29,9 @@
  *             (MPI_Bcast on MPI_COMM_WORLD) and wait for the send and receive
  *   twobcast: ranks 2i and 2i+1 form a communicator (MPI_Comm_split) and
  *             broadcast from 2i in it, all pairs at once
+ *   wildrdv:  rank 1 sends to rank 0 (MPI_Send), which takes it with
+ *             MPI_Recv(MPI_ANY_SOURCE); at the same time rank 2 sends to rank 3
+ *             (MPI_Send, MPI_Recv by name)
  * Each rank prints "T RANK end NS" (its virtual time at the end). */
 #include <mpi.h>
 #include <stdio.h>
@@ -87,6 +90,15 @@ int main(int argc, char **argv)
 					 MPI_STATUS_IGNORE);
 		else
 			MPI_Send(b, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+	} else if (!strcmp(mode, "wildrdv")) {
+		if (rank == 0)
+			MPI_Recv(c, n, MPI_BYTE, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		else if (rank == 1)
+			MPI_Send(b, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+		else if (rank == 2)
+			MPI_Send(b, n, MPI_BYTE, 3, 1, MPI_COMM_WORLD);
+		else if (rank == 3)
+			MPI_Recv(c, n, MPI_BYTE, 2, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 	} else if (!strcmp(mode, "waitany")) {
 		if (rank == 0) {
 			for (i = 1; i < np; i++) {
