@@ -19,7 +19,8 @@
 #    a bus L + 4 m/B, an exchange on half-duplex links L + 2 m/B, a
 #    rendezvous taken with MPI_ANY_SOURCE beside another on a bus L + 2 m/B; PVM's
 #    separate sends the same; the same traces in two runs and beside a CPU
-#    hog; on a VMConfig without [topology] nothing changes;
+#    hog, and with ranks 1-3 through the board server (as on other real
+#    hosts); on a VMConfig without [topology] nothing changes;
 #  - a rank waiting for one message while another comes in raises its bound
 #    again once that one is in (links/rebound.c; hpcc's ring got stuck), and
 #    when a flow to it that it does not wait for got a new estimate
@@ -249,6 +250,21 @@ for name in fanin-star ring-bus rdv-gather-star twobcast-cbus rdv-twobcast-cbus 
 	wait $hog 2> /dev/null
 	same_traces "$name: a run beside a CPU hog" "$WORK/$name.first" "$WORK/$name"
 done
+
+# ---- ranks of another real host share the links too: every rank but 0 goes
+# through the board server (VLAYER_BOARD_REMOTE=1, as test_order_remote):
+# the same traces as on one host (before 2026-11-27 their messages took their
+# routes alone: the star fan-out L + m/B) ----
+for name in fanout-star fanin-star rdv-gather-star rdv-ring-bus rdv-wildrdv-bus rdv-cross-bus; do
+	mode=${name%-*}
+	mode=${mode#rdv-}
+	c=${name##*-}
+	case $name in rdv-*) c=r$c ;; esac
+	VLAYER_BOARD_REMOTE=1 run "$name.remote" 4 "$c" "$WORK/pattern" "$mode" $M
+	same_traces "$name: ranks 1-3 through the board server" "$WORK/$name" "$WORK/$name.remote"
+done
+assert_eq "star, ranks 1-3 through the board server: rank 0's three Isends share its link, L + 3 m/B" \
+	"$((L + 3 * MB)) $((L + 3 * MB)) $((L + 3 * MB))" "$(ends fanout-star.remote | cut -d' ' -f2-4)"
 
 # ---- a waiting rank's bound comes back up (hpcc's ring got stuck) ----
 # links/rebound.c: rank 2 waits for rank 0 while rank 3's message (of its own

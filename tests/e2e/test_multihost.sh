@@ -5,7 +5,9 @@
 # ranks on both (its rsh agent enters the namespace).  The ranks of vlhb reach
 # the board through the run's board server on vlha (TCP), and the heterogeneous
 # farm gives what it gives on one host: the exact event simulation, choice by
-# choice.  A deadlock across the hosts is reported, status 4.  Then PVM: one
+# choice.  A deadlock across the hosts is reported, status 4.  On a
+# [topology], messages of ranks on both hosts share the links (exact
+# closed forms).  Then PVM: one
 # virtual machine of both hosts (the second pvmd started through PVM_RSH), the
 # PVM farm's workers on both, the same event simulation.  The remote shell is
 # multihost/rsh.sh.  Needs root, ip netns and unshare: skipped with a message
@@ -104,6 +106,29 @@ assert_eq "deadlock across two hosts: a non-zero exit" yes \
 	"$(tail -1 "$WORK/dl.out" | awk '{ print ($2 != 0 && $2 != 124) ? "yes" : "no: " $0 }')"
 assert_eq "deadlock across two hosts: the report lists both waits, one on the other host" \
 	"2 1" "$(grep -c 'waits in MPI_Recv' "$WORK/dl.err") $(grep -c 'on another real host' "$WORK/dl.err")"
+
+# 4. a [topology] over the two hosts: the ranks of vlhb add and read their
+# messages' flows through the board server, so they share the links as on
+# one host (L = 10 us, m / B = 655360 ns; rendezvous from 1 KiB)
+"$BUILD/vlcc" -mpi -Wall -Wextra -Werror -O1 -I"$HERE/../../include" -o "$WORK/pattern" \
+	"$HERE/simgrid/pattern.c" || fail "build pattern.c"
+for k in star bus; do
+	printf '[simulation]\ncompute = ignore\n[network inter]\ntrans_delay = 10us\n%s\n' \
+		'bandwidth = 100MB/s' > "$WORK/r$k.ini"
+	printf '[mpi]\neager_limit = 1KiB\nranks_per_node = 1\n[hosts n]\ncount = 4\n' >> "$WORK/r$k.ini"
+	printf '[topology]\nkind = %s\n' $k >> "$WORK/r$k.ini"
+done
+printf 'vlha slots=2\nvlhb slots=2\n' > "$WORK/hosts4"
+ends4() { awk '$1 == "T" && $3 == "end" { print $2, $4 }' "$WORK/$1.out" | sort -n | awk '{ print $2 }' | paste -sd' '; }
+CFG="$WORK/rstar.ini" on2 fan hosts4 4 "$WORK/pattern" fanout 65536
+assert_eq "star over two real hosts: rank 0's three rendezvous Isends share its link, L + 3 m/B" \
+	"1976080 1976080 1976080 1976080 exit 0" "$(ends4 fan) $(tail -1 "$WORK/fan.out")"
+CFG="$WORK/rbus.ini" on2 ring hosts4 4 "$WORK/pattern" ring 65536
+assert_eq "bus over two real hosts: a ring of Sendrecvs, 4 messages on it at once, L + 4 m/B" \
+	"2631440 2631440 2631440 2631440 exit 0" "$(ends4 ring) $(tail -1 "$WORK/ring.out")"
+CFG="$WORK/rbus.ini" on2 wild hosts4 4 "$WORK/pattern" wildrdv 65536
+assert_eq "bus over two real hosts: a wildcard's rendezvous (ranks 0, 1 on vlha) beside 2 -> 3 (on vlhb), L + 2 m/B" \
+	"1320720 1320720 1320720 1320720 exit 0" "$(ends4 wild) $(tail -1 "$WORK/wild.out")"
 
 # ---- PVM: one virtual machine of the two hosts ----
 # pvmd on vlha starts the pvmd of vlhb through PVM_RSH (each its own

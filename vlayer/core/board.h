@@ -167,8 +167,22 @@ typedef struct vli_order_remote_ops {
 	int64_t (*post_lb)(int id, int src_id, int tag, uint64_t comm, uint64_t *released);
 	void (*rdv_posts)(int n, const int *src_id, const int64_t *t, int np,
 			  const vli_post *posts);
+	/* the flows of a [topology] (order_flows.c): call op (VLI_FLOW_*) with
+	 * VLI_FLOW_ARGS arguments; its result, and *out */
+	int64_t (*flow)(int op, const int64_t *in, int64_t *out);
 } vli_order_remote_ops;
 extern const vli_order_remote_ops *vli_order_remote;
+
+/* A flow call of a task of another real host (order_flows.c), made by the
+ * board server in its name (vli_flow_serve). */
+enum {
+	VLI_FLOW_SEND = 1, VLI_FLOW_ARRIVAL, VLI_FLOW_FORGET, VLI_FLOW_PEND, VLI_FLOW_RESOLVE,
+	VLI_FLOW_SETTLED, VLI_FLOW_EPOCH, VLI_FLOW_WILD
+};
+#define VLI_FLOW_ARGS 7
+int64_t vli_flow_serve(int op, const int64_t *in, int64_t *out);
+/* The clock of this task (a server thread's: the one its task sent). */
+int64_t vli_order_task_now(void);
 
 /* Under the lock, after vli_order_others_locked in this thread: the least
  * time at which the task in slot can post a receive that matches a pending

@@ -83,6 +83,11 @@ void vli_order_serve_as(int slot, int64_t now, int ms)
 	sleep_ms = ms > 0 ? ms : 1;
 }
 
+int64_t vli_order_task_now(void)
+{
+	return TASK_NOW();
+}
+
 int vli_order_served_deadlock(void)
 {
 	return served_deadlock;
@@ -1001,8 +1006,8 @@ int64_t vli_order_postlb_locked(int slot, int committed, int src_id, int tag, ui
 	int64_t m = vli_order_rdv_post_locked(slot, src_id, tag, comm);
 
 	if (slot == me) {
-		if (!committed && vli_t.now < m)
-			m = vli_t.now;
+		if (!committed && TASK_NOW() < m)
+			m = TASK_NOW();
 	} else if (IND(slot) && effb[slot] < m) {
 		m = effb[slot];
 	}
@@ -1083,8 +1088,14 @@ void vli_order_set_wild_post(int64_t t, int tag, uint64_t comm)
 {
 	vli_slot *s;
 
-	/* (a task of another real host has no flows to it: order_flows.c) */
-	if (vli_order_remote || !vli_bd || me < 0)
+	if (vli_order_remote) { /* through the board server, with the flows */
+		if (vli_order_remote->flow && vli_net_on(&vli_t.cfg))
+			vli_order_remote->flow(VLI_FLOW_WILD,
+					       (const int64_t[VLI_FLOW_ARGS]){ t, tag, (int64_t)comm },
+					       &(int64_t){ 0 });
+		return;
+	}
+	if (!vli_bd || me < 0)
 		return;
 	s = &vli_bd->slot[me];
 	vli_board_lock();

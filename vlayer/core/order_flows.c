@@ -20,8 +20,10 @@
  * observes is always final: a receive waits for it (vli_flow_settle), and a
  * choice among messages compares estimates only when vli_order_safe (or
  * vli_flow_settled) holds for its time and no estimate changed meanwhile
- * (vli_flow_epoch).  Other real hosts' tasks do not add flows (their
- * messages keep the contention-free time); the README says so.
+ * (vli_flow_epoch).  A task of another real host makes each of these
+ * calls through the board server, which makes it in its name on the one
+ * table (vli_flow_serve: a round trip each); the collectives of such tasks
+ * keep their messages to themselves.
  *
  * An MPI rendezvous leaves when its receive is posted, which its sender
  * does not know: it adds the flow pending (vli_flow_pend, at the end of its
@@ -59,10 +61,6 @@ static int flows_on(void)
 	return vli_bd && vli_order_slot() >= 0 && vli_net_on(&vli_t.cfg);
 }
 
-int vli_flows_online(void)
-{
-	return flows_on();
-}
 
 /* The lookahead of flows (vli_flow_lookahead): the run's, if smaller. */
 static int64_t flow_la(void)
@@ -78,6 +76,38 @@ static int64_t flow_la(void)
 static int my_id(void)
 {
 	return atomic_load(&vli_bd->slot[vli_order_slot()].id);
+}
+
+/* This task's virtual host (a server thread's: its task's) */
+static int my_host(void)
+{
+	return vli_bd->slot[vli_order_slot()].host;
+}
+
+/* A task of another real host: its flows are in the board's table too, and
+ * each call goes to the board server (vli_flow_serve), which makes it in
+ * the task's name. */
+static const vli_order_remote_ops *rf(void)
+{
+	return vli_order_remote && vli_order_remote->flow && vli_net_on(&vli_t.cfg)
+		       ? vli_order_remote
+		       : NULL;
+}
+
+/* (op's arguments: in[0..VLI_FLOW_ARGS-1]) */
+static int64_t rcall(int op, const int64_t *in, int64_t *out)
+{
+	int64_t o = 0, r = vli_order_remote->flow(op, in, &o);
+
+	if (out)
+		*out = o;
+	return r;
+}
+#define RCALL(op, out, ...) rcall(op, (const int64_t[VLI_FLOW_ARGS]){ __VA_ARGS__ }, out)
+
+int vli_flows_online(void)
+{
+	return flows_on() || rf();
 }
 
 static int exited(int slot)
@@ -197,14 +227,14 @@ static int flow_dst(int dst_id, int dst_host)
 	int d;
 	vli_slot *s;
 
-	if (!flows_on() || dst_host < 0 || dst_host >= vli_t.cfg.nhosts || dst_host == vli_t.host ||
-	    vli_t.host < 0 || (d = vli_board_find(dst_id)) < 0)
+	if (!flows_on() || dst_host < 0 || dst_host >= vli_t.cfg.nhosts || dst_host == my_host() ||
+	    my_host() < 0 || (d = vli_board_find(dst_id)) < 0)
 		return -1;
 	s = &vli_bd->slot[d];
-	if (atomic_load(&s->pid) < 0 || atomic_load(&s->state) == VLI_SLOT_OUTSIDE ||
-	    atomic_load(&s->state) == VLI_SLOT_EXITED)
-		return -1; /* another real host's task, or none to receive it (a task
-			      not started yet is taken for one of this host) */
+	if (atomic_load(&s->state) == VLI_SLOT_OUTSIDE || atomic_load(&s->state) == VLI_SLOT_EXITED)
+		return -1; /* none to receive it (a task not started yet is taken
+			      for one that will; one of another real host reads its
+			      flows through the board server) */
 	return d;
 }
 
@@ -214,10 +244,12 @@ int vli_flow_send(int dst_id, int dst_host, int64_t bytes, int64_t depart, uint3
 	static int warned;
 	int d, i, kick[64], nk;
 
+	if (rf())
+		return (int)RCALL(VLI_FLOW_SEND, est, dst_id, dst_host, bytes, depart, seq);
 	if ((d = flow_dst(dst_id, dst_host)) < 0)
 		return 0;
 	vli_board_lock();
-	i = vli_ftab_add(&vli_bd->flows, my_id(), seq, dst_id, d, vli_t.host, dst_host, bytes, depart);
+	i = vli_ftab_add(&vli_bd->flows, my_id(), seq, dst_id, d, my_host(), dst_host, bytes, depart);
 	if (i < 0) {
 		vli_board_unlock();
 		if (!warned++)
@@ -233,17 +265,23 @@ int vli_flow_send(int dst_id, int dst_host, int64_t bytes, int64_t depart, uint3
 	return 1;
 }
 
-/* The flow (src_id, seq) to dst_id (one of them this task): 0 if none
- * (or a pending rendezvous); else its arrival in *arr, 1 if final, 2 if an
- * estimate.  committed: this task waits for it now. */
+/* The flow (src_id, seq) to dst_id (one of them this task, -1: this
+ * task): 0 if none (or a pending rendezvous); else its arrival in *arr, 1 if
+ * final, 2 if an estimate.  committed: this task waits for it now. */
 static int arrival_of(int src_id, uint32_t seq, int dst_id, int64_t *arr, int committed,
 		      int consume)
 {
 	int i, r, kick[64], nk = 0;
 	vli_fent *e;
 
+	if (rf())
+		return (int)RCALL(VLI_FLOW_ARRIVAL, arr, src_id, seq, dst_id, committed, consume);
 	if (!flows_on())
 		return 0;
+	if (src_id < 0)
+		src_id = my_id();
+	if (dst_id < 0)
+		dst_id = my_id();
 	vli_board_lock();
 	i = vli_ftab_find(&vli_bd->flows, src_id, seq, dst_id);
 	if (i < 0 || vli_bd->flows.e[i].pending) {
@@ -255,8 +293,8 @@ static int arrival_of(int src_id, uint32_t seq, int dst_id, int64_t *arr, int co
 		int64_t b = vli_order_others_locked();
 
 		nk = update_locked(kick, 64);
-		if (!committed && vli_t.now < b)
-			b = vli_t.now;
+		if (!committed && vli_order_task_now() < b)
+			b = vli_order_task_now();
 		/* (a flow that takes bandwidth when e ends does not change its end) */
 		if (!e->final && e->est <= final_limit(b, pending_lb_locked(1, committed)))
 			e->final = 1;
@@ -272,7 +310,7 @@ static int arrival_of(int src_id, uint32_t seq, int dst_id, int64_t *arr, int co
 
 static int arrival(int src_id, uint32_t seq, int64_t *arr, int committed, int consume)
 {
-	return flows_on() ? arrival_of(src_id, seq, my_id(), arr, committed, consume) : 0;
+	return vli_flows_online() ? arrival_of(src_id, seq, -1, arr, committed, consume) : 0;
 }
 
 int vli_flow_arrival(int src_id, uint32_t seq, int64_t *arr)
@@ -282,13 +320,17 @@ int vli_flow_arrival(int src_id, uint32_t seq, int64_t *arr)
 
 int vli_flow_sent_arrival(int dst_id, uint32_t seq, int64_t *arr)
 {
-	return flows_on() ? arrival_of(my_id(), seq, dst_id, arr, 0, 0) : 0;
+	return vli_flows_online() ? arrival_of(-1, seq, dst_id, arr, 0, 0) : 0;
 }
 
 void vli_flow_sent_forget(int dst_id, uint32_t seq, int cancelled)
 {
 	int i;
 
+	if (rf()) {
+		RCALL(VLI_FLOW_FORGET, NULL, dst_id, seq, cancelled);
+		return;
+	}
 	if (!flows_on())
 		return;
 	vli_board_lock();
@@ -308,13 +350,16 @@ int vli_flow_pend(int dst_id, int dst_host, int64_t bytes, int64_t ready, uint32
 	static int warned;
 	int d, i;
 
+	if (rf())
+		return (int)RCALL(VLI_FLOW_PEND, NULL, dst_id, dst_host, bytes, ready, seq, tag,
+				  (int64_t)comm);
 	if ((d = flow_dst(dst_id, dst_host)) < 0)
 		return 0;
 	vli_board_lock();
-	i = vli_ftab_pend(&vli_bd->flows, my_id(), seq, dst_id, d, vli_order_slot(), vli_t.host,
+	i = vli_ftab_pend(&vli_bd->flows, my_id(), seq, dst_id, d, vli_order_slot(), my_host(),
 			  dst_host, bytes, ready);
 	if (i >= 0) {
-		vli_bd->flows.e[i].lat = vli_net_latency(&vli_t.cfg, vli_t.host, dst_host);
+		vli_bd->flows.e[i].lat = vli_net_latency(&vli_t.cfg, my_host(), dst_host);
 		vli_bd->flows.e[i].tag = tag;
 		vli_bd->flows.e[i].comm = comm;
 	}
@@ -329,6 +374,10 @@ void vli_flow_resolve(int src_id, uint32_t seq, int64_t start)
 {
 	int i, kick[64], nk = 0;
 
+	if (rf()) { /* (answered: applied before the sender learns the answer) */
+		RCALL(VLI_FLOW_RESOLVE, NULL, src_id, seq, start);
+		return;
+	}
 	if (!flows_on())
 		return;
 	vli_board_lock();
@@ -348,6 +397,8 @@ int vli_flow_settled(int64_t tau, int committed)
 	int64_t b, p;
 	int kick[64], nk;
 
+	if (rf())
+		return (int)RCALL(VLI_FLOW_SETTLED, NULL, tau, committed);
 	if (!flows_on() || !vli_bd->flows.hwm)
 		return 1;
 	vli_board_lock();
@@ -363,7 +414,15 @@ int vli_flow_settled(int64_t tau, int committed)
 
 uint32_t vli_flow_epoch(void)
 {
+	if (rf())
+		return (uint32_t)RCALL(VLI_FLOW_EPOCH, NULL, 0);
 	return vli_bd ? __atomic_load_n(&vli_bd->flows.epoch, __ATOMIC_ACQUIRE) : 0;
+}
+
+/* This task's id (for the stuck report) */
+static int self_id(void)
+{
+	return flows_on() ? my_id() : vli_t.id;
 }
 
 /* Wait until flow (src_id, seq) to dst_id is final (this task is one of
@@ -378,7 +437,8 @@ static int64_t settle(int src_id, uint32_t seq, int dst_id, int64_t arr, int kee
 		return arr;
 	if (r == 2) {
 		vli_order_wait_begin(&w, "the arrival of message %u from %d to %d on shared links",
-				     seq, src_id, dst_id);
+				     seq, src_id < 0 ? self_id() : src_id,
+				     dst_id < 0 ? self_id() : dst_id);
 		for (;;) {
 			vli_order_snap(&w);
 			vli_order_block(a, VLI_WAIT_MSG);
@@ -396,12 +456,44 @@ static int64_t settle(int src_id, uint32_t seq, int dst_id, int64_t arr, int kee
 
 int64_t vli_flow_settle(int src_id, uint32_t seq, int64_t arr, int keep)
 {
-	return flows_on() ? settle(src_id, seq, my_id(), arr, keep) : arr;
+	return vli_flows_online() ? settle(src_id, seq, -1, arr, keep) : arr;
 }
 
 int64_t vli_flow_settle_sent(int dst_id, uint32_t seq, int64_t cf)
 {
-	return flows_on() ? settle(my_id(), seq, dst_id, cf, 0) : cf;
+	return vli_flows_online() ? settle(-1, seq, dst_id, cf, 0) : cf;
+}
+
+/* The board server's side of a task of another real host (order_net.c,
+ * serving as that task): its call op with arguments in[]; *out: the
+ * arrival or estimate it gives back. */
+int64_t vli_flow_serve(int op, const int64_t *in, int64_t *out)
+{
+	*out = 0;
+	switch (op) {
+	case VLI_FLOW_SEND:
+		return vli_flow_send((int)in[0], (int)in[1], in[2], in[3], (uint32_t)in[4], out);
+	case VLI_FLOW_ARRIVAL:
+		return arrival_of((int)in[0], (uint32_t)in[1], (int)in[2], out, (int)in[3], (int)in[4]);
+	case VLI_FLOW_FORGET:
+		vli_flow_sent_forget((int)in[0], (uint32_t)in[1], (int)in[2]);
+		return 0;
+	case VLI_FLOW_PEND:
+		return vli_flow_pend((int)in[0], (int)in[1], in[2], in[3], (uint32_t)in[4], (int)in[5],
+				     (uint64_t)in[6]);
+	case VLI_FLOW_RESOLVE:
+		vli_flow_resolve((int)in[0], (uint32_t)in[1], in[2]);
+		return 0;
+	case VLI_FLOW_SETTLED:
+		return vli_flow_settled(in[0], (int)in[1]);
+	case VLI_FLOW_EPOCH:
+		return vli_flow_epoch();
+	case VLI_FLOW_WILD:
+		vli_order_set_wild_post(in[0], (int)in[1], (uint64_t)in[2]);
+		return 0;
+	default:
+		return 0;
+	}
 }
 
 /* ---- the messages of a blocking MPI collective (vlayer/coll/run_links.c) ----

@@ -46,7 +46,7 @@ enum {
 	OP_BOUND_OF, OP_BEHIND, OP_WAIT_BEGIN, OP_SNAP, OP_BLOCK_ON, OP_COLL_ENTER,
 	OP_COLL_LEAVE, OP_SAFE, OP_SLEEP, OP_WAIT_END, OP_GATE_ENTER, OP_GATE_LEAVE, OP_TICK,
 	OP_EXIT, OP_RELEASE, OP_RELEASE_SEEN, OP_POKE, OP_TURN, OP_SEG, OP_LIVE_HELLO,
-	OP_POST_LB, OP_RDV_POSTS
+	OP_POST_LB, OP_RDV_POSTS, OP_FLOW
 };
 
 /* Live bounds of a task of another host (measured computation): at each
@@ -67,6 +67,7 @@ typedef struct live_ans {
 typedef struct rpc_req {
 	int32_t op, how, count, ms;
 	int64_t a, b, c, d, now;
+	int64_t in[VLI_FLOW_ARGS]; /* OP_FLOW's arguments (its op: how) */
 	vli_order_wait w;
 	vli_order_gate g;
 	char s[112], s2[112];
@@ -81,7 +82,7 @@ struct rdv_posts_msg {
 };
 
 typedef struct rpc_rsp {
-	int64_t r;
+	int64_t r, out;
 	int32_t deadlock, pad;
 	vli_order_wait w;
 	vli_order_gate g;
@@ -287,6 +288,9 @@ static void *serve(void *arg)
 		}
 		case OP_TURN:
 			a.r = vli_order_turn(q.a);
+			break;
+		case OP_FLOW:
+			a.r = vli_flow_serve(q.how, q.in, &a.out);
 			break;
 		case OP_SEG:
 			vli_order_serve_segment(slot, (uint32_t)q.count, q.a, q.b, q.c, (uint64_t)q.d);
@@ -635,11 +639,25 @@ static void c_rdv_posts(int n, const int *src_id, const int64_t *t, int np,
 	call(&q, &m, sizeof m, NULL);
 }
 
+static int64_t c_flow(int op, const int64_t *in, int64_t *out)
+{
+	rpc_req q;
+	rpc_rsp a;
+
+	memset(&q, 0, sizeof q);
+	q.op = OP_FLOW;
+	q.how = op;
+	memcpy(q.in, in, sizeof q.in);
+	call(&q, NULL, 0, &a);
+	*out = a.out;
+	return a.r;
+}
+
 static const vli_order_remote_ops client_ops = {
 	c_model, c_reserve, c_bind, c_gone, c_forget, c_announce, c_received, c_bound_of,
 	c_behind, c_behind_side, c_wait_begin, c_snap, c_block_on, c_coll_enter, c_coll_leave, c_safe,
 	c_sleep, c_wait_end, c_gate_enter, c_gate_leave, c_tick, c_exit, c_release,
-	c_release_seen, c_poke, c_turn, c_post_lb, c_rdv_posts
+	c_release_seen, c_poke, c_turn, c_post_lb, c_rdv_posts, c_flow
 };
 
 static void c_seg_begin(void)
