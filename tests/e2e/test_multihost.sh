@@ -129,6 +129,16 @@ assert_eq "bus over two real hosts: a ring of Sendrecvs, 4 messages on it at onc
 CFG="$WORK/rbus.ini" on2 wild hosts4 4 "$WORK/pattern" wildrdv 65536
 assert_eq "bus over two real hosts: a wildcard's rendezvous (ranks 0, 1 on vlha) beside 2 -> 3 (on vlhb), L + 2 m/B" \
 	"1320720 1320720 1320720 1320720 exit 0" "$(ends4 wild) $(tail -1 "$WORK/wild.out")"
+# the farm on a slow bus (its small messages meet on it): the PVM farm below
+# must give the same
+{ cat "$F/farm.ini"; printf '[topology]\nkind = bus\nbandwidth = 10KB/s\n'; } > "$WORK/farmbus.ini"
+printf 'vlha slots=5\n' > "$WORK/hosts1"
+CFG="$WORK/farmbus.ini" on2 farmbus1 hosts1 5 "$WORK/farm_mpi" -j 40 -f 1e6 -d
+CFG="$WORK/farmbus.ini" on2 farmbus hosts5 5 "$WORK/farm_mpi" -j 40 -f 1e6 -d
+assert_eq "farm on a bus over two real hosts: ends, and not at the contention-free time" "exit 0 yes" \
+	"$(tail -1 "$WORK/farmbus.out") $(cmp -s "$WORK/farmbus.out" "$WORK/expected" && echo no || echo yes)"
+assert_eq "farm on a bus over two real hosts = on one" "$(cat "$WORK/farmbus1.out")" \
+	"$(cat "$WORK/farmbus.out")"
 
 # ---- PVM: one virtual machine of the two hosts ----
 # pvmd on vlha starts the pvmd of vlhb through PVM_RSH (each its own
@@ -182,6 +192,11 @@ if command -v pvmd > /dev/null; then
 	assert_eq "PVM: tasks ran on both hosts (traces of tasks of pvmds 4 and 8)" "4 8" \
 		"$(ls "$WORK/trace.pvm" | sed -n 's/^vl-000\([48]\).*/\1/p' | sort -u | tr '\n' ' ' | sed 's/ $//')"
 	assert_eq "PVM: no warning about real order" 0 "$(grep -c 'real arrival' "$WORK/pvm.err")"
+	ona env VMCONFIG="$WORK/farmbus.ini" VLAYER_TRACE_DIR="$WORK/trace.pvmbus" timeout 120 \
+		"$WORK/ep/farm_pvm" -w 4 -j 40 -f 1e6 -d > "$WORK/pvmbus.out" 2> "$WORK/pvmbus.err"
+	echo "exit $?" >> "$WORK/pvmbus.out"
+	assert_eq "PVM farm on a bus over two real hosts = the MPI farm there" \
+		"$(cat "$WORK/farmbus.out")" "$(cat "$WORK/pvmbus.out")"
 	# group joins: 4 children on both hosts, child i joins after (4 - i) ms of
 	# modelled time but i * 40 ms of real time: the instance numbers follow
 	# virtual time (child 3 first), not real time
