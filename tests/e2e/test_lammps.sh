@@ -121,4 +121,19 @@ twice hstar 5 "$WORK/hstar.ini" "5 ranks on a half-duplex star"
 # announced to it)
 { cat "$WORK/hstar.ini"; printf 'collectives = shared\n'; } > "$WORK/hstars.ini"
 twice hstars 5 "$WORK/hstars.ini" "5 ranks on a half-duplex star, collectives = shared"
+# the same two runs with ranks 1-4 through the board server (as on other real
+# hosts: their flows and their collectives' through it): the same trace files
+for name in rbus hstars; do
+	np=4
+	[ $name = hstars ] && np=5
+	VLAYER_BOARD_REMOTE=1 timeout 300 "$BUILD/vlrun" -np $np --vmconfig "$WORK/$name.ini" \
+		--trace-dir "$WORK/${name}r" /usr/bin/lmp -in "$HERE/lammps/in.melt" -log none \
+		> "${name}r.out" 2>&1
+	assert_eq "$name, ranks 1-$((np - 1)) through the board server: exit status" 0 $?
+	same=0
+	for f in "$WORK/${name}1"/vl-*.trc; do
+		cmp -s "$f" "$WORK/${name}r/$(basename "$f")" && same=$((same + 1))
+	done
+	assert_eq "$name, ranks 1-$((np - 1)) through the board server: the same $np trace files" $np $same
+done
 e2e_summary

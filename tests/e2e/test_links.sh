@@ -252,15 +252,19 @@ for name in fanin-star ring-bus rdv-gather-star twobcast-cbus rdv-twobcast-cbus 
 done
 
 # ---- ranks of another real host share the links too: every rank but 0 goes
-# through the board server (VLAYER_BOARD_REMOTE=1, as test_order_remote):
+# through the board server (VLAYER_BOARD_REMOTE=1, as test_order_remote),
 # the same traces as on one host (before 2026-11-27 their messages took their
 # routes alone: the star fan-out L + m/B) ----
-for name in fanout-star fanin-star rdv-gather-star rdv-ring-bus rdv-wildrdv-bus rdv-cross-bus; do
+# (and a blocking collective's messages with collectives = shared)
+for name in fanout-star fanin-star rdv-gather-star rdv-ring-bus rdv-wildrdv-bus rdv-cross-bus \
+	collp2p-cstar rdv-collp2p-cstar twobcast-cbus rdv-twobcast-cbus; do
 	mode=${name%-*}
 	mode=${mode#rdv-}
 	c=${name##*-}
 	case $name in rdv-*) c=r$c ;; esac
-	VLAYER_BOARD_REMOTE=1 run "$name.remote" 4 "$c" "$WORK/pattern" "$mode" $M
+	np=4
+	[ "$mode" = collp2p ] && np=2
+	VLAYER_BOARD_REMOTE=1 run "$name.remote" $np "$c" "$WORK/pattern" "$mode" $M
 	same_traces "$name: ranks 1-3 through the board server" "$WORK/$name" "$WORK/$name.remote"
 done
 assert_eq "star, ranks 1-3 through the board server: rank 0's three Isends share its link, L + 3 m/B" \

@@ -99,12 +99,18 @@ assert_eq "pdgemm n = 2000, nb = 64: numerical check" OK \
 	> "$WORK/rbus.ini"
 # twice400 CONFIG PREFIX WHAT ROUTINE...: each routine at n = 400 twice
 # ($WORK/PREFIX-ROUTINE-1 and -2): exit status, numerical check, the same times
+# (REMOTE2=1: the second with ranks 1-3 through the board server, as on other
+# real hosts)
 twice400() {
 	local cfg=$1 pre=$2 what=$3 r i
 	shift 3
 	for r in "$@"; do
 		for i in 1 2; do
-			N=400 run "$cfg" $r "$WORK/$pre-$r-$i"
+			if [ $i = 2 ] && [ -n "${REMOTE2:-}" ]; then
+				VLAYER_BOARD_REMOTE=1 N=400 run "$cfg" $r "$WORK/$pre-$r-$i"
+			else
+				N=400 run "$cfg" $r "$WORK/$pre-$r-$i"
+			fi
 			assert_eq "$r n = 400 $what, run $i: exit status" 0 $rc
 			assert_eq "$r n = 400 $what, run $i: numerical check" OK \
 				"$(echo "$out" | awk -v r=$r '$1 == r && $2 == 400 { print $7 }')"
@@ -119,7 +125,8 @@ twice400 "$WORK/rbus.ini" rbus "on a bus, rendezvous from 1 KiB" potrf getrf
 # bound that a member of a broadcast kept low) before its messages left no
 # earlier than its last member's entry
 sed 's/^kind = bus$/kind = bus\ncollectives = shared/' "$WORK/rbus.ini" > "$WORK/srbus.ini"
-twice400 "$WORK/srbus.ini" srbus "on a bus, collectives = shared" gemm getrf
+REMOTE2=1 twice400 "$WORK/srbus.ini" srbus \
+	"on a bus, collectives = shared (run 2 through the board server)" gemm getrf
 for r in potrf getrf; do
 	rm -rf "$WORK/rbus-$r-rpl"
 	"$BUILD/vlpost" replay --vmconfig "$WORK/rbus.ini" -o "$WORK/rbus-$r-rpl" "$WORK/rbus-$r-1" \

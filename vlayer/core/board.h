@@ -169,7 +169,7 @@ typedef struct vli_order_remote_ops {
 			  const vli_post *posts);
 	/* the flows of a [topology] (order_flows.c): call op (VLI_FLOW_*) with
 	 * VLI_FLOW_ARGS arguments; its result, and *out */
-	int64_t (*flow)(int op, const int64_t *in, int64_t *out);
+	int64_t (*flow)(int op, const int64_t *in, const int32_t *xs, int nx, int64_t *out);
 } vli_order_remote_ops;
 extern const vli_order_remote_ops *vli_order_remote;
 
@@ -177,10 +177,14 @@ extern const vli_order_remote_ops *vli_order_remote;
  * board server in its name (vli_flow_serve). */
 enum {
 	VLI_FLOW_SEND = 1, VLI_FLOW_ARRIVAL, VLI_FLOW_FORGET, VLI_FLOW_PEND, VLI_FLOW_RESOLVE,
-	VLI_FLOW_SETTLED, VLI_FLOW_EPOCH, VLI_FLOW_WILD
+	VLI_FLOW_SETTLED, VLI_FLOW_EPOCH, VLI_FLOW_WILD, VLI_FLOW_COLL_OK, VLI_FLOW_COLL_ADD,
+	VLI_FLOW_COLL_END, VLI_FLOW_COLL_QUIT, VLI_FLOW_HOLD, VLI_FLOW_OWN_BOUND
 };
-#define VLI_FLOW_ARGS 7
-int64_t vli_flow_serve(int op, const int64_t *in, int64_t *out);
+#define VLI_FLOW_ARGS 10
+#define VLI_FLOW_MAXX (1 << 22) /* (ints at most after a call) */
+/* (xs: nx ints more, the ids of a collective's members or the messages
+ * of one it has taken) */
+int64_t vli_flow_serve(int op, const int64_t *in, int32_t *xs, int nx, int64_t *out);
 /* The clock of this task (a server thread's: the one its task sent). */
 int64_t vli_order_task_now(void);
 

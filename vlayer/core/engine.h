@@ -498,7 +498,8 @@ int vli_order_behind_in(int side);
 int64_t vli_order_bound_of(int id);
 /* This task's bound as the board has it now (a sender's announcement or a
  * flow that got earlier may have lowered it); VLI_ORDER_NONE if not known
- * here (ordering = real, another real host). */
+ * (ordering = real; a task of another real host without a [topology]: with
+ * one, a round trip to the board server). */
 int64_t vli_order_own_bound(void);
 /* The clock task id last published on the board (its end time once it has
  * ended); -1 if unknown. */
@@ -685,9 +686,10 @@ int64_t vli_flow_settle_sent(int dst_id, uint32_t seq, int64_t cf);
  * cancelled, nobody will receive it): a pending flow is dropped. */
 void vli_flow_sent_forget(int dst_id, uint32_t seq, int cancelled);
 /* A blocking collective's messages share the links with the others (see
- * order_flows.c): vli_flow_coll_ok: every member (ids) is a task of this
- * real host with flows online (else the collective keeps its messages to
- * itself); vli_flow_coll_add: message k of collective (on, n), read by need
+ * order_flows.c): vli_flow_coll_ok: every member (ids) has a slot on the
+ * run's board, with flows online (else the collective keeps its messages to
+ * itself; a task of another real host makes these calls through the board
+ * server); vli_flow_coll_add: message k of collective (on, n), read by need
  * members, from src_id to dst_id, leaves at start - its entry (the first
  * member adds it, the others find it), -1 if the table is full;
  * vli_flow_coll_end: 1 and its final arrival (taken), or 0 and its
@@ -700,9 +702,9 @@ int vli_flow_coll_add(uint64_t on, uint64_t n, int need, uint32_t k, int src_id,
 		      int src_host, int dst_host, int64_t bytes, int64_t start);
 int vli_flow_coll_end(int i, uint64_t on, uint64_t n, uint32_t k, int64_t *arr);
 /* This member reads collective (on, n)'s messages no more: those it has not
- * taken (taken(ctx, k) == 0) are taken for it. */
-void vli_flow_coll_quit(uint64_t on, uint64_t n, int (*taken)(void *ctx, uint32_t k),
-			void *ctx);
+ * taken (not among the nt indices taken[], which it sorts) are taken for
+ * it. */
+void vli_flow_coll_quit(uint64_t on, uint64_t n, uint32_t *taken, int nt);
 int vli_flow_wait_for(int (*step)(void *arg, int64_t *lb), void *arg, const char *what);
 #define VLI_RDV_SRCS 8 /* sources told apart (more: the least post time for each) */
 /* A receive posted and not matched yet, as a rendezvous sender must see it

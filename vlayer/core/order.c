@@ -571,6 +571,11 @@ int64_t vli_order_bound_of(int id)
 
 int64_t vli_order_own_bound(void)
 {
+	/* (another real host's task: only flows lower its bound unseen, and
+	 * only on a [topology]) */
+	if (vli_order_remote && vli_order_remote->flow && vli_net_on(&vli_t.cfg))
+		return vli_order_remote->flow(VLI_FLOW_OWN_BOUND, (const int64_t[VLI_FLOW_ARGS]){ 0 },
+					      NULL, 0, &(int64_t){ 0 });
 	if (vli_order_remote || !vli_order_on())
 		return VLI_ORDER_NONE;
 	return atomic_load(&vli_bd->slot[me].lb);
@@ -1092,7 +1097,7 @@ void vli_order_set_wild_post(int64_t t, int tag, uint64_t comm)
 		if (vli_order_remote->flow && vli_net_on(&vli_t.cfg))
 			vli_order_remote->flow(VLI_FLOW_WILD,
 					       (const int64_t[VLI_FLOW_ARGS]){ t, tag, (int64_t)comm },
-					       &(int64_t){ 0 });
+					       NULL, 0, &(int64_t){ 0 });
 		return;
 	}
 	if (!vli_bd || me < 0)
@@ -1293,6 +1298,40 @@ static void die_deadlocked(void)
 }
 
 /* Print the deadlock report (once, by the task that declared it). */
+/* The messages on a [topology]'s shared links not yet taken (the first 16):
+ * which one a task waits for, and whether its arrival is final. */
+static void report_flows(void)
+{
+	const vli_ftab *t = &vli_bd->flows;
+	int i, k = 0;
+
+	for (i = 0; i < t->hwm; i++) {
+		const vli_fent *e = &t->e[i];
+		char a[32], b[32];
+
+		if (!e->used || e->consumed)
+			continue;
+		if (k++ == 16) {
+			fprintf(stderr, "vlayer:   (more messages on the shared links)\n");
+			break;
+		}
+		print_id(a, sizeof a, e->src_id);
+		print_id(b, sizeof b, e->dst_id);
+		if (e->pending)
+			fprintf(stderr, "vlayer:   on the shared links: message %u from %s to %s, a "
+				"rendezvous not answered yet (leaves at %.9f s at the earliest)\n",
+				e->seq, a, b, (double)e->start * 1e-9);
+		else if (e->coll_on)
+			fprintf(stderr, "vlayer:   on the shared links: message %u of a collective, "
+				"from %s to %s, arrival %.9f s (%s)\n", e->seq, a, b,
+				(double)e->est * 1e-9, e->final ? "final" : "an estimate");
+		else
+			fprintf(stderr, "vlayer:   on the shared links: message %u from %s to %s, "
+				"arrival %.9f s (%s)\n", e->seq, a, b, (double)e->est * 1e-9,
+				e->final ? "final" : "an estimate");
+	}
+}
+
 static void report_deadlock(int stuck)
 {
 	int i, n = atomic_load(&vli_bd->nslots);
@@ -1327,6 +1366,7 @@ static void report_deadlock(int stuck)
 			state_name(st), st == VLI_SLOT_BLOCKED ? " in " : "",
 			st == VLI_SLOT_BLOCKED ? s->what : "");
 	}
+	report_flows();
 	fflush(stderr);
 }
 

@@ -41,6 +41,7 @@
  * dropped and keeps its contention-free time: counting that receive's post
  * would hold its own task's other waits back until it is chosen.
  */
+#include <stdlib.h>
 #include "vlayer/core/board.h"
 #include "vlayer/core/engine.h"
 
@@ -94,16 +95,18 @@ static const vli_order_remote_ops *rf(void)
 		       : NULL;
 }
 
-/* (op's arguments: in[0..VLI_FLOW_ARGS-1]) */
-static int64_t rcall(int op, const int64_t *in, int64_t *out)
+/* (op's arguments: in[0..VLI_FLOW_ARGS-1], and nx ints xs[]) */
+static int64_t rcall(int op, const int64_t *in, const int32_t *xs, int nx, int64_t *out)
 {
-	int64_t o = 0, r = vli_order_remote->flow(op, in, &o);
+	int64_t o = 0, r = vli_order_remote->flow(op, in, xs, nx, &o);
 
 	if (out)
 		*out = o;
 	return r;
 }
-#define RCALL(op, out, ...) rcall(op, (const int64_t[VLI_FLOW_ARGS]){ __VA_ARGS__ }, out)
+#define RCALL(op, out, ...) rcall(op, (const int64_t[VLI_FLOW_ARGS]){ __VA_ARGS__ }, NULL, 0, out)
+#define RCALLX(op, xs, nx, out, ...) \
+	rcall(op, (const int64_t[VLI_FLOW_ARGS]){ __VA_ARGS__ }, xs, nx, out)
 
 int vli_flows_online(void)
 {
@@ -467,10 +470,25 @@ int64_t vli_flow_settle_sent(int dst_id, uint32_t seq, int64_t cf)
 /* The board server's side of a task of another real host (order_net.c,
  * serving as that task): its call op with arguments in[]; *out: the
  * arrival or estimate it gives back. */
-int64_t vli_flow_serve(int op, const int64_t *in, int64_t *out)
+int64_t vli_flow_serve(int op, const int64_t *in, int32_t *xs, int nx, int64_t *out)
 {
 	*out = 0;
 	switch (op) {
+	case VLI_FLOW_COLL_OK:
+		return vli_flow_coll_ok(nx, xs);
+	case VLI_FLOW_COLL_ADD:
+		return vli_flow_coll_add((uint64_t)in[0], (uint64_t)in[1], (int)in[2], (uint32_t)in[3],
+					 (int)in[4], (int)in[5], (int)in[6], (int)in[7], in[8], in[9]);
+	case VLI_FLOW_COLL_END:
+		return vli_flow_coll_end((int)in[0], (uint64_t)in[1], (uint64_t)in[2], (uint32_t)in[3],
+					 out);
+	case VLI_FLOW_COLL_QUIT:
+		vli_flow_coll_quit((uint64_t)in[0], (uint64_t)in[1], (uint32_t *)xs, nx);
+		return 0;
+	case VLI_FLOW_HOLD:
+		return vli_order_hold(in[0], (uint32_t)in[1]);
+	case VLI_FLOW_OWN_BOUND:
+		return vli_order_own_bound();
 	case VLI_FLOW_SEND:
 		return vli_flow_send((int)in[0], (int)in[1], in[2], in[3], (uint32_t)in[4], out);
 	case VLI_FLOW_ARRIVAL:
@@ -510,13 +528,15 @@ int64_t vli_flow_serve(int op, const int64_t *in, int64_t *out)
 
 int vli_flow_coll_ok(int count, const int *ids)
 {
-	int k, d;
+	int k;
 
+	if (rf())
+		return count <= VLI_BOARD_SLOTS && (int)RCALLX(VLI_FLOW_COLL_OK, ids, count, NULL, 0);
 	if (!flows_on())
 		return 0;
 	for (k = 0; k < count; k++)
-		if ((d = vli_board_find(ids[k])) < 0 || atomic_load(&vli_bd->slot[d].pid) < 0)
-			return 0; /* a member on another real host: the collective alone */
+		if (vli_board_find(ids[k]) < 0)
+			return 0; /* a member without a slot: the collective alone */
 	return 1;
 }
 
@@ -526,6 +546,9 @@ int vli_flow_coll_add(uint64_t on, uint64_t n, int need, uint32_t k, int src_id,
 	static int warned;
 	int i, kick[64], nk = 0;
 
+	if (rf())
+		return (int)RCALL(VLI_FLOW_COLL_ADD, NULL, (int64_t)on, (int64_t)n, need, k, src_id,
+				  dst_id, src_host, dst_host, bytes, start);
 	vli_board_lock();
 	i = vli_ftab_find_coll(&vli_bd->flows, on, n, k);
 	if (i < 0) {
@@ -551,6 +574,8 @@ int vli_flow_coll_end(int i, uint64_t on, uint64_t n, uint32_t k, int64_t *arr)
 	vli_fent *e;
 	int kick[64], nk, r;
 
+	if (rf())
+		return (int)RCALL(VLI_FLOW_COLL_END, arr, i, (int64_t)on, (int64_t)n, k);
 	vli_board_lock();
 	e = &vli_bd->flows.e[i];
 	if (!e->used || e->coll_on != on || e->coll_n != n || e->seq != k)
@@ -573,22 +598,44 @@ int vli_flow_coll_end(int i, uint64_t on, uint64_t n, uint32_t k, int64_t *arr)
 	return r;
 }
 
-void vli_flow_coll_quit(uint64_t on, uint64_t n, int (*taken)(void *ctx, uint32_t k),
-			void *ctx)
+static int cmp_u32(const void *a, const void *b)
 {
-	vli_ftab *t = &vli_bd->flows;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void vli_flow_coll_quit(uint64_t on, uint64_t n, uint32_t *taken, int nt)
+{
+	vli_ftab *t;
 	struct vli_coll *c;
 	int i;
 
+	if (rf()) {
+		RCALLX(VLI_FLOW_COLL_QUIT, (const int32_t *)taken, nt, NULL, (int64_t)on, (int64_t)n);
+		return;
+	}
+	t = &vli_bd->flows;
+	qsort(taken, (size_t)nt, sizeof *taken, cmp_u32);
 	vli_board_lock();
 	if ((c = vli_order_coll_locked(on, n)))
 		c->quit++;
 	for (i = 0; i < t->hwm; i++)
 		if (t->e[i].used && !t->e[i].consumed && t->e[i].coll_on == on &&
-		    t->e[i].coll_n == n && !taken(ctx, t->e[i].seq))
+		    t->e[i].coll_n == n &&
+		    !bsearch(&t->e[i].seq, taken, (size_t)nt, sizeof *taken, cmp_u32))
 			vli_ftab_consume(t, i);
 	vli_board_unlock();
 }
+
+/* vli_order_hold, for a task of another real host through the board
+ * server */
+static int hold(int64_t lb, uint32_t epoch)
+{
+	return rf() ? (int)RCALL(VLI_FLOW_HOLD, NULL, lb, epoch) : vli_order_hold(lb, epoch);
+}
+
+
 
 int vli_flow_wait_for(int (*step)(void *arg, int64_t *lb), void *arg, const char *what)
 {
@@ -611,7 +658,7 @@ int vli_flow_wait_for(int (*step)(void *arg, int64_t *lb), void *arg, const char
 		/* publish lb, unless an estimate changed since the step read them;
 		 * again if a flow that got earlier lowered it meanwhile */
 		if (lb != last || vli_order_own_bound() != pub) {
-			if (vli_order_hold(lb, ep)) {
+			if (hold(lb, ep)) {
 				last = lb;
 				pub = vli_order_own_bound();
 			}

@@ -289,8 +289,12 @@ static void *serve(void *arg)
 		case OP_TURN:
 			a.r = vli_order_turn(q.a);
 			break;
-		case OP_FLOW:
-			a.r = vli_flow_serve(q.how, q.in, &a.out);
+		case OP_FLOW: /* (followed by count ints) */
+			ids = realloc(ids, sizeof(int) * (size_t)(q.count > 0 ? q.count : 1));
+			if (!ids || q.count < 0 || q.count > VLI_FLOW_MAXX ||
+			    get_all(fd, ids, sizeof(int) * (size_t)q.count) < 0)
+				goto out;
+			a.r = vli_flow_serve(q.how, q.in, ids, q.count, &a.out);
 			break;
 		case OP_SEG:
 			vli_order_serve_segment(slot, (uint32_t)q.count, q.a, q.b, q.c, (uint64_t)q.d);
@@ -639,16 +643,19 @@ static void c_rdv_posts(int n, const int *src_id, const int64_t *t, int np,
 	call(&q, &m, sizeof m, NULL);
 }
 
-static int64_t c_flow(int op, const int64_t *in, int64_t *out)
+static int64_t c_flow(int op, const int64_t *in, const int32_t *xs, int nx, int64_t *out)
 {
 	rpc_req q;
 	rpc_rsp a;
 
+	if (nx > VLI_FLOW_MAXX)
+		vli_error(3, "ordering = virtual: %d values for the board server at once", nx);
 	memset(&q, 0, sizeof q);
 	q.op = OP_FLOW;
 	q.how = op;
+	q.count = nx;
 	memcpy(q.in, in, sizeof q.in);
-	call(&q, NULL, 0, &a);
+	call(&q, xs, sizeof(int32_t) * (size_t)nx, &a);
 	*out = a.out;
 	return a.r;
 }

@@ -69,6 +69,8 @@ typedef struct coll_net {
 	vlmpi_comm *v;
 	vlcoll_job *job;
 	vlcoll_net net;
+	uint32_t *took; /* the messages whose final arrivals it has taken */
+	int ntook, ctook;
 } coll_net;
 
 static int net_add(void *ctx, uint32_t k, int src, int dst, int src_host, int dst_host,
@@ -82,9 +84,21 @@ static int net_add(void *ctx, uint32_t k, int src, int dst, int src_host, int ds
 
 static int net_end(void *ctx, int h, uint32_t k, int64_t *arr)
 {
-	(void)ctx;
-	return vli_flow_coll_end(h, in_on, in_n, k, arr);
+	coll_net *x = ctx;
+	int r = vli_flow_coll_end(h, in_on, in_n, k, arr);
+
+	if (r) {
+		if (x->ntook == x->ctook) {
+			x->ctook = x->ctook ? 2 * x->ctook : 64;
+			x->took = realloc(x->took, sizeof *x->took * (size_t)x->ctook);
+			if (!x->took)
+				vli_error(1, "out of memory");
+		}
+		x->took[x->ntook++] = k;
+	}
+	return r;
 }
+
 
 /* 1: the collective is done; 2: this rank is (it goes on); 0: wait. */
 static int net_step(void *ctx, int64_t *lb)
@@ -97,10 +111,6 @@ static int net_step(void *ctx, int64_t *lb)
 	return rc;
 }
 
-static int net_taken(void *ctx, uint32_t k)
-{
-	return vlcoll_job_taken(((coll_net *)ctx)->job, k);
-}
 
 /* Simulate in with its messages sharing the links with the program's
  * others (a blocking collective under virtual order with a [topology]):
@@ -111,6 +121,7 @@ static int coll_sim_shared(vlmpi_comm *v, const vlcoll_in *in, vlcoll_out *out)
 	char what[96];
 	int rc;
 
+	memset(&x, 0, sizeof x);
 	x.v = v;
 	x.net.ctx = &x;
 	x.net.add = net_add;
@@ -122,7 +133,8 @@ static int coll_sim_shared(vlmpi_comm *v, const vlcoll_in *in, vlcoll_out *out)
 		 vl_coll_kind_name(in->kind));
 	rc = vli_flow_wait_for(net_step, &x, what);
 	if (rc == 2)
-		vli_flow_coll_quit(in_on, in_n, net_taken, &x);
+		vli_flow_coll_quit(in_on, in_n, x.took, x.ntook);
+	free(x.took);
 	vlcoll_job_free(x.job);
 	return rc > 0 ? 0 : -1;
 }
