@@ -10,8 +10,10 @@
 # if installed, of LAMMPS (4 ranks, two per node; every step's halo exchange on
 # the links at once), natively and under the layer without and with a
 # [topology] (star, bus, and the bus with collectives = shared: a blocking
-# collective's messages in the run's table too), in the same invocation, with
-# the predicted times of the bus runs.  Figures only.  BENCH_P ("16 64 128").
+# collective's messages in the run's table too; and the bus with ranks 1-3
+# through the board server, as on other real hosts: a loopback round trip per
+# flow call), in the same invocation, with the predicted times of the bus
+# runs.  Figures only.  BENCH_P ("16 64 128").
 set -u
 BUILD=$(cd "${1:-build}" && pwd)
 make -s -C "$(dirname "$0")/.." B="$BUILD" "$BUILD/tests/collsim" > /dev/null || exit 1
@@ -65,22 +67,27 @@ for kind in none star bus; do
 	} > "$W/p$kind.ini"
 done
 { cat "$W/pbus.ini"; printf 'collectives = shared\n'; } > "$W/pcbus.ini"
-printf '\n%-44s %9s %9s %9s %9s %9s %10s %10s %10s\n' "run, 4 ranks on 2 nodes (real seconds)" \
-	native none star bus bus+coll "star/none" "bus/none" "b+c/none"
+printf '\n%-44s %9s %9s %9s %9s %9s %9s %10s %10s %10s %10s\n' \
+	"run, 4 ranks on 2 nodes (real seconds)" native none star bus bus+coll bus,rmt \
+	"star/none" "bus/none" "b+c/none" "rmt/none"
 row() { # NAME CMD...: native, then under the layer on each VMConfig
-	local n=$1 a b c d e
+	local n=$1 a b c d e f
 	shift
 	a=$(rsecs mpirun -np 4 "$@")
 	b=$(rsecs "$BUILD/vlrun" -np 4 --vmconfig "$W/pnone.ini" --trace-dir "$W/t" "$@")
 	c=$(rsecs "$BUILD/vlrun" -np 4 --vmconfig "$W/pstar.ini" --trace-dir "$W/t" "$@")
 	d=$(rsecs "$BUILD/vlrun" -np 4 --vmconfig "$W/pbus.ini" --trace-dir "$W/tb" "$@")
 	e=$(rsecs "$BUILD/vlrun" -np 4 --vmconfig "$W/pcbus.ini" --trace-dir "$W/tc" "$@")
-	awk -v n="$n" -v a=$a -v b=$b -v c=$c -v d=$d -v e=$e 'BEGIN {
-		printf "%-44s %9.3f %9.3f %9.3f %9.3f %9.3f %10.2f %10.2f %10.2f\n", n, a, b, c, d, e,
-			(b > 0 ? c / b : 0), (b > 0 ? d / b : 0), (b > 0 ? e / b : 0) }'
-	printf '%-44s predicted: bus %s s, bus+coll %s s\n' "" \
+	f=$(VLAYER_BOARD_REMOTE=1 rsecs "$BUILD/vlrun" -np 4 --vmconfig "$W/pbus.ini" \
+		--trace-dir "$W/tr" "$@")
+	awk -v n="$n" -v a=$a -v b=$b -v c=$c -v d=$d -v e=$e -v f=$f 'BEGIN {
+		printf "%-44s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %10.2f %10.2f %10.2f %10.2f\n",
+			n, a, b, c, d, e, f, (b > 0 ? c / b : 0), (b > 0 ? d / b : 0),
+			(b > 0 ? e / b : 0), (b > 0 ? f / b : 0) }'
+	printf '%-44s predicted: bus %s s, bus+coll %s s, bus,rmt %s s\n' "" \
 		"$("$BUILD/vlpost" stats "$W/tb" | sed -n 's/^predicted elapsed time: \(.*\) s$/\1/p')" \
-		"$("$BUILD/vlpost" stats "$W/tc" | sed -n 's/^predicted elapsed time: \(.*\) s$/\1/p')"
+		"$("$BUILD/vlpost" stats "$W/tc" | sed -n 's/^predicted elapsed time: \(.*\) s$/\1/p')" \
+		"$("$BUILD/vlpost" stats "$W/tr" | sed -n 's/^predicted elapsed time: \(.*\) s$/\1/p')"
 }
 row "token ring, 2000 laps of 8 KiB" "$BUILD/samples/mpi/ring.v" -n 2000 -s 8192
 if [ -x /usr/bin/lmp ]; then

@@ -72,6 +72,8 @@ void vli_load_config(vlcfg_config *cfg)
  * library's: Open MPI installs its own in MPI_Init, before the layer starts). */
 static struct sigaction before[NSIG];
 
+volatile sig_atomic_t vli_in_handler;
+
 static void on_fatal(int sig, siginfo_t *info, void *ctx)
 {
 	const struct sigaction *old = sig > 0 && sig < NSIG ? &before[sig] : NULL;
@@ -90,8 +92,10 @@ static void on_fatal(int sig, siginfo_t *info, void *ctx)
 	}
 	/* killed from outside (pvm_kill, pvmd halt, mpirun, ^C), also while blocked
 	 * in a receive: the task ends here, with an END record; a crash only flushes */
-	if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP)
+	if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP) {
+		vli_in_handler = 1;
 		vli_finish();
+	}
 	vli_trace_flush();
 	signal(sig, SIG_DFL);
 	raise(sig);

@@ -7,6 +7,7 @@
 #ifndef VLI_ENGINE_H
 #define VLI_ENGINE_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include "vlayer/core/vmconfig.h"
@@ -104,6 +105,9 @@ void vli_compute(int64_t ns);
 void vli_check_advance(int64_t ns, const char *what);
 /* End of the task: END record, flush. Idempotent. */
 void vli_finish(void);
+/* Set while the layer's handler of a fatal signal ends the task (what it
+ * calls then must not wait for a lock). */
+extern volatile sig_atomic_t vli_in_handler;
 
 /* Set in the thread that called vli_init: only that thread's clock calls
  * (time(), gettimeofday() ...) are virtual; the message library's own threads

@@ -1688,8 +1688,12 @@ void vli_order_exit(void)
 	if (!vli_order_on())
 		return;
 	/* also from a signal handler (pvm_kill): never wait for the lock there;
-	 * without it the others find this task gone by its pid */
-	if (!vli_board_holding() && vli_board_trylock()) {
+	 * without it the others find this task gone by its pid.  Elsewhere wait
+	 * for it: a task that ends (MPI_Finalize, pvm_exit) while the others
+	 * hold the lock by turns must not stay on the board at its last bound
+	 * (its pid lives on in the MPI library's finalize, and the flows it
+	 * sent were never final: the ray tracer on a bus hung 1 run in 4) */
+	if (!vli_board_holding() && (vli_in_handler ? vli_board_trylock() : (vli_board_lock(), 1))) {
 		atomic_store(&vli_bd->slot[me].now, TASK_NOW());
 		take_off(me, VLI_SLOT_EXITED);
 		vli_board_unlock();

@@ -17,7 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <sched.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static char path[256];
@@ -533,6 +536,46 @@ START_TEST(a_cycle_of_choices_is_broken_by_the_earliest)
 }
 END_TEST
 
+/* Another task holds the board's lock for 200 ms (its thread) */
+static void *hold_lock(void *arg)
+{
+	struct timespec ts = { 0, 200000000 };
+
+	(void)arg;
+	vli_board_lock();
+	*(volatile int *)arg = 1;
+	nanosleep(&ts, NULL);
+	vli_board_unlock();
+	return NULL;
+}
+
+/* A task that ends while another holds the lock leaves the board all the
+ * same (it waits for the lock): before, it stayed on at its last bound
+ * after 1000 tries, and the flows it had sent were never final (the ray
+ * tracer on a bus hung in MPI_Finalize 1 run in 4). */
+START_TEST(an_ending_task_leaves_the_board_while_another_holds_the_lock)
+{
+	pthread_t th;
+	volatile int locked = 0;
+	int mine, other;
+
+	start(1000);
+	other = vli_order_reserve(5000, 0);
+	mine = vli_order_slot();
+	ck_assert_int_ge(mine, 0);
+	ck_assert_int_eq(pthread_create(&th, NULL, hold_lock, (void *)&locked), 0);
+	while (!locked)
+		sched_yield();
+	vli_order_exit();
+	pthread_join(th, NULL);
+	ck_assert_int_eq(atomic_load(&vli_bd->slot[mine].state), VLI_SLOT_EXITED);
+	ck_assert_int_eq(vli_board_root(), 5000); /* only the other task holds it */
+	(void)other;
+	unlink(path);
+	vlcfg_free(&vli_t.cfg);
+}
+END_TEST
+
 START_TEST(lookahead_never_zero)
 {
 	vlcfg_default(&vli_t.cfg);
@@ -566,6 +609,7 @@ static Suite *order_suite(void)
 	tcase_add_test(t, block_on_returns_the_bound_it_left);
 	tcase_add_test(t, a_poll_held_back_for_ever_is_stuck);
 	tcase_add_test(t, post_lb_is_the_least_of_bound_and_matching_posts);
+	tcase_add_test(t, an_ending_task_leaves_the_board_while_another_holds_the_lock);
 	suite_add_tcase(s, t);
 	return s;
 }
