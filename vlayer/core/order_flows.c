@@ -22,8 +22,7 @@
  * vli_flow_settled) holds for its time and no estimate changed meanwhile
  * (vli_flow_epoch).  A task of another real host makes each of these
  * calls through the board server, which makes it in its name on the one
- * table (vli_flow_serve: a round trip each); the collectives of such tasks
- * keep their messages to themselves.
+ * table (vli_flow_serve: a round trip each), its collectives' calls too.
  *
  * An MPI rendezvous leaves when its receive is posted, which its sender
  * does not know: it adds the flow pending (vli_flow_pend, at the end of its
@@ -61,7 +60,6 @@ static int flows_on(void)
 {
 	return vli_bd && vli_order_slot() >= 0 && vli_net_on(&vli_t.cfg);
 }
-
 
 /* The lookahead of flows (vli_flow_lookahead): the run's, if smaller. */
 static int64_t flow_la(void)
