@@ -129,8 +129,9 @@ static inline const char *vl_coll_kind_name(int kind)
 #define VL_TF_ANY 128u    /* blocking receive whose source was a wildcard (MPI_ANY_SOURCE);
 			     without VL_TF_ANYRDV (traces before 2026-11-27) a rendezvous
 			     it took kept its contention-free time */
-#define VL_TF_ANYRDV 256u /* with VL_TF_ANY: a rendezvous it took left at its post and
-			     shared the [topology]'s links, as a named receive's */
+#define VL_TF_ANYRDV 256u /* with VL_TF_ANY, or on the IRECV of a wildcard receive
+			     (since 2026-11-28): a rendezvous it took left at its post
+			     and shared the [topology]'s links, as a named receive's */
 
 typedef struct vl_trec {
 	uint16_t type;            /* enum vl_ev */

@@ -858,7 +858,8 @@ static int do_irecv(rpl *r, int i)
 	q->kind = 1;
 	q->num = (uint32_t)c->u.v.t4;
 	q->post = t->now;
-	q->wild = c->peer == -1;
+	/* (a nonblocking wildcard's rendezvous shares since VL_TF_ANYRDV) */
+	q->wild = c->peer == -1 && !(c->flags & VL_TF_ANYRDV);
 	for (k = 0; k < t->nlook; k++)
 		if (t->look[k].num == q->num) {
 			posted(r, t->look[k].msg, q->post, q->wild);

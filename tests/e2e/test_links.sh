@@ -17,7 +17,9 @@
 #    (vlayer/core/order_flows.c): rank 0's Isends to 3 hosts each L + 3 m/B,
 #    3 senders into one host (taken with MPI_ANY_SOURCE) L + 3 m/B, a ring on
 #    a bus L + 4 m/B, an exchange on half-duplex links L + 2 m/B, a
-#    rendezvous taken with MPI_ANY_SOURCE beside another on a bus L + 2 m/B; PVM's
+#    rendezvous taken with MPI_ANY_SOURCE (MPI_Recv, or MPI_Irecv chosen
+#    while its rank waits for another message) beside another on a bus
+#    L + 2 m/B; PVM's
 #    separate sends the same; the same traces in two runs and beside a CPU
 #    hog, and with ranks 1-3 through the board server (as on other real
 #    hosts); on a VMConfig without [topology] nothing changes;
@@ -187,6 +189,37 @@ assert_eq "rendezvous, star, MPI_Waitany on MPI_ANY_SOURCE: each taken alone in 
 run rdv-wildrdv-bus 4 rbus "$WORK/pattern" wildrdv $M
 assert_eq "rendezvous, bus: 1 -> 0 taken by MPI_Recv(MPI_ANY_SOURCE) beside 2 -> 3 by name: both share it, L + 2 m/B, every rank" \
 	"$((L + 2 * MB)) $((L + 2 * MB)) $((L + 2 * MB)) $((L + 2 * MB))" "$(ends rdv-wildrdv-bus)"
+# the same taken by MPI_Irecv(MPI_ANY_SOURCE) + MPI_Wait: the receive chooses
+# as MPI matches, and its rendezvous leaves at its post (before 2026-11-28 it
+# took its route alone: L + m/B for ranks 0 and 1)
+run rdv-iwildrdv-bus 4 rbus "$WORK/pattern" iwildrdv $M
+assert_eq "rendezvous, bus: the same taken by MPI_Irecv(MPI_ANY_SOURCE) and MPI_Wait: L + 2 m/B, every rank" \
+	"$((L + 2 * MB)) $((L + 2 * MB)) $((L + 2 * MB)) $((L + 2 * MB))" "$(ends rdv-iwildrdv-bus)"
+# ... and chosen while its rank waits in MPI_Recv for another message on the
+# bus, which its rendezvous slows down: the choice cannot wait for MPI_Wait
+run rdv-iwildhold-bus 4 rbus "$WORK/pattern" iwildhold $M
+assert_eq "rendezvous, bus: MPI_Irecv(MPI_ANY_SOURCE) taken while rank 0 waits in MPI_Recv for rank 2's message: both share the bus, L + 2 m/B" \
+	"$((L + 2 * MB)) $((L + 2 * MB)) $((L + 2 * MB)) 0" "$(ends rdv-iwildhold-bus)"
+# the heterogeneous farm (farm/farm_mpi.c) with 64 KiB results, rendezvous,
+# on a bus: the master taking them with MPI_Irecv(MPI_ANY_SOURCE) + MPI_Wait,
+# or a persistent MPI_Recv_init(MPI_ANY_SOURCE), gets the same results at
+# the same times as with MPI_Recv(MPI_ANY_SOURCE) (before 2026-11-28 those
+# results took their routes alone: the master ended at 28.799440 ms)
+F=$HERE/farm
+"$BUILD/vlcc" -mpi -Wall -Wextra -Werror -O1 -I"$HERE/../../include" -o "$WORK/farm_mpi" \
+	"$F/farm_mpi.c" || fail "build farm/farm_mpi.c"
+{ cat "$F/farm.ini"; printf '[mpi]\neager_limit = 1KiB\n[topology]\nkind = bus\nbandwidth = 100MB/s\n'; } \
+	> "$WORK/farmbus.ini"
+for how in recv irecv persist; do
+	run "farm-$how" 5 farmbus "$WORK/farm_mpi" -j 40 -f 1e6 -b 65536 -r $how
+done
+assert_eq "farm, 64 KiB results on a bus, MPI_Recv(MPI_ANY_SOURCE): the master's end" \
+	"end 28800880" "$(head -1 "$WORK/farm-recv.out")"
+for how in irecv persist; do
+	assert_eq "farm on a bus: MPI_Irecv ($how) gives MPI_Recv's results, order and times" \
+		"$(cat "$WORK/farm-recv.out")" "$(cat "$WORK/farm-$how.out")"
+done
+
 # ---- a blocking collective's messages share the links with the others
 # ([topology] collectives = shared) ----
 cfg cstar 4 "kind = star" "collectives = shared"
@@ -235,7 +268,8 @@ same_traces "scalar product on a bus, collectives = shared: a third run" "$WORK/
 	"$WORK/scalarprod-3"
 
 # reproducible: the same traces again, and beside a CPU hog
-for name in fanin-star ring-bus rdv-gather-star twobcast-cbus rdv-twobcast-cbus rdv-wildrdv-bus; do
+for name in fanin-star ring-bus rdv-gather-star twobcast-cbus rdv-twobcast-cbus rdv-wildrdv-bus \
+	rdv-iwildhold-bus; do
 	cp -r "$WORK/$name" "$WORK/$name.first"
 	mode=${name%-*}
 	mode=${mode#rdv-}
@@ -257,7 +291,7 @@ done
 # routes alone: the star fan-out L + m/B) ----
 # (and a blocking collective's messages with collectives = shared)
 for name in fanout-star fanin-star rdv-gather-star rdv-ring-bus rdv-wildrdv-bus rdv-cross-bus \
-	collp2p-cstar rdv-collp2p-cstar twobcast-cbus rdv-twobcast-cbus; do
+	rdv-iwildrdv-bus rdv-iwildhold-bus collp2p-cstar rdv-collp2p-cstar twobcast-cbus rdv-twobcast-cbus; do
 	mode=${name%-*}
 	mode=${mode#rdv-}
 	c=${name##*-}
@@ -368,7 +402,8 @@ done
 # ---- replay on the run's own VMConfig: the same ends ----
 for name in bcast-star allreduce-bus alltoall-bus route-torus fanout-star fanin-star ring-bus \
 	exchange-half rdv-fanout-star rdv-gather-star rdv-ring-bus rdv-exchange-half rdv-fanin-star rdv-waitany-star rdv-cross-bus rdv-testall-star \
-	rdv-stream-half rdv-fire-half collp2p-star collp2p-cstar rdv-collp2p-cstar rdv-wildrdv-bus; do
+	rdv-stream-half rdv-fire-half collp2p-star collp2p-cstar rdv-collp2p-cstar rdv-wildrdv-bus \
+	rdv-iwildrdv-bus rdv-iwildhold-bus; do
 	rm -rf "$WORK/rpl"
 	if "$BUILD/vlpost" replay --vmconfig "$WORK/$name/vmconfig.ini" -o "$WORK/rpl" "$WORK/$name" \
 		> "$WORK/rpl.out" 2>&1; then
@@ -410,6 +445,10 @@ if command -v "${SMPIRUN:-smpirun}" > /dev/null 2>&1; then
 	assert_eq "SimGrid, bus: a wildcard's rendezvous beside another, every rank at vlayer's + 160 ns" \
 		"$((L + 2 * MB + 160)) $((L + 2 * MB + 160)) $((L + 2 * MB + 160)) $((L + 2 * MB + 160))" \
 		"$(for r in 0 1 2 3; do col rdv-wildrdv-bus $r 5; done | tr '\n' ' ' | sed 's/ $//')"
+	sg rdv-iwildhold-bus
+	assert_eq "SimGrid, bus: MPI_Irecv(MPI_ANY_SOURCE)'s rendezvous beside a named one, ranks 0-2 at vlayer's + 160 ns" \
+		"$((L + 2 * MB + 160)) $((L + 2 * MB + 160)) $((L + 2 * MB + 160))" \
+		"$(for r in 0 1 2; do col rdv-iwildhold-bus $r 5; done | tr '\n' ' ' | sed 's/ $//')"
 	sg allreduce-fattree
 	assert_eq "SimGrid, fat tree: the allreduce at vlayer's + 3 x 160 ns (the envelope is not taken off hop latencies)" \
 		$((6 * 5000 + 3 * MB + 480)) "$(col allreduce-fattree 0 5)"

@@ -80,8 +80,10 @@ typedef struct vli_slot {
 	 * VLI_RDV_SRCS sources: rdv_n = VLI_RDV_SRCS + 1, rdv_post for each */
 	_Atomic int64_t rdv_post;
 	/* (under the lock) its receives not matched yet, for a rendezvous
-	 * sender that has no answer yet (vli_order_post_lb): post_n entries;
-	 * more than VLI_POSTS: post_n = VLI_POSTS + 1 and post_min for all */
+	 * sender that has no answer yet (vli_order_post_lb) and, the wildcard
+	 * ones (src < 0, first), for a pending rendezvous (order_flows.c):
+	 * post_n entries; more than VLI_POSTS: post_n = VLI_POSTS + 1 and
+	 * post_min for all */
 	int32_t post_n;
 	int64_t post_min;
 	vli_post post[VLI_POSTS];
@@ -196,8 +198,8 @@ int64_t vli_order_task_now(void);
 int64_t vli_order_postlb_locked(int slot, int committed, int src_id, int tag, uint64_t comm);
 /* Under the lock: the least post time of slot's receives that can take a
  * message from task src_id of tag tag on communicator comm: those that name
- * src_id, and its blocking wildcard receive if that matches (VLI_ORDER_NONE:
- * none). */
+ * src_id, its blocking wildcard receive and its nonblocking wildcard
+ * receives not chosen yet if they match (VLI_ORDER_NONE: none). */
 int64_t vli_order_rdv_post_locked(int slot, int src_id, int tag, uint64_t comm);
 
 /* The server's side of live bounds for a task of another host (order.c):

@@ -153,8 +153,9 @@ void vli_msg_sent_sync(int peer, int dst_host, int tag, int64_t bytes, int64_t s
  * Returns the time waited. */
 int64_t vli_msg_received(int peer, int src_host, int tag, uint32_t seq, int64_t bytes, int64_t t0,
 			 int64_t arrival, unsigned flags, uint32_t req);
-/* A nonblocking receive posted by a call that began at t0 (trace IRECV). */
-void vli_msg_posted(int peer, int tag, uint32_t req, int64_t t0);
+/* A nonblocking receive posted by a call that began at t0 (trace IRECV,
+ * with flags VL_TF_*). */
+void vli_msg_posted(int peer, int tag, uint32_t req, int64_t t0, unsigned flags);
 /* A nonblocking send completed in a wait or test call that began at t0: wait
  * until depart (its data left; 0 = already), trace WAIT. */
 void vli_msg_completed(int peer, int tag, uint32_t seq, int64_t bytes, uint32_t req, int64_t t0,

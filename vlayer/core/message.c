@@ -88,9 +88,9 @@ int64_t vli_msg_received(int peer, int src_host, int tag, uint32_t seq, int64_t 
 	return waited;
 }
 
-void vli_msg_posted(int peer, int tag, uint32_t req, int64_t t0)
+void vli_msg_posted(int peer, int tag, uint32_t req, int64_t t0, unsigned flags)
 {
-	vli_trace_msg4(VL_EV_IRECV, peer, tag, 0, 0, t0, vli_t.now, 0, 0, req, 0);
+	vli_trace_msg4(VL_EV_IRECV, peer, tag, 0, 0, t0, vli_t.now, 0, 0, req, flags);
 }
 
 void vli_msg_completed(int peer, int tag, uint32_t seq, int64_t bytes, uint32_t req, int64_t t0,

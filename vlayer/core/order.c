@@ -1003,6 +1003,15 @@ int64_t vli_order_rdv_post_locked(int slot, int src_id, int tag, uint64_t comm)
 	if (s->wild_at > 0 && s->wild_at - 1 < p && (s->wild_tag < 0 || s->wild_tag == tag) &&
 	    s->wild_comm == comm)
 		p = s->wild_at - 1;
+	/* its nonblocking wildcard receives not chosen yet (the first entries
+	 * of post[]; more than VLI_POSTS receives: the least time for all) */
+	for (i = 0; i < s->post_n && i < VLI_POSTS && s->post[i].src < 0; i++) {
+		const vli_post *w = &s->post[i];
+		if ((w->tag < 0 || w->tag == tag) && w->comm == comm && w->t < p)
+			p = w->t;
+	}
+	if (s->post_n > VLI_POSTS && s->post[0].src < 0 && s->post_min < p)
+		p = s->post_min;
 	return p;
 }
 

@@ -29,16 +29,17 @@
  * send time at the earliest) and the receiver resolves it before answering
  * (vli_flow_resolve).  A pending flow can leave no earlier than its
  * receiver can post the receive that takes it: the least post time of the
- * receives it has posted that can take it (naming the source, or its
- * blocking wildcard receive in progress) or, for receives still to come, its
- * bound; it takes bandwidth its route's latency later, and that time caps
- * what is final (pending_lb_locked).  A blocking wildcard choice compares
- * envelopes, so the rendezvous it takes, which takes bandwidth no earlier
- * than its envelope is in, cannot change what it compares: such a choice
- * does not wait for itself.  One taken by a deferred wildcard receive
- * (MPI_Irecv(MPI_ANY_SOURCE), chosen only when the program waits) is
- * dropped and keeps its contention-free time: counting that receive's post
- * would hold its own task's other waits back until it is chosen.
+ * receives it has posted that can take it (naming the source, its blocking
+ * wildcard receive in progress, or a nonblocking wildcard receive not
+ * chosen yet) or, for receives still to come, its bound; it takes bandwidth
+ * its route's latency later, and that time caps what is final
+ * (pending_lb_locked).  A wildcard choice compares envelopes, so the
+ * rendezvous it takes, which takes bandwidth no earlier than its envelope
+ * is in, cannot change what it compares: such a choice does not wait for
+ * itself.  A nonblocking wildcard receive (MPI_Irecv(MPI_ANY_SOURCE))
+ * chooses as soon as its choice is final, while its task waits for
+ * anything (vlayer/mpi/order.c), so its post does not hold that task's
+ * other waits back until the program waits for it.
  */
 #include <stdlib.h>
 #include "vlayer/core/board.h"

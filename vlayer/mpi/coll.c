@@ -296,6 +296,9 @@ int vlmpi_coll_enter(MPI_Comm comm, const char *name)
 	in_on = VLMPI_ON_COLL(v->id);
 	in_n = n;
 	vli_order_coll_enter(in_on, in_n, v->size, v->world);
+	/* (it blocks in MPI: a wildcard receive posted earlier that can choose
+	 * now does so first) */
+	vlmpi_deferred_advance();
 	vlmpi_wait_begin(vli_t.now, in_on, in_n, "%s", name);
 	vlmpi_wait_now(); /* communicator creation blocks in MPI without polling */
 	return 1;

@@ -229,7 +229,11 @@ static int vcompletion(vlmpi_req *q, MPI_Request *r, int64_t *c)
 			*c = q->t_post;
 			return 1;
 		}
-		return vlmpi_arrival_final(&q->rh, q->t_post, c);
+		/* a wildcard receive chosen early: an estimate counts, as its
+		 * candidate's did before the choice (vchoose decides only once
+		 * nothing can start on the links before the time it compares, and
+		 * no estimate changed meanwhile: the estimate is final then) */
+		return vlmpi_arrival_final(&q->rh, q->t_post, c) || q->deferred;
 	}
 	if (q->kind == VLMPI_REQ_COLL) {
 		if (vlmpi_coll_ready(q, 0)) {
@@ -314,6 +318,7 @@ static int vchoose(int count, MPI_Request reqs[], int wait, int how, char *out, 
 			vli_order_snap(&w);
 		vlmpi_progress();
 		vlmpi_catch_up();
+		vlmpi_deferred_advance(); /* (a wildcard receive chosen is known) */
 		epoch = vli_flow_epoch();
 		active = 0;
 		kmin = ulb = VLI_ORDER_NONE;

@@ -245,12 +245,12 @@ int64_t vlmpi_rdv_end_wait(const vlmpi_hdr *h, int dst, int64_t ack)
 	return (h->flags & VLMPI_HDR_FLOW) ? vli_flow_settle_sent(dst, h->seq, cf) : cf;
 }
 
-void vlmpi_ack_send(int src, const vlmpi_hdr *h, int64_t t_post, int drop)
+void vlmpi_ack_send(int src, const vlmpi_hdr *h, int64_t t_post)
 {
 	if (h->flags & VLMPI_HDR_RDV) {
 		/* its data leave now on the shared links, before the sender learns it */
 		if (h->flags & VLMPI_HDR_FLOW)
-			vli_flow_resolve(src, h->seq, drop ? -1 : vlmpi_rdv_departure(h, t_post));
+			vli_flow_resolve(src, h->seq, vlmpi_rdv_departure(h, t_post));
 		vli_order_release(src); /* the sender no longer waits on this task */
 		PMPI_Send(&t_post, 1, MPI_INT64_T, src, ACK_TAG(h->seq), ack_comm);
 		vli_order_poke(src); /* it may nap until the answer is there */

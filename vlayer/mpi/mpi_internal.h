@@ -166,10 +166,9 @@ int vlmpi_rdv_end(const vlmpi_hdr *h, int dst, int64_t ack, int64_t *end);
 int64_t vlmpi_rdv_end_wait(const vlmpi_hdr *h, int dst, int64_t ack);
 int vlmpi_rdv_ended_by(const vlmpi_hdr *h, int dst, int64_t ack, int64_t t);
 /* Receiver's side: answers header *h from world rank src with the post time
- * t_post if it is a rendezvous (drop: taken by a deferred wildcard receive,
- * MPI_Irecv(MPI_ANY_SOURCE): its data keep their contention-free time);
+ * t_post if it is a rendezvous (on shared links its data leave then);
  * nothing otherwise. */
-void vlmpi_ack_send(int src, const vlmpi_hdr *h, int64_t t_post, int drop);
+void vlmpi_ack_send(int src, const vlmpi_hdr *h, int64_t t_post);
 /* Publishes the least post time of this rank's receives a rendezvous on
  * shared links may still match (the posted receives with a named source
  * whose message is not in, and a blocking receive's, vlmpi_blocking_post). */
@@ -252,10 +251,11 @@ void vlmpi_order_sleep(vli_order_wait *w, int how);
 int vlmpi_done_request(MPI_Request *req);
 /* MPI_Irecv with MPI_ANY_SOURCE under virtual order: the program gets a
  * generalized request; the real receive is made, from the source the layer
- * chooses, when the program waits for it (or a test finds it complete):
- * vlmpi_deferred_finish.  vlmpi_deferred_cancelled: cancelled by MPI_Cancel.
- * vlmpi_deferred_drop: freed while active (then MPI receives it in real
- * order). */
+ * chooses, once that choice is final while the task waits for anything
+ * (vlmpi_deferred_advance), or when the program waits for it or a test
+ * finds it complete (vlmpi_deferred_finish).  vlmpi_deferred_cancelled:
+ * cancelled by MPI_Cancel.  vlmpi_deferred_drop: freed while active (then
+ * MPI receives it, in real order if it was not chosen yet). */
 int vlmpi_deferred_start(vlmpi_comm *v, void *buf, int count, MPI_Datatype dt, int tag,
 			 MPI_Request *req);
 /* The same for a persistent receive with MPI_ANY_SOURCE (MPI_Start): the
@@ -272,6 +272,10 @@ int vlmpi_deferred_wait(struct vlmpi_req *q, MPI_Request *req, MPI_Status *st);
 void vlmpi_deferred_finish(struct vlmpi_req *q);
 int vlmpi_deferred_cancelled(const struct vlmpi_req *q);
 void vlmpi_deferred_drop(struct vlmpi_req *q);
+/* The deferred wildcard receives, in the order posted, take the message
+ * each would take when waited for, as far as that choice is final now (no
+ * message can still arrive earlier, whatever this task does next). */
+void vlmpi_deferred_advance(void);
 
 /* ---- request.c: the requests the layer follows ---- */
 

@@ -176,6 +176,8 @@ void vlmpi_order_sleep(vli_order_wait *w, int how)
 	/* receives that completed for real answer their rendezvous: a pending
 	 * one on shared links leaves then, which others may wait for */
 	vlmpi_progress();
+	/* and its wildcard receives posted earlier choose what they can */
+	vlmpi_deferred_advance();
 	if (vlmpi_copies_progress(0)) {
 		sched_yield();
 		vli_order_sleep(w, VLI_SLEEP_CHECK);
@@ -291,13 +293,56 @@ int vlmpi_done_request(MPI_Request *req)
 	return rc == MPI_SUCCESS ? PMPI_Grequest_complete(*req) : rc;
 }
 
-/* ---- wildcard receives posted later ---- */
+/* ---- wildcard receives posted later ----
+ * MPI_Irecv(MPI_ANY_SOURCE) is not posted for real: the program gets a
+ * generalized request, and the layer chooses the message in virtual order.
+ * It chooses as MPI matches, when the choice is final rather than when the
+ * program waits: whenever this task waits for anything (vlmpi_deferred_advance,
+ * from the waiting loops), each such receive, in the order posted, takes the
+ * candidate with the earliest envelope once no other can arrive earlier;
+ * then it is posted for real from that source, and a rendezvous it takes is
+ * answered at once and leaves at its post time on the shared links.  Until
+ * then its post holds back every rendezvous it matches (the board's
+ * vli_order_rdv_post_locked), so no flow is taken as final that the one it
+ * takes could slow down; a receive not chosen yet when the program waits for
+ * it is chosen then (vlmpi_deferred_finish), to the same message. */
 
 struct vlmpi_deferred {
 	MPI_Request greq;  /* the program's handle */
 	MPI_Status st;     /* the real receive's status */
-	int cancelled;
+	MPI_Request real;  /* chosen early: the real receive from that source */
+	int cancelled, chosen;
 };
+
+/* The deferred receives not chosen yet, in the order posted. */
+static vlmpi_req **dq;
+static int ndq, capdq;
+/* the one vlmpi_deferred_finish chooses now (advance leaves it alone) */
+static const vlmpi_req *finishing;
+
+static void dq_add(vlmpi_req *q)
+{
+	if (ndq == capdq) {
+		capdq = capdq ? 2 * capdq : 8;
+		dq = realloc(dq, sizeof(*dq) * (size_t)capdq);
+		if (!dq)
+			vli_error(1, "out of memory");
+	}
+	dq[ndq++] = q;
+}
+
+static void dq_del(const vlmpi_req *q)
+{
+	int i;
+
+	for (i = 0; i < ndq; i++)
+		if (dq[i] == q) {
+			for (; i + 1 < ndq; i++)
+				dq[i] = dq[i + 1];
+			ndq--;
+			return;
+		}
+}
 
 static int deferred_query(void *extra, MPI_Status *st)
 {
@@ -318,7 +363,7 @@ static int deferred_cancel(void *extra, int complete)
 {
 	struct vlmpi_deferred *d = extra;
 
-	if (!complete) {
+	if (!complete && !d->chosen) { /* (once chosen it is matched: too late) */
 		d->cancelled = 1;
 		PMPI_Status_set_elements(&d->st, MPI_BYTE, 0);
 		d->st.MPI_SOURCE = MPI_ANY_SOURCE;
@@ -343,6 +388,7 @@ int vlmpi_deferred_start(vlmpi_comm *v, void *buf, int count, MPI_Datatype dt, i
 		return rc;
 	}
 	d->greq = *req;
+	d->real = MPI_REQUEST_NULL;
 	q = vlmpi_req_new(*req, VLMPI_REQ_RECV, v, MPI_ANY_SOURCE, tag);
 	q->deferred = 1;
 	q->dst = d;
@@ -350,6 +396,7 @@ int vlmpi_deferred_start(vlmpi_comm *v, void *buf, int count, MPI_Datatype dt, i
 	q->count = count;
 	q->dt = dt;
 	vlmpi_irecv_posted(q);
+	dq_add(q);
 	return MPI_SUCCESS;
 }
 
@@ -365,9 +412,11 @@ int vlmpi_deferred_restart(vlmpi_req *q)
 	if (!d && !(d = q->dst = calloc(1, sizeof(*d))))
 		vli_error(1, "out of memory");
 	d->greq = MPI_REQUEST_NULL;
-	d->cancelled = 0;
+	d->real = MPI_REQUEST_NULL;
+	d->cancelled = d->chosen = 0;
 	q->deferred = 1;
 	q->rbuf = (void *)q->buf;
+	dq_add(q);
 	return MPI_SUCCESS;
 }
 
@@ -378,6 +427,7 @@ void vlmpi_deferred_cancel(vlmpi_req *q)
 	if (q->hdr_ready || d->cancelled)
 		return;
 	d->cancelled = 1;
+	dq_del(q);
 	PMPI_Status_set_elements(&d->st, MPI_BYTE, 0);
 	PMPI_Status_set_cancelled(&d->st, 1);
 	d->st.MPI_SOURCE = MPI_ANY_SOURCE;
@@ -386,6 +436,9 @@ void vlmpi_deferred_cancel(vlmpi_req *q)
 
 void vlmpi_deferred_forget(vlmpi_req *q)
 {
+	if (!q->deferred)
+		return;
+	dq_del(q);
 	if (q->persistent) {
 		free(q->dst);
 		q->dst = NULL;
@@ -402,37 +455,112 @@ int vlmpi_deferred_wait(vlmpi_req *q, MPI_Request *req, MPI_Status *st)
 	return MPI_SUCCESS;
 }
 
+/* Deferred receive q takes the message of rank s of its communicator with
+ * tag htag: posted for real from there, its header taken (a rendezvous
+ * answered: it leaves at q's post). */
+static void choose(vlmpi_req *q, int s, int htag)
+{
+	struct vlmpi_deferred *d = q->dst;
+	MPI_Status st;
+
+	dq_del(q);
+	d->chosen = 1;
+	if (PMPI_Irecv(q->rbuf, q->count, q->dt, s, htag, q->vc->comm, &d->real) != MPI_SUCCESS)
+		d->real = MPI_REQUEST_NULL;
+	st.MPI_SOURCE = s;
+	st.MPI_TAG = htag;
+	PMPI_Status_set_cancelled(&st, 0);
+	vlmpi_recv_header(q, &st);
+}
+
+/* Whether deferred receive q can take the message of rank s with tag htag
+ * before the ones posted earlier in blk[] (nb of them) that are not chosen
+ * yet: not if one of them matches it (MPI matches in the order posted). */
+static int first_match(const vlmpi_req *q, vlmpi_req *const *blk, int nb, int htag)
+{
+	int i;
+
+	for (i = 0; i < nb; i++)
+		if (blk[i]->vc->id == q->vc->id && (blk[i]->tag == MPI_ANY_TAG || blk[i]->tag == htag))
+			return 0;
+	return 1;
+}
+
+void vlmpi_deferred_advance(void)
+{
+	static int busy;
+	vlmpi_req **blk;
+	int i, nb = 0;
+
+	if (!vlmpi_vorder || !ndq || busy)
+		return;
+	busy = 1;
+	vlmpi_header_drain();
+	blk = malloc(sizeof(*blk) * (size_t)ndq);
+	if (!blk)
+		vli_error(1, "out of memory");
+	for (i = 0; i < ndq && !vli_order_behind();) {
+		vlmpi_req *q = dq[i];
+		uint32_t epoch = vli_flow_epoch();
+		int64_t tau = 0;
+		int htag = 0, b = q == finishing ? -1 : vlmpi_header_best(q->vc, MPI_ANY_SOURCE, q->tag,
+									      q->t_post, &tau, &htag);
+
+		/* final: nothing can arrive earlier, whatever this task posts
+		 * later (it may return from its call at its clock) */
+		if (b >= 0 && first_match(q, blk, nb, htag) &&
+		    safe(q->vc, MPI_ANY_SOURCE, tau, 0, b) && vli_flow_epoch() == epoch) {
+			choose(q, b, htag); /* (it leaves dq: i stays) */
+			continue;
+		}
+		blk[nb++] = q;
+		i++;
+	}
+	free(blk);
+	busy = 0;
+}
+
 void vlmpi_deferred_finish(vlmpi_req *q)
 {
 	struct vlmpi_deferred *d = q->dst;
 	int s, htag;
 
-	if (!q->deferred || q->hdr_ready || d->cancelled)
+	if (!q->deferred || d->cancelled)
 		return;
+	if (d->chosen) {
+		if (d->real != MPI_REQUEST_NULL) {
+			vlmpi_real_wait(&d->real, &d->st);
+			if (d->greq != MPI_REQUEST_NULL)
+				PMPI_Grequest_complete(d->greq);
+		}
+		return;
+	}
+	/* those posted before it first, as far as they can be chosen now */
+	finishing = q;
+	vlmpi_deferred_advance();
 	vlmpi_pick(q->vc, MPI_ANY_SOURCE, q->tag, VLMPI_PICK_RECV, q->t_post, &s, &htag,
 		   q->persistent ? "MPI_Start(MPI_ANY_SOURCE)" : "MPI_Irecv(MPI_ANY_SOURCE)");
-	if (vlmpi_n_watch > 1) {
-		MPI_Request r;
-		if (PMPI_Irecv(q->rbuf, q->count, q->dt, s, htag, q->vc->comm, &r) == MPI_SUCCESS)
-			vlmpi_real_wait(&r, &d->st);
-	} else {
-		PMPI_Recv(q->rbuf, q->count, q->dt, s, htag, q->vc->comm, &d->st);
-	}
-	vlmpi_recv_header(q, &d->st);
-	if (d->greq != MPI_REQUEST_NULL)
-		PMPI_Grequest_complete(d->greq);
+	finishing = NULL;
+	choose(q, s, htag);
+	vlmpi_deferred_finish(q);
 }
 
 void vlmpi_deferred_drop(vlmpi_req *q)
 {
 	MPI_Request r;
 
-	if (!q->deferred || q->hdr_ready || q->dst->cancelled)
+	if (!q->deferred || q->dst->cancelled)
 		return;
-	/* the program will not wait for it: MPI receives it, in real order */
-	if (PMPI_Irecv(q->rbuf, q->count, q->dt, MPI_ANY_SOURCE, q->tag, q->vc->comm, &r) ==
-	    MPI_SUCCESS)
+	dq_del(q);
+	if (q->dst->chosen) {
+		/* posted for real already: MPI receives it */
+		if (q->dst->real != MPI_REQUEST_NULL)
+			PMPI_Request_free(&q->dst->real);
+	} else if (PMPI_Irecv(q->rbuf, q->count, q->dt, MPI_ANY_SOURCE, q->tag, q->vc->comm,
+			      &r) == MPI_SUCCESS) {
+		/* the program will not wait for it: MPI receives it, in real order */
 		PMPI_Request_free(&r);
+	}
 	if (q->dst->greq != MPI_REQUEST_NULL)
 		PMPI_Grequest_complete(q->dst->greq);
 }

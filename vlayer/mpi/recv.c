@@ -54,7 +54,7 @@ static void recv_timing(vlmpi_comm *v, const MPI_Status *st, int64_t t_post, int
 	}
 	src = v->world[st->MPI_SOURCE];
 	vlmpi_header_get(src, v->id, st->MPI_TAG, &h, 0);
-	vlmpi_ack_send(src, &h, t_post, 0);
+	vlmpi_ack_send(src, &h, t_post);
 	blocking_done();
 	vli_msg_received(src, h.src_host, st->MPI_TAG, h.seq, h.bytes, t0,
 			 vlmpi_arrival_of(&h, t_post), wild ? VL_TF_ANY | VL_TF_ANYRDV : 0, 0);

@@ -117,8 +117,10 @@ vlmpi_req *vlmpi_req_new(MPI_Request r, int kind, vlmpi_comm *vc, int peer, int 
 void vlmpi_irecv_posted(vlmpi_req *q)
 {
 	q->num = vli_req_next();
+	/* (virtual order: a rendezvous a wildcard one takes shares the links) */
 	vli_msg_posted(q->peer >= 0 && q->peer < q->vc->size ? q->vc->world[q->peer] : -1,
-		       q->tag == MPI_ANY_TAG ? -1 : q->tag, q->num, vli_t.now);
+		       q->tag == MPI_ANY_TAG ? -1 : q->tag, q->num, vli_t.now,
+		       vlmpi_vorder && q->peer == MPI_ANY_SOURCE ? VL_TF_ANYRDV : 0);
 }
 
 void vlmpi_req_free(vlmpi_req *q)
@@ -150,7 +152,7 @@ void vlmpi_recv_header(vlmpi_req *v, const MPI_Status *st)
 	}
 	v->src_world = v->vc->world[st->MPI_SOURCE];
 	vlmpi_header_get(v->src_world, v->vc->id, st->MPI_TAG, &v->rh, 0);
-	vlmpi_ack_send(v->src_world, &v->rh, v->t_post, v->peer == MPI_ANY_SOURCE);
+	vlmpi_ack_send(v->src_world, &v->rh, v->t_post);
 	vlmpi_rdv_post_update();
 }
 
@@ -200,29 +202,35 @@ static void post_add(vli_post *p, int *np, int src, int tag, uint64_t comm, int6
 
 void vlmpi_rdv_post_update(void)
 {
-	int s[VLI_RDV_SRCS], n = 0, np = 0;
+	int s[VLI_RDV_SRCS], n = 0, np = 0, pass;
 	int64_t ts[VLI_RDV_SRCS];
 	vli_post p[VLI_POSTS];
 	size_t i;
 
 	if (!vlmpi_vorder)
 		return;
-	if (vlmpi_blocking_post != VLI_ORDER_NONE && vlmpi_blocking_src >= 0) {
-		post_min(s, ts, &n, vlmpi_blocking_src, vlmpi_blocking_post);
-		post_add(p, &np, vlmpi_blocking_src, vlmpi_blocking_tag, vlmpi_blocking_comm,
-			 vlmpi_blocking_post);
-	}
-	for (i = 0; i < rq_cap; i++) {
-		vlmpi_req *v = rq[i];
-		int src;
+	/* the wildcard receives first: the board finds them among the first
+	 * VLI_POSTS entries */
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == 1 && vlmpi_blocking_post != VLI_ORDER_NONE && vlmpi_blocking_src >= 0) {
+			post_min(s, ts, &n, vlmpi_blocking_src, vlmpi_blocking_post);
+			post_add(p, &np, vlmpi_blocking_src, vlmpi_blocking_tag, vlmpi_blocking_comm,
+				 vlmpi_blocking_post);
+		}
+		for (i = 0; i < rq_cap; i++) {
+			vlmpi_req *v = rq[i];
+			int src;
 
-		if (!v || v->kind != VLMPI_REQ_RECV || !v->active || v->hdr_ready ||
-		    (v->peer != MPI_ANY_SOURCE && (v->peer < 0 || v->peer >= v->vc->size)))
-			continue;
-		src = v->peer == MPI_ANY_SOURCE ? -1 : v->vc->world[v->peer];
-		if (src >= 0)
-			post_min(s, ts, &n, src, v->t_post);
-		post_add(p, &np, src, v->tag == MPI_ANY_TAG ? -1 : v->tag, v->vc->id, v->t_post);
+			if (!v || v->kind != VLMPI_REQ_RECV || !v->active || v->hdr_ready ||
+			    (v->peer != MPI_ANY_SOURCE && (v->peer < 0 || v->peer >= v->vc->size)) ||
+			    (v->peer == MPI_ANY_SOURCE) != (pass == 0))
+				continue;
+			src = v->peer == MPI_ANY_SOURCE ? -1 : v->vc->world[v->peer];
+			if (src >= 0)
+				post_min(s, ts, &n, src, v->t_post);
+			post_add(p, &np, src, v->tag == MPI_ANY_TAG ? -1 : v->tag, v->vc->id,
+				 v->t_post);
+		}
 	}
 	vli_order_set_rdv_posts(n, s, ts, np, p);
 }
@@ -402,7 +410,7 @@ int vlmpi_copies_progress(int wait)
 
 static vli_order_wait wait_state;
 static int wait_depth, wait_published;
-static uint64_t headers_at_publish;
+static uint64_t headers_at_publish, headers_at_advance;
 static int64_t bound_at_publish; /* the board's bound for this rank after it */
 static struct {
 	int64_t lb;
@@ -501,7 +509,18 @@ int vlmpi_waiting(void)
 
 void vlmpi_wait_poll(void)
 {
-	if (!vlmpi_vorder || wait_depth == 0)
+	static int64_t last;
+
+	if (!vlmpi_vorder)
+		return;
+	/* a wildcard receive posted earlier chooses as soon as it can, while
+	 * this task waits for anything (at most every 50 us of a spin) */
+	if (vlmpi_headers_in != headers_at_advance || vli_mono_ns() - last > 50000) {
+		headers_at_advance = vlmpi_headers_in;
+		last = vli_mono_ns();
+		vlmpi_deferred_advance();
+	}
+	if (wait_depth == 0)
 		return;
 	if (!wait_published ? vli_order_watched()
 			    : lazy.v && (vli_order_behind() || vlmpi_headers_in != headers_at_publish ||

@@ -32,6 +32,11 @@
  *   wildrdv:  rank 1 sends to rank 0 (MPI_Send), which takes it with
  *             MPI_Recv(MPI_ANY_SOURCE); at the same time rank 2 sends to rank 3
  *             (MPI_Send, MPI_Recv by name)
+ *   iwildrdv: the same, rank 0 taking it with MPI_Irecv(MPI_ANY_SOURCE) and
+ *             MPI_Wait
+ *   iwildhold: rank 0 posts MPI_Irecv(MPI_ANY_SOURCE, tag 1), then receives
+ *             rank 2's message (tag 2) by name with MPI_Recv, then waits for
+ *             the first; rank 1 sends it tag 1 at the same time (MPI_Send)
  * Each rank prints "T RANK end NS" (its virtual time at the end). */
 #include <mpi.h>
 #include <stdio.h>
@@ -52,7 +57,7 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &np);
 	if (argc < 3) {
 		if (rank == 0)
-			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route|fanin|waitany|ring|gather|stream|fire|cross|testall|collp2p|twobcast BYTES [DST]\n");
+			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route|fanin|waitany|ring|gather|stream|fire|cross|testall|collp2p|twobcast|wildrdv|iwildrdv|iwildhold BYTES [DST]\n");
 		MPI_Finalize();
 		return 2;
 	}
@@ -99,6 +104,20 @@ int main(int argc, char **argv)
 			MPI_Send(b, n, MPI_BYTE, 3, 1, MPI_COMM_WORLD);
 		else if (rank == 3)
 			MPI_Recv(c, n, MPI_BYTE, 2, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	} else if (!strcmp(mode, "iwildrdv") || !strcmp(mode, "iwildhold")) {
+		int hold = mode[5] == 'h';
+		if (rank == 0) {
+			MPI_Irecv(c, n, MPI_BYTE, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &rq[0]);
+			if (hold)
+				MPI_Recv(b, n, MPI_BYTE, 2, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+		} else if (rank == 1) {
+			MPI_Send(b, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+		} else if (rank == 2) {
+			MPI_Send(b, n, MPI_BYTE, hold ? 0 : 3, hold ? 2 : 1, MPI_COMM_WORLD);
+		} else if (rank == 3 && !hold) {
+			MPI_Recv(c, n, MPI_BYTE, 2, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		}
 	} else if (!strcmp(mode, "waitany")) {
 		if (rank == 0) {
 			for (i = 1; i < np; i++) {

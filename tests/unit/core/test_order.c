@@ -480,6 +480,52 @@ START_TEST(post_lb_is_the_least_of_bound_and_matching_posts)
 }
 END_TEST
 
+/* The earliest a pending rendezvous to this task can leave (order_flows.c):
+ * its posted receives that name the sender, and its nonblocking wildcard
+ * receives not chosen yet (listed first among the posts) if tag and
+ * communicator match; a named receive of another source does not count. */
+START_TEST(a_pending_rendezvous_counts_the_matching_wildcard_posts)
+{
+	int src[1] = { 7 };
+	int64_t t[1] = { 5000 };
+	vli_post p[3] = { { -1, 4, 1, 3000 }, { -1, -1, 2, 2500 }, { 8, 4, 1, 1000 } };
+	int me;
+
+	start(9000);
+	me = vli_order_slot();
+	ck_assert_int_ge(me, 0);
+	vli_order_set_rdv_posts(1, src, t, 3, p);
+	vli_board_lock();
+	ck_assert_int_eq(vli_order_rdv_post_locked(me, 7, 3, 1), 5000); /* by name */
+	ck_assert_int_eq(vli_order_rdv_post_locked(me, 7, 4, 1), 3000); /* the wildcard */
+	ck_assert_int_eq(vli_order_rdv_post_locked(me, 9, 4, 1), 3000);
+	ck_assert_int_eq(vli_order_rdv_post_locked(me, 9, 77, 2), 2500); /* any tag */
+	/* another tag or communicator, and source 8's receive (9 sends) */
+	ck_assert_int_eq(vli_order_rdv_post_locked(me, 9, 5, 1), VLI_ORDER_NONE);
+	ck_assert_int_eq(vli_order_rdv_post_locked(me, 9, 4, 3), VLI_ORDER_NONE);
+	vli_board_unlock();
+	/* more than VLI_POSTS with a wildcard among them: the least for all */
+	{
+		vli_post many[VLI_POSTS];
+		int k;
+		for (k = 0; k < VLI_POSTS; k++)
+			many[k] = (vli_post){ k ? 7 : -1, k, 1, 4000 + k };
+		many[0].t = 1500;
+		vli_order_set_rdv_posts(0, src, t, VLI_POSTS + 1, many);
+		vli_board_lock();
+		ck_assert_int_eq(vli_order_rdv_post_locked(me, 9, 99, 5), 1500);
+		vli_board_unlock();
+		/* ... but none: only the receives by name count */
+		many[0].src = 7;
+		vli_order_set_rdv_posts(0, src, t, VLI_POSTS + 1, many);
+		vli_board_lock();
+		ck_assert_int_eq(vli_order_rdv_post_locked(me, 9, 99, 5), VLI_ORDER_NONE);
+		vli_board_unlock();
+	}
+	stop();
+}
+END_TEST
+
 /* A cycle of choices (pdgemm's on 4 ranks): this task and c each choose
  * among wildcard candidates; a waits on c (a rendezvous to it), b waits on
  * this task.  This task's candidate (900 us) is earlier than c's (1000 us):
@@ -609,6 +655,7 @@ static Suite *order_suite(void)
 	tcase_add_test(t, block_on_returns_the_bound_it_left);
 	tcase_add_test(t, a_poll_held_back_for_ever_is_stuck);
 	tcase_add_test(t, post_lb_is_the_least_of_bound_and_matching_posts);
+	tcase_add_test(t, a_pending_rendezvous_counts_the_matching_wildcard_posts);
 	tcase_add_test(t, an_ending_task_leaves_the_board_while_another_holds_the_lock);
 	suite_add_tcase(s, t);
 	return s;
