@@ -491,10 +491,17 @@ void vlmpi_deferred_advance(void)
 	static int busy;
 	vlmpi_req **blk;
 	int i, nb = 0;
+	int64_t own;
 
-	if (!vlmpi_vorder || !ndq || busy)
+	/* (without shared links choosing early changes nothing: the choice is
+	 * made when the program waits) */
+	if (!vlmpi_vorder || !ndq || busy || !vli_flows_online())
 		return;
 	busy = 1;
+	/* what this task does next (a send to itself, a flow of its own that
+	 * could slow a candidate) comes no earlier than its bound: a choice is
+	 * final only up to it */
+	own = vli_order_own_bound();
 	vlmpi_header_drain();
 	blk = malloc(sizeof(*blk) * (size_t)ndq);
 	if (!blk)
@@ -506,9 +513,9 @@ void vlmpi_deferred_advance(void)
 		int htag = 0, b = q == finishing ? -1 : vlmpi_header_best(q->vc, MPI_ANY_SOURCE, q->tag,
 									      q->t_post, &tau, &htag);
 
-		/* final: nothing can arrive earlier, whatever this task posts
-		 * later (it may return from its call at its clock) */
-		if (b >= 0 && first_match(q, blk, nb, htag) &&
+		/* final: nothing can arrive earlier, whatever this task does
+		 * next (committed 0: it may post receives from its bound on) */
+		if (b >= 0 && tau <= own && first_match(q, blk, nb, htag) &&
 		    safe(q->vc, MPI_ANY_SOURCE, tau, 0, b) && vli_flow_epoch() == epoch) {
 			choose(q, b, htag); /* (it leaves dq: i stays) */
 			continue;
