@@ -276,6 +276,9 @@ void vlmpi_deferred_drop(struct vlmpi_req *q);
  * each would take when waited for, as far as that choice is final now (no
  * message can still arrive earlier, whatever this task does next). */
 void vlmpi_deferred_advance(void);
+/* What vlmpi_wait_poll calls while this task waits for real (at most every
+ * 50 us): order.c gives vlmpi_deferred_advance. */
+void vlmpi_set_wait_hook(void (*fn)(void));
 
 /* ---- request.c: the requests the layer follows ---- */
 

@@ -98,6 +98,8 @@ void vlmpi_order_init(void)
 	 * rank that sleeps on the board wakes every millisecond to let it */
 	vli_order_set_sleep_ms(1);
 	vli_flow_set_sleeper(flow_sleep);
+	/* a task waiting for real lets its wildcard receives choose */
+	vlmpi_set_wait_hook(vlmpi_deferred_advance);
 }
 
 void vlmpi_order_end(void)

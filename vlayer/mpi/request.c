@@ -507,6 +507,14 @@ int vlmpi_waiting(void)
 	return vlmpi_vorder && wait_depth > 0;
 }
 
+/* (order.c sets it: vlmpi_deferred_advance) */
+static void (*wait_hook)(void);
+
+void vlmpi_set_wait_hook(void (*fn)(void))
+{
+	wait_hook = fn;
+}
+
 void vlmpi_wait_poll(void)
 {
 	static int64_t last;
@@ -515,10 +523,10 @@ void vlmpi_wait_poll(void)
 		return;
 	/* a wildcard receive posted earlier chooses as soon as it can, while
 	 * this task waits for anything (at most every 50 us of a spin) */
-	if (vlmpi_headers_in != headers_at_advance || vli_mono_ns() - last > 50000) {
+	if (wait_hook && (vlmpi_headers_in != headers_at_advance || vli_mono_ns() - last > 50000)) {
 		headers_at_advance = vlmpi_headers_in;
 		last = vli_mono_ns();
-		vlmpi_deferred_advance();
+		wait_hook();
 	}
 	if (wait_depth == 0)
 		return;
