@@ -232,8 +232,23 @@ typedef struct vli_flow {
 	double left, rate;  /* bytes still to carry; bytes/ns now */
 	double end;         /* arrival (once done) */
 	int route, nres;    /* its resources: vli_flows.route[route .. route + nres) */
-	int state, fixed;
+	int state;
+	int grp;            /* sharing = fair: its group (the flows of its route) */
+	double ftag;        /* ... active: its group's service when its bytes are through */
+	int resume;         /* ... resumed from a checkpoint: ftag and rsvc given */
+	double rsvc;
 } vli_flow;
+
+/* sharing = fair: the flows of one route, which max-min fairness gives one
+ * rate; svc: the bytes each of them has been given since the group began,
+ * and a heap of its active flows by finish tag (links.c). */
+typedef struct vli_fgroup {
+	int src, dst, route, nres;
+	int nact, fixed;
+	double rate, svc;
+	int *heap;
+	int nheap, capheap;
+} vli_fgroup;
 
 /* A set of flows advanced together in time; flows are added at or after
  * now (the time up to which it has been advanced). */
@@ -241,7 +256,7 @@ typedef struct vli_flows {
 	const vlcfg_config *c;
 	int nres, maxroute;
 	double *cap, *rem;
-	int *cnt;
+	int *cnt, *take;
 	vli_flow *flow;
 	int n, capflow;
 	int *route;
@@ -251,19 +266,31 @@ typedef struct vli_flows {
 	double now;
 	double next;        /* vli_flows_next's answer, while next_ok */
 	int next_ok;
+	/* sharing = fair: the groups (gmap: route key -> group + 1, open
+	 * addressing) and the flows not taking bandwidth yet, a heap by act */
+	vli_fgroup *grp;
+	int ngrp, capgrp;
+	int *gmap, capgmap;
+	int *lat;
+	int nlat, caplat;
 } vli_flows;
 void vli_flows_init(vli_flows *f, const vlcfg_config *c);
 void vli_flows_free(vli_flows *f);
 /* A message of bytes from host src to host dst (different hosts) leaving at
  * start (>= now); returns its id. */
 int vli_flows_add(vli_flows *f, int src, int dst, int64_t bytes, int64_t start);
-/* The same for a flow resumed from a checkpoint: left bytes still to carry,
- * taking bandwidth from act on (its latency counted already); start is
- * kept as its departure. */
-int vli_flows_add_at(vli_flows *f, int src, int dst, double left, int64_t start, double act);
-/* A flow's state (VLI_FLOW_*) and the bytes it still has to carry. */
+/* The same for a flow resumed from a checkpoint, from what vli_flows_at
+ * gave (left, svc), taking bandwidth from act on (its latency counted
+ * already); start is kept as its departure.  Resumed so, the flows go on
+ * with the very same arithmetic as if never stopped (the same ends to the
+ * last bit, wherever the checkpoint was). */
+int vli_flows_add_at(vli_flows *f, int src, int dst, double left, double svc, int64_t start,
+		     double act);
+/* A flow's state (VLI_FLOW_*) and what resumes it if active (*left: the
+ * bytes it still has to carry, or sharing = fair its finish tag, and *svc
+ * its group's service). */
 enum { VLI_FLOW_LATENT = 0, VLI_FLOW_ACTIVE, VLI_FLOW_DONE };
-int vli_flows_state(const vli_flows *f, int id, double *left);
+int vli_flows_at(const vli_flows *f, int id, double *left, double *svc);
 /* The time of the next event (a flow takes bandwidth, or ends); INFINITY if
  * none.  vli_flows_step advances to it and returns it; vli_flows_advance
  * handles every event up to and including t. */
@@ -293,8 +320,10 @@ typedef struct vli_fent {
 	int64_t bytes, start; /* bytes; departure (the end of its send time) */
 	double act;           /* takes bandwidth from (-1 until first simulated) */
 	int64_t est;          /* the estimated arrival, final once final */
-	int ck_active;        /* at the checkpoint: taking bandwidth, ck_left bytes to go */
-	double ck_left;
+	int ck_active;        /* at the checkpoint: taking bandwidth, ck_left bytes to go
+				 (sharing = fair: its finish tag, and ck_svc its group's
+				 service then: vli_flows_at) */
+	double ck_left, ck_svc;
 	int64_t lat;          /* a pending rendezvous: its route's latency (it takes bandwidth
 				 that long after it leaves) */
 	int tag;              /* a pending rendezvous: its tag and communicator (the */

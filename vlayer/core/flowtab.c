@@ -209,8 +209,8 @@ int vli_ftab_update(vli_ftab *t, const vlcfg_config *c, int64_t safe)
 		vli_fent *e = &t->e[ix[k]];
 
 		if (e->ck_active)
-			id[k] = vli_flows_add_at(&f, e->src_host, e->dst_host, e->ck_left, e->start,
-						 e->act);
+			id[k] = vli_flows_add_at(&f, e->src_host, e->dst_host, e->ck_left, e->ck_svc,
+						 e->start, e->act);
 		else
 			id[k] = vli_flows_add(&f, e->src_host, e->dst_host, e->bytes, e->start);
 		if (e->act < 0)
@@ -225,7 +225,7 @@ int vli_ftab_update(vli_ftab *t, const vlcfg_config *c, int64_t safe)
 	}
 	for (k = 0; ck && k < n; k++) {
 		vli_fent *e = &t->e[ix[k]];
-		int st = vli_flows_state(&f, id[k], &e->ck_left);
+		int st = vli_flows_at(&f, id[k], &e->ck_left, &e->ck_svc);
 
 		e->ck_active = st == VLI_FLOW_ACTIVE;
 		if (st == VLI_FLOW_DONE) {

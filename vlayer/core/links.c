@@ -7,6 +7,11 @@
  * arrives then.  Concurrent flows share each resource max-min fairly
  * (progressive filling, as TCP roughly does and SimGrid's flow model does):
  * the rates are recomputed whenever a flow starts taking bandwidth or ends.
+ * The flows of one route get one rate, so the simulation works on groups of
+ * them (one per route in use), each with a heap of its flows by finish tag:
+ * an event costs O(groups x route length), not O(flows), and a checkpoint
+ * resumes a group's arithmetic exactly (flowtab.c; sharing = fifo goes flow
+ * by flow).
  * A flow alone takes latency + bytes / bandwidth, as the contention-free
  * model's linear transmission time does.  Messages inside one host never
  * enter the network ([network intra]).
@@ -258,18 +263,27 @@ void vli_flows_init(vli_flows *f, const vlcfg_config *c)
 	f->cap = xcalloc((size_t)f->nres + 1, sizeof *f->cap);
 	f->rem = xcalloc((size_t)f->nres + 1, sizeof *f->rem);
 	f->cnt = xcalloc((size_t)f->nres + 1, sizeof *f->cnt);
+	f->take = xcalloc((size_t)f->nres + 1, sizeof *f->take);
 	for (r = 0; r < f->nres; r++)
 		f->cap[r] = vli_net_cap(c, r);
 }
 
 void vli_flows_free(vli_flows *f)
 {
+	int r;
+
 	free(f->cap);
 	free(f->rem);
 	free(f->cnt);
+	free(f->take);
 	free(f->flow);
 	free(f->route);
 	free(f->live);
+	for (r = 0; r < f->ngrp; r++)
+		free(f->grp[r].heap);
+	free(f->grp);
+	free(f->gmap);
+	free(f->lat);
 	memset(f, 0, sizeof *f);
 }
 
@@ -327,30 +341,109 @@ static void share_fifo(vli_flows *f)
 	}
 }
 
-/* Max-min fair rates of the active flows (progressive filling). */
-static void share(vli_flows *f)
-{
-	int i, k, r;
+/* ---- sharing = fair, by groups ----
+ * Max-min fairness gives the active flows of one route one rate, so the
+ * simulation keeps a group per route: its rate, the bytes each of its
+ * flows has been given so far (svc), and its active flows in a heap by
+ * finish tag (svc when they took bandwidth + their bytes).  An event costs
+ * O(groups) instead of O(flows) (the ray tracer on a bus has hundreds of
+ * messages in flight between a dozen pairs of hosts). */
 
-	if (f->c->topo.fifo) {
-		share_fifo(f);
-		return;
+static int fair(const vli_flows *f)
+{
+	return !f->c->topo.fifo;
+}
+
+/* heap order: finish tag (group heaps) or act (the latent heap), then id */
+static int before(const vli_flows *f, int a, int b, int latent)
+{
+	double x = latent ? f->flow[a].act : f->flow[a].ftag;
+	double y = latent ? f->flow[b].act : f->flow[b].ftag;
+
+	return x < y || (x == y && a < b);
+}
+
+static void heap_push(vli_flows *f, int **h, int *n, int *cap, int id, int latent)
+{
+	int i;
+
+	*h = grow(*h, cap, *n + 1, sizeof **h);
+	for (i = (*n)++; i > 0 && before(f, id, (*h)[(i - 1) / 2], latent); i = (i - 1) / 2)
+		(*h)[i] = (*h)[(i - 1) / 2];
+	(*h)[i] = id;
+}
+
+static int heap_pop(vli_flows *f, int *h, int *n, int latent)
+{
+	int top = h[0], last = h[--*n], i = 0, c;
+
+	for (; (c = 2 * i + 1) < *n; i = c) {
+		if (c + 1 < *n && before(f, h[c + 1], h[c], latent))
+			c++;
+		if (!before(f, h[c], last, latent))
+			break;
+		h[i] = h[c];
 	}
+	if (*n > 0)
+		h[i] = last;
+	return top;
+}
+
+/* The group of route src -> dst (made if new; fl: a flow of it, whose
+ * route it takes). */
+static int group_of(vli_flows *f, const vli_flow *fl, int src, int dst)
+{
+	unsigned key = (unsigned)src * 40503u + (unsigned)dst, i;
+	vli_fgroup *g;
+
+	if (2 * (f->ngrp + 1) > f->capgmap) {
+		int n = f->capgmap ? 2 * f->capgmap : 64, k;
+
+		free(f->gmap);
+		f->gmap = xcalloc((size_t)n, sizeof *f->gmap);
+		f->capgmap = n;
+		for (k = 0; k < f->ngrp; k++) {
+			unsigned h = ((unsigned)f->grp[k].src * 40503u + (unsigned)f->grp[k].dst) &
+				     (unsigned)(n - 1);
+			while (f->gmap[h])
+				h = (h + 1) & (unsigned)(n - 1);
+			f->gmap[h] = k + 1;
+		}
+	}
+	for (i = key & (unsigned)(f->capgmap - 1); f->gmap[i]; i = (i + 1) & (unsigned)(f->capgmap - 1))
+		if (f->grp[f->gmap[i] - 1].src == src && f->grp[f->gmap[i] - 1].dst == dst)
+			return f->gmap[i] - 1;
+	f->grp = grow(f->grp, &f->capgrp, f->ngrp + 1, sizeof *f->grp);
+	g = &f->grp[f->ngrp];
+	memset(g, 0, sizeof *g);
+	g->src = src;
+	g->dst = dst;
+	g->route = fl->route;
+	g->nres = fl->nres;
+	f->gmap[i] = ++f->ngrp;
+	return f->ngrp - 1;
+}
+
+/* Max-min fair rates of the groups (progressive filling, each group
+ * weighing as many flows as it has active).  What a round takes from a
+ * resource is summed in whole flows first, so that the result does not
+ * depend on the order of the groups (which a checkpoint changes). */
+static void share_groups(vli_flows *f)
+{
+	int g, k, r;
 
 	for (r = 0; r < f->nres; r++) {
 		f->rem[r] = f->cap[r];
 		f->cnt[r] = 0;
 	}
-	for (i = 0; i < f->nlive; i++) {
-		vli_flow *fl = &f->flow[f->live[i]];
+	for (g = 0; g < f->ngrp; g++) {
+		vli_fgroup *G = &f->grp[g];
 
-		fl->fixed = fl->state != VLI_FLOW_ACTIVE;
-		fl->rate = 0;
-		if (fl->fixed)
-			continue;
-		for (k = 0; k < fl->nres; k++)
-			if (f->cap[f->route[fl->route + k]] > 0)
-				f->cnt[f->route[fl->route + k]]++;
+		G->fixed = !G->nact;
+		G->rate = 0;
+		for (k = 0; !G->fixed && k < G->nres; k++)
+			if (f->cap[f->route[G->route + k]] > 0)
+				f->cnt[f->route[G->route + k]] += G->nact;
 	}
 	for (;;) {
 		int best = -1;
@@ -365,35 +458,120 @@ static void share(vli_flows *f)
 			break;
 		if (s < 0)
 			s = 0;
-		for (i = 0; i < f->nlive; i++) {
-			vli_flow *fl = &f->flow[f->live[i]];
+		for (g = 0; g < f->ngrp; g++) {
+			vli_fgroup *G = &f->grp[g];
 			int on = 0;
 
-			if (fl->fixed)
+			if (G->fixed)
 				continue;
-			for (k = 0; k < fl->nres; k++)
-				on |= f->route[fl->route + k] == best;
+			for (k = 0; k < G->nres; k++)
+				on |= f->route[G->route + k] == best;
 			if (!on)
 				continue;
-			fl->fixed = 1;
-			fl->rate = s;
-			for (k = 0; k < fl->nres; k++) {
-				r = f->route[fl->route + k];
-				if (f->cap[r] > 0) {
-					f->rem[r] -= s;
-					f->cnt[r]--;
-				}
+			G->fixed = 1;
+			G->rate = s;
+			for (k = 0; k < G->nres; k++)
+				f->take[f->route[G->route + k]] += G->nact;
+		}
+		for (r = 0; r < f->nres; r++) {
+			if (f->take[r] && f->cap[r] > 0) {
+				f->rem[r] -= s * f->take[r];
+				f->cnt[r] -= f->take[r];
 			}
+			f->take[r] = 0;
 		}
 		f->cnt[best] = 0;
 	}
-	/* a flow that crosses no limited resource takes no time for its bytes */
-	for (i = 0; i < f->nlive; i++) {
-		vli_flow *fl = &f->flow[f->live[i]];
+	/* a group that crosses no limited resource takes no time for its bytes */
+	for (g = 0; g < f->ngrp; g++)
+		if (!f->grp[g].fixed)
+			f->grp[g].rate = INFINITY;
+}
 
-		if (!fl->fixed)
-			fl->rate = INFINITY;
+/* When group G's first flow is through (now: its bytes are; INFINITY: none,
+ * or no rate). */
+static double group_next(const vli_flows *f, const vli_fgroup *G)
+{
+	double left;
+
+	if (!G->nheap)
+		return INFINITY;
+	left = f->flow[G->heap[0]].ftag - G->svc;
+	if (left <= 0 || isinf(G->rate))
+		return f->now;
+	if (G->rate <= 0)
+		return INFINITY;
+	return f->now + left / G->rate;
+}
+
+static double next_fair(vli_flows *f)
+{
+	double t = f->nlat ? f->flow[f->lat[0]].act : INFINITY, v;
+	int g;
+
+	for (g = 0; g < f->ngrp; g++)
+		if ((v = group_next(f, &f->grp[g])) < t)
+			t = v;
+	return t;
+}
+
+static double step_fair(vli_flows *f)
+{
+	double t = vli_flows_next(f), dt;
+	int g, changed = 0;
+
+	if (isinf(t))
+		return t;
+	if (t < f->now)
+		t = f->now;
+	dt = t - f->now;
+	/* the flows through by t (at the rates until now: their end computed
+	 * as the next event's was, so that the one that set it ends) end; the
+	 * others go on */
+	for (g = 0; g < f->ngrp; g++) {
+		vli_fgroup *G = &f->grp[g];
+
+		if (!G->nact)
+			continue;
+		while (G->nheap && group_next(f, G) <= t + FLOW_EPS) {
+			vli_flow *fl = &f->flow[heap_pop(f, G->heap, &G->nheap, 0)];
+
+			G->nact--;
+			fl->left = 0;
+			fl->state = VLI_FLOW_DONE;
+			fl->end = t;
+			changed = 1;
+		}
+		if (!G->nact)
+			G->svc = 0; /* (a busy period's arithmetic depends on it alone) */
+		else if (!isinf(G->rate))
+			G->svc += G->rate * dt;
 	}
+	/* the latent ones whose time has come take bandwidth */
+	while (f->nlat && f->flow[f->lat[0]].act <= t + FLOW_EPS) {
+		int id = heap_pop(f, f->lat, &f->nlat, 1);
+		vli_flow *fl = &f->flow[id];
+		vli_fgroup *G = &f->grp[fl->grp];
+
+		fl->state = VLI_FLOW_ACTIVE;
+		if (fl->resume) /* (all of a group's at once, at the first step) */
+			G->svc = fl->rsvc;
+		else
+			fl->ftag = G->svc + fl->left;
+		heap_push(f, &G->heap, &G->nheap, &G->capheap, id, 0);
+		G->nact++;
+		changed = 1;
+	}
+	f->now = t;
+	f->next_ok = 0;
+	if (changed)
+		share_groups(f);
+	/* a flow that became active with nothing to carry (no bytes, or no
+	 * limited resource) ends at once */
+	for (g = 0; g < f->ngrp; g++)
+		if (f->grp[g].nheap && group_next(f, &f->grp[g]) <= f->now)
+			return step_fair(f);
+	return t;
 }
 
 /* Add a flow src -> dst leaving at start with left bytes that takes
@@ -416,7 +594,12 @@ static int flows_add(vli_flows *f, int src, int dst, double left, int64_t start,
 	fl->act = act >= 0 ? act : (double)start + (double)lat;
 	fl->left = left > 0 ? left : 0;
 	fl->state = VLI_FLOW_LATENT;
-	f->live[f->nlive++] = id;
+	if (fair(f)) {
+		fl->grp = group_of(f, fl, src, dst);
+		heap_push(f, &f->lat, &f->nlat, &f->caplat, id, 1);
+	} else {
+		f->live[f->nlive++] = id;
+	}
 	if (f->next_ok && fl->act < f->next)
 		f->next = fl->act; /* a latent flow's next event: taking bandwidth */
 	return id;
@@ -427,9 +610,17 @@ int vli_flows_add(vli_flows *f, int src, int dst, int64_t bytes, int64_t start)
 	return flows_add(f, src, dst, (double)bytes, start, -1);
 }
 
-int vli_flows_add_at(vli_flows *f, int src, int dst, double left, int64_t start, double act)
+int vli_flows_add_at(vli_flows *f, int src, int dst, double left, double svc, int64_t start,
+		     double act)
 {
-	return flows_add(f, src, dst, left, start, act);
+	int id = flows_add(f, src, dst, left, start, act);
+
+	if (fair(f)) {
+		f->flow[id].resume = 1;
+		f->flow[id].ftag = left;
+		f->flow[id].rsvc = svc;
+	}
+	return id;
 }
 
 /* When a live flow's next event comes: taking bandwidth, or ending. */
@@ -451,6 +642,11 @@ double vli_flows_next(vli_flows *f)
 
 	if (f->next_ok)
 		return f->next;
+	if (fair(f)) {
+		f->next = next_fair(f);
+		f->next_ok = 1;
+		return f->next;
+	}
 	for (i = 0; i < f->nlive; i++)
 		if ((v = flow_next(&f->flow[f->live[i]], f->now)) < t)
 			t = v;
@@ -461,9 +657,12 @@ double vli_flows_next(vli_flows *f)
 
 double vli_flows_step(vli_flows *f)
 {
-	double t = vli_flows_next(f), dt;
+	double t, dt;
 	int i, j, changed = 0;
 
+	if (fair(f))
+		return step_fair(f);
+	t = vli_flows_next(f);
 	if (isinf(t))
 		return t;
 	if (t < f->now)
@@ -494,7 +693,7 @@ double vli_flows_step(vli_flows *f)
 			f->live[j++] = f->live[i];
 	f->nlive = j;
 	if (changed)
-		share(f);
+		share_fifo(f);
 	/* a flow that became active with nothing to carry (no bytes, or no
 	 * limited resource) ends at once */
 	for (i = 0; i < f->nlive; i++) {
@@ -514,10 +713,17 @@ void vli_flows_advance(vli_flows *f, double t)
 		vli_flows_step(f);
 }
 
-int vli_flows_state(const vli_flows *f, int id, double *left)
+int vli_flows_at(const vli_flows *f, int id, double *left, double *svc)
 {
-	*left = f->flow[id].left;
-	return f->flow[id].state;
+	const vli_flow *fl = &f->flow[id];
+
+	*left = fl->left;
+	*svc = 0;
+	if (fl->state == VLI_FLOW_ACTIVE && fair(f)) {
+		*left = fl->ftag;
+		*svc = f->grp[fl->grp].svc;
+	}
+	return fl->state;
 }
 
 int vli_flows_end(const vli_flows *f, int id, int64_t *end)

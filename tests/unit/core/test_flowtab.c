@@ -5,6 +5,7 @@
  * order in which senders added their flows nor on when the checkpoint moved.
  */
 #include <check.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,8 @@ static void incremental_equals_whole(int kind, int fifo, unsigned seed)
 
 	cfg_net(&c, 5, kind, 0, M);
 	c.topo.fifo = fifo;
+	if (kind == VLCFG_TOPO_SWITCH)
+		c.topo.backplane = 1.5e8; /* (a second bottleneck) */
 	srand(seed);
 	for (i = 0; i < N; i++) {
 		src[i] = rand() % 5;
@@ -160,6 +163,128 @@ START_TEST(reproducible)
 		incremental_equals_whole(VLCFG_TOPO_STAR, 0, s);
 		incremental_equals_whole(VLCFG_TOPO_STAR, 1, s);
 		incremental_equals_whole(VLCFG_TOPO_BUS, 0, s);
+		incremental_equals_whole(VLCFG_TOPO_SWITCH, 0, s);
+	}
+}
+END_TEST
+
+/* The flow model's sharing = fair works on groups of flows of one route
+ * (vlayer/core/links.c); this is max-min fairness flow by flow, plainly
+ * (progressive filling at every event, every flow's bytes counted down),
+ * to check it against: the arrivals of n flows (ns, rounded). */
+static void ref_fair(const vlcfg_config *c, int n, const int *src, const int *dst,
+		     const int64_t *bytes, const int64_t *start, int64_t *end)
+{
+	int nres = vli_net_nres(c), mr = vli_net_maxroute(c), i, k, r;
+	int *route = calloc((size_t)(n * mr + 1), sizeof *route), *nr = calloc((size_t)n, sizeof *nr);
+	int *state = calloc((size_t)n, sizeof *state), *fixed = calloc((size_t)n, sizeof *fixed);
+	int *cnt = calloc((size_t)nres + 1, sizeof *cnt);
+	double *act = calloc((size_t)n, sizeof *act), *left = calloc((size_t)n, sizeof *left);
+	double *rate = calloc((size_t)n, sizeof *rate), *rem = calloc((size_t)nres + 1, sizeof *rem);
+	double now = 0;
+	int64_t lat;
+
+	for (i = 0; i < n; i++) {
+		nr[i] = vli_net_route(c, src[i], dst[i], route + i * mr, &lat);
+		act[i] = (double)start[i] + (double)lat;
+		left[i] = (double)bytes[i];
+	}
+	for (;;) {
+		double t = INFINITY, dt;
+		int done = 1;
+
+		for (i = 0; i < n; i++) {
+			double v = state[i] == 0 ? act[i] : state[i] == 1 ? now + left[i] / rate[i] : INFINITY;
+			if (v < t)
+				t = v;
+			done &= state[i] == 2;
+		}
+		if (done)
+			break;
+		dt = t - now;
+		for (i = 0; i < n; i++) {
+			if (state[i] == 0 && act[i] <= t + 1e-6) {
+				state[i] = 1;
+			} else if (state[i] == 1 && now + left[i] / rate[i] <= t + 1e-6) {
+				state[i] = 2;
+				end[i] = llround(t);
+			} else if (state[i] == 1) {
+				left[i] -= rate[i] * dt;
+			}
+		}
+		now = t;
+		for (r = 0; r < nres; r++) {
+			rem[r] = vli_net_cap(c, r);
+			cnt[r] = 0;
+		}
+		for (i = 0; i < n; i++) {
+			fixed[i] = state[i] != 1;
+			for (k = 0; !fixed[i] && k < nr[i]; k++)
+				cnt[route[i * mr + k]]++;
+		}
+		for (;;) {
+			int best = -1;
+			double sh = 0;
+
+			for (r = 0; r < nres; r++)
+				if (cnt[r] > 0 && (best < 0 || rem[r] / cnt[r] < sh))
+					best = r, sh = rem[r] / cnt[r];
+			if (best < 0)
+				break;
+			for (i = 0; i < n; i++) {
+				int on = 0;
+				for (k = 0; !fixed[i] && k < nr[i]; k++)
+					on |= route[i * mr + k] == best;
+				if (!on)
+					continue;
+				fixed[i] = 1;
+				rate[i] = sh;
+				for (k = 0; k < nr[i]; k++) {
+					rem[route[i * mr + k]] -= sh;
+					cnt[route[i * mr + k]]--;
+				}
+			}
+			cnt[best] = 0;
+		}
+	}
+	free(route), free(nr), free(state), free(fixed), free(cnt);
+	free(act), free(left), free(rate), free(rem);
+}
+
+/* Random flows on a star (full and half duplex), a switch with a backplane,
+ * a bus and a fat tree with a thin spine (flows of several bottlenecks):
+ * the groups give the arrivals of max-min fairness flow by flow, to the ns. */
+START_TEST(groups_are_max_min_fair)
+{
+	enum { N = 60 };
+	vlcfg_config c;
+	int src[N], dst[N], i, cse;
+	int64_t bytes[N], start[N], end[N], ref[N];
+	unsigned seed;
+
+	for (cse = 0; cse < 5; cse++) {
+		cfg_net(&c, 8, cse == 2 ? VLCFG_TOPO_SWITCH : cse == 3 ? VLCFG_TOPO_BUS
+				: cse == 4 ? VLCFG_TOPO_FATTREE : VLCFG_TOPO_STAR, cse == 1, M);
+		c.topo.backplane = 2.5e8;
+		c.topo.leaf_hosts = 2;
+		c.topo.spines = 2;
+		c.topo.uplink_bw = 5e7;
+		for (seed = 1; seed <= 10; seed++) {
+			srand(seed * 7 + (unsigned)cse);
+			for (i = 0; i < N; i++) {
+				src[i] = rand() % 8;
+				dst[i] = (src[i] + 1 + rand() % 7) % 8;
+				bytes[i] = rand() % 3 ? 1000 + rand() % 100000 : 0;
+				start[i] = (int64_t)(rand() % 6) * 200000 + rand() % 50;
+			}
+			ends_all(&c, N, src, dst, bytes, start, end);
+			ref_fair(&c, N, src, dst, bytes, start, ref);
+			for (i = 0; i < N; i++)
+				if (llabs(end[i] - ref[i]) > 1)
+					ck_abort_msg("case %d seed %u flow %d: %lld, flow by flow %lld", cse,
+						     seed, i, (long long)end[i], (long long)ref[i]);
+		}
+		vlcfg_free(&c);
 	}
 }
 END_TEST
@@ -254,6 +379,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, closed_forms);
 	tcase_add_test(tc, reproducible);
+	tcase_add_test(tc, groups_are_max_min_fair);
 	tcase_add_test(tc, estimates_and_entries);
 	tcase_add_test(tc, pending_rendezvous);
 	suite_add_tcase(s, tc);
