@@ -7,6 +7,8 @@
  * MPI_FINALIZE are defined here too (they start and end the layer).
  */
 #include <errno.h>
+#include <sched.h>
+#include <time.h>
 #include <mpi.h>
 #include "vlayer/core/engine.h"
 #include "vlayer/mpi/mpi_internal.h"
@@ -65,9 +67,34 @@ int vlmpi_Init_thread(int *argc, char ***argv, int required, int *provided)
 	return rc;
 }
 
+/* Open MPI waits in MPI_Finalize (and for a send's completion) by spinning;
+ * on a machine with fewer cores than ranks the ranks that are done took the
+ * processor from those still working (the ray tracer on a bus took 3 to 25 s
+ * of real time, 2026-11-28).  So the layer waits for its copies to go and
+ * for every rank to reach MPI_Finalize itself, napping. */
+static void nap_until(MPI_Request *r)
+{
+	int flag = 0, spins = 0;
+	struct timespec ms = { 0, 1000000 };
+
+	for (;;) {
+		vlmpi_copies_progress(0);
+		if (PMPI_Test(r, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || flag)
+			return;
+		if (++spins < 16)
+			sched_yield();
+		else
+			nanosleep(&ms, NULL);
+	}
+}
+
 int vlmpi_Finalize(void)
 {
+	MPI_Request r;
+
 	vlmpi_order_end();
+	if (vlmpi_world_size > 1 && PMPI_Ibarrier(MPI_COMM_WORLD, &r) == MPI_SUCCESS)
+		nap_until(&r);
 	vlmpi_copies_progress(1);
 	vli_trace_flush();
 	vlmpi_header_end();

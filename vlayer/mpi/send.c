@@ -39,7 +39,7 @@ static int do_send(const void *buf, int count, MPI_Datatype dt, int dest, int ta
 	bytes = vlmpi_type_bytes(dt, count);
 	vlmpi_header_make(&h, v, dest, tag, bytes, !vlmpi_eager(bytes, mode));
 	if (!(h.flags & VLMPI_HDR_RDV)) {
-		if (vlmpi_vorder && mode != VLMPI_MODE_B && bytes > VLMPI_COPY_MIN) {
+		if (vlmpi_vorder && mode != VLMPI_MODE_B && (bytes > VLMPI_COPY_MIN || vli_flows_online())) {
 			/* never wait for real where the model does not */
 			rc = vlmpi_send_copy(buf, count, dt, dest, tag, comm);
 		} else if (vlmpi_n_watch) {
