@@ -6,7 +6,8 @@
 # message), each timed in the same invocation; seconds per call and the ratio
 # to the contention-free sweep.  Then what point-to-point sharing online costs
 # a run (vlayer/core/order_flows.c: a receive waits until its message's arrival
-# is final): real seconds of the token ring sample (one message in flight) and,
+# is final): real seconds of the token ring sample (one message in flight), of
+# the ray tracer sample (hundreds of small messages in flight) and,
 # if installed, of LAMMPS (4 ranks, two per node; every step's halo exchange on
 # the links at once), natively and under the layer without and with a
 # [topology] (star, bus, and the bus with collectives = shared: a blocking
@@ -90,6 +91,7 @@ row() { # NAME CMD...: native, then under the layer on each VMConfig
 		"$("$BUILD/vlpost" stats "$W/tr" | sed -n 's/^predicted elapsed time: \(.*\) s$/\1/p')"
 }
 row "token ring, 2000 laps of 8 KiB" "$BUILD/samples/mpi/ring.v" -n 2000 -s 8192
+row "ray tracer, 10 frames (2560 columns each)" "$BUILD/samples/mpi/raytrace.v"
 if [ -x /usr/bin/lmp ]; then
 	cd "$W" && row "LAMMPS in.melt, 100 steps" /usr/bin/lmp -in "$ROOT/tests/e2e/lammps/in.melt" -log none
 else

@@ -248,6 +248,9 @@ typedef struct vli_fgroup {
 	double rate, svc;
 	int *heap;
 	int nheap, capheap;
+	int *lq;            /* its flows not taking bandwidth yet, by act: lq[lhead..nlq) */
+	int lhead, nlq, caplq;
+	int busy;           /* in vli_flows.busy */
 } vli_fgroup;
 
 /* A set of flows advanced together in time; flows are added at or after
@@ -256,7 +259,7 @@ typedef struct vli_flows {
 	const vlcfg_config *c;
 	int nres, maxroute;
 	double *cap, *rem;
-	int *cnt, *take;
+	int *cnt, *take, *touch;
 	vli_flow *flow;
 	int n, capflow;
 	int *route;
@@ -267,12 +270,12 @@ typedef struct vli_flows {
 	double next;        /* vli_flows_next's answer, while next_ok */
 	int next_ok;
 	/* sharing = fair: the groups (gmap: route key -> group + 1, open
-	 * addressing) and the flows not taking bandwidth yet, a heap by act */
+	 * addressing) */
 	vli_fgroup *grp;
 	int ngrp, capgrp;
 	int *gmap, capgmap;
-	int *lat;
-	int nlat, caplat;
+	int *busy;          /* the groups with flows not through yet */
+	int nbusy, capbusy;
 } vli_flows;
 void vli_flows_init(vli_flows *f, const vlcfg_config *c);
 void vli_flows_free(vli_flows *f);

@@ -264,6 +264,7 @@ void vli_flows_init(vli_flows *f, const vlcfg_config *c)
 	f->rem = xcalloc((size_t)f->nres + 1, sizeof *f->rem);
 	f->cnt = xcalloc((size_t)f->nres + 1, sizeof *f->cnt);
 	f->take = xcalloc((size_t)f->nres + 1, sizeof *f->take);
+	f->touch = xcalloc((size_t)f->nres + 1, sizeof *f->touch);
 	for (r = 0; r < f->nres; r++)
 		f->cap[r] = vli_net_cap(c, r);
 }
@@ -276,14 +277,17 @@ void vli_flows_free(vli_flows *f)
 	free(f->rem);
 	free(f->cnt);
 	free(f->take);
+	free(f->touch);
 	free(f->flow);
 	free(f->route);
 	free(f->live);
-	for (r = 0; r < f->ngrp; r++)
+	for (r = 0; r < f->ngrp; r++) {
 		free(f->grp[r].heap);
+		free(f->grp[r].lq);
+	}
 	free(f->grp);
 	free(f->gmap);
-	free(f->lat);
+	free(f->busy);
 	memset(f, 0, sizeof *f);
 }
 
@@ -354,7 +358,8 @@ static int fair(const vli_flows *f)
 	return !f->c->topo.fifo;
 }
 
-/* heap order: finish tag (group heaps) or act (the latent heap), then id */
+/* order of a group's heap: finish tag, then id; of its latent queue: act,
+ * then id */
 static int before(const vli_flows *f, int a, int b, int latent)
 {
 	double x = latent ? f->flow[a].act : f->flow[a].ftag;
@@ -363,30 +368,50 @@ static int before(const vli_flows *f, int a, int b, int latent)
 	return x < y || (x == y && a < b);
 }
 
-static void heap_push(vli_flows *f, int **h, int *n, int *cap, int id, int latent)
+static void sift_down(const vli_flows *f, int *h, int n, int i)
 {
-	int i;
+	int x = h[i], c;
 
-	*h = grow(*h, cap, *n + 1, sizeof **h);
-	for (i = (*n)++; i > 0 && before(f, id, (*h)[(i - 1) / 2], latent); i = (i - 1) / 2)
-		(*h)[i] = (*h)[(i - 1) / 2];
-	(*h)[i] = id;
-}
-
-static int heap_pop(vli_flows *f, int *h, int *n, int latent)
-{
-	int top = h[0], last = h[--*n], i = 0, c;
-
-	for (; (c = 2 * i + 1) < *n; i = c) {
-		if (c + 1 < *n && before(f, h[c + 1], h[c], latent))
+	for (; (c = 2 * i + 1) < n; i = c) {
+		if (c + 1 < n && before(f, h[c + 1], h[c], 0))
 			c++;
-		if (!before(f, h[c], last, latent))
+		if (!before(f, h[c], x, 0))
 			break;
 		h[i] = h[c];
 	}
-	if (*n > 0)
-		h[i] = last;
+	h[i] = x;
+}
+
+static void heap_push(vli_flows *f, vli_fgroup *G, int id)
+{
+	int i;
+
+	G->heap = grow(G->heap, &G->capheap, G->nheap + 1, sizeof *G->heap);
+	for (i = G->nheap++; i > 0 && before(f, id, G->heap[(i - 1) / 2], 0); i = (i - 1) / 2)
+		G->heap[i] = G->heap[(i - 1) / 2];
+	G->heap[i] = id;
+}
+
+static int heap_pop(vli_flows *f, vli_fgroup *G)
+{
+	int top = G->heap[0];
+
+	G->heap[0] = G->heap[--G->nheap];
+	if (G->nheap > 0)
+		sift_down(f, G->heap, G->nheap, 0);
 	return top;
+}
+
+/* A flow not taking bandwidth yet joins its group's queue (added in the
+ * order of act, as a checkpoint's table adds them: at its end). */
+static void lq_add(vli_flows *f, vli_fgroup *G, int id)
+{
+	int i;
+
+	G->lq = grow(G->lq, &G->caplq, G->nlq + 1, sizeof *G->lq);
+	for (i = G->nlq++; i > G->lhead && before(f, id, G->lq[i - 1], 1); i--)
+		G->lq[i] = G->lq[i - 1];
+	G->lq[i] = id;
 }
 
 /* The group of route src -> dst (made if new; fl: a flow of it, whose
@@ -436,8 +461,8 @@ static void share_groups(vli_flows *f)
 		f->rem[r] = f->cap[r];
 		f->cnt[r] = 0;
 	}
-	for (g = 0; g < f->ngrp; g++) {
-		vli_fgroup *G = &f->grp[g];
+	for (g = 0; g < f->nbusy; g++) {
+		vli_fgroup *G = &f->grp[f->busy[g]];
 
 		G->fixed = !G->nact;
 		G->rate = 0;
@@ -446,7 +471,7 @@ static void share_groups(vli_flows *f)
 				f->cnt[f->route[G->route + k]] += G->nact;
 	}
 	for (;;) {
-		int best = -1;
+		int best = -1, nt = 0;
 		double s = 0;
 
 		for (r = 0; r < f->nres; r++)
@@ -458,8 +483,8 @@ static void share_groups(vli_flows *f)
 			break;
 		if (s < 0)
 			s = 0;
-		for (g = 0; g < f->ngrp; g++) {
-			vli_fgroup *G = &f->grp[g];
+		for (g = 0; g < f->nbusy; g++) {
+			vli_fgroup *G = &f->grp[f->busy[g]];
 			int on = 0;
 
 			if (G->fixed)
@@ -470,11 +495,16 @@ static void share_groups(vli_flows *f)
 				continue;
 			G->fixed = 1;
 			G->rate = s;
-			for (k = 0; k < G->nres; k++)
-				f->take[f->route[G->route + k]] += G->nact;
+			for (k = 0; k < G->nres; k++) {
+				r = f->route[G->route + k];
+				if (!f->take[r])
+					f->touch[nt++] = r;
+				f->take[r] += G->nact;
+			}
 		}
-		for (r = 0; r < f->nres; r++) {
-			if (f->take[r] && f->cap[r] > 0) {
+		for (k = 0; k < nt; k++) {
+			r = f->touch[k];
+			if (f->cap[r] > 0) {
 				f->rem[r] -= s * f->take[r];
 				f->cnt[r] -= f->take[r];
 			}
@@ -483,20 +513,17 @@ static void share_groups(vli_flows *f)
 		f->cnt[best] = 0;
 	}
 	/* a group that crosses no limited resource takes no time for its bytes */
-	for (g = 0; g < f->ngrp; g++)
-		if (!f->grp[g].fixed)
-			f->grp[g].rate = INFINITY;
+	for (g = 0; g < f->nbusy; g++)
+		if (!f->grp[f->busy[g]].fixed)
+			f->grp[f->busy[g]].rate = INFINITY;
 }
 
-/* When group G's first flow is through (now: its bytes are; INFINITY: none,
- * or no rate). */
-static double group_next(const vli_flows *f, const vli_fgroup *G)
+/* When active flow id of group G is through at G's rate (now: its bytes
+ * are; INFINITY: no rate). */
+static double due(const vli_flows *f, const vli_fgroup *G, int id)
 {
-	double left;
+	double left = f->flow[id].ftag - G->svc;
 
-	if (!G->nheap)
-		return INFINITY;
-	left = f->flow[G->heap[0]].ftag - G->svc;
 	if (left <= 0 || isinf(G->rate))
 		return f->now;
 	if (G->rate <= 0)
@@ -504,21 +531,67 @@ static double group_next(const vli_flows *f, const vli_fgroup *G)
 	return f->now + left / G->rate;
 }
 
+/* When group G's next event comes: a flow takes bandwidth, or the first is
+ * through. */
+static double group_next(const vli_flows *f, const vli_fgroup *G)
+{
+	double t = G->lhead < G->nlq ? f->flow[G->lq[G->lhead]].act : INFINITY, v;
+
+	if (G->nheap && (v = due(f, G, G->heap[0])) < t)
+		t = v;
+	return t;
+}
+
 static double next_fair(vli_flows *f)
 {
-	double t = f->nlat ? f->flow[f->lat[0]].act : INFINITY, v;
+	double t = INFINITY, v;
 	int g;
 
-	for (g = 0; g < f->ngrp; g++)
-		if ((v = group_next(f, &f->grp[g])) < t)
+	for (g = 0; g < f->nbusy; g++)
+		if ((v = group_next(f, &f->grp[f->busy[g]])) < t)
 			t = v;
 	return t;
+}
+
+static void end_flow(vli_flows *f, vli_fgroup *G, int id, double t)
+{
+	vli_flow *fl = &f->flow[id];
+
+	G->nact--;
+	fl->left = 0;
+	fl->state = VLI_FLOW_DONE;
+	fl->end = t;
+}
+
+/* Group G's active flows through by t end (each judged as the next event
+ * was, so the one that set it ends): one by one off the heap, or, once
+ * many end at once (equal messages sent together), in one pass. */
+static int end_group(vli_flows *f, vli_fgroup *G, double t)
+{
+	int n = 0, i, j;
+
+	while (G->nheap && due(f, G, G->heap[0]) <= t + FLOW_EPS) {
+		if (++n > 8) {
+			for (i = j = 0; i < G->nheap; i++) {
+				if (due(f, G, G->heap[i]) <= t + FLOW_EPS)
+					end_flow(f, G, G->heap[i], t);
+				else
+					G->heap[j++] = G->heap[i];
+			}
+			G->nheap = j;
+			for (i = G->nheap / 2 - 1; i >= 0; i--)
+				sift_down(f, G->heap, G->nheap, i);
+			return 1;
+		}
+		end_flow(f, G, heap_pop(f, G), t);
+	}
+	return n > 0;
 }
 
 static double step_fair(vli_flows *f)
 {
 	double t = vli_flows_next(f), dt;
-	int g, changed = 0;
+	int g, j, changed = 0;
 
 	if (isinf(t))
 		return t;
@@ -528,49 +601,60 @@ static double step_fair(vli_flows *f)
 	/* the flows through by t (at the rates until now: their end computed
 	 * as the next event's was, so that the one that set it ends) end; the
 	 * others go on */
-	for (g = 0; g < f->ngrp; g++) {
-		vli_fgroup *G = &f->grp[g];
+	for (g = 0; g < f->nbusy; g++) {
+		vli_fgroup *G = &f->grp[f->busy[g]];
 
 		if (!G->nact)
 			continue;
-		while (G->nheap && group_next(f, G) <= t + FLOW_EPS) {
-			vli_flow *fl = &f->flow[heap_pop(f, G->heap, &G->nheap, 0)];
-
-			G->nact--;
-			fl->left = 0;
-			fl->state = VLI_FLOW_DONE;
-			fl->end = t;
-			changed = 1;
-		}
+		changed |= end_group(f, G, t);
 		if (!G->nact)
 			G->svc = 0; /* (a busy period's arithmetic depends on it alone) */
 		else if (!isinf(G->rate))
 			G->svc += G->rate * dt;
 	}
 	/* the latent ones whose time has come take bandwidth */
-	while (f->nlat && f->flow[f->lat[0]].act <= t + FLOW_EPS) {
-		int id = heap_pop(f, f->lat, &f->nlat, 1);
-		vli_flow *fl = &f->flow[id];
-		vli_fgroup *G = &f->grp[fl->grp];
+	for (g = 0; g < f->nbusy; g++) {
+		vli_fgroup *G = &f->grp[f->busy[g]];
 
-		fl->state = VLI_FLOW_ACTIVE;
-		if (fl->resume) /* (all of a group's at once, at the first step) */
-			G->svc = fl->rsvc;
-		else
-			fl->ftag = G->svc + fl->left;
-		heap_push(f, &G->heap, &G->nheap, &G->capheap, id, 0);
-		G->nact++;
-		changed = 1;
+		while (G->lhead < G->nlq && f->flow[G->lq[G->lhead]].act <= t + FLOW_EPS) {
+			int id = G->lq[G->lhead++];
+			vli_flow *fl = &f->flow[id];
+
+			fl->state = VLI_FLOW_ACTIVE;
+			if (fl->resume) /* (all of a group's at once, at the first step) */
+				G->svc = fl->rsvc;
+			else
+				fl->ftag = G->svc + fl->left;
+			heap_push(f, G, id);
+			G->nact++;
+			changed = 1;
+		}
+		if (G->lhead == G->nlq)
+			G->lhead = G->nlq = 0;
 	}
 	f->now = t;
 	f->next_ok = 0;
+	/* (the groups with nothing left leave the busy list: the order of
+	 * that list changes no result) */
+	for (g = j = 0; g < f->nbusy; g++) {
+		vli_fgroup *G = &f->grp[f->busy[g]];
+
+		if (G->nheap || G->lhead < G->nlq)
+			f->busy[j++] = f->busy[g];
+		else
+			G->busy = 0;
+	}
+	f->nbusy = j;
 	if (changed)
 		share_groups(f);
 	/* a flow that became active with nothing to carry (no bytes, or no
 	 * limited resource) ends at once */
-	for (g = 0; g < f->ngrp; g++)
-		if (f->grp[g].nheap && group_next(f, &f->grp[g]) <= f->now)
+	for (g = 0; g < f->nbusy; g++) {
+		vli_fgroup *G = &f->grp[f->busy[g]];
+
+		if (G->nheap && due(f, G, G->heap[0]) <= f->now)
 			return step_fair(f);
+	}
 	return t;
 }
 
@@ -596,7 +680,12 @@ static int flows_add(vli_flows *f, int src, int dst, double left, int64_t start,
 	fl->state = VLI_FLOW_LATENT;
 	if (fair(f)) {
 		fl->grp = group_of(f, fl, src, dst);
-		heap_push(f, &f->lat, &f->nlat, &f->caplat, id, 1);
+		lq_add(f, &f->grp[fl->grp], id);
+		if (!f->grp[fl->grp].busy) {
+			f->busy = grow(f->busy, &f->capbusy, f->nbusy + 1, sizeof *f->busy);
+			f->busy[f->nbusy++] = fl->grp;
+			f->grp[fl->grp].busy = 1;
+		}
 	} else {
 		f->live[f->nlive++] = id;
 	}
