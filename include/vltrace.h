@@ -130,7 +130,7 @@ static inline const char *vl_coll_kind_name(int kind)
 			     without VL_TF_ANYRDV (traces before 2026-11-27) a rendezvous
 			     it took kept its contention-free time */
 #define VL_TF_ANYRDV 256u /* with VL_TF_ANY, or on the IRECV of a wildcard receive
-			     (since 2026-11-28): a rendezvous it took left at its post
+			     (since 2026-11-27): a rendezvous it took left at its post
 			     and shared the [topology]'s links, as a named receive's */
 
 typedef struct vl_trec {

@@ -190,7 +190,7 @@ run rdv-wildrdv-bus 4 rbus "$WORK/pattern" wildrdv $M
 assert_eq "rendezvous, bus: 1 -> 0 taken by MPI_Recv(MPI_ANY_SOURCE) beside 2 -> 3 by name: both share it, L + 2 m/B, every rank" \
 	"$((L + 2 * MB)) $((L + 2 * MB)) $((L + 2 * MB)) $((L + 2 * MB))" "$(ends rdv-wildrdv-bus)"
 # the same taken by MPI_Irecv(MPI_ANY_SOURCE) + MPI_Wait: the receive chooses
-# as MPI matches, and its rendezvous leaves at its post (before 2026-11-28 it
+# as MPI matches, and its rendezvous leaves at its post (before 2026-11-27 it
 # took its route alone: L + m/B for ranks 0 and 1)
 run rdv-iwildrdv-bus 4 rbus "$WORK/pattern" iwildrdv $M
 assert_eq "rendezvous, bus: the same taken by MPI_Irecv(MPI_ANY_SOURCE) and MPI_Wait: L + 2 m/B, every rank" \
@@ -203,7 +203,7 @@ assert_eq "rendezvous, bus: MPI_Irecv(MPI_ANY_SOURCE) taken while rank 0 waits i
 # the heterogeneous farm (farm/farm_mpi.c) with 64 KiB results, rendezvous,
 # on a bus: the master taking them with MPI_Irecv(MPI_ANY_SOURCE) + MPI_Wait,
 # or a persistent MPI_Recv_init(MPI_ANY_SOURCE), gets the same results at
-# the same times as with MPI_Recv(MPI_ANY_SOURCE) (before 2026-11-28 those
+# the same times as with MPI_Recv(MPI_ANY_SOURCE) (before 2026-11-27 those
 # results took their routes alone: the master ended at 28.799440 ms)
 F=$HERE/farm
 "$BUILD/vlcc" -mpi -Wall -Wextra -Werror -O1 -I"$HERE/../../include" -o "$WORK/farm_mpi" \

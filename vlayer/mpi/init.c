@@ -70,7 +70,7 @@ int vlmpi_Init_thread(int *argc, char ***argv, int required, int *provided)
 /* Open MPI waits in MPI_Finalize (and for a send's completion) by spinning;
  * on a machine with fewer cores than ranks the ranks that are done took the
  * processor from those still working (the ray tracer on a bus took 3 to 25 s
- * of real time, 2026-11-28).  So the layer waits for its copies to go and
+ * of real time, 2026-11-27).  So the layer waits for its copies to go and
  * for every rank to reach MPI_Finalize itself, napping. */
 static void nap_until(MPI_Request *r)
 {
