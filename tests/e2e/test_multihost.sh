@@ -156,23 +156,8 @@ if command -v pvmd > /dev/null; then
 		PVM_TMP="$WORK/pvm.vlha" PVM_ALLOW_ROOT=1 PVM_RSH="$RSH" \
 			ip netns exec "$NA" unshare --uts sh -c 'hostname vlha; exec "$@"' sh "$@"
 	}
-	pvm_halt() {
-		echo halt | ona timeout 10 pvm > /dev/null 2>&1
-		sleep 0.5
-		if [ -s "$WORK/pvmd.pids" ]; then
-			kill $(cat "$WORK/pvmd.pids") 2> /dev/null
-			sleep 0.2
-			kill -9 $(cat "$WORK/pvmd.pids") 2> /dev/null
-		fi
-		rm -f "$WORK/pvmd.pids"
-		# and any pvmd of this test the pid file missed (one clean-clone run
-		# left the vlha pvmd behind): those whose PVM_TMP lies in $WORK
-		for e in $(grep -lsaz "^PVM_TMP=$WORK/" /proc/[0-9]*/environ); do
-			p=${e#/proc/}
-			p=${p%/environ}
-			[ "$(cat "/proc/$p/comm" 2> /dev/null)" = pvmd ] && kill -9 "$p" 2> /dev/null
-		done
-	}
+	. "$HERE/multihost/pvmvm.sh"
+	pvm_halt() { mh_pvm_halt ona "$WORK"; }
 	trap 'pvm_halt; cleanup' EXIT
 	# (pvmd writes its own pid: $! would be the shell's, not pvmd's)
 	ona sh -c 'echo $$ >> "$1"; exec pvmd "$2"' sh "$WORK/pvmd.pids" "$WORK/pvm.hosts" \

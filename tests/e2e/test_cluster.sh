@@ -1,0 +1,83 @@
+#!/bin/bash
+# test_cluster.sh BUILD - predictions against an emulated cluster (issue 13):
+# 4 hosts of this machine (network namespaces, veth pairs to a bridge, tbf at
+# 100 Mbit/s on both ends of every host link: multihost/emucluster.sh), one
+# PVM virtual machine of them.  bench/pvmcoll.c (PVM point-to-point over
+# direct routes: binomial bcast, recursive-doubling allreduce, pairwise
+# alltoall, one host sending to the three others, three sending to one) is
+# measured there (least of 10), then predicted by vlayer from a model fitted
+# to the cluster's own ping-pongs (8 B and 1 MiB) with [topology] kind = star,
+# sharing = fifo (tbf is a FIFO queue per link end): every prediction within
+# 10 % of the measured least, 64 KiB and 1 MiB.  The contention-free model
+# must miss the fan-out and fan-in by more than 30 % (the emulated links are
+# really shared; the closed forms of sharing are test_links' part).  A case
+# off by more is measured once more (the least of both counts).  MPI is not asserted:
+# see the README (Open MPI's TCP transport on this 2-CPU machine).  Needs
+# root, ip, tc, unshare and pvmd: skipped with a message otherwise.
+BUILD=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+skip() {
+	ok "skipped: $1"
+	e2e_summary
+	exit 0
+}
+[ -n "${VL_SANITIZED:-}" ] && skip "not in the sanitizer build"
+command -v pvmd > /dev/null || skip "no pvmd"
+EC_W=$WORK
+. "$HERE/multihost/emucluster.sh"
+trap 'ec_down; e2e_cleanup' EXIT
+ec_up || skip "no emulated cluster: $EC_WHY"
+cc -O2 -o "$WORK/pvmcoll" "$HERE/../../bench/pvmcoll.c" -lpvm3 || fail "cc pvmcoll.c"
+"$BUILD/vlcc" -O2 -o "$WORK/pvmcoll.v" "$HERE/../../bench/pvmcoll.c" || fail "vlcc pvmcoll.c"
+ec_pvm_up || skip "$EC_WHY"
+pvmd_start "$WORK:/usr/bin" # the predictions' own pvmd, on this machine
+REPS=10
+measure() { # KIND BYTES: the least time on the cluster
+	(cd "$WORK" && ec_pvm timeout 120 "$WORK/pvmcoll" "$1" "$2" "$REPS") 2>> "$WORK/pvm.err" |
+		awk '{ print $3 }'
+}
+predict() { # CONFIG KIND BYTES
+	(cd "$WORK" && VMCONFIG="$WORK/$1.ini" VLAYER_TRACE_DIR="$WORK/t" timeout 120 \
+		"$WORK/pvmcoll.v" "$2" "$3" 1) 2>> "$WORK/vl.err" | awk '{ print $3 }'
+}
+pp8=$(measure pingpong 8)
+pp1m=$(measure pingpong 1048576)
+if [ -z "$pp8" ] || [ -z "$pp1m" ]; then
+	fail "pvmcoll ping-pong on the cluster: $(tail -3 "$WORK/pvm.err")"
+	e2e_summary
+	exit 1
+fi
+read -r L B <<< "$(awk -v a="$pp8" -v b="$pp1m" 'BEGIN { B = (1048576 - 8) / (b - a)
+	L = a - 8 / B; if (L < 0) L = 0; printf "%d %.0f", L * 1e9, B }')"
+echo "fitted: L = $L ns, B = $B B/s"
+for m in fifo free; do
+	{
+		printf '[simulation]\ncompute = ignore\n[network inter]\ntrans_delay = %dns\n' "$L"
+		printf 'bandwidth = %sB/s\n[hosts vlc]\ncount = 4\n' "$B"
+		[ $m = fifo ] && printf '[topology]\nkind = star\nsharing = fifo\n'
+	} > "$WORK/$m.ini"
+done
+# within PCT: 1 when |P - M| <= PCT % of M
+within() { awk -v p="$1" -v m="$2" -v e="$3" 'BEGIN { d = p - m; if (d < 0) d = -d
+	print (m > 0 && p > 0 && d <= e / 100 * m) ? 1 : 0 }'; }
+for k in bcast allreduce alltoall fanout fanin; do
+	for n in 65536 1048576; do
+		p=$(predict fifo $k $n)
+		mn=$(measure $k $n)
+		if [ "$(within "$p" "$mn" 10)" != 1 ]; then # once more: the least of both
+			m2=$(measure $k $n)
+			mn=$(awk -v a="$mn" -v b="$m2" 'BEGIN { print (b != "" && (a == "" || b < a)) ? b : a }')
+		fi
+		err=$(awk -v p="$p" -v m="$mn" 'BEGIN { if (m > 0) printf "%+.1f %%", 100 * (p - m) / m }')
+		assert_eq "PVM $k $n B: star, fifo: predicted $p s, measured least $mn s ($err) within 10 %" \
+			1 "$(within "$p" "$mn" 10)"
+		if [ $k = fanout ] || [ $k = fanin ]; then
+			pf=$(predict free $k $n)
+			assert_eq "PVM $k $n B: contention-free $pf s misses the measured $mn s by more than 30 %" \
+				0 "$(within "$pf" "$mn" 30)"
+		fi
+	done
+done
+ec_pvm_down
+e2e_summary
