@@ -12,7 +12,9 @@
 #        bcast, recursive-doubling allreduce, pairwise alltoall, and one host
 #        sending to three / three to one, "fanout" / "fanin"), the natives
 #        in one PVM virtual machine of the 4 hosts, the predictions under a
-#        private pvmd of this machine;
+#        private pvmd of this machine; and "calib": calib_pvm on the cluster
+#        (one task per host, direct routes, its sharing experiments) and
+#        `vlcalib fit`;
 #   MPI: bench/collbench.c under Open MPI over TCP, its tuned collectives
 #        forced to the algorithms the model times; and "calib": calib_mpi run
 #        on the cluster (ping-pongs and its sharing experiments, every size to
@@ -160,6 +162,22 @@ pvm_part() {
 			pvm_measure $k $n > "$W/pvm.$k.$n"
 		done
 	done
+	# calib: calib_pvm on the cluster (one task per host, direct routes, its
+	# sharing experiments included) and `vlcalib fit`
+	if (cd "$W" && ec_pvm timeout 900 "$BUILD/calib_pvm" -np 4 --hosts vlc1,vlc2,vlc3,vlc4 \
+		--route direct --only rtt,oneway,send,recv,share \
+		${BENCH_CALIB:---sizes 0:4MiB --row-budget 1s --min-time 5ms} -o "$W/pvmraw.csv") \
+		> "$W/pvmcalib.out" 2>&1 &&
+		"$BUILD/vlcalib" fit --stat min "$W/pvmraw.csv" -o "$W/pvmfit.ini" > "$W/pvmfit.out" 2>&1; then
+		{
+			printf '[simulation]\ncompute = ignore\n[hosts vlc]\ncount = 4\n'
+			cat "$W/pvmfit.ini"
+		} > "$W/pvmcalib.ini"
+		echo "PVM: vlcalib on the cluster: $(sed -n '/^\[topology\]/,/^\[/p' "$W/pvmfit.ini" |
+			grep -v '^;' | grep '=' | tr -s ' ' | paste -sd';')"
+	else
+		echo "PVM: vlcalib on the cluster failed: $(tail -2 "$W/pvmcalib.out" "$W/pvmfit.out")"
+	fi
 	ec_pvm_down
 	# the predictions run on this machine alone, under a private pvmd
 	vl_pvmd_start "$W:/usr/bin" "$W" || return
@@ -167,7 +185,8 @@ pvm_part() {
 	models pvm "$L" "$B"
 	echo "PVM on the emulated cluster: fitted L = $L ns, B = $B B/s (ping-pong 8 B: $pp8 s," \
 		"1 MiB: $pp1m s)"
-	KINDS="bcast allreduce alltoall fanout fanin" table pvm_measured pvm_predict pvm fifo star half free
+	[ -f "$W/pvmcalib.ini" ] || cp "$W/pvmfree.ini" "$W/pvmcalib.ini"
+	KINDS="bcast allreduce alltoall fanout fanin" table pvm_measured pvm_predict pvm fifo star half free calib
 	vl_pvmd_stop
 }
 pvm_measure() { # KIND BYTES: "KIND BYTES min median" natively on the cluster

@@ -36,24 +36,24 @@ med() {
 
 # check_share FILE NP: the share_* rows of a quick MPI run of NP tasks on one
 # node: sizes 0 and the powers of 4 among the quick sizes; exchange with 2
-# tasks, fan-out and fan-in with 2 .. NP, all-to-all with 3 .. NP; last in
-# the file
+# tasks, fan-out and fan-in with 2 .. NP, all-to-all and the fan-out's first
+# arrival with 3 .. NP; last in the file
 SHARE_SIZES="0 1 1024 65536 1048576"
 check_share() {
-	local f=$1 np=$2 x p want
-	for x in share_exchange share_fanout share_fanin share_alltoall; do
+	local f=$1 np=$2 lib=${3:-mpi} x p want
+	for x in share_exchange share_fanout share_fanin share_alltoall share_first; do
 		want=""
 		for ((p = 2; p <= np; p++)); do
-			case $x in share_exchange) [ $p = 2 ] || continue ;; share_alltoall) [ $p -ge 3 ] || continue ;; esac
+			case $x in share_exchange) [ $p = 2 ] || continue ;; share_alltoall | share_first) [ $p -ge 3 ] || continue ;; esac
 			want="$want$p:$SHARE_SIZES;"
 		done
-		assert_eq "mpi: $x task counts and sizes" "$want" \
+		assert_eq "$lib: $x task counts and sizes" "$want" \
 			"$(q "$f" '$1 == "'$x'" { p = c["procs"]; b[p] = b[p] sp[p] c["bytes"]; sp[p] = " " }
 				END { for (p = 2; p <= 64; p++) if (p in b) printf "%d:%s;", p, b[p] }')"
 	done
-	assert_eq "mpi: the share rows come last" "share" \
+	assert_eq "$lib: the share rows come last" "share" \
 		"$(q "$f" '{ x = $1 } END { sub(/_.*/, "", x); print x }')"
-	assert_eq "mpi: the share metadata line" 1 "$(grep -c '^# share: ' "$f")"
+	assert_eq "$lib: the share metadata line" 1 "$(grep -c '^# share: ' "$f")"
 }
 
 # check_raw FILE LIB NP: everything a quick raw file must satisfy
@@ -74,7 +74,7 @@ check_raw() {
 	if [ "$lib" = pvm ]; then
 		assert_eq "pvm: pack sizes (1 task)" "$SIZES" \
 			"$(q "$f" '$1 == "pack" && c["procs"] == 1 { printf "%s%s", s, c["bytes"]; s = " " }')"
-		assert_eq "pvm: no share rows (MPI only)" 0 "$(q "$f" '$1 ~ /^share_/' | wc -l)"
+		assert_eq "pvm: no share rows (only with --only share)" 0 "$(q "$f" '$1 ~ /^share_/' | wc -l)"
 	else
 		assert_eq "mpi: no pack rows" 0 "$(q "$f" '$1 == "pack"' | wc -l)"
 		check_share "$f" "$np"
@@ -171,10 +171,12 @@ if [ -x "$BUILD/vlcalib" ]; then
 		fail "fit: bandwidth '$bw' (loaded as '$dump_bw' B/s), latency '$lat' ('$lat_ns' ns)"
 	fi
 	"$BUILD/vlcalib" fit --csv "$WORK/mpi.csv" > "$WORK/fit.csv"
-	assert_eq "fit --csv: an rms and a max error for each of the 9 experiments" "18" \
+	assert_eq "fit --csv: an rms and a max error for each of the 11 experiments" "22" \
 		"$(grep -c '^intra,share_[a-z]*\(([kp]=[0-9])\)\{0,1\},\(rms\|max\)_error,[0-9.]*,%$' "$WORK/fit.csv")"
-	assert_eq "fit --csv: the duplex's slope errors" 2 \
-		"$(grep -c '^intra,topology,slope_error(\(full\|half\)),[0-9.]*,%$' "$WORK/fit.csv")"
+	assert_eq "fit --csv: the duplex's and the sharing's slope errors" 4 \
+		"$(grep -c '^intra,topology,slope_error(\(full\|half\|fair\|fifo\)),[0-9.]*,%$' "$WORK/fit.csv")"
+	assert_eq "fit --csv: the sharing chosen" 1 \
+		"$(grep -c '^intra,topology,sharing,\(fair\|fifo\),' "$WORK/fit.csv")"
 fi
 
 # ---- MPI: two "nodes" of 2 ranks: rank 0 measures intra against 1, inter against 2 ----
@@ -235,6 +237,10 @@ pvm_part() {
 	[ $rc = 0 ] || echo "$out" | tail -20
 	assert_eq "vlcalib-run pvm: used the running pvmd" 0 "$(echo "$out" | grep -c 'starting a private')"
 	check_raw "$WORK/pvm.csv" pvm 3
+	# the sharing experiments when asked for, as calib_mpi's
+	out=$("$RUN" pvm -np 3 --quick --no-fit --only share -o "$WORK/pvm-share.csv" 2>&1)
+	assert_eq "vlcalib-run pvm --only share: exit status" 0 $?
+	check_share "$WORK/pvm-share.csv" 3 pvm
 	pvmd_stop
 	echo "(pvm quick: $(($(date +%s) - t0)) s)"
 	# no pvmd at all: vlcalib-run starts (and stops) a private one

@@ -49,6 +49,7 @@ enum vlcal_exp {
 	VL_CALIB_SHARE_FANOUT,
 	VL_CALIB_SHARE_FANIN,
 	VL_CALIB_SHARE_ALLTOALL,
+	VL_CALIB_SHARE_FIRST, /* a fan-out until the first partner has its message */
 	VL_CALIB_NEXP
 };
 
@@ -106,7 +107,12 @@ typedef struct vlcal_ops {
 	void (*barrier)(void *be, int p);
 	/* PVM only (else NULL): ns spent packing `bytes` (initsend + pkbyte) */
 	int64_t (*pack)(void *be, size_t bytes);
-	/* 1: run the sharing experiments (share_*; calib_mpi only) */
+	/* share_first: the data message to dst[0..k-1] at once, each send started
+	 * as a program starts it (MPI: an Isend each; PVM: a pvm_send each, in
+	 * turn); returns vlcal_now_ns() once dst[0]'s empty VLCAL_TAG_ACK message
+	 * is received, after which it completes the sends */
+	int64_t (*first)(void *be, const int *dst, int k);
+	/* 1: run the sharing experiments (share_*) */
 	int share;
 } vlcal_ops;
 

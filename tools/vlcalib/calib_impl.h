@@ -21,7 +21,7 @@
 	(((1u << (VL_CALIB_BSP_BARRIER + 1)) - 1) & ~((1u << VL_CALIB_BSP_EXCHANGE) - 1))
 /* the sharing experiments in an "only" mask */
 #define VLCAL_SHARE_MASK                                                                        \
-	(((1u << (VL_CALIB_SHARE_ALLTOALL + 1)) - 1) & ~((1u << VL_CALIB_SHARE_EXCHANGE) - 1))
+	(((1u << (VL_CALIB_SHARE_FIRST + 1)) - 1) & ~((1u << VL_CALIB_SHARE_EXCHANGE) - 1))
 
 /* the link kinds, 0 intra and 1 inter, by name (calib_util.c) */
 extern const char *const vlcal_link_name[2];
@@ -95,6 +95,7 @@ int64_t vlcal_sample_bsp(vlcal_calib *c, const vlcal_row *r);
 int64_t vlcal_sample_share_exchange(vlcal_calib *c, const vlcal_row *r);
 int64_t vlcal_sample_share_fanin(vlcal_calib *c, const vlcal_row *r);
 int64_t vlcal_sample_share_alltoall(vlcal_calib *c, const vlcal_row *r);
+int64_t vlcal_sample_share_first(vlcal_calib *c, const vlcal_row *r);
 
 /* ---- calib_clock.c ---- */
 

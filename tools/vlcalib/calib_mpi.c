@@ -1,7 +1,8 @@
 /* calib_mpi.c - vlcalib measurements under real MPI (built natively with mpicc,
  * not through the layer): mpirun -np P calib_mpi [options] -o RAW.csv
  * Only the communication is here; the experiments are in calib_*.c (those of
- * sharing, share_*, run only where ops.share is set: here, not under PVM).
+ * sharing, share_*, run only where ops.share is set: here, and in calib_pvm
+ * when asked for).
  * Tasks on one node (MPI_COMM_TYPE_SHARED) are `intra`, others `inter`.
  */
 #include "calib_common.h"
@@ -27,7 +28,8 @@ static const char usage[] =
     "to k = 1..P-1 receivers (contention), the five BSP patterns and, last, how\n"
     "messages at once share the links (share_exchange: both ways at once;\n"
     "share_fanout / share_fanin: 1 to k / k to 1 at once; share_alltoall: among p\n"
-    "at once; one rank per node), and writes the vlcalib raw file (see vlcalib-run\n"
+    "at once; share_first: 1 to k at once until the first is in: FIFO or fair;\n"
+    "one rank per node), and writes the vlcalib raw file (see vlcalib-run\n"
     "--help).  Rank 0 measures against the first rank on its node (intra) and the\n"
     "first rank on another node (inter); place the ranks with mpirun's own options\n"
     "(--hostfile, --map-by).\n"
@@ -94,6 +96,23 @@ static void m_multisend(void *v, const int *dst, int k)
 	MPI_Waitall(k, b->req, MPI_STATUSES_IGNORE);
 }
 
+static void m_recv_i64(void *v, int src, int tag, int64_t *x, int n);
+
+static int64_t m_first(void *v, const int *dst, int k)
+{
+	mpi_be *b = v;
+	int64_t t;
+	int i;
+
+	for (i = 0; i < k; i++)
+		MPI_Isend(b->sbuf, (int)b->bytes, MPI_BYTE, dst[i], VLCAL_TAG_DATA,
+		          MPI_COMM_WORLD, &b->req[i]);
+	m_recv_i64(v, dst[0], VLCAL_TAG_ACK, NULL, 0);
+	t = vlcal_now_ns();
+	MPI_Waitall(k, b->req, MPI_STATUSES_IGNORE);
+	return t;
+}
+
 static void m_exchange(void *v, const int *dst, int nd, const int *src, int ns)
 {
 	mpi_be *b = v;
@@ -134,6 +153,7 @@ static const vlcal_ops mpi_ops = {
     .recv = m_recv,
     .probe = m_probe,
     .multisend = m_multisend,
+    .first = m_first,
     .exchange = m_exchange,
     .send_i64 = m_send_i64,
     .recv_i64 = m_recv_i64,

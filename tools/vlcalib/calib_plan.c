@@ -202,7 +202,8 @@ static int share_sizes(const vlcal_calib *c, size_t *out)
 static void share_exp(vlcal_calib *c, int k, int e, const int *parts, int n)
 {
 	static const vlcal_sample_fn fn[] = {vlcal_sample_share_exchange, vlcal_sample_contention,
-	                                     vlcal_sample_share_fanin, vlcal_sample_share_alltoall};
+	                                     vlcal_sample_share_fanin, vlcal_sample_share_alltoall,
+	                                     vlcal_sample_share_first};
 	size_t sizes[VLCAL_MAX_LIST];
 	int ns = share_sizes(c, sizes), i;
 
@@ -223,7 +224,7 @@ static void share_exp(vlcal_calib *c, int k, int e, const int *parts, int n)
 /* The sharing experiments over link kind k: rank 0 and the first task of
  * every other node (inter) or the tasks of its own node (intra).  Exchange
  * with the first, fan-out and fan-in with k = 1 .. n-1 of them, all-to-all
- * among p = 3 .. n. */
+ * among p = 3 .. n, the fan-out's first arrival with k = 2 .. n-1. */
 static void share_rows(vlcal_calib *c, int k)
 {
 	int *parts = vlu_xmalloc(c->w->size * sizeof *parts), n = 1, r, q, j;
@@ -245,6 +246,8 @@ static void share_rows(vlcal_calib *c, int k)
 	}
 	for (j = 3; j <= n && want(c, VL_CALIB_SHARE_ALLTOALL); j++)
 		share_exp(c, k, VL_CALIB_SHARE_ALLTOALL, parts, j);
+	for (j = 3; j <= n && want(c, VL_CALIB_SHARE_FIRST); j++)
+		share_exp(c, k, VL_CALIB_SHARE_FIRST, parts, j);
 	free(parts);
 }
 
@@ -306,8 +309,8 @@ int vlcal_run(const vlcal_opts *o, const vlcal_ops *ops, void *be, const vlcal_w
 	if (o->only_given && (o->only & VLCAL_SHARE_MASK) && !ops->share) {
 		if (w->rank == 0)
 			fprintf(stderr,
-			        "%s: --only share*: only calib_mpi measures the sharing "
-			        "experiments\n",
+			        "%s: --only share*: this library's calibration does not measure "
+			        "the sharing experiments\n",
 			        o->prog);
 		return 2;
 	}

@@ -38,7 +38,10 @@ static const char usage[] =
     "usage: calib_pvm [-np P] [--hosts H1,H2,...] [options] -o RAW.csv\n"
     "Measures PVM point-to-point times (rtt oneway send pack recv gap), the send\n"
     "phase to k = 1..P-1 receivers (pvm_mcast: contention) and the five BSP\n"
-    "patterns, and writes the vlcalib raw file (see vlcalib-run --help).  Needs a\n"
+    "patterns, and writes the vlcalib raw file (see vlcalib-run --help); with\n"
+    "--only share (one task per host, --route direct): how messages at once share\n"
+    "the links, as calib_mpi measures it (share_fanout by pvm_mcast, share_first by\n"
+    "one pvm_send after the other).  Needs a\n"
     "running pvmd (exit status 3 if there is none).  The master spawns P-1 copies\n"
     "of itself by absolute path (the same path must exist on every host).\n"
     "Options:\n"
@@ -211,6 +214,16 @@ static void p_recv_i64(void *v, int src, int tag, int64_t *x, int n)
 	}
 }
 
+static int64_t p_first(void *v, const int *dst, int k)
+{
+	int i;
+
+	for (i = 0; i < k; i++)
+		p_send(v, dst[i]);
+	p_recv_i64(v, dst[0], VLCAL_TAG_ACK, NULL, 0);
+	return vlcal_now_ns();
+}
+
 static void p_barrier(void *v, int p)
 {
 	pvm_be *b = v;
@@ -250,12 +263,14 @@ static const vlcal_ops pvm_ops = {
     .recv = p_recv,
     .probe = p_probe,
     .multisend = p_multisend,
+    .first = p_first,
     .exchange = p_exchange,
     .send_i64 = p_send_i64,
     .recv_i64 = p_recv_i64,
     .iprobe = p_iprobe,
     .barrier = p_barrier,
     .pack = p_pack,
+    .share = 1,
 };
 
 /* the PVM-only options (vlcal_parse's `extra`) */
@@ -435,6 +450,11 @@ int main(int argc, char **argv)
 	rc = vlcal_parse(&o, argc, argv, "calib_pvm", usage, extra_opt, &pa);
 	if (rc)
 		return rc == 1 ? 0 : rc;
+	/* the sharing experiments only when --only names them (they want one
+	 * task per host, and direct routes) */
+	if (!o.only_given)
+		for (i = VL_CALIB_SHARE_EXCHANGE; i <= VL_CALIB_SHARE_FIRST; i++)
+			o.only &= ~(1u << i);
 	if (pvm_mytid() < 0)
 		return vlu_err(3, "no pvmd is running (start one: `pvm`, or let vlcalib-run pvm "
 		                  "start a private one)");

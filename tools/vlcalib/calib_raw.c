@@ -14,7 +14,7 @@ const char *const vlcal_raw_xname[VLCAL_NX] = {
     "rtt",          "oneway",        "send",         "pack",           "recv",
     "gap",          "contention",    "bsp_exchange", "bsp_pingpong",   "bsp_onetoall",
     "bsp_alltoone", "bsp_alltoall",  "bsp_barrier",  "share_exchange", "share_fanout",
-    "share_fanin",  "share_alltoall"};
+    "share_fanin",  "share_alltoall", "share_first"};
 const char *const vlcal_raw_lname[2] = {"intra", "inter"};
 
 static const char *const need[] = {"experiment", "link",   "procs",     "bytes", "h",
@@ -142,7 +142,7 @@ static int parse_row(const vlu_csv *c, int r, const int *col, int use_min, vlcal
 		            "%s:%d: unknown experiment '%s' (valid: rtt, oneway, send, pack, "
 		            "recv, gap, contention, bsp_exchange, bsp_pingpong, bsp_onetoall, "
 		            "bsp_alltoone, bsp_alltoall, bsp_barrier, share_exchange, "
-		            "share_fanout, share_fanin, share_alltoall)",
+		            "share_fanout, share_fanin, share_alltoall, share_first)",
 		            c->path, c->line[r], xs);
 	w->link = lookup(ls, vlcal_raw_lname, 2);
 	if (w->link < 0)

@@ -24,8 +24,9 @@ enum {
 	VLCAL_X_CONT,
 	VLCAL_X_BSP, /* the five BSP patterns follow in this order */
 	VLCAL_X_BARRIER = VLCAL_X_BSP + 5,
-	VLCAL_X_SHARE, /* share_exchange, share_fanout, share_fanin, share_alltoall */
-	VLCAL_NX = VLCAL_X_SHARE + 4
+	VLCAL_X_SHARE, /* share_exchange, share_fanout, share_fanin, share_alltoall,
+	                  share_first */
+	VLCAL_NX = VLCAL_X_SHARE + 5
 };
 
 /* Their names ("rtt", ..., "bsp_exchange", ..., "bsp_barrier",

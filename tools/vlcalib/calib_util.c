@@ -14,7 +14,7 @@ static const char *const exp_names[VL_CALIB_NEXP] = {
     "rtt",          "oneway",         "send",         "pack",           "recv",
     "gap",          "contention",     "bsp_exchange", "bsp_pingpong",   "bsp_onetoall",
     "bsp_alltoone", "bsp_alltoall",   "bsp_barrier",  "share_exchange", "share_fanout",
-    "share_fanin",  "share_alltoall",
+    "share_fanin",  "share_alltoall", "share_first",
 };
 
 const char *const vlcal_link_name[2] = {"intra", "inter"};

@@ -12,9 +12,39 @@ void vlcal_share_free(vlcal_share *s)
 	memset(s, 0, sizeof *s);
 }
 
+/* The all-to-all among P hosts under fifo sharing: equal messages leaving
+ * together, in the order (sender, receiver), each taking its whole route if
+ * no earlier one holds a link of it, else waiting; the rounds until all are
+ * through (duplex HALF: a host's link carries both directions). */
+static int fifo_rounds(int p, int half)
+{
+	int left = p * (p - 1), rounds = 0;
+	char *done = calloc((size_t)(p * p), 1), *busy = calloc((size_t)(2 * p), 1);
+
+	if (!done || !busy)
+		left = 0, rounds = p - 1;
+	while (left > 0) {
+		memset(busy, 0, (size_t)(2 * p));
+		for (int a = 0; a < p; a++)
+			for (int b = 0; b < p; b++) {
+				char *up = &busy[a], *down = &busy[half ? b : p + b];
+
+				if (a == b || done[a * p + b] || *up || *down)
+					continue;
+				*up = *down = 1;
+				done[a * p + b] = 1;
+				left--;
+			}
+		rounds++;
+	}
+	free(done);
+	free(busy);
+	return rounds;
+}
+
 /* The flows of experiment E on the busiest host link (both duplexes) and on
- * the backplane (the table in fit_share.h). */
-static void flows(vlcal_share_exp *e)
+ * the backplane (the table in fit_share.h), under fifo sharing if FIFO. */
+static void flows(vlcal_share_exp *e, int fifo)
 {
 	double k = e->procs - 1, p = e->procs;
 
@@ -25,9 +55,12 @@ static void flows(vlcal_share_exp *e)
 		e->g = 2;
 		break;
 	case 3: /* all-to-all */
-		e->c[0] = p - 1;
-		e->c[1] = 2 * (p - 1);
+		e->c[0] = fifo ? fifo_rounds(e->procs, 0) : p - 1;
+		e->c[1] = fifo ? fifo_rounds(e->procs, 1) : 2 * (p - 1);
 		e->g = p * (p - 1);
+		break;
+	case 4: /* the first of a fan-out */
+		e->c[0] = e->c[1] = e->g = fifo ? 1 : k;
 		break;
 	default: /* fan-out, fan-in */
 		e->c[0] = e->c[1] = e->g = k;
@@ -62,7 +95,7 @@ int vlcal_share_load(vlcal_share *s, const vlcal_raw *raw, int link)
 		e->procs = r->procs;
 		e->row = r;
 		e->m = 1;
-		flows(e);
+		flows(e, 0);
 	}
 	return s->ne;
 }
@@ -273,7 +306,7 @@ static void finish(vlcal_share *s, double beta, double gamma, double floor_ns)
 
 int vlcal_share_fit(vlcal_share *s, double floor_ns)
 {
-	double beta[2], gamma[2], pen[2], raw[2];
+	double beta[2], gamma[2], pen[2];
 	int *scratch;
 
 	s->bad = -1;
@@ -291,14 +324,38 @@ int vlcal_share_fit(vlcal_share *s, double floor_ns)
 	if (!scratch)
 		return VLCAL_FIT_SINGULAR;
 	s->decided = 0;
-	for (int h = 0; h < 2; h++) {
-		pen[h] = fit_duplex(s, h, scratch, &beta[h], &gamma[h], &raw[h]);
-		s->err[h] = sqrt(raw[h] / s->ne);
-	}
-	free(scratch);
-	for (int i = 0; i < s->ne; i++)
+	s->sharing_decided = 0;
+	for (int i = 0; i < s->ne; i++) {
 		s->decided |= s->e[i].c[0] != s->e[i].c[1];
-	s->half = s->decided && pen[1] < pen[0];
+		s->sharing_decided |= s->e[i].x == VLCAL_X_SHARE + 4;
+	}
+	/* fair (and fifo if share_first tells them apart): the smaller sum of
+	 * the duplex chosen wins, fair on a tie */
+	s->fifo = 0;
+	for (int f = 0; f <= s->sharing_decided; f++) {
+		double fb[2], fg[2], fp[2], fr[2];
+		int h;
+
+		for (int i = 0; i < s->ne; i++)
+			flows(&s->e[i], f);
+		for (h = 0; h < 2; h++)
+			fp[h] = fit_duplex(s, h, scratch, &fb[h], &fg[h], &fr[h]);
+		h = s->decided && fp[1] < fp[0];
+		s->serr[f] = sqrt(fr[h] / s->ne);
+		if (f == 0 || fp[h] < pen[s->half]) {
+			s->fifo = f;
+			s->half = h;
+			for (h = 0; h < 2; h++) {
+				beta[h] = fb[h];
+				gamma[h] = fg[h];
+				pen[h] = fp[h];
+				s->err[h] = sqrt(fr[h] / s->ne);
+			}
+		}
+	}
+	for (int i = 0; i < s->ne; i++)
+		flows(&s->e[i], s->fifo);
+	free(scratch);
 	s->bw = 1 / beta[s->half];
 	s->backplane = gamma[s->half] > 0 ? 1 / gamma[s->half] : 0;
 	finish(s, beta[s->half], gamma[s->half], floor_ns);

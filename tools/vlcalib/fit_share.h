@@ -17,9 +17,20 @@
  *     share_fanout    k + 1   k                 k                 k
  *     share_fanin     k + 1   k                 k                 k
  *     share_alltoall  p       p - 1             2 (p - 1)         p (p - 1)
+ *     share_first     k + 1   k (fifo: 1)       k (fifo: 1)       k (fifo: 1)
+ *
+ * With fifo sharing the all-to-all's c is the number of rounds its flows
+ * take when each, in the order (sender, receiver), takes its route whole if
+ * no earlier one holds a link of it (p = 3: 3 rounds, not 2); the engine's
+ * own fifo gives exactly that on a star, and more than max(c / B, g / C)
+ * when a backplane limits (an approximation there).
  *
  * (A half-duplex link carries both directions at once: an exchange puts 2
- * flows on each host's link.  Without a backplane g / C is 0.)
+ * flows on each host's link.  Without a backplane g / C is 0.  share_first
+ * ends at the first message of a fan-out: with fair sharing the k messages
+ * take the link together, with `sharing = fifo` one after the other, so its
+ * first is in after one message's time.  The last flows of the other
+ * experiments end at the same time under both.)
  *
  * The fit: (1) each experiment's own line t = a + b m, by least squares with
  * errors relative to max(t, floor), through its rows of 64 KiB and more if it
@@ -36,7 +47,8 @@
  * experiment's intercept again with its slope s fixed (it holds what the
  * experiment adds to the flows: its start and reply messages, the calls'
  * costs), the relative errors of that line against its times, and L = the
- * intercept common to all rows.
+ * intercept common to all rows.  With share_first rows, (2) and (3) run
+ * with fair and with fifo sharing, and the smaller sum decides.
  */
 #ifndef VLCAL_FIT_SHARE_H
 #define VLCAL_FIT_SHARE_H
@@ -69,6 +81,9 @@ typedef struct vlcal_share {
 	double backplane;        /* the backplane's, bytes per ns; 0: none limits */
 	double latency;          /* the intercept common to all rows (ns) */
 	double err[2];           /* rms relative slope error of the best fit, full / half duplex */
+	int fifo;                /* the sharing chosen: 1 fifo, 0 fair */
+	int sharing_decided;     /* 0: no share_first rows (fair) */
+	double serr[2];          /* with share_first: the slope error with fair / fifo */
 	double rms_rel, max_rel; /* every row (each experiment with its intercept) */
 } vlcal_share;
 

@@ -45,6 +45,11 @@ static void put_rows(const vlcal_topofit *t)
 	vlcal_put(k, "topology", "intercept", s->latency / 1e3, "us");
 	vlcal_put_pct(k, "topology", "slope_error(full)", s->err[0]);
 	vlcal_put_pct(k, "topology", "slope_error(half)", s->err[1]);
+	if (s->sharing_decided) {
+		vlcal_put_word(k, "topology", "sharing", s->fifo ? "fifo" : "fair");
+		vlcal_put_pct(k, "topology", "slope_error(fair)", s->serr[0]);
+		vlcal_put_pct(k, "topology", "slope_error(fifo)", s->serr[1]);
+	}
 	vlcal_put_pct(k, "topology", "rms_error", s->rms_rel);
 	vlcal_put_pct(k, "topology", "max_error", s->max_rel);
 	for (int i = 0; i < s->ne; i++) {

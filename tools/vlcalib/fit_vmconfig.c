@@ -113,15 +113,23 @@ static void write_topology(FILE *f, const vlcal_topofit *t)
 	else
 		fprintf(f, "; duplex: no share_exchange or share_alltoall rows tell full from "
 		           "half: full, the default\n");
-	fprintf(f,
-	        "; latency: %s; sharing: fair (fifo would end these experiments at the "
-	        "same times)\n",
-	        t->lat_src);
+	if (s->sharing_decided)
+		fprintf(f,
+		        "; latency: %s; sharing: the slopes' rms error is %.3f %% with fair, "
+		        "%.3f %% with fifo (share_first)\n",
+		        t->lat_src, 100 * s->serr[0], 100 * s->serr[1]);
+	else
+		fprintf(f,
+		        "; latency: %s; sharing: fair (fifo would end these experiments at the "
+		        "same times)\n",
+		        t->lat_src);
 	fprintf(f, "%-11s = %s\n%-11s = %s\n%-11s = %s\n%-11s = %s\n", "kind",
 	        t->bp[0] ? "switch" : "star", "duplex", s->half ? "half" : "full", "bandwidth",
 	        t->bw, "latency", lat);
 	if (t->bp[0])
 		fprintf(f, "%-11s = %s\n", "backplane", t->bp);
+	if (s->fifo)
+		fprintf(f, "%-11s = %s\n", "sharing", "fifo");
 }
 
 int vlcal_write_fragment(FILE *f, void *ctx, char *err, size_t errlen)

@@ -6,6 +6,7 @@
 #   awk -v model=noisy -f gen-raw.awk > noisy/input.csv   (2 % noise, seeded)
 #   awk -v model=share -f gen-raw.awk > share/input.csv
 #   awk -v model=share-half -f gen-raw.awk > share-half/input.csv
+#   awk -v model=share-fifo -f gen-raw.awk > share-fifo/input.csv
 #
 # exact: link intra (PVM-like, oneway rows, every experiment):
 #   send  S(n) = 0:1000ns, 4096:1256ns, 65536:16616ns, 4194304:532712ns
@@ -29,10 +30,15 @@
 #   message (27800 ns) and 1000 ns per task beyond 2.
 # share-half: share_* rows only, of a star with half-duplex links of 1 GB/s
 #   (1 ns/B) and latency 5 us: 5000 + m c ns.
+# share-fifo: share_* rows only, share_first included, of a star with
+#   full-duplex links of 1 GB/s, latency 5 us and fifo sharing: 5000 + m c ns
+#   (fifo: share_first's c is 1, the all-to-all's its rounds).
 
 # the flows of a share_* experiment X with P tasks on the busiest link (HALF:
 # of a half-duplex one) and through the backplane (fit_share.h's table)
 function share_c(x, p, half) {
+	if (model == "share-fifo" && x == "share_first") return 1
+	if (model == "share-fifo" && x == "share_alltoall") return fifo_rounds(p)
 	if (x == "share_exchange") return half ? 2 : 1
 	if (x == "share_alltoall") return half ? 2 * (p - 1) : p - 1
 	return p - 1
@@ -42,23 +48,42 @@ function share_g(x, p) {
 	if (x == "share_alltoall") return p * (p - 1)
 	return p - 1
 }
-function share_rows(    i, n, x, p, c, g, t, half) {
+# fifo, full duplex: the all-to-all of P hosts in rounds; in each, every flow
+# not yet through, in the order (sender, receiver), goes if its sender's way
+# out and its receiver's way in are free
+function fifo_rounds(p,    a, b, r, n, went, bo, bi) {
+	n = 0
+	for (r = 0; n < p * (p - 1); r++) {
+		split("", bo)
+		split("", bi)
+		for (a = 0; a < p; a++)
+			for (b = 0; b < p; b++)
+				if (a != b && !((a, b) in went) && !(a in bo) && !(b in bi)) {
+					went[a, b] = bo[a] = bi[b] = 1
+					n++
+				}
+	}
+	return r
+}
+function share_rows(    i, n, x, p, c, g, t, half, nx) {
 	half = model == "share-half"
-	split("share_exchange share_fanout share_fanin share_alltoall", sx, " ")
-	if (!half)
+	nx = split("share_exchange share_fanout share_fanin share_alltoall share_first", sx, " ")
+	if (model != "share-fifo")
+		nx = 4
+	if (!half && model != "share-fifo")
 		for (i = 0; i < ns; i++) {
 			n = size[i]
 			out("send", "inter", 2, n, 0, s_inter_lin(n))
 			out("recv", "inter", 2, n, 0, 800)
 			out("oneway", "inter", 2, n, 0, s_inter_lin(n) + 25000 + 10 * n + 800)
 		}
-	for (x = 1; x <= 4; x++)
-		for (p = x == 4 ? 3 : 2; p <= (x == 1 ? 2 : 4); p++)
+	for (x = 1; x <= nx; x++)
+		for (p = x >= 4 ? 3 : 2; p <= (x == 1 ? 2 : 4); p++)
 			for (i = -1; i <= 11; i++) {
 				n = i < 0 ? 0 : 4 ^ i
 				c = share_c(sx[x], p, half)
 				g = share_g(sx[x], p)
-				if (half)
+				if (half || model == "share-fifo")
 					t = 5000 + n * c
 				else
 					t = 25000 + s_inter_lin(0) + 800 + 27800 + 1000 * (p - 2) + \

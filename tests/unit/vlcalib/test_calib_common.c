@@ -143,7 +143,7 @@ START_TEST(options_quick)
 }
 END_TEST
 
-/* --only share: the four sharing experiments; they are named like the others */
+/* --only share: the five sharing experiments; they are named like the others */
 START_TEST(options_share)
 {
 	vlcal_opts o;
@@ -152,12 +152,14 @@ START_TEST(options_share)
 	ck_assert_int_eq(parse(&o, 3, argv), 0);
 	ck_assert_uint_eq(o.only, (1u << VL_CALIB_RTT) | (1u << VL_CALIB_SHARE_EXCHANGE) |
 	                              (1u << VL_CALIB_SHARE_FANOUT) | (1u << VL_CALIB_SHARE_FANIN) |
-	                              (1u << VL_CALIB_SHARE_ALLTOALL));
+	                              (1u << VL_CALIB_SHARE_ALLTOALL) |
+	                              (1u << VL_CALIB_SHARE_FIRST));
 	ck_assert_int_eq(parse(&o, 3, one), 0);
 	ck_assert_uint_eq(o.only, 1u << VL_CALIB_SHARE_FANIN);
 	ck_assert_str_eq(vlcal_exp_name(VL_CALIB_SHARE_EXCHANGE), "share_exchange");
 	ck_assert_str_eq(vlcal_exp_name(VL_CALIB_SHARE_FANOUT), "share_fanout");
 	ck_assert_str_eq(vlcal_exp_name(VL_CALIB_SHARE_ALLTOALL), "share_alltoall");
+	ck_assert_str_eq(vlcal_exp_name(VL_CALIB_SHARE_FIRST), "share_first");
 }
 END_TEST
 

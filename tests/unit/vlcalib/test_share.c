@@ -2,7 +2,8 @@
  * raw files of share_* rows made from known parameters (a star or a switch,
  * full or half duplex, with and without a backplane that limits) are loaded
  * by the raw reader and fitted; the fit must give the parameters back and
- * choose the right duplex.  The times come from the closed forms of
+ * choose the right duplex, and with share_first rows the right sharing
+ * (fair or fifo).  The times come from the closed forms of
  * fit_share.h, written out here once more (exact: relative 1e-9; with 2 %
  * seeded noise: within a stated tolerance), and from vlayer's own flow model
  * (vlayer/core/links.c), so that the closed forms are the engine's.
@@ -22,15 +23,40 @@
 #define NSIZES 13 /* 0, then 4^0 .. 4^11 (4 MiB): what calib_mpi measures */
 #define P      4  /* tasks: exchange, k = 1..3, all-to-all p = 3, 4 */
 
-enum { EXCH, FANOUT, FANIN, A2A };
+enum { EXCH, FANOUT, FANIN, A2A, FIRST };
 static const char *const xname[] = {"share_exchange", "share_fanout", "share_fanin",
-                                    "share_alltoall"};
+                                    "share_alltoall", "share_first"};
 
-/* a machine: bandwidth and backplane in MB/s (0: none), latency in ns */
+/* a machine: bandwidth and backplane in MB/s (0: none), latency in ns,
+ * sharing = fifo */
 typedef struct machine {
 	int half;
 	double bw, bp, lat;
+	int fifo;
 } machine;
+
+/* fifo: the all-to-all of P hosts in rounds - in each, every flow not yet
+ * through, in the order (sender, receiver), goes if both its ends' links
+ * (directions) are free; the number of rounds */
+static int a2a_rounds(int p, int half)
+{
+	int went[P][P] = {{0}}, n = 0, r;
+
+	for (r = 0; n < p * (p - 1); r++) {
+		int out[P] = {0}, in[P] = {0};
+
+		for (int a = 0; a < p; a++)
+			for (int b = 0; b < p; b++) {
+				int *x = &out[a], *y = half ? &out[b] : &in[b];
+
+				if (a != b && !went[a][b] && !*x && !*y && !(half && (in[a] || in[b]))) {
+					*x = *y = went[a][b] = 1;
+					n++;
+				}
+			}
+	}
+	return r;
+}
 
 /* the last flow's end of experiment X with TASKS tasks and M bytes each,
  * written from docs/vmconfig.md's routes (not from fit_share.c's table) */
@@ -44,9 +70,13 @@ static double closed_form(const machine *mc, int x, int tasks, double m)
 		link = mc->half ? 2 : 1;
 		all = 2;
 		break;
-	case A2A: /* p - 1 out and p - 1 in at every host */
-		link = mc->half ? 2 * (p - 1) : p - 1;
+	case A2A: /* p - 1 out and p - 1 in at every host; fifo: in rounds */
+		link = mc->fifo ? a2a_rounds(tasks, mc->half)
+		                : mc->half ? 2 * (p - 1) : p - 1;
 		all = p * (p - 1);
+		break;
+	case FIRST: /* the first of k leaving one host's link: alone if fifo */
+		link = all = mc->fifo ? 1 : k;
 		break;
 	default: /* k leave (or enter) one host's link */
 		link = all = k;
@@ -107,8 +137,8 @@ static const char *write_raw(const machine *mc, time_fn tf, const char *link, do
 	fprintf(f,
 	        "# vlcalib raw v1\n# library: synthetic\n"
 	        "experiment,link,procs,bytes,h,reps,min_ns,median_ns,mean_ns,max_ns,stddev_ns\n");
-	for (int x = EXCH; x <= A2A; x++)
-		for (int t = x == A2A ? 3 : 2; t <= (x == EXCH ? 2 : P) && (xmask >> x & 1); t++)
+	for (int x = EXCH; x <= FIRST; x++)
+		for (int t = x >= A2A ? 3 : 2; t <= (x == EXCH ? 2 : P) && (xmask >> x & 1); t++)
 			for (int i = 0; i < NSIZES; i++) {
 				double m = i ? ldexp(1, 2 * (i - 1)) : 0;
 				double v =
@@ -202,10 +232,10 @@ static void run_exact(const machine *mc, const char *bound)
 static const struct {
 	machine mc;
 	const char *bound;
-} exact_cases[] = {{{0, 100, 0, 50000}, "lllllllll"},
-                   {{1, 100, 0, 50000}, "lllllllll"},
-                   {{0, 100, 250, 30000}, "lllllllBB"},
-                   {{1, 100, 120, 30000}, "lllllllBB"}};
+} exact_cases[] = {{{0, 100, 0, 50000, 0}, "lllllllll"},
+                   {{1, 100, 0, 50000, 0}, "lllllllll"},
+                   {{0, 100, 250, 30000, 0}, "lllllllBB"},
+                   {{1, 100, 120, 30000, 0}, "lllllllBB"}};
 
 START_TEST(exact)
 {
@@ -217,7 +247,7 @@ END_TEST
  * the smallest that leaves it so (= the backplane's: a fan-out of k) */
 START_TEST(slow_backplane)
 {
-	machine mc = {0, 1000, 100, 30000}, seen = {0, 100, 100, 30000};
+	machine mc = {0, 1000, 100, 30000, 0}, seen = {0, 100, 100, 30000, 0};
 	vlcal_raw raw;
 	vlcal_share s;
 	char b[16];
@@ -239,7 +269,7 @@ END_TEST
  * experiment's intercept is the latency plus its own addition */
 START_TEST(overheads)
 {
-	machine mc = {1, 117.5, 200, 40000}; /* the backplane bounds p = 4 only */
+	machine mc = {1, 117.5, 200, 40000, 0}; /* the backplane bounds p = 4 only */
 	vlcal_raw raw;
 	vlcal_share s;
 
@@ -264,7 +294,7 @@ static double burst_time(const machine *mc, int x, int tasks, double m)
 
 START_TEST(burst)
 {
-	machine mc = {1, 12.5, 0, 30000};
+	machine mc = {1, 12.5, 0, 30000, 0};
 	vlcal_raw raw;
 	vlcal_share s;
 
@@ -283,7 +313,7 @@ END_TEST
 START_TEST(noise)
 {
 	const machine ms[] = {
-	    {0, 100, 0, 50000}, {1, 100, 0, 50000}, {0, 100, 250, 50000}, {1, 100, 120, 50000}};
+	    {0, 100, 0, 50000, 0}, {1, 100, 0, 50000, 0}, {0, 100, 250, 50000, 0}, {1, 100, 120, 50000, 0}};
 
 	for (size_t j = 0; j < sizeof ms / sizeof ms[0]; j++)
 		for (uint32_t sd = 1; sd <= 25; sd++) {
@@ -315,7 +345,8 @@ END_TEST
 static vlcfg_config eng_cfg;
 
 /* the last arrival of experiment X among TASKS hosts (host 0 and 1 ..), every
- * flow leaving at 0, by vlayer's flow model on eng_cfg */
+ * flow leaving at 0 (share_first: the first flow's arrival, the flows added
+ * in the order of their destinations), by vlayer's flow model on eng_cfg */
 static double engine_time(const machine *mc, int x, int tasks, double m)
 {
 	vli_flows f;
@@ -326,14 +357,15 @@ static double engine_time(const machine *mc, int x, int tasks, double m)
 	vli_flows_init(&f, &eng_cfg);
 	for (int a = 0; a < tasks; a++)
 		for (int b = 0; b < tasks; b++) {
-			int use = a != b && (x == EXCH || x == A2A || (x == FANOUT && a == 0) ||
+			int use = a != b && (x == EXCH || x == A2A ||
+			                     ((x == FANOUT || x == FIRST) && a == 0) ||
 			                     (x == FANIN && b == 0));
 
 			if (use)
 				id[n++] = vli_flows_add(&f, a, b, (int64_t)m, 0);
 		}
 	vli_flows_advance(&f, INFINITY);
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < (x == FIRST ? 1 : n); i++) {
 		ck_assert(vli_flows_end(&f, id[i], &end));
 		last = end > last ? end : last;
 	}
@@ -351,6 +383,8 @@ static void engine_load(const machine *mc)
 	        mc->bp > 0 ? "switch" : "star", mc->half ? "half" : "full", mc->bw, mc->lat);
 	if (mc->bp > 0)
 		fprintf(f, "backplane = %gMB/s\n", mc->bp);
+	if (mc->fifo)
+		fprintf(f, "sharing = fifo\n");
 	fprintf(f, "[hosts h]\ncount = %d\n", P);
 	fclose(f);
 	ck_assert_msg(vlcfg_load(path, &eng_cfg, err, sizeof err) == 0, "%s", err);
@@ -358,18 +392,23 @@ static void engine_load(const machine *mc)
 }
 
 /* rows from the engine give its [topology] back (to its rounding to whole
- * ns); the closed forms of fit_share.h agree with the engine to the ns */
+ * ns), share_first's rows its sharing; the closed forms of fit_share.h agree
+ * with the engine to the ns, under fair sharing and under fifo without a
+ * backplane (fifo with a backplane that limits: the all-to-all's closed form
+ * is an approximation, fit_share.h) */
 START_TEST(engine)
 {
-	const machine ms[] = {
-	    {0, 100, 0, 25000}, {1, 100, 0, 25000}, {0, 100, 250, 25000}, {1, 100, 120, 25000}};
+	const machine ms[] = {{0, 100, 0, 25000, 0},   {1, 100, 0, 25000, 0},
+	                      {0, 100, 250, 25000, 0}, {1, 100, 120, 25000, 0},
+	                      {0, 100, 0, 25000, 1},   {1, 100, 0, 25000, 1}};
 
+	xmask = 0x1f;
 	for (size_t j = 0; j < sizeof ms / sizeof ms[0]; j++) {
 		vlcal_raw raw;
 		vlcal_share s;
 
 		engine_load(&ms[j]);
-		for (int x = EXCH; x <= A2A; x++)
+		for (int x = EXCH; x <= FIRST; x++)
 			for (int t = 2; t <= (x == EXCH ? 2 : P); t++)
 				for (int i = 0; i < NSIZES; i++) {
 					double m = i ? ldexp(1, 2 * (i - 1)) : 0;
@@ -382,6 +421,8 @@ START_TEST(engine)
 		ck_assert_int_eq(
 		    load_fit(write_raw(&ms[j], engine_time, "inter", 0, 0), 1, &raw, &s), 0);
 		ck_assert_int_eq(s.half, ms[j].half);
+		ck_assert_int_eq(s.sharing_decided, 1);
+		ck_assert_msg(s.fifo == ms[j].fifo, "machine %zu: sharing", j);
 		ck_rel(s.bw * 1e3, ms[j].bw, 1e-6);
 		ck_rel(s.backplane * 1e3, ms[j].bp, 1e-6);
 		ck_rel(s.latency, ms[j].lat, 1e-6);
@@ -389,6 +430,40 @@ START_TEST(engine)
 		vlcal_raw_free(&raw);
 		vlcfg_free(&eng_cfg);
 	}
+	xmask = 0xf;
+}
+END_TEST
+
+/* share_first tells fair from fifo on every machine of the exact cases, also
+ * with 2 % noise (25 seeds); without it the sharing is undecided (fair) */
+START_TEST(sharing)
+{
+	for (size_t j = 0; j < sizeof exact_cases / sizeof exact_cases[0]; j++)
+		for (int fifo = 0; fifo < 2; fifo++)
+			for (uint32_t sd = 0; sd <= 25; sd++) {
+				machine mc = exact_cases[j].mc;
+				vlcal_raw raw;
+				vlcal_share s;
+
+				mc.fifo = fifo;
+				seed = 2654435761u * (sd + 1);
+				xmask = 0x1f;
+				ck_assert_int_eq(load_fit(write_raw(&mc, closed_form, "inter", 0,
+				                                    sd ? 0.02 : 0),
+				                          1, &raw, &s),
+				                 0);
+				xmask = 0xf;
+				ck_assert_int_eq(s.sharing_decided, 1);
+				ck_assert_msg(s.fifo == fifo, "case %zu fifo %d seed %u", j, fifo, sd);
+				ck_assert_msg(s.half == mc.half, "case %zu fifo %d seed %u: duplex", j,
+				              fifo, sd);
+				if (!sd) {
+					ck_rel(s.bw * 1e3, mc.bw, EXACT);
+					ck_assert(s.serr[fifo] < EXACT && s.serr[!fifo] > 0.03);
+				}
+				vlcal_share_free(&s);
+				vlcal_raw_free(&raw);
+			}
 }
 END_TEST
 
@@ -397,7 +472,7 @@ END_TEST
 /* fan-out and fan-in alone look the same on both duplexes: full, undecided */
 START_TEST(undecided)
 {
-	machine mc = {1, 100, 0, 50000};
+	machine mc = {1, 100, 0, 50000, 0};
 	vlcal_raw raw;
 	vlcal_share s;
 
@@ -476,7 +551,7 @@ START_TEST(reader)
 		vlcal_raw_free(&raw);
 	}
 	{
-		machine mc = {0, 100, 0, 50000};
+		machine mc = {0, 100, 0, 50000, 0};
 		vlcal_raw raw;
 		vlcal_share s;
 
@@ -505,6 +580,7 @@ int main(void)
 	tcase_add_test(t, burst);
 	tcase_add_test(t, engine);
 	tcase_add_test(t, undecided);
+	tcase_add_test(t, sharing);
 	tcase_add_test(t, errors);
 	tcase_add_test(t, reader);
 	suite_add_tcase(su, t);
