@@ -107,11 +107,10 @@ typedef struct vlcal_ops {
 	void (*barrier)(void *be, int p);
 	/* PVM only (else NULL): ns spent packing `bytes` (initsend + pkbyte) */
 	int64_t (*pack)(void *be, size_t bytes);
-	/* share_first: the data message to dst[0..k-1] at once, each send started
-	 * as a program starts it (MPI: an Isend each; PVM: a pvm_send each, in
-	 * turn); returns vlcal_now_ns() once dst[0]'s empty VLCAL_TAG_ACK message
-	 * is received, after which it completes the sends */
-	int64_t (*first)(void *be, const int *dst, int k);
+	/* share_first: the data message to each of dst[0..k-1], started as a
+	 * program starts them (MPI: an Isend each, then Waitall; PVM: a pvm_send
+	 * each, in turn) */
+	void (*sendeach)(void *be, const int *dst, int k);
 	/* 1: run the sharing experiments (share_*) */
 	int share;
 } vlcal_ops;

@@ -191,26 +191,29 @@ int64_t vlcal_sample_share_fanin(vlcal_calib *c, const vlcal_row *r)
 	return vlcal_now_ns() - t0;
 }
 
-/* rank 0 sends the data message to its k partners at once; until the first
- * partner has said (an empty message) that it has its message.  Fair sharing
- * gives the k messages the link together (the first is in after k m / B),
- * FIFO one after the other (m / B): what tells the two apart */
+/* rank 0 sends the data message to its k partners at once, the first
+ * partner notes when it has its message (A: the send start, B: that receive's
+ * return, combined by collect() as a one-way time).  Fair sharing gives the k
+ * messages the link together (the first is in after k m / B), FIFO one after
+ * the other (m / B): what tells the two apart.  (Timed on the partner: under
+ * PVM rank 0's own library takes in the partner's reply only once it has
+ * written out all k messages, which looks fair on any network.) */
 int64_t vlcal_sample_share_first(vlcal_calib *c, const vlcal_row *r)
 {
-	int64_t t0, t1;
+	int64_t t;
 	int i;
 
-	(void)r;
 	if (c->w->rank != 0) {
 		c->ops->recv(c->be, 0);
+		t = vlcal_now_ns();
 		ack_send(c, 0);
-		return 0;
+		return c->w->rank == r->partner ? t : 0;
 	}
-	t0 = vlcal_now_ns();
-	t1 = c->ops->first(c->be, c->parts + 1, c->nparts - 1);
-	for (i = 2; i < c->nparts; i++)
+	t = vlcal_now_ns();
+	c->ops->sendeach(c->be, c->parts + 1, c->nparts - 1);
+	for (i = 1; i < c->nparts; i++)
 		ack_recv(c, c->parts[i]);
-	return t1 - t0;
+	return t;
 }
 
 /* rank 0 starts its p - 1 partners; each of the p sends the data message to

@@ -96,23 +96,6 @@ static void m_multisend(void *v, const int *dst, int k)
 	MPI_Waitall(k, b->req, MPI_STATUSES_IGNORE);
 }
 
-static void m_recv_i64(void *v, int src, int tag, int64_t *x, int n);
-
-static int64_t m_first(void *v, const int *dst, int k)
-{
-	mpi_be *b = v;
-	int64_t t;
-	int i;
-
-	for (i = 0; i < k; i++)
-		MPI_Isend(b->sbuf, (int)b->bytes, MPI_BYTE, dst[i], VLCAL_TAG_DATA,
-		          MPI_COMM_WORLD, &b->req[i]);
-	m_recv_i64(v, dst[0], VLCAL_TAG_ACK, NULL, 0);
-	t = vlcal_now_ns();
-	MPI_Waitall(k, b->req, MPI_STATUSES_IGNORE);
-	return t;
-}
-
 static void m_exchange(void *v, const int *dst, int nd, const int *src, int ns)
 {
 	mpi_be *b = v;
@@ -153,7 +136,7 @@ static const vlcal_ops mpi_ops = {
     .recv = m_recv,
     .probe = m_probe,
     .multisend = m_multisend,
-    .first = m_first,
+    .sendeach = m_multisend,
     .exchange = m_exchange,
     .send_i64 = m_send_i64,
     .recv_i64 = m_recv_i64,

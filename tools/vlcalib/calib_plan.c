@@ -216,6 +216,11 @@ static void share_exp(vlcal_calib *c, int k, int e, const int *parts, int n)
 		               .bytes = sizes[i],
 		               .partner = parts[1]};
 
+		if (e == VL_CALIB_SHARE_FIRST) { /* a one-way time, as oneway's */
+			r.collect = VL_CALIB_COLLECT_ONEWAY;
+			r.offset = c->same_clock[k] ? 0 : c->offset[k];
+		}
+
 		vlcal_run_row(c, &r, fn[e - VL_CALIB_SHARE_EXCHANGE]);
 	}
 	vlcal_phase_end(c);

@@ -214,14 +214,12 @@ static void p_recv_i64(void *v, int src, int tag, int64_t *x, int n)
 	}
 }
 
-static int64_t p_first(void *v, const int *dst, int k)
+static void p_sendeach(void *v, const int *dst, int k)
 {
 	int i;
 
 	for (i = 0; i < k; i++)
 		p_send(v, dst[i]);
-	p_recv_i64(v, dst[0], VLCAL_TAG_ACK, NULL, 0);
-	return vlcal_now_ns();
 }
 
 static void p_barrier(void *v, int p)
@@ -263,7 +261,7 @@ static const vlcal_ops pvm_ops = {
     .recv = p_recv,
     .probe = p_probe,
     .multisend = p_multisend,
-    .first = p_first,
+    .sendeach = p_sendeach,
     .exchange = p_exchange,
     .send_i64 = p_send_i64,
     .recv_i64 = p_recv_i64,
