@@ -70,6 +70,8 @@ static void flows(vlcal_share_exp *e, int fifo)
 
 int vlcal_share_load(vlcal_share *s, const vlcal_raw *raw, int link)
 {
+	int pvm = raw->library && !strcmp(raw->library, "pvm");
+
 	memset(s, 0, sizeof *s);
 	s->link = link;
 	s->bad = -1;
@@ -79,6 +81,12 @@ int vlcal_share_load(vlcal_share *s, const vlcal_raw *raw, int link)
 
 		if (r->link != link || r->x < VLCAL_X_SHARE || r->x >= VLCAL_NX)
 			continue;
+		if (pvm && r->x == VLCAL_X_SHARE + 3) {
+			s->a2a_left_out += !(i && raw->row[i - 1].x == r->x &&
+			                     raw->row[i - 1].procs == r->procs &&
+			                     raw->row[i - 1].link == r->link);
+			continue;
+		}
 		if (e && e->x == r->x && e->procs == r->procs && e->row + e->m == r) {
 			e->m++;
 			continue;

@@ -82,6 +82,7 @@ typedef struct vlcal_share {
 	double latency;          /* the intercept common to all rows (ns) */
 	double err[2];           /* rms relative slope error of the best fit, full / half duplex */
 	int fifo;                /* the sharing chosen: 1 fifo, 0 fair */
+	int a2a_left_out;        /* share_alltoall experiments not fitted (PVM's) */
 	int sharing_decided;     /* 0: no share_first rows (fair) */
 	double serr[2];          /* with share_first: the slope error with fair / fifo */
 	double rms_rel, max_rel; /* every row (each experiment with its intercept) */
@@ -89,7 +90,11 @@ typedef struct vlcal_share {
 
 /* The share_* experiments of LINK in RAW (sorted and merged by
  * vlcal_raw_merge, which S then points into) into S.  Returns their number
- * (0: none), or -1 when out of memory. */
+ * (0: none), or -1 when out of memory.  From PVM's files (RAW->library "pvm")
+ * the share_alltoall rows are left out (counted in S->a2a_left_out): a PVM
+ * task does not take in its partners' messages while it writes out its own,
+ * so its all-to-all of every message at once measures the library (2(p-1)
+ * m/B and more), which the fit would take for a backplane. */
 int vlcal_share_load(vlcal_share *s, const vlcal_raw *raw, int link);
 
 /* The fit above, for the experiments loaded into S; FLOOR_NS > 0 (times below

@@ -105,6 +105,11 @@ static void write_topology(FILE *f, const vlcal_topofit *t)
 	if (s->link == 0)
 		fprintf(f, "; (link intra: the tasks shared one node, so these are its memory's "
 		           "numbers, not a network's)\n");
+	if (s->a2a_left_out)
+		fprintf(f, "; (%d share_alltoall experiments of PVM left out: a PVM task does not "
+		           "take in messages while it writes out its own, which no link model "
+		           "holds)\n",
+		        s->a2a_left_out);
 	if (s->decided)
 		fprintf(f,
 		        "; duplex: the slopes' rms error is %.3f %% with full, %.3f %% with half "
