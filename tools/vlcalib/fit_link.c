@@ -144,6 +144,47 @@ static void find_rendezvous(vlcal_linkfit *L)
 	L->send.m = first; /* the send model from the eager sizes */
 }
 
+/* PVM's pvm_send over a slow link returns only once its socket has taken all
+ * but the last of the data: such a send holds the transfer, which the layer
+ * gives to the links after the send (the transfer would count twice).  So
+ * from a PVM file the sizes above 1 KiB whose send takes more than 5 % of the
+ * one-way time less the receive cost are left out of the send model
+ * (counted in L->pvm_waits), if two sizes stay; the model of the others is
+ * carried on, and the one-way time less it is the transfer. */
+static int send_waits(vlcal_linkfit *L, int i)
+{
+	double tot = total_at(L, L->send.n[i]);
+
+	return L->send.n[i] > 1024 && tot > 0 && L->send.t[i] > 0.05 * (tot - (double)L->recv_ns);
+}
+
+static void drop_waits(vlcal_linkfit *L)
+{
+	const char *lib = L->in->raw.library;
+	int i, k = 0, keep = 0;
+
+	L->pvm_waits = 0;
+	if (!lib || strcmp(lib, "pvm"))
+		return;
+	for (i = 0; i < L->send.m; i++)
+		keep += !send_waits(L, i);
+	if (keep < 2 || keep == L->send.m)
+		return;
+	for (i = 0; i < L->send.m; i++) {
+		if (send_waits(L, i))
+			continue;
+		L->send.n[k] = L->send.n[i];
+		L->send.t[k] = L->send.t[i];
+		if (L->send.h)
+			L->send.h[k] = L->send.h[i];
+		if (L->send.procs)
+			L->send.procs[k] = L->send.procs[i];
+		k++;
+	}
+	L->pvm_waits = L->send.m - k;
+	L->send.m = k;
+}
+
 static void fit_send(vlcal_linkfit *L)
 {
 	const vlcal_raw_row *r0 = vlcal_link_first(L->in, L->link);
@@ -154,6 +195,7 @@ static void fit_send(vlcal_linkfit *L)
 		vlu_die(VLCAL_EXIT_BAD, "%s:%d: link %s: no send rows (send_model needs them)",
 		        L->in->files[r0->file], r0->line, vlcal_raw_lname[L->link]);
 	find_rendezvous(L);
+	drop_waits(L);
 	if (L->send.m < 2)
 		vlcal_fit_fail(&L->send, L->link, "send", VLCAL_FIT_FEW);
 	w = weights(&L->send);

@@ -156,6 +156,10 @@ int vlcal_write_fragment(FILE *f, void *ctx, char *err, size_t errlen)
 		fprintf(f, "\n[network %s]\n", vlcal_raw_lname[k]);
 		fprintf(f, "; send_model: %d points, error rms %.3f %%, max %.3f %%\n", L->sf.n,
 		        100 * L->s_rms, 100 * L->s_max);
+		if (L->pvm_waits)
+			fprintf(f, "; (%d sizes whose pvm_send waited for the link left out of it: "
+			           "the links take the transfer)\n",
+			        L->pvm_waits);
 		fprintf(f,
 		        "; trans_model from %s: %d points; send + trans + recv_delay against "
 		        "the one-way time: error rms %.3f %%, max %.3f %%\n",

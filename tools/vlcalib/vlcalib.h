@@ -90,6 +90,9 @@ typedef struct vlcal_linkfit {
 	/* sends that lasted until their data were in (an MPI rendezvous): from
 	 * rdv_from bytes on (0: none), the largest size below them rdv_below */
 	double rdv_from, rdv_below;
+	/* PVM: the sizes left out of the send model because their pvm_send
+	 * waited for the link (drop_waits) */
+	int pvm_waits;
 } vlcal_linkfit;
 
 /* Whether LINK has rows of the ping-pong family (rtt oneway send recv gap
