@@ -173,13 +173,13 @@ assert_eq "exit notice: the traces convert and check (the notice: a receive no t
 pvmd_stop
 
 # 5b. measured computation (a real loop of about 35 ms per job, host factors
-# 1, 1/2, 1/4, 1/8): jobs per worker within +-1 of the event simulation for
-# the CPU time a job took in this run
+# 1, 1/2, 1/4, 1/8): every choice, the counts and the master's time equal
+# the event simulation in which each job takes the time it took in the traces
+# (jobs vary by up to 10 % in CPU time: no one time per job predicts the counts)
 CFG="$F/farm_measured.ini" farm measured -w 4 -j 40 -m 8000000
-"$BUILD/vlpost" stats "$WORK/trace.measured" > "$WORK/measured.stats" 2>&1
-python3 "$F/measured_check.py" "$WORK/measured.stats" "$WORK/farm.measured" 1,0.5,0.25,0.125 40 \
+python3 "$F/measured_check.py" "$WORK/trace.measured" "$WORK/farm.measured" \
 	> "$WORK/measured.check" 2>&1
-assert_eq "measured computation: jobs per worker within 1 of the simulation" \
+assert_eq "measured computation: every choice as the event simulation with the traced job times" \
 	"0 exit 0" "$? $(tail -1 "$WORK/farm.measured")"
 cat "$WORK/measured.check"
 

@@ -1,75 +1,149 @@
 #!/usr/bin/env python3
-"""measured_check.py - the farm with measured computation (farm -m): are the
-jobs per worker within +-1 of what the exact event simulation gives for the
-CPU time a job really took on each worker?
+"""measured_check.py - the farm with measured computation (farm -m): did the
+master take every result in virtual order?  Checked to the ns, whatever CPU
+time the jobs took in this run.
 
-  measured_check.py STATS FARM_OUTPUT FACTORS JOBS
+  measured_check.py TRACEDIR FARM_OUTPUT
 
-STATS: `vlpost stats` of the run; FARM_OUTPUT: what the farm printed;
-FACTORS: the workers' host factors, in worker order (e.g. 1,0.5,0.25,0.125).
-The CPU time of a job is taken from the run itself, per worker: its
-computation over the jobs it did (the CPU time before the first job is a few
-ms and counts in; that is within the +-1).  Identical real work takes up to
-10 % more or less CPU time in one process than in another on this 2-CPU VM
-beside a CPU hog (README, Benchmarks: the machine's own floor), which moves
-the fastest worker's count by 2 or more: the simulation with one CPU time
-for all the workers (their total over all jobs) is printed too, for
-information.  Prints one line per worker and exits 1 if a count is off by
-more than one.
+The CPU time of a job varies from job to job and from process to process
+(up to 10 % on this 2-CPU VM beside a CPU hog), so no simulation from one CPU
+time per job can say exactly how many jobs each worker gets.  Instead this
+re-runs the farm as an event simulation (farm_sim.py's rules, written from the
+model, not from vlayer's code) in which everything a task did between two of
+its messages takes the virtual time it took in this run's traces (the job's
+measured computation, the few us of user code around the calls), and the
+master takes results in virtual-arrival order (ties: the lower worker index).
+Which worker gets which job, the order the results come in and the master's
+time after the last one are the simulation's own: they must equal what the
+farm printed and what its trace says, exactly.  A layer that matched results
+in real order would differ (the workers' host factors are 1 .. 1/8).
+
+The model is farm_measured.ini's: send 5 us, receive 5 us, transmission
+50 us + 8 us/KiB.  Prints the simulation and exits 1 on a difference.
 """
+import glob
+import heapq
 import os
-import subprocess
+import struct
 import sys
+
+SEND, RECV, EV_SEND, EV_RECV = 5000, 5000, 3, 4
+TRANS, PS_PER_KIB = 50000, 8000000
+TAG_JOB, TAG_RESULT = 21, 22
+HDR = 256
+REC = struct.Struct("<HHiiIqqqqqq")  # vltrace.h: vl_trec (64 bytes)
+
+
+def read_trace(path):
+    """(tid, [(type, peer, tag, bytes, t0, t1)] of its SEND and RECV records)."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    if data[:8] != b"VLTRACE1":
+        raise SystemExit("measured_check: %s: not a vlayer trace" % path)
+    tid = struct.unpack_from("<i", data, 20)[0]
+    ops = []
+    for off in range(HDR, len(data) - REC.size + 1, REC.size):
+        typ, _fl, tag, peer, _seq, nb, t0, t1, _t2, _t3, _t4 = REC.unpack_from(data, off)
+        if typ in (EV_SEND, EV_RECV):
+            ops.append((typ, peer, tag, nb, t0, t1))
+    return tid, ops
+
+
+def gaps(ops):
+    """The virtual time before each op since the end of the one before (the
+    first op: its own start)."""
+    return [ops[0][4]] + [ops[i][4] - ops[i - 1][5] for i in range(1, len(ops))]
+
+
+def trans(nbytes):
+    return TRANS + nbytes * PS_PER_KIB // (1024 * 1000)
 
 
 def main():
-    stats, farm, factors, jobs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-    f = [float(x) for x in factors.split(",")]
-    rows = []
-    with open(stats) as fh:
-        for line in fh:
-            w = line.split()
-            if w and w[0] == "all":
-                break  # the end of the first table (per task)
-            if len(w) > 4 and w[0].isdigit() and w[2] != "master":
-                rows.append(float(w[4]) * 1e-6)  # comp_us -> s
-    got = {}
+    tdir, farm = sys.argv[1], sys.argv[2]
+    tasks = dict(read_trace(p) for p in sorted(glob.glob(os.path.join(tdir, "vl-*.trc"))))
+    master = max(tasks, key=lambda t: sum(1 for o in tasks[t] if o[0] == EV_RECV and o[2] == TAG_RESULT))
+    mops = tasks[master]
+    wids = []
+    for o in mops:
+        if o[0] == EV_SEND and o[2] == TAG_JOB and o[1] not in wids:
+            wids.append(o[1])
+    got = {"count": {}, "order": None, "end": None}
     with open(farm) as fh:
         for line in fh:
             w = line.split()
             if len(w) == 3 and w[0] == "count":
-                got[int(w[1])] = int(w[2])
-    if len(rows) != len(f) or len(got) != len(f):
-        print("measured_check: expected %d workers, stats has %d, farm printed %d"
-              % (len(f), len(rows), len(got)))
+                got["count"][int(w[1])] = int(w[2])
+            elif w and w[0] == "order":
+                got["order"] = [int(x) for x in w[1:]]
+            elif len(w) == 2 and w[0] == "end":
+                got["end"] = int(w[1])
+    nw = len(wids)
+    jobs = sum(1 for o in mops if o[0] == EV_RECV and o[2] == TAG_RESULT)
+    if nw < 1 or len(got["count"]) != nw or got["order"] is None:
+        print("measured_check: %d workers in the traces, the farm printed %d counts"
+              % (nw, len(got["count"])))
         return 1
-    cpu = sum(r / x for r, x in zip(rows, f)) / jobs
-    # per worker: the virtual time one of its jobs took (its rate: jobs per s)
-    per = [rows[i] / got[i] if got[i] else cpu * f[i] for i in range(len(f))]
-    exp = simulate(jobs, 1.0, [1.0 / p for p in per])
-    one = simulate(jobs, cpu, [1.0 / x for x in f])
-    bad = 0
-    print("cpu per job %.3f ms (all workers)" % (cpu * 1e3))
-    for i in range(len(f)):
-        ok = abs(got[i] - exp[i]) <= 1
-        bad |= not ok
-        print("worker %d (factor %g, %.3f ms of cpu a job): %d jobs, simulation %d "
-              "(one cpu time for all: %d)%s"
-              % (i, f[i], per[i] / f[i] * 1e3, got[i], exp[i], one[i],
-                 "" if ok else "  <- off by more than 1"))
+    wops = [[o for o in tasks[w] if o[2] in (TAG_JOB, TAG_RESULT)] for w in wids]
+    mops = [o for o in mops if o[2] in (TAG_JOB, TAG_RESULT)]
+    mgap, wgap = gaps(mops), [gaps(o) for o in wops]
+
+    # the simulation: the master's k-th message call and worker w's k-th
+    # start after the time the traces give before them
+    state = {"m": 0, "mi": 0, "wi": [0] * nw, "wclock": [0] * nw}
+    pending, count, order, bad = [], [0] * nw, [], []
+
+    def gap(g, i):
+        return g[i] if i < len(g) else 0  # a diverged simulation: the counts differ anyway
+
+    def give(w):
+        t0 = state["m"] + gap(mgap, state["mi"]) if state["mi"] else gap(mgap, 0)
+        state["mi"] += 1
+        state["m"] = t0 + SEND
+        arrival = state["m"] + trans(4)
+        i = state["wi"][w]
+        r0 = state["wclock"][w] + gap(wgap[w], i) if i else gap(wgap[w], 0)
+        r1 = max(r0, arrival) + RECV
+        s0 = r1 + gap(wgap[w], i + 1)
+        state["wclock"][w] = s0 + SEND
+        state["wi"][w] = i + 2
+        nbytes = wops[w][i + 1][3] if i + 1 < len(wops[w]) else 4
+        heapq.heappush(pending, (state["wclock"][w] + trans(nbytes), w))
+
+    nxt = 0
+    for w in range(nw):
+        if nxt < jobs:
+            give(w)
+            nxt += 1
+    for k in range(jobs):
+        arrival, w = heapq.heappop(pending)
+        t0 = state["m"] + gap(mgap, state["mi"])
+        state["mi"] += 1
+        state["m"] = max(t0, arrival) + RECV
+        count[w] += 1
+        order.append(w)
+        if state["mi"] <= len(mops) and mops[state["mi"] - 1][5] != state["m"] and not bad:
+            bad.append("the master's receive %d ends at %d in the simulation, %d in the trace"
+                       % (k + 1, state["m"], mops[state["mi"] - 1][5]))
+        if nxt < jobs:
+            give(w)
+            nxt += 1
+    for w in range(nw):
+        print("worker %d (tid %#x): %d jobs, simulation %d" % (w, wids[w], got["count"][w], count[w]))
+        if got["count"][w] != count[w]:
+            bad.append("worker %d: %d jobs, the simulation gives %d" % (w, got["count"][w], count[w]))
+    print("order %s" % " ".join(map(str, got["order"])))
+    print("simulation %s" % " ".join(map(str, order)))
+    if got["order"] != order:
+        bad.append("the results came in another order than in the simulation")
+    last = [o for o in mops if o[0] == EV_RECV][-1][5]
+    print("the master's last receive ends at %d ns (simulation %d); the farm printed end %s"
+          % (last, state["m"], got["end"]))
+    if got["end"] is None or not state["m"] <= got["end"] < state["m"] + 10**6:
+        bad.append("end %s is not within 1 ms after the simulation's %d" % (got["end"], state["m"]))
+    for b in bad:
+        print("measured_check: " + b)
     return 1 if bad else 0
-
-
-def simulate(jobs, flops, rates):
-    """Jobs per worker of the exact event simulation (farm_sim.py)."""
-    sim = subprocess.run(
-        [sys.executable, os.path.join(os.path.dirname(__file__), "farm_sim.py"),
-         "--jobs", str(jobs), "--flops", repr(flops),
-         "--rates", ",".join(repr(r) for r in rates), "--send", "5000", "--recv", "5000",
-         "--trans", "50000", "--ps-per-kib", "8000000", "--bytes", "4"],
-        capture_output=True, text=True, check=True).stdout
-    return {int(w[1]): int(w[2]) for w in (l.split() for l in sim.splitlines())
-            if len(w) == 3 and w[0] == "count"}
 
 
 if __name__ == "__main__":
