@@ -261,6 +261,31 @@ rc=$?
 assert_eq "MPI_Test of a rendezvous no posted receive can take: not complete, and the run ends" \
 	"test 0 at $((5000 + 10000000 + 5000)) exit 0" "$(grep '^test' "$WORK/tagp.out") exit $rc"
 
+# 8g. a wildcard MPI_Irecv left open across a blocking collective while the
+# rendezvous it takes is on its way: its sender cannot enter the collective
+# before it is taken, so it is chosen while rank 0 waits in the collective
+# (the run hung before); the same times as a receive from rank 1 by name,
+# without and with a [topology]; bcast: the root waits only for the message,
+# 1 ms + S + T(100000 B) + R
+{ cat "$F/farm.ini"; printf '\n[topology]\nkind = star\n'; } > "$WORK/farm-star.ini"
+for c in farm farm-star; do
+	cfgf="$F/$c.ini"
+	[ $c = farm-star ] && cfgf="$WORK/$c.ini"
+	for k in barrier allreduce bcast; do
+		for w in named any; do
+			timeout 60 "$BUILD/vlrun" $PRE -np 4 --vmconfig "$cfgf" --trace-dir "$WORK/trace.co$c$k$w" \
+				"$WORK/order_mpi" collopen $k $w > "$WORK/co.$c.$k.$w" 2>&1
+			echo "exit $?" >> "$WORK/co.$c.$k.$w"
+		done
+		assert_eq "wildcard Irecv open across MPI_$k ($c): ends, as the named receive" \
+			"$(grep -e '^got' -e '^exit' "$WORK/co.$c.$k.named" | paste -sd' ')" \
+			"$(grep -e '^got' -e '^exit' "$WORK/co.$c.$k.any" | paste -sd' ')"
+	done
+	assert_eq "wildcard Irecv open across MPI_Bcast ($c): 1 ms + S + T + R" \
+		"got 1 at $((1000000 + 5000 + 50000 + 781250 + 5000)) exit 0" \
+		"$(grep -e '^got' -e '^exit' "$WORK/co.$c.bcast.any" | paste -sd' ')"
+done
+
 # 9. a real deadlock (ranks 0 and 1 both wait in MPI_Recv(MPI_ANY_SOURCE)):
 # a report, status 4, in seconds
 t0=$(date +%s%N)

@@ -613,6 +613,16 @@ int64_t vli_order_clock_of(int id)
 	return atomic_load(&vli_bd->slot[i].now);
 }
 
+void vli_order_watch(int on)
+{
+	if (vli_order_remote || !vli_order_on())
+		return; /* (a task of another host: the others always publish) */
+	atomic_fetch_add(&vli_bd->nwatch, on ? 1 : -1);
+	atomic_fetch_add(&vli_bd->slot[me].watching, on ? 1 : -1);
+	if (on)
+		vli_board_wake_watchers();
+}
+
 int vli_order_watched(void)
 {
 	if (vli_order_remote) return 1; /* the others' waits are not seen from here */
@@ -870,6 +880,31 @@ void vli_order_coll_leave(uint64_t on, uint64_t n)
 	if (c && ++c->left >= c->size)
 		c->on = 0;
 	vli_board_unlock();
+}
+
+int vli_order_coll_blocked_by(int id)
+{
+	vli_slot *s, *o;
+	struct vli_coll *c;
+	uint64_t on;
+	int i, r = 0;
+
+	if (vli_order_remote || !vli_order_on() || me < 0)
+		return 0;
+	vli_board_lock();
+	s = &vli_bd->slot[me];
+	on = atomic_load(&s->wait_on);
+	if (atomic_load(&s->state) == VLI_SLOT_BLOCKED && on && !(on & VLI_ON_TASK(0)) &&
+	    (i = vli_board_find(id)) >= 0 && i != me &&
+	    (c = coll_of(on, atomic_load(&s->wait_n), 0)) != NULL) {
+		o = &vli_bd->slot[i];
+		r = ((c->member[i / 64] & ~c->in[i / 64]) >> (i % 64) & 1) &&
+		    atomic_load(&o->state) == VLI_SLOT_BLOCKED &&
+		    atomic_load(&o->wait_on) == VLI_ON_TASK(atomic_load(&s->id)) &&
+		    atomic_load(&o->released) == atomic_load(&o->released_seen);
+	}
+	vli_board_unlock();
+	return r;
 }
 
 /* ---- bounds through waits ----
@@ -1508,7 +1543,7 @@ void vli_order_sleep(vli_order_wait *w, int how)
 		return;
 	if (watch_root && !w->watching) {
 		atomic_fetch_add(&vli_bd->nwatch, 1);
-		atomic_store(&vli_bd->slot[me].watching, 1);
+		atomic_fetch_add(&vli_bd->slot[me].watching, 1);
 		w->watching = 1;
 		return; /* look again now that the others publish for this task */
 	}
@@ -1575,7 +1610,7 @@ void vli_order_wait_end(vli_order_wait *w)
 		return;
 	if (w->watching) {
 		atomic_fetch_sub(&vli_bd->nwatch, 1);
-		atomic_store(&vli_bd->slot[me].watching, 0);
+		atomic_fetch_sub(&vli_bd->slot[me].watching, 1);
 		w->watching = 0;
 	}
 	vli_board_lock();

@@ -264,7 +264,7 @@ int vlmpi_ack_irecv(int64_t *t, int dest, const vlmpi_hdr *h, MPI_Request *r)
 
 /* ---- candidates (virtual order) ---- */
 
-int vlmpi_best_final;
+int vlmpi_best_final, vlmpi_best_rdv;
 
 int vlmpi_header_best(vlmpi_comm *v, int source, int tag, int64_t t_post, int64_t *tau, int *htag)
 {
@@ -295,6 +295,7 @@ int vlmpi_header_best(vlmpi_comm *v, int source, int tag, int64_t t_post, int64_
 			*htag = h.tag;
 			bseq = h.seq;
 			vlmpi_best_final = fin;
+			vlmpi_best_rdv = (h.flags & VLMPI_HDR_RDV) != 0;
 		}
 	}
 	return b;

@@ -129,6 +129,8 @@ int vlmpi_header_first(int src, uint64_t cid, int tag, vlmpi_hdr *out);
 int vlmpi_header_best(vlmpi_comm *v, int source, int tag, int64_t t_post, int64_t *tau, int *htag);
 /* Whether the arrival of the last vlmpi_header_best's choice is final. */
 extern int vlmpi_best_final;
+/* ... and whether it is a rendezvous */
+extern int vlmpi_best_rdv;
 /* how many headers this rank has taken in (a waiting rank republishes its
  * bound when one came in since it last did) */
 extern uint64_t vlmpi_headers_in;
@@ -276,6 +278,8 @@ void vlmpi_deferred_drop(struct vlmpi_req *q);
  * each would take when waited for, as far as that choice is final now (no
  * message can still arrive earlier, whatever this task does next). */
 void vlmpi_deferred_advance(void);
+/* The end of a wait: stops watching the bounds for the deferred receives. */
+void vlmpi_deferred_unwatch(void);
 /* What vlmpi_wait_poll calls while this task waits for real (at most every
  * 50 us): order.c gives vlmpi_deferred_advance. */
 void vlmpi_set_wait_hook(void (*fn)(void));

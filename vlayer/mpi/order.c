@@ -488,6 +488,39 @@ static int first_match(const vlmpi_req *q, vlmpi_req *const *blk, int nb, int ht
 	return 1;
 }
 
+/* Whether this task watches the others' bounds for its deferred receives
+ * (vli_order_watch): from an advance that could not choose them all while
+ * the task waits, to the end of that wait. */
+static int watching;
+
+void vlmpi_deferred_unwatch(void)
+{
+	if (watching) {
+		vli_order_watch(0);
+		watching = 0;
+	}
+}
+
+/* The limit of a choice of candidate tau from rank b of v while this task's
+ * own bound is own: what the task does next comes no earlier than own.  But
+ * if it waits in a blocking collective that b has not entered while b waits
+ * on this task in a rendezvous send (its candidate a rendezvous too), b
+ * cannot enter before it is answered and this task cannot leave before b
+ * enters (its real collective, or the exchange of entry times, needs b):
+ * the receive is chosen now or never (the run hung so before 2026-11-27).
+ * Where the collective's end needs every member's entry (barrier, the
+ * all- kinds, reduce_scatter) this is exact: this task acts next after b's
+ * send ends, no earlier than the envelope of b's message, itself no earlier
+ * than the candidate's (b's first here: each send call pays its send time).
+ * In a rooted one it overrules a message this task would send itself after
+ * the collective that arrives before tau (README, Known limits). */
+static int64_t choice_limit(vlmpi_comm *v, int b, int64_t tau, int64_t own)
+{
+	if (tau > own && vlmpi_best_rdv && vli_order_coll_blocked_by(v->world[b]))
+		return tau;
+	return own;
+}
+
 void vlmpi_deferred_advance(void)
 {
 	static int busy;
@@ -495,9 +528,9 @@ void vlmpi_deferred_advance(void)
 	int i, nb = 0;
 	int64_t own;
 
-	/* (without shared links choosing early changes nothing: the choice is
-	 * made when the program waits) */
-	if (!vlmpi_vorder || !ndq || busy || !vli_flows_online())
+	/* (also without shared links: the choice is the same as when the
+	 * program waits, but a rendezvous sender waits for it for real) */
+	if (!vlmpi_vorder || !ndq || busy)
 		return;
 	busy = 1;
 	/* what this task does next (a send to itself, a flow of its own that
@@ -517,7 +550,7 @@ void vlmpi_deferred_advance(void)
 
 		/* final: nothing can arrive earlier, whatever this task does
 		 * next (committed 0: it may post receives from its bound on) */
-		if (b >= 0 && tau <= own && first_match(q, blk, nb, htag) &&
+		if (b >= 0 && tau <= choice_limit(q->vc, b, tau, own) && first_match(q, blk, nb, htag) &&
 		    safe(q->vc, MPI_ANY_SOURCE, tau, 0, b) && vli_flow_epoch() == epoch) {
 			choose(q, b, htag); /* (it leaves dq: i stays) */
 			continue;
@@ -526,6 +559,12 @@ void vlmpi_deferred_advance(void)
 		i++;
 	}
 	free(blk);
+	/* one not chosen: the others publish their waits while this one
+	 * waits (they do so only for a watcher) */
+	if (ndq && !watching && vlmpi_waiting()) {
+		vli_order_watch(1);
+		watching = 1;
+	}
 	busy = 0;
 }
 

@@ -553,8 +553,11 @@ void vlmpi_wait_end(void)
 {
 	if (!vlmpi_vorder || wait_depth == 0)
 		return;
-	if (--wait_depth == 0 && wait_published) {
-		vli_order_wait_end(&wait_state);
-		wait_published = 0;
+	if (--wait_depth == 0) {
+		vlmpi_deferred_unwatch();
+		if (wait_published) {
+			vli_order_wait_end(&wait_state);
+			wait_published = 0;
+		}
 	}
 }
