@@ -360,6 +360,72 @@ START_TEST(waiters_on_this_task_are_not_waited_for)
 }
 END_TEST
 
+/* vli_order_coll_blocked_by: this task waits in a collective that a member
+ * has not entered while that member waits on this task (a rendezvous to it,
+ * not answered) - and in no other case. */
+START_TEST(a_collective_blocked_by_a_member_waiting_on_this_task)
+{
+	struct vli_coll *c;
+	int a, b;
+
+	start(1000);
+	a = vli_order_reserve(0, 0);
+	b = vli_order_reserve(0, 0);
+	vli_order_bind(a, 200);
+	vli_order_bind(b, 300);
+	/* collective 4 of communicator 77: this task and b have entered, a not */
+	vli_board_lock();
+	c = &vli_bd->coll[0];
+	memset(c, 0, sizeof *c);
+	c->on = 77;
+	c->n = 4;
+	c->size = 3;
+	c->member[0] = 1ULL | 1ULL << a | 1ULL << b;
+	c->in[0] = 1ULL | 1ULL << b;
+	vli_board_unlock();
+	other_waits(a, 2000, VLI_ON_TASK(100), 0);
+	other_waits(b, 3000, 77, 4);
+	/* this task runs: not blocked */
+	ck_assert(!vli_order_coll_blocked_by(200));
+	vli_order_block_on(1000, VLI_WAIT_MSG, 77, 4);
+	ck_assert(vli_order_coll_blocked_by(200));
+	ck_assert(!vli_order_coll_blocked_by(300)); /* b entered, and waits on no task */
+	ck_assert(!vli_order_coll_blocked_by(400)); /* not on the board */
+	ck_assert(!vli_order_coll_blocked_by(100)); /* this task itself */
+	/* a waits on another task */
+	other_waits(a, 2000, VLI_ON_TASK(300), 0);
+	ck_assert(!vli_order_coll_blocked_by(200));
+	/* a waits on this task again, but this task has answered it */
+	other_waits(a, 2000, VLI_ON_TASK(100), 0);
+	vli_order_release(200);
+	ck_assert(!vli_order_coll_blocked_by(200));
+	atomic_fetch_add(&vli_bd->slot[a].released_seen, 1);
+	ck_assert(vli_order_coll_blocked_by(200));
+	/* a has entered */
+	vli_board_lock();
+	c->in[0] |= 1ULL << a;
+	vli_board_unlock();
+	ck_assert(!vli_order_coll_blocked_by(200));
+	/* this task waits on a message, not in the collective */
+	vli_board_lock();
+	c->in[0] &= ~(1ULL << a);
+	vli_board_unlock();
+	vli_order_block_on(1000, VLI_WAIT_MSG, VLI_ON_TASK(300), 0);
+	ck_assert(!vli_order_coll_blocked_by(200));
+	/* watching: counted, each start with its stop */
+	ck_assert(!vli_order_watched());
+	vli_order_watch(1);
+	vli_order_watch(1);
+	ck_assert(vli_order_watched());
+	vli_order_watch(0);
+	ck_assert(vli_order_watched());
+	vli_order_watch(0);
+	ck_assert(!vli_order_watched());
+	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].watching), 0);
+	stop();
+}
+END_TEST
+
 /* A task that waits on this one (a rendezvous) is freed by this task's
  * answer: from vli_order_release until it has seen the answer it counts as a
  * task that can go on (its wait on this task is out of date); once it has,
@@ -654,6 +720,7 @@ static Suite *order_suite(void)
 	tcase_add_test(t, a_cycle_of_choices_is_broken_by_the_earliest);
 	tcase_add_test(t, block_on_returns_the_bound_it_left);
 	tcase_add_test(t, a_poll_held_back_for_ever_is_stuck);
+	tcase_add_test(t, a_collective_blocked_by_a_member_waiting_on_this_task);
 	tcase_add_test(t, post_lb_is_the_least_of_bound_and_matching_posts);
 	tcase_add_test(t, a_pending_rendezvous_counts_the_matching_wildcard_posts);
 	tcase_add_test(t, an_ending_task_leaves_the_board_while_another_holds_the_lock);
