@@ -7,6 +7,10 @@
  *   isend BYTES                    neighbours exchange with Isend/Irecv/Waitall
  *   probe BYTES                    rank 1 polls Iprobe until rank 0's message is visible
  *   coll KIND BYTES ROOT           one collective, first thing after MPI_Init
+ *   colls BYTES                    the 11 kinds one after the other (barrier, bcast,
+ *                                  reduce, allreduce, gather, scatter, allgather,
+ *                                  alltoall, reduce_scatter, scan, exscan; root P-1 for
+ *                                  the rooted ones): "C RANK KIND ENTRY_NS EXIT_NS" each
  *   semantics                      3 ranks: wildcards, order, datatypes, communicators, ...
  *   sleep                          rank 0 sleeps 1.5 ms (usleep), 2.5 ms (nanosleep), then
  *                                  polls MPI_Iprobe with 1 ms sleeps until rank 1's message
@@ -225,6 +229,26 @@ static int coll(const char *kind, int n, int root)
 	free(counts);
 	free(displs);
 	return 0;
+}
+
+static int colls(int n)
+{
+	static const char *const kinds[] = { "barrier", "bcast", "reduce", "allreduce",
+					     "gather", "scatter", "allgather", "alltoall",
+					     "reduce_scatter", "scan", "exscan" };
+	size_t k;
+	int rc = 0;
+
+	for (k = 0; k < sizeof kinds / sizeof kinds[0] && !rc; k++) {
+		const char *kind = kinds[k];
+		int rooted = !strcmp(kind, "bcast") || !strcmp(kind, "reduce") ||
+			     !strcmp(kind, "gather") || !strcmp(kind, "scatter");
+		long long entry = (long long)vl_time_ns();
+
+		rc = coll(kind, !strcmp(kind, "barrier") ? 0 : n, rooted ? np - 1 : 0);
+		printf("C %d %s %lld %lld\n", rank, kind, entry, (long long)vl_time_ns());
+	}
+	return rc;
 }
 
 static int icoll(const char *kind, int n, int root, double late, int poll)
@@ -490,6 +514,8 @@ int main(int argc, char **argv)
 		rc = probe(atoi(argv[2]));
 	else if (argc >= 5 && !strcmp(argv[1], "coll"))
 		rc = coll(argv[2], atoi(argv[3]), atoi(argv[4]));
+	else if (argc >= 3 && !strcmp(argv[1], "colls"))
+		rc = colls(atoi(argv[2]));
 	else if (argc >= 2 && !strcmp(argv[1], "semantics"))
 		rc = semantics();
 	else if (argc >= 2 && !strcmp(argv[1], "wildrdv") && np >= 3)

@@ -3,8 +3,8 @@
  * VMConfig's [mpi] rule gives it, every block BYTES bytes.
  *   collsim VMCONFIG KIND ALG P ROOT BYTES   prints "RANK EXIT_NS" per rank
  *   collsim VMCONFIG KIND ALG P ROOT BYTES HOSTS ENTRIES
- *       the same with rank r on the r-th of the comma-separated host names HOSTS,
- *       entering at the r-th of the comma-separated ENTRIES (ns)
+ *       the same with rank r on the r-th of the comma-separated host names HOSTS
+ *       ("-": the [mpi] rule), entering at the r-th of the comma-separated ENTRIES (ns)
  *   collsim --algs KIND                      prints the algorithms KIND accepts
  * KIND is a kind (bcast ...) or a v-variant's MPI name (gatherv, scatterv,
  * allgatherv, alltoallv, reduce_scatter_block): Open MPI's rules tell them apart.
@@ -85,7 +85,7 @@ int main(int argc, char **argv)
 	for (r = 0; r < p; r++)
 		host[r] = vlcfg_rank_host(&c, r);
 	if (argc == 9) {
-		char *h = strtok(argv[7], ",");
+		char *h = strcmp(argv[7], "-") ? strtok(argv[7], ",") : NULL;
 		for (r = 0; r < p && h; r++, h = strtok(NULL, ","))
 			if ((host[r] = vlcfg_host_index(&c, h)) < 0) {
 				fprintf(stderr, "collsim: unknown host %s\n", h);
