@@ -221,6 +221,9 @@ int vlmpi_waiting(void);
 void vlmpi_wait_poll(void);
 /* Publishes the wait now (before a call that blocks in MPI without polling). */
 void vlmpi_wait_now(void);
+/* This rank watches the others' bounds until its wait ends (vli_order_watch:
+ * a wildcard receive it could not choose yet, order.c). */
+void vlmpi_wait_watch(void);
 /* What a collective waits on: the communicator's id (top bit clear). */
 #define VLMPI_ON_COLL(id) ((id) & ~VLI_ON_TASK(0) ? (id) & ~VLI_ON_TASK(0) : 1)
 /* Takes in every header that has arrived, and waits for real for those
@@ -278,8 +281,6 @@ void vlmpi_deferred_drop(struct vlmpi_req *q);
  * each would take when waited for, as far as that choice is final now (no
  * message can still arrive earlier, whatever this task does next). */
 void vlmpi_deferred_advance(void);
-/* The end of a wait: stops watching the bounds for the deferred receives. */
-void vlmpi_deferred_unwatch(void);
 /* What vlmpi_wait_poll calls while this task waits for real (at most every
  * 50 us): order.c gives vlmpi_deferred_advance. */
 void vlmpi_set_wait_hook(void (*fn)(void));

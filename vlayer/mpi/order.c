@@ -488,19 +488,6 @@ static int first_match(const vlmpi_req *q, vlmpi_req *const *blk, int nb, int ht
 	return 1;
 }
 
-/* Whether this task watches the others' bounds for its deferred receives
- * (vli_order_watch): from an advance that could not choose them all while
- * the task waits, to the end of that wait. */
-static int watching;
-
-void vlmpi_deferred_unwatch(void)
-{
-	if (watching) {
-		vli_order_watch(0);
-		watching = 0;
-	}
-}
-
 /* The limit of a choice of candidate tau from rank b of v while this task's
  * own bound is own: what the task does next comes no earlier than own.  But
  * if it waits in a blocking collective that b has not entered while b waits
@@ -561,10 +548,8 @@ void vlmpi_deferred_advance(void)
 	free(blk);
 	/* one not chosen: the others publish their waits while this one
 	 * waits (they do so only for a watcher) */
-	if (ndq && !watching && vlmpi_waiting()) {
-		vli_order_watch(1);
-		watching = 1;
-	}
+	if (ndq)
+		vlmpi_wait_watch();
 	busy = 0;
 }
 

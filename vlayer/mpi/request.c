@@ -410,6 +410,7 @@ int vlmpi_copies_progress(int wait)
 
 static vli_order_wait wait_state;
 static int wait_depth, wait_published;
+static int wait_watching; /* vlmpi_wait_watch: until the wait ends */
 static uint64_t headers_at_publish, headers_at_advance;
 static int64_t bound_at_publish; /* the board's bound for this rank after it */
 static struct {
@@ -543,6 +544,14 @@ void vlmpi_wait_poll(void)
 		publish();
 }
 
+void vlmpi_wait_watch(void)
+{
+	if (vlmpi_vorder && wait_depth > 0 && !wait_watching) {
+		vli_order_watch(1);
+		wait_watching = 1;
+	}
+}
+
 void vlmpi_wait_now(void)
 {
 	if (vlmpi_vorder && wait_depth > 0)
@@ -554,7 +563,10 @@ void vlmpi_wait_end(void)
 	if (!vlmpi_vorder || wait_depth == 0)
 		return;
 	if (--wait_depth == 0) {
-		vlmpi_deferred_unwatch();
+		if (wait_watching) {
+			vli_order_watch(0);
+			wait_watching = 0;
+		}
 		if (wait_published) {
 			vli_order_wait_end(&wait_state);
 			wait_published = 0;
