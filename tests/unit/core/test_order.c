@@ -308,15 +308,22 @@ static void coll_with(int a, uint64_t on, uint64_t n)
 	vli_board_unlock();
 }
 
+/* A new run (start(1000)) with two other tasks, 200 in slot *a and 300 in
+ * slot *b. */
+static void start_with_two(int *a, int *b)
+{
+	start(1000);
+	*a = vli_order_reserve(0, 0);
+	*b = vli_order_reserve(0, 0);
+	vli_order_bind(*a, 200);
+	vli_order_bind(*b, 300);
+}
+
 START_TEST(waiters_on_this_task_are_not_waited_for)
 {
 	int a, b;
 
-	start(1000);
-	a = vli_order_reserve(0, 0);
-	b = vli_order_reserve(0, 0);
-	vli_order_bind(a, 200);
-	vli_order_bind(b, 300);
+	start_with_two(&a, &b);
 	vli_order_block(900000, VLI_WAIT_MSG); /* this task's candidate arrives at 900 us */
 	/* a waits on this task (a rendezvous to it) at 2000; b runs at 500000 */
 	other_waits(a, 2000, VLI_ON_TASK(100), 0);
@@ -368,11 +375,7 @@ START_TEST(a_collective_blocked_by_a_member_waiting_on_this_task)
 	struct vli_coll *c;
 	int a, b;
 
-	start(1000);
-	a = vli_order_reserve(0, 0);
-	b = vli_order_reserve(0, 0);
-	vli_order_bind(a, 200);
-	vli_order_bind(b, 300);
+	start_with_two(&a, &b);
 	/* collective 4 of communicator 77: this task and b have entered, a not */
 	vli_board_lock();
 	c = &vli_bd->coll[0];
