@@ -298,6 +298,18 @@ assert_eq "deadlock: found within 10 s" yes "$( [ $(( (t1 - t0) / 1000000000 )) 
 assert_eq "deadlock: the report lists both waits" 2 \
 	"$(grep -c 'waits in MPI_Recv(source=-1, tag=7)' "$WORK/dl.out")"
 
+# 9b. a program that relies on MPI buffering two rendezvous sends (each rank
+# sends 100000 B to the other before receiving): a deadlock report naming both
+# waits, status 4, in seconds (it hung before: the senders nap in the layer)
+t0=$(date +%s%N)
+omrun unsafe 2 unsafe
+rc=$?
+t1=$(date +%s%N)
+assert_eq "unsafe exchange of two rendezvous: status 4, within 20 s" "4 yes" \
+	"$rc $( [ $(( (t1 - t0) / 1000000000 )) -lt 20 ] && echo yes || echo no)"
+assert_eq "unsafe exchange: the report says deadlock and lists both sends" "1 2" \
+	"$(grep -c '^vlayer: deadlock: every task waits on another - a rendezvous send' "$WORK/unsafe.out") $(grep -c 'waits in a rendezvous send to rank [01], tag 3' "$WORK/unsafe.out")"
+
 # 10. ordering = real: the CLUE behaviour is still there
 sed 's/^compute = ignore/compute = ignore\nordering = real/' "$F/farm.ini" > "$WORK/real.ini"
 CFG="$WORK/real.ini" farm real 5 -j 40 -f 1e6

@@ -44,7 +44,8 @@
 #define STUCK_NS 10000000000LL       /* ... a cycle of choices after this long */
 #define PENDING_NS 3000000000LL      /* a task that has not joined is asked about */
 #define SLEEP_MS 50                  /* longest sleep on the board (vli_order_set_sleep_ms) */
-enum { DEADLOCK_REPORTING = 1, DEADLOCK_DECLARED = 2, DEADLOCK_STUCK = 3 }; /* the board's deadlock word */
+enum { DEADLOCK_REPORTING = 1, DEADLOCK_DECLARED = 2, DEADLOCK_STUCK = 3,
+       DEADLOCK_CYCLE = 4 }; /* the board's deadlock word */
 
 /* Per thread: a task has one; the board server of a run over several real
  * hosts (order_net.c) runs one thread per task of another host, in that
@@ -1337,6 +1338,9 @@ static void die_deadlocked(void)
 	if (atomic_load(&vli_bd->deadlock) == DEADLOCK_STUCK)
 		vli_error(4, "virtual order is stuck: the run cannot go on (the report above says "
 			  "who waits for what)");
+	if (atomic_load(&vli_bd->deadlock) == DEADLOCK_CYCLE)
+		vli_error(4, "deadlock: every task waits on another (the report above says who "
+			  "waits for what)");
 	vli_error(4, "deadlock: every task waits for a message that no task will send "
 		  "(the report above says who waits for what)");
 }
@@ -1376,12 +1380,38 @@ static void report_flows(void)
 	}
 }
 
-static void report_deadlock(int stuck)
+/* Whether every task of the run that has not ended waits on another (a
+ * rendezvous send for its receive, a collective for a member): a cycle of
+ * such waits, which no choice can break. */
+static int all_wait_on_tasks(void)
 {
-	int i, n = atomic_load(&vli_bd->nslots);
+	int i, n = atomic_load(&vli_bd->nslots), any = 0;
+
+	for (i = 0; i < n; i++) {
+		vli_slot *s = &vli_bd->slot[i];
+		int st = atomic_load(&s->state);
+
+		if (st == VLI_SLOT_FREE || st == VLI_SLOT_EXITED)
+			continue;
+		if (st != VLI_SLOT_BLOCKED || !atomic_load(&s->wait_on))
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
+/* Returns the deadlock word to set. */
+static int report_deadlock(int stuck)
+{
+	int i, n = atomic_load(&vli_bd->nslots), cycle = stuck && all_wait_on_tasks();
 	char id[32];
 
-	if (stuck)
+	if (cycle)
+		fprintf(stderr, "vlayer: deadlock: every task waits on another - a rendezvous "
+			"send (at or above [mpi] eager_limit) for its receive to be posted, or a "
+			"collective for a member that has not entered - and nothing is on its "
+			"way; the tasks of the run:\n");
+	else if (stuck)
 		fprintf(stderr, "vlayer: virtual order is stuck: every task waits, nothing is on "
 			"its way, and each choice waits for the bound of a task that waits for "
 			"another choice (a cycle conservative synchronisation cannot break: see "
@@ -1412,6 +1442,7 @@ static void report_deadlock(int stuck)
 	}
 	report_flows();
 	fflush(stderr);
+	return cycle ? DEADLOCK_CYCLE : stuck ? DEADLOCK_STUCK : DEADLOCK_DECLARED;
 }
 
 static int pid_alive(int pid)
@@ -1576,7 +1607,10 @@ void vli_order_sleep(vli_order_wait *w, int how)
 	w->last_check = t;
 	if (vli_board_root() != VLI_ORDER_NONE) {
 		check_liveness();
-		if (t - w->stall_since < STUCK_NS || !all_stuck())
+		/* (a cycle of waits on tasks - rendezvous sends, collectives -
+		 * no choice can break: a deadlock, after deadlock_after) */
+		if (t - w->stall_since < DEADLOCK_NS || !all_stuck() ||
+		    (t - w->stall_since < STUCK_NS && !all_wait_on_tasks()))
 			return;
 		stuck = 1;
 	} else if (t - w->stall_since < DEADLOCK_NS || sig[1] != sig[2] || extern_waiters() ||
@@ -1591,8 +1625,7 @@ void vli_order_sleep(vli_order_wait *w, int how)
 			return;
 	}
 	{
-		report_deadlock(stuck);
-		atomic_store(&vli_bd->deadlock, stuck ? DEADLOCK_STUCK : DEADLOCK_DECLARED);
+		atomic_store(&vli_bd->deadlock, report_deadlock(stuck));
 		vli_board_wake_watchers();
 		{
 			int i, n = atomic_load(&vli_bd->nslots);

@@ -258,6 +258,8 @@ void vlmpi_progress(void)
 	}
 }
 
+static void stall_check(int coll_only);
+
 /* Wait for the real completion of *r, watching the other receives meanwhile. */
 int vlmpi_real_wait(MPI_Request *r, MPI_Status *st)
 {
@@ -271,6 +273,7 @@ int vlmpi_real_wait(MPI_Request *r, MPI_Status *st)
 			return rc;
 		vlmpi_progress();
 		vlmpi_wait_poll();
+		stall_check(1);
 		if (++spins > 64)
 			sched_yield();
 	}
@@ -306,6 +309,7 @@ void vlmpi_ack_wait(MPI_Request *r, int dest_world, int tag, int64_t bytes)
 			return;
 		vlmpi_progress();
 		vlmpi_wait_poll();
+		stall_check(0);
 		/* spinning on an oversubscribed machine takes the processor from
 		 * ranks that compute: after a few tries, sleep until the receiver
 		 * has answered (it pokes this rank), at most 1 ms (MPI progresses
@@ -411,6 +415,7 @@ int vlmpi_copies_progress(int wait)
 static vli_order_wait wait_state;
 static int wait_depth, wait_published;
 static int wait_watching; /* vlmpi_wait_watch: until the wait ends */
+static int64_t wait_t0;    /* stall_check: when it first looked at this wait */
 static uint64_t headers_at_publish, headers_at_advance;
 static int64_t bound_at_publish; /* the board's bound for this rank after it */
 static struct {
@@ -459,6 +464,7 @@ static void wait_set(int64_t lb, uint64_t on, uint64_t n, vlmpi_comm *v, const v
 	if (wait_depth++ == 0) {
 		vsnprintf(lazy.what, sizeof lazy.what, fmt, ap);
 		wait_published = 0;
+		wait_t0 = 0;
 	}
 	if (wait_published || vli_order_watched())
 		publish();
@@ -542,6 +548,33 @@ void vlmpi_wait_poll(void)
 		 * ever); and so is a bound lowered to the estimate of a flow to
 		 * this rank that it does not wait for now */
 		publish();
+}
+
+/* A wait that spins in the layer without the board's sleep - a rendezvous
+ * sender waiting for its answer; coll_only: only a blocking collective that
+ * misses members (a real transfer in progress may take long and is not
+ * looked at) - looks for a stuck run too: after 1 s, at most every 100 ms,
+ * its wait published, the board's stall check (every task waits and nothing moves:
+ * the deadlock or stuck report, status 4).  Such a cycle hung before
+ * 2026-11-27 with no report. */
+static void stall_check(int coll_only)
+{
+	static int64_t last;
+	int64_t t;
+
+	if (!vlmpi_vorder || wait_depth == 0 ||
+	    (coll_only && (!lazy.on || (lazy.on & VLI_ON_TASK(0)))))
+		return;
+	t = vli_mono_ns();
+	if (!wait_t0)
+		wait_t0 = t;
+	/* (after 1 s: a wait that ends sooner never takes the lock for it) */
+	if (t - wait_t0 < 1000000000 || t - last < 100000000)
+		return;
+	last = t;
+	vlmpi_header_drain(); /* (what is on its way to this rank is in) */
+	publish();
+	vli_order_sleep(&wait_state, VLI_SLEEP_CHECK);
 }
 
 void vlmpi_wait_watch(void)

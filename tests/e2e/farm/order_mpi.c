@@ -66,6 +66,10 @@
  *                         Rank 1 cannot enter COLL before its send is taken:
  *                         the wildcard must be chosen while rank 0 waits in
  *                         COLL (the run hung before 2026-11-27).
+ *   order_mpi unsafe      ranks 0 and 1 each send 100000 B (a rendezvous) to the
+ *                         other with MPI_Send before receiving: a program that
+ *                         relies on MPI buffering them (it hung before
+ *                         2026-11-27; now a deadlock report, status 4).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -142,6 +146,11 @@ int main(int argc, char **argv)
 			MPI_Wait(&r, &st);
 			printf("got %d at %lld\n", st.MPI_SOURCE, (long long)vl_time_ns());
 		}
+	} else if (!strcmp(mode, "unsafe") && rank < 2) {
+		static char big[100000];
+
+		MPI_Send(big, sizeof big, MPI_CHAR, 1 - rank, 3, MPI_COMM_WORLD);
+		MPI_Recv(big, sizeof big, MPI_CHAR, 1 - rank, 3, MPI_COMM_WORLD, &st);
 	} else if (!strcmp(mode, "live") && argc > 2) {
 		if (rank == 1) {
 			MPI_Send(&rank, 1, MPI_INT, 0, 11, MPI_COMM_WORLD);
