@@ -11,7 +11,10 @@
 # 10 % of the measured least, 64 KiB and 1 MiB.  The contention-free model
 # must miss the fan-out and fan-in by more than 30 % (the emulated links are
 # really shared; the closed forms of sharing are test_links' part).  A case
-# off by more is measured once more (the least of both counts).  MPI is not asserted:
+# off by more is measured once more (the least of both counts).  Then vlcalib on
+# the cluster (calib_pvm --quick with the sharing experiments, vlcalib fit): it
+# must find a FIFO star, and its VMConfig predict the same 10 cases within 10 %.
+# MPI is not asserted:
 # see the README (Open MPI's TCP transport on this 2-CPU machine).  Needs
 # root, ip, tc, unshare and pvmd: skipped with a message otherwise.
 BUILD=$(cd "$1" && pwd)
