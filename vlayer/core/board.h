@@ -172,6 +172,9 @@ typedef struct vli_order_remote_ops {
 	/* the flows of a [topology] (order_flows.c): call op (VLI_FLOW_*) with
 	 * VLI_FLOW_ARGS arguments; its result, and *out */
 	int64_t (*flow)(int op, const int64_t *in, const int32_t *xs, int nx, int64_t *out);
+	int (*coll_blocked_by)(int id);
+	void (*watch)(int on);
+	int (*safe_among)(const int *ids, int n, int64_t tau, int skip_id);
 } vli_order_remote_ops;
 extern const vli_order_remote_ops *vli_order_remote;
 

@@ -529,13 +529,13 @@ int vli_order_watched(void);
 /* This task starts (on) or stops watching the others' bounds outside a
  * waiting loop of its own (MPI: a wildcard receive it chooses while it waits
  * in MPI): meanwhile the others publish their waits.  Counted: every start
- * needs its stop. */
+ * needs its stop (a task of another real host: through the board server). */
 void vli_order_watch(int on);
 /* Whether this task waits in a blocking collective that task id has not
  * entered while id waits on this task (a rendezvous send to it, not
  * answered): the collective ends no earlier than id's send, which ends no
- * earlier than its message's envelope reaches this task.  0 for a task of
- * another real host. */
+ * earlier than its message's envelope reaches this task (a task of another
+ * real host asks the board server). */
 int vli_order_coll_blocked_by(int id);
 /* Whether announced messages to this task have not really arrived yet
  * (of the main class; _in: of the side class if side). */

@@ -616,8 +616,9 @@ int64_t vli_order_clock_of(int id)
 
 void vli_order_watch(int on)
 {
-	if (vli_order_remote || !vli_order_on())
-		return; /* (a task of another host: the others always publish) */
+	if (vli_order_remote) { vli_order_remote->watch(on); return; }
+	if (!vli_order_on())
+		return;
 	atomic_fetch_add(&vli_bd->nwatch, on ? 1 : -1);
 	atomic_fetch_add(&vli_bd->slot[me].watching, on ? 1 : -1);
 	if (on)
@@ -890,7 +891,8 @@ int vli_order_coll_blocked_by(int id)
 	uint64_t on;
 	int i, r = 0;
 
-	if (vli_order_remote || !vli_order_on() || me < 0)
+	if (vli_order_remote) return vli_order_remote->coll_blocked_by(id);
+	if (!vli_order_on() || me < 0)
 		return 0;
 	vli_board_lock();
 	s = &vli_bd->slot[me];
@@ -1230,10 +1232,11 @@ int vli_order_safe_among_but(const int *ids, int n, int64_t tau, int skip_id)
 	int64_t la, m = VLI_ORDER_NONE, v;
 	int k, i, st, unknown = 0;
 
+	if (vli_order_remote) return vli_order_remote->safe_among(ids, n, tau, skip_id);
 	if (vli_order_safe(tau))
 		return 1;
-	if (vli_order_remote || !vli_order_on())
-		return 0; /* (a task of another host: the others' at once) */
+	if (!vli_order_on())
+		return 0;
 	la = atomic_load(&vli_bd->la);
 	vli_board_lock();
 	find_independent();

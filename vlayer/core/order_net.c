@@ -46,7 +46,8 @@ enum {
 	OP_BOUND_OF, OP_BEHIND, OP_WAIT_BEGIN, OP_SNAP, OP_BLOCK_ON, OP_COLL_ENTER,
 	OP_COLL_LEAVE, OP_SAFE, OP_SLEEP, OP_WAIT_END, OP_GATE_ENTER, OP_GATE_LEAVE, OP_TICK,
 	OP_EXIT, OP_RELEASE, OP_RELEASE_SEEN, OP_POKE, OP_TURN, OP_SEG, OP_LIVE_HELLO,
-	OP_POST_LB, OP_RDV_POSTS, OP_FLOW
+	OP_POST_LB, OP_RDV_POSTS, OP_FLOW, OP_COLL_BLOCKED_BY, OP_WATCH,
+	OP_SAFE_AMONG
 };
 
 /* Live bounds of a task of another host (measured computation): at each
@@ -203,6 +204,13 @@ static void *serve(void *arg)
 		case OP_BOUND_OF:
 			a.r = vli_order_bound_of((int)q.a);
 			break;
+		case OP_COLL_BLOCKED_BY:
+			a.r = vli_order_coll_blocked_by((int)q.a);
+			break;
+		case OP_WATCH:
+			vli_order_watch((int)q.a);
+			answer = 0;
+			break;
 		case OP_BEHIND:
 			a.r = vli_order_behind_in((int)q.a);
 			break;
@@ -295,6 +303,13 @@ static void *serve(void *arg)
 			    get_all(fd, ids, sizeof(int) * (size_t)q.count) < 0)
 				goto out;
 			a.r = vli_flow_serve(q.how, q.in, ids, q.count, &a.out);
+			break;
+		case OP_SAFE_AMONG: /* (followed by count ints) */
+			ids = realloc(ids, sizeof(int) * (size_t)(q.count > 0 ? q.count : 1));
+			if (!ids || q.count < 0 || q.count > VLI_FLOW_MAXX ||
+			    get_all(fd, ids, sizeof(int) * (size_t)q.count) < 0)
+				goto out;
+			a.r = vli_order_safe_among_but(ids, q.count, q.b, (int)q.a);
 			break;
 		case OP_SEG:
 			vli_order_serve_segment(slot, (uint32_t)q.count, q.a, q.b, q.c, (uint64_t)q.d);
@@ -515,6 +530,8 @@ static void c_forget(int id) { tell(OP_FORGET, id, 0, 0, 0); }
 static int c_announce(int id, int64_t arrival, int side) { return (int)ask3(OP_ANNOUNCE, id, arrival, side); }
 static void c_received(int side) { tell(OP_RECEIVED, side, 0, 0, 0); }
 static int64_t c_bound_of(int id) { return ask(OP_BOUND_OF, id, 0); }
+static int c_coll_blocked_by(int id) { return (int)ask(OP_COLL_BLOCKED_BY, id, 0); }
+static void c_watch(int on) { tell(OP_WATCH, on, 0, 0, 0); }
 static int c_behind(void) { return (int)ask(OP_BEHIND, 0, 0); }
 static int c_behind_side(int side) { return (int)ask(OP_BEHIND, side, 0); }
 static int c_safe(int id, int64_t tau) { return (int)ask(OP_SAFE, id, tau); }
@@ -660,11 +677,28 @@ static int64_t c_flow(int op, const int64_t *in, const int32_t *xs, int nx, int6
 	return a.r;
 }
 
+static int c_safe_among(const int *ids, int n, int64_t tau, int skip_id)
+{
+	rpc_req q;
+	rpc_rsp a;
+
+	if (n > VLI_FLOW_MAXX)
+		return 0; /* (not known: not safe) */
+	memset(&q, 0, sizeof q);
+	q.op = OP_SAFE_AMONG;
+	q.a = skip_id;
+	q.b = tau;
+	q.count = n;
+	call(&q, ids, sizeof(int32_t) * (size_t)n, &a);
+	return (int)a.r;
+}
+
 static const vli_order_remote_ops client_ops = {
 	c_model, c_reserve, c_bind, c_gone, c_forget, c_announce, c_received, c_bound_of,
 	c_behind, c_behind_side, c_wait_begin, c_snap, c_block_on, c_coll_enter, c_coll_leave, c_safe,
 	c_sleep, c_wait_end, c_gate_enter, c_gate_leave, c_tick, c_exit, c_release,
-	c_release_seen, c_poke, c_turn, c_post_lb, c_rdv_posts, c_flow
+	c_release_seen, c_poke, c_turn, c_post_lb, c_rdv_posts, c_flow, c_coll_blocked_by, c_watch,
+	c_safe_among
 };
 
 static void c_seg_begin(void)

@@ -56,14 +56,15 @@
  *                         MPI.  Prints the source and whether rank 2 saw FILE:
  *                         it does only if the choice waited for the
  *                         communicator's members alone.
- *   order_mpi collopen COLL WHO  rank 0 posts MPI_Irecv of 100000 B (a
- *                         rendezvous) from WHO (any: MPI_ANY_SOURCE, named:
- *                         rank 1), then waits in the blocking collective COLL
- *                         (barrier, allreduce or bcast: root 0), then in
- *                         MPI_Wait; rank 1 computes 1 ms (vl_compute), sends
- *                         it with MPI_Send, then enters COLL; the others only
- *                         enter COLL.  Rank 0 prints the source and its time.
- *                         Rank 1 cannot enter COLL before its send is taken:
+ *   order_mpi collopen COLL WHO [R]  rank R (default 0) posts MPI_Irecv of
+ *                         100000 B (a rendezvous) from WHO (any:
+ *                         MPI_ANY_SOURCE, named: rank R+1), then waits in the
+ *                         blocking collective COLL (barrier, allreduce or
+ *                         bcast: root R), then in MPI_Wait; rank R+1 computes
+ *                         1 ms (vl_compute), sends it with MPI_Send, then
+ *                         enters COLL; the others only enter COLL.  Rank R
+ *                         prints the source and its time.
+ *                         Rank R+1 cannot enter COLL before its send is taken:
  *                         the wildcard must be chosen while rank 0 waits in
  *                         COLL (the run hung before 2026-11-27).
  *   order_mpi unsafe      ranks 0 and 1 each send 100000 B (a rendezvous) to the
@@ -73,6 +74,7 @@
  */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -126,23 +128,25 @@ int main(int argc, char **argv)
 		}
 	} else if (!strcmp(mode, "collopen") && argc > 3) {
 		static char big[100000];
-		int any = !strcmp(argv[3], "any");
+		int any = !strcmp(argv[3], "any"), np, me = argc > 4 ? atoi(argv[4]) : 0, him;
 		double a = 1, b;
 		MPI_Request r;
 
-		if (rank == 0)
-			MPI_Irecv(big, sizeof big, MPI_CHAR, any ? MPI_ANY_SOURCE : 1, 3, MPI_COMM_WORLD, &r);
-		if (rank == 1) {
+		MPI_Comm_size(MPI_COMM_WORLD, &np);
+		him = (me + 1) % np;
+		if (rank == me)
+			MPI_Irecv(big, sizeof big, MPI_CHAR, any ? MPI_ANY_SOURCE : him, 3, MPI_COMM_WORLD, &r);
+		if (rank == him) {
 			vl_compute(1e-3);
-			MPI_Send(big, sizeof big, MPI_CHAR, 0, 3, MPI_COMM_WORLD);
+			MPI_Send(big, sizeof big, MPI_CHAR, me, 3, MPI_COMM_WORLD);
 		}
 		if (!strcmp(argv[2], "barrier"))
 			MPI_Barrier(MPI_COMM_WORLD);
 		else if (!strcmp(argv[2], "allreduce"))
 			MPI_Allreduce(&a, &b, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 		else
-			MPI_Bcast(&a, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-		if (rank == 0) {
+			MPI_Bcast(&a, 1, MPI_DOUBLE, me, MPI_COMM_WORLD);
+		if (rank == me) {
 			MPI_Wait(&r, &st);
 			printf("got %d at %lld\n", st.MPI_SOURCE, (long long)vl_time_ns());
 		}
