@@ -80,8 +80,12 @@ fi
 
 # 2. the same in every run: workers started in another real order each time
 # (and the same trace files, byte for byte)
+# (3 runs under the sanitizers: the suite must stay short; they look for
+# memory errors, the plain build for differences)
+RUNS="1 2 3 4 5 6 7 8 9 10"
+[ -n "${VL_SANITIZED:-}" ] && RUNS="1 2 3"
 same=0
-for i in 1 2 3 4 5 6 7 8 9 10; do
+for i in $RUNS; do
 	farm "r$i" 5 -j 40 -f 1e6 -d
 	"$BUILD/vlpost" stats "$WORK/trace.r$i" > "$WORK/stats.r$i" 2>&1
 	if cmp -s "$WORK/farm.0" "$WORK/farm.r$i" && cmp -s "$WORK/stats.0" "$WORK/stats.r$i" &&
@@ -89,7 +93,8 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
 		same=$((same + 1))
 	fi
 done
-assert_eq "10 runs, workers started in random real order: same output, vlpost stats and trace files" 10 "$same"
+assert_eq "$(echo $RUNS | wc -w) runs, workers started in random real order: same output, vlpost stats and trace files" \
+	"$(echo $RUNS | wc -w)" "$same"
 
 # 3. beside a CPU hog, and with every rank on one CPU
 for h in 1 2; do
@@ -160,11 +165,13 @@ for b in 100000 16384; do
 	farm "rdv$b.1" 5 -j 40 -f 1e6 -b $b -d
 	assert_eq "results of $b B: the master ends" "exit 0" "$(tail -1 "$WORK/farm.rdv$b.1")"
 	same=0
-	for i in 2 3 4 5; do
+	more="2 3 4 5"
+	[ -n "${VL_SANITIZED:-}" ] && more="2 3"
+	for i in $more; do
 		farm "rdv$b.$i" 5 -j 40 -f 1e6 -b $b $([ $i = 3 ] || echo -d)
 		cmp -s "$WORK/farm.rdv$b.1" "$WORK/farm.rdv$b.$i" && same=$((same + 1))
 	done
-	assert_eq "results of $b B: 5 runs identical" 4 "$same"
+	assert_eq "results of $b B: $(($(echo $more | wc -w) + 1)) runs identical" "$(echo $more | wc -w)" "$same"
 done
 
 # 6. workers that are done wait in MPI_Reduce while the master still takes
