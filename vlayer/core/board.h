@@ -215,10 +215,13 @@ void vli_order_serve_cpu(int slot, uint32_t q, int64_t cpu);
 /* The server's side (order.c): this thread acts for the task in slot, whose
  * clock is now and whose longest sleep is ms; vli_order_serve_join joins a
  * task of another host (pid unknown here) and returns its slot (-1: full);
- * vli_order_served_deadlock: the thread found the run deadlocked. */
+ * vli_order_served_deadlock: the thread found the run deadlocked (the
+ * board's deadlock word, 0 if not); vli_order_deadlock_exit stops the task
+ * with the message for that word (report: where the report is). */
 void vli_order_serve_as(int slot, int64_t now, int ms);
 int vli_order_serve_join(int slot, int id, int host, int64_t now, int64_t la, const char *fmt);
 int vli_order_served_deadlock(void);
+__attribute__((noreturn)) void vli_order_deadlock_exit(int word, const char *report);
 /* A task of another host may send as soon as la after its bound. */
 void vli_order_serve_la(int64_t la);
 

@@ -57,7 +57,7 @@ static __thread const char *id_fmt = "%d";
 static __thread vli_order_probe_fn probe;
 static __thread int serving;                  /* a server thread ... */
 static __thread int64_t served_now;           /* ... and the clock its task sent */
-static __thread int served_deadlock;          /* it found the run deadlocked */
+static __thread int served_deadlock;          /* it found the run deadlocked: the word */
 
 /* The clock of the task this thread acts for. */
 #define TASK_NOW() (serving ? served_now : vli_t.now)
@@ -1331,21 +1331,26 @@ static void print_id(char *buf, size_t n, int id)
 	snprintf(buf, n, id_fmt, id);
 }
 
+void vli_order_deadlock_exit(int word, const char *report)
+{
+	if (word == DEADLOCK_STUCK)
+		vli_error(4, "virtual order is stuck: the run cannot go on (%s says who waits "
+			  "for what)", report);
+	if (word == DEADLOCK_CYCLE)
+		vli_error(4, "deadlock: every task waits on another (%s says who waits for what)",
+			  report);
+	vli_error(4, "deadlock: every task waits for a message that no task will send (%s says "
+		  "who waits for what)", report);
+}
+
 /* The run is deadlocked: stop (a server thread only says so to its task). */
 static void die_deadlocked(void)
 {
 	if (serving) {
-		served_deadlock = 1;
+		served_deadlock = atomic_load(&vli_bd->deadlock);
 		return;
 	}
-	if (atomic_load(&vli_bd->deadlock) == DEADLOCK_STUCK)
-		vli_error(4, "virtual order is stuck: the run cannot go on (the report above says "
-			  "who waits for what)");
-	if (atomic_load(&vli_bd->deadlock) == DEADLOCK_CYCLE)
-		vli_error(4, "deadlock: every task waits on another (the report above says who "
-			  "waits for what)");
-	vli_error(4, "deadlock: every task waits for a message that no task will send "
-		  "(the report above says who waits for what)");
+	vli_order_deadlock_exit(atomic_load(&vli_bd->deadlock), "the report above");
 }
 
 /* Print the deadlock report (once, by the task that declared it). */

@@ -570,8 +570,7 @@ static void wait_op(int op, vli_order_wait *w, int how)
 	call(&q, NULL, 0, &a);
 	*w = a.w;
 	if (a.deadlock)
-		vli_error(4, "deadlock: every task waits for a message that no task will send "
-			  "(the board server's report says who waits for what)");
+		vli_order_deadlock_exit(a.deadlock, "the board server's report");
 }
 
 static void c_snap(vli_order_wait *w) { wait_op(OP_SNAP, w, 0); }
