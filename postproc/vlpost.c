@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "dump.h"
 #include "otf2.h"
 #include "paje.h"
 #include "replay.h"
@@ -35,6 +36,7 @@ static const char usage_main[] =
 	"                                           re-time the run on another machine\n"
 	"  simgrid [-o DIR] [--run] TRACEDIR        SimGrid TI trace + platform; --run replays it\n"
 	"  check FILE.trf                           validate a .trf file\n"
+	"  dump TRACEDIR                            every record as a line of text (exact ns)\n"
 	"\n"
 	"'vlpost COMMAND --help' describes a command.  Exit status: 0 ok, 1 check found\n"
 	"an invalid file, 2 bad usage or bad input.\n";
@@ -295,6 +297,8 @@ static int run(int argc, char **argv)
 		return vlpost_replay_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "simgrid") == 0)
 		return vlpost_simgrid_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "dump") == 0)
+		return vlpost_dump_main(argc - 1, argv + 1);
 	return vlpost_cli_usage(usage_main, "unknown command %s", argv[1]);
 }
 

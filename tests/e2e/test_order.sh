@@ -177,7 +177,7 @@ pvmd_stop
 # the event simulation in which each job takes the time it took in the traces
 # (jobs vary by up to 10 % in CPU time: no one time per job predicts the counts)
 CFG="$F/farm_measured.ini" farm measured -w 4 -j 40 -m 8000000
-python3 "$F/measured_check.py" "$WORK/trace.measured" "$WORK/farm.measured" \
+python3 "$F/measured_check.py" "$BUILD/vlpost" "$WORK/trace.measured" "$WORK/farm.measured" \
 	> "$WORK/measured.check" 2>&1
 assert_eq "measured computation: every choice as the event simulation with the traced job times" \
 	"0 exit 0" "$? $(tail -1 "$WORK/farm.measured")"

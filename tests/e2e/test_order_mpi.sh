@@ -119,7 +119,7 @@ HOG_PIDS="$!"
 CFG="$F/farm_measured.ini" farm measured 5 -j 40 -m 8000000
 stop_hogs
 "$BUILD/vlpost" stats "$WORK/trace.measured" > "$WORK/measured.stats" 2>&1
-python3 "$F/measured_check.py" "$WORK/trace.measured" "$WORK/farm.measured" \
+python3 "$F/measured_check.py" "$BUILD/vlpost" "$WORK/trace.measured" "$WORK/farm.measured" \
 	> "$WORK/measured.check" 2>&1
 assert_eq "measured computation beside a CPU hog: every choice as the event simulation with the traced job times" \
 	"0 exit 0" "$? $(tail -1 "$WORK/farm.measured")"

@@ -3,7 +3,10 @@
 master take every result in virtual order?  Checked to the ns, whatever CPU
 time the jobs took in this run.
 
-  measured_check.py TRACEDIR FARM_OUTPUT
+  measured_check.py VLPOST TRACEDIR FARM_OUTPUT
+
+VLPOST: the vlpost binary (its `dump` command reads the traces: the one
+trace reader, postproc/tracereader.c).
 
 The CPU time of a job varies from job to job and from process to process
 (up to 10 % on this 2-CPU VM beside a CPU hog), so no simulation from one CPU
@@ -21,32 +24,29 @@ in real order would differ (the workers' host factors are 1 .. 1/8).
 The model is farm_measured.ini's: send 5 us, receive 5 us, transmission
 50 us + 8 us/KiB.  Prints the simulation and exits 1 on a difference.
 """
-import glob
 import heapq
-import os
-import struct
+import subprocess
 import sys
 
-SEND, RECV, EV_SEND, EV_RECV = 5000, 5000, 3, 4
+SEND, RECV = 5000, 5000
 TRANS, PS_PER_KIB = 50000, 8000000
 TAG_JOB, TAG_RESULT = 21, 22
-HDR = 256
-REC = struct.Struct("<HHiiIqqqqqq")  # vltrace.h: vl_trec (64 bytes)
 
 
-def read_trace(path):
-    """(tid, [(type, peer, tag, bytes, t0, t1)] of its SEND and RECV records)."""
-    with open(path, "rb") as fh:
-        data = fh.read()
-    if data[:8] != b"VLTRACE1":
-        raise SystemExit("measured_check: %s: not a vlayer trace" % path)
-    tid = struct.unpack_from("<i", data, 20)[0]
-    ops = []
-    for off in range(HDR, len(data) - REC.size + 1, REC.size):
-        typ, _fl, tag, peer, _seq, nb, t0, t1, _t2, _t3, _t4 = REC.unpack_from(data, off)
-        if typ in (EV_SEND, EV_RECV):
-            ops.append((typ, peer, tag, nb, t0, t1))
-    return tid, ops
+def read_traces(vlpost, tdir):
+    """{tid: [(type, peer, tag, bytes, t0, t1)]} of the SEND and RECV records,
+    from `vlpost dump` (type 'send' or 'recv')."""
+    out = subprocess.run([vlpost, "dump", tdir], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit("measured_check: vlpost dump %s: %s" % (tdir, out.stderr.strip()))
+    tasks = {}
+    for line in out.stdout.splitlines():
+        w = line.split()
+        if w[0] == "task":
+            tasks[int(w[1])] = []
+        elif w[1] in ("send", "recv"):
+            tasks[int(w[0])].append((w[1], int(w[3]), int(w[4]), int(w[6]), int(w[7]), int(w[8])))
+    return tasks
 
 
 def gaps(ops):
@@ -60,13 +60,13 @@ def trans(nbytes):
 
 
 def main():
-    tdir, farm = sys.argv[1], sys.argv[2]
-    tasks = dict(read_trace(p) for p in sorted(glob.glob(os.path.join(tdir, "vl-*.trc"))))
-    master = max(tasks, key=lambda t: sum(1 for o in tasks[t] if o[0] == EV_RECV and o[2] == TAG_RESULT))
+    tasks = read_traces(sys.argv[1], sys.argv[2])
+    farm = sys.argv[3]
+    master = max(tasks, key=lambda t: sum(1 for o in tasks[t] if o[0] == "recv" and o[2] == TAG_RESULT))
     mops = tasks[master]
     wids = []
     for o in mops:
-        if o[0] == EV_SEND and o[2] == TAG_JOB and o[1] not in wids:
+        if o[0] == "send" and o[2] == TAG_JOB and o[1] not in wids:
             wids.append(o[1])
     got = {"count": {}, "order": None, "end": None}
     with open(farm) as fh:
@@ -79,7 +79,7 @@ def main():
             elif len(w) == 2 and w[0] == "end":
                 got["end"] = int(w[1])
     nw = len(wids)
-    jobs = sum(1 for o in mops if o[0] == EV_RECV and o[2] == TAG_RESULT)
+    jobs = sum(1 for o in mops if o[0] == "recv" and o[2] == TAG_RESULT)
     if nw < 1 or len(got["count"]) != nw or got["order"] is None:
         print("measured_check: %d workers in the traces, the farm printed %d counts"
               % (nw, len(got["count"])))
@@ -136,7 +136,7 @@ def main():
     print("simulation %s" % " ".join(map(str, order)))
     if got["order"] != order:
         bad.append("the results came in another order than in the simulation")
-    last = [o for o in mops if o[0] == EV_RECV][-1][5]
+    last = [o for o in mops if o[0] == "recv"][-1][5]
     print("the master's last receive ends at %d ns (simulation %d); the farm printed end %s"
           % (last, state["m"], got["end"]))
     if got["end"] is None or not state["m"] <= got["end"] < state["m"] + 10**6:
