@@ -11,7 +11,7 @@ BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 F="$HERE/farm"
-for p in farm_pvm deadlock_pvm poll_pvm notify_pvm; do
+for p in farm_pvm deadlock_pvm poll_pvm notify_pvm pass_pvm; do
 	VLCC_CC="${VLCC_CC:-cc}" "$BUILD/vlcc" -Wall -Wextra -Werror -O1 -I"$HERE/../../include" \
 		-o "$WORK/$p" "$F/$p.c" -lm || { fail "build $p.c"; e2e_summary; exit 1; }
 done
@@ -182,6 +182,35 @@ python3 "$F/measured_check.py" "$BUILD/vlpost" "$WORK/trace.measured" "$WORK/far
 assert_eq "measured computation: every choice as the event simulation with the traced job times" \
 	"0 exit 0" "$? $(tail -1 "$WORK/farm.measured")"
 cat "$WORK/measured.check"
+
+# 5c. calls passed through to libpvm3 while a task computes (pass_pvm.c):
+# worker A computes 2 x 15 ms around 200 pvm_pstat and 60 ms of packing, B
+# adds 60 ms with vl_compute; A's result comes first, and A's computation
+# is its own CPU time outside those calls (not less: the real waits for the
+# daemon are not taken off; not more: the packing is not counted, neither in
+# A's clock nor in what the master sees of it while A computes).  Again with
+# the workers on the board through the board server (VLAYER_BOARD_REMOTE=1:
+# as on another real host, their CPU time reaches the master over TCP).
+pass_check() {
+	local how=$1 d=$WORK/pass$2 spin_ns gap_ns
+	pvmd_start "$WORK:/usr/bin"
+	VMCONFIG="$F/farm_measured.ini" VLAYER_TRACE_DIR="$d.trace" timeout 60 \
+		"$WORK/pass_pvm" > "$d.out" 2> "$d.err"
+	assert_eq "pass-through calls while computing$how: the master ends" 0 $?
+	pvmd_stop
+	assert_eq "pass-through calls while computing$how: the earlier result is taken first" \
+		"first A second B" "$(head -1 "$d.out")"
+	spin_ns=$(awk '$1 == "spin" { print $2 }' "$d.out")
+	gap_ns=$("$BUILD/vlpost" dump "$d.trace" 2>/dev/null | awk '
+		$1 == "task" && $7 == "pass_pvm" && $3 != -1 { n++; if (n == 1) a = $2 }
+		$1 == a && $2 == "recv" { t = $9 }
+		$1 == a && $2 == "send" && $5 == 32 { print $8 - t }')
+	assert_eq "pass-through calls while computing$how: A's computation = its CPU time outside them (within 0 .. +3 ms)" \
+		1 "$(awk -v g="$gap_ns" -v s="$spin_ns" 'BEGIN { print (g != "" && s > 0 && g >= s - 50000 && g <= s + 3000000) }')"
+	echo "  A: spin $spin_ns ns, traced computation $gap_ns ns, $(grep pass "$d.out")"
+}
+pass_check "" local
+VLAYER_BOARD_REMOTE=1 pass_check " (board server)" remote
 
 # 6. the demo's program (masterworker on vienna.ini) with computation ignored:
 # two runs give byte-identical statistics

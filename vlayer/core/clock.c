@@ -8,6 +8,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +171,11 @@ void vli_init_done(void)
 }
 
 static void (*leave_hook)(void), (*finish_hook)(void), (*seg_begin)(void), (*seg_end)(void);
+static void (*pass_pause)(void), (*pass_resume)(void);
+/* The CPU time of the calls the layer passed through since the segment
+ * began (vli_pass_end), and a count that is odd while the task is inside one */
+static _Atomic int64_t pass_ns;
+static _Atomic uint32_t pass_gen;
 /* the CPU gate (cpugate.c), once a front end installed it */
 static void (*gate_take)(void), (*gate_give)(void), (*gate_end)(void);
 
@@ -347,6 +353,44 @@ void vli_on_segment(void (*begin)(void), void (*end)(void))
 	seg_end = end;
 }
 
+void vli_on_pass(void (*pause)(void), void (*resume)(void))
+{
+	pass_pause = pause;
+	pass_resume = resume;
+}
+
+int64_t vli_pass_begin(void)
+{
+	if (!vli_t.ready || vli_t.cfg.compute_ignore)
+		return -1;
+	atomic_fetch_or(&pass_gen, 1);
+	if (pass_pause)
+		pass_pause();
+	return vli_cpu_ns();
+}
+
+void vli_pass_end(int64_t cpu0)
+{
+	int64_t d;
+
+	if (cpu0 < 0)
+		return;
+	d = vli_cpu_ns() - cpu0;
+	if (d > 0) {
+		vli_t.cpu_mark += d;
+		atomic_fetch_add(&pass_ns, d);
+	}
+	if (pass_resume)
+		pass_resume();
+	atomic_fetch_add(&pass_gen, 1); /* even */
+}
+
+uint32_t vli_segment_passed(int64_t *ns)
+{
+	*ns = atomic_load(&pass_ns);
+	return atomic_load(&pass_gen);
+}
+
 void vli_segment_base(int64_t *now, int64_t *mark, int64_t *rc, double *factor)
 {
 	const vlcfg_host *hp = vli_t.host >= 0 && vli_t.host < vli_t.cfg.nhosts
@@ -373,6 +417,7 @@ void vli_leave(void)
 		if (gate_take)
 			gate_take();
 		vli_t.cpu_mark = vli_cpu_ns();
+		atomic_store(&pass_ns, 0);
 		if (seg_begin)
 			seg_begin();
 	}

@@ -350,6 +350,7 @@ void vli_order_start(const char *path, int create, int slot, const char *fmt,
 	vli_on_leave(vli_order_tick);
 	vli_on_finish(vli_order_exit);
 	vli_on_segment(segment_begin, segment_end);
+	vli_on_pass(segment_end, segment_begin); /* (the mark moved past the call) */
 }
 
 int vli_order_serve_join(int slot, int id, int host, int64_t now, int64_t la, const char *fmt)

@@ -69,11 +69,11 @@ BEGIN {
 	if (kind == "P") {
 		print "\tif (vli_depth || !vli_t.ready)";
 		print "\t\treturn vlpvm_real_" name "(" an ");";
-		print "\tint64_t m0 = vli_mono_ns();";
+		print "\tint64_t c0 = vli_pass_begin();";
 		print "\tvli_depth++;";
 		print "\t" ret " r = vlpvm_real_" name "(" an ");";
 		print "\tvli_depth--;";
-		print "\tvli_t.cpu_mark += vli_mono_ns() - m0;";
+		print "\tvli_pass_end(c0);";
 		print "\treturn r;";
 	} else {
 		print "\tif (vli_depth)";

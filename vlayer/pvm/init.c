@@ -218,11 +218,15 @@ static void join_board(int create, int slot)
 		   *bhost = getenv("VLAYER_BOARD_HOST");
 	int nhost = 0, narch = 0;
 	struct pvmhostinfo *hi;
+	/* VLAYER_BOARD_REMOTE=1 (for tests): every task but the first goes
+	 * through the board server, as if on another real host */
+	const char *force = getenv("VLAYER_BOARD_REMOTE");
+	int remote = force && *force == '1';
 
 	if (vli_t.cfg.ordering_real)
 		return;
 	gethostname(host, sizeof host - 1);
-	if (!create && addr && *addr && bhost && strcmp(bhost, host) != 0 &&
+	if (!create && addr && *addr && bhost && (remote || strcmp(bhost, host) != 0) &&
 	    vli_order_connect(addr, slot, "t%x") == 0)
 		return;
 	if (create || !b || !*b) {
@@ -235,8 +239,8 @@ static void join_board(int create, int slot)
 	vli_order_start(b, create, slot, "t%x", probe_task);
 	vli_order_set_key(-1, vlpvm_base_ctx);
 	unsetenv("VLAYER_BOARD_ADDR");
-	if (create && vli_order_on() && vlpvm_real_pvm_config(&nhost, &narch, &hi) >= 0 &&
-	    nhost > 1) {
+	if (create && vli_order_on() &&
+	    (remote || (vlpvm_real_pvm_config(&nhost, &narch, &hi) >= 0 && nhost > 1))) {
 		char a[1024];
 		if (vli_order_serve(a, sizeof a) == 0) {
 			setenv("VLAYER_BOARD_ADDR", a, 1);
