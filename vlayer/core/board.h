@@ -69,6 +69,7 @@ typedef struct vli_slot {
 	_Atomic int live_tid;
 	_Atomic int64_t live_now, live_mark, live_rc;
 	_Atomic uint64_t live_factor;
+	_Atomic int64_t live_cap;  /* >= 0: in a call passed through, computation frozen at this CPU time */
 	/* a task of another real host: its CPU time as its host last reported
 	 * it to the board server (order_net.c), read in segment live_cpu_q */
 	_Atomic int64_t live_cpu;

@@ -171,11 +171,16 @@ void vli_init_done(void)
 }
 
 static void (*leave_hook)(void), (*finish_hook)(void), (*seg_begin)(void), (*seg_end)(void);
-static void (*pass_pause)(void), (*pass_resume)(void);
+static void (*pass_hook)(int phase, int64_t cpu);
 /* The CPU time of the calls the layer passed through since the segment
- * began (vli_pass_end), and a count that is odd while the task is inside one */
-static _Atomic int64_t pass_ns;
+ * began (vli_pass_end); the CPU clock at the entry of the one the task is
+ * in (-1: none); a count that is odd while either changes */
+static _Atomic int64_t pass_ns, pass_cap = -1;
 static _Atomic uint32_t pass_gen;
+/* The task computes: between a layer call's vli_leave and the next
+ * vli_enter (a call passed through inside a layer call - libgpvm3's inside a
+ * group operation - is the layer's time, not a segment's) */
+static int computing;
 /* the CPU gate (cpugate.c), once a front end installed it */
 static void (*gate_take)(void), (*gate_give)(void), (*gate_end)(void);
 
@@ -331,6 +336,7 @@ void vli_enter(void)
 			gate_give(); /* (compute changed to ignore while it held one) */
 		return;
 	}
+	computing = 0;
 	if (seg_end)
 		seg_end();
 	cpu = vli_cpu_ns();
@@ -353,20 +359,31 @@ void vli_on_segment(void (*begin)(void), void (*end)(void))
 	seg_end = end;
 }
 
-void vli_on_pass(void (*pause)(void), void (*resume)(void))
+void vli_on_pass(void (*fn)(int phase, int64_t cpu))
 {
-	pass_pause = pause;
-	pass_resume = resume;
+	pass_hook = fn;
 }
 
+/* While the task is inside a call passed through, what it computed is
+ * frozen at the CPU time it entered with (pass_cap): its clock counts none
+ * of the call's CPU time.  pass_gen is odd only while that changes (at the
+ * entry, before the CPU clock is read, until pass_cap is set; at the exit,
+ * from before it is read until the mark has moved past the call). */
 int64_t vli_pass_begin(void)
 {
-	if (!vli_t.ready || vli_t.cfg.compute_ignore)
+	int64_t c0;
+
+	if (!vli_t.ready || vli_t.cfg.compute_ignore || !computing)
 		return -1;
 	atomic_fetch_or(&pass_gen, 1);
-	if (pass_pause)
-		pass_pause();
-	return vli_cpu_ns();
+	if (pass_hook)
+		pass_hook(0, 0);
+	c0 = vli_cpu_ns();
+	atomic_store(&pass_cap, c0);
+	if (pass_hook)
+		pass_hook(1, c0);
+	atomic_fetch_add(&pass_gen, 1); /* even: frozen */
+	return c0;
 }
 
 void vli_pass_end(int64_t cpu0)
@@ -375,19 +392,24 @@ void vli_pass_end(int64_t cpu0)
 
 	if (cpu0 < 0)
 		return;
+	atomic_fetch_or(&pass_gen, 1);
+	if (pass_hook)
+		pass_hook(2, 0);
 	d = vli_cpu_ns() - cpu0;
 	if (d > 0) {
 		vli_t.cpu_mark += d;
 		atomic_fetch_add(&pass_ns, d);
 	}
-	if (pass_resume)
-		pass_resume();
+	atomic_store(&pass_cap, -1);
+	if (pass_hook)
+		pass_hook(3, 0);
 	atomic_fetch_add(&pass_gen, 1); /* even */
 }
 
-uint32_t vli_segment_passed(int64_t *ns)
+uint32_t vli_segment_passed(int64_t *ns, int64_t *cap)
 {
 	*ns = atomic_load(&pass_ns);
+	*cap = atomic_load(&pass_cap);
 	return atomic_load(&pass_gen);
 }
 
@@ -420,6 +442,7 @@ void vli_leave(void)
 		atomic_store(&pass_ns, 0);
 		if (seg_begin)
 			seg_begin();
+		computing = 1;
 	}
 }
 

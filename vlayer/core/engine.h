@@ -89,17 +89,20 @@ void vli_on_finish(void (*fn)(void));
  * CPU clock is read); not under compute = ignore. */
 void vli_on_segment(void (*begin)(void), void (*end)(void));
 /* A call the layer passes straight through (PVM's pack, buffer and info
- * calls): the thread CPU time inside it is not computation.  vli_pass_begin
- * returns the CPU clock (-1: nothing to do) for vli_pass_end, which moves the
- * CPU mark past the call.  Whoever reads the task's CPU time from outside
- * must not see the call's time as computation: vli_on_pass registers what
- * runs before and after such a call (virtual order republishes the segment);
- * vli_segment_passed gives the CPU time of such calls since the segment
- * began and a count that is odd while the task is inside one. */
+ * calls) while the task computes: the thread CPU time inside it is not
+ * computation.  vli_pass_begin returns the CPU clock (-1: nothing to do) for
+ * vli_pass_end, which moves the CPU mark past the call.  Whoever reads the
+ * task's CPU time from outside must leave the call out: vli_on_pass
+ * registers a function called at four points (phase 0: entry, before the CPU
+ * clock is read; 1: after, cpu = that reading, from which on the task's
+ * computation is frozen there; 2: exit, before the CPU clock is read; 3:
+ * after the mark moved); vli_segment_passed gives the CPU time of such calls
+ * since the segment began, the entry reading of the one the task is in (-1:
+ * none) and a count that is odd while either changes. */
 int64_t vli_pass_begin(void);
 void vli_pass_end(int64_t cpu0);
-void vli_on_pass(void (*pause)(void), void (*resume)(void));
-uint32_t vli_segment_passed(int64_t *ns);
+void vli_on_pass(void (*fn)(int phase, int64_t cpu));
+uint32_t vli_segment_passed(int64_t *ns, int64_t *cap);
 /* What the clock of the current segment is made of: the clock at its begin,
  * the CPU mark, the read cost taken off, the host factor (0: 1). */
 void vli_segment_base(int64_t *now, int64_t *mark, int64_t *read_cost, double *factor);

@@ -182,6 +182,7 @@ static void segment_begin(void)
 	atomic_store(&s->live_mark, mark);
 	atomic_store(&s->live_rc, rc);
 	atomic_store(&s->live_factor, bits);
+	atomic_store(&s->live_cap, -1);
 	atomic_store(&s->live_seq, (atomic_load(&s->live_seq) | 1) + 1); /* even */
 }
 
@@ -193,6 +194,25 @@ static void segment_end(void)
 		return;
 	s = &vli_bd->slot[me];
 	atomic_store(&s->live_seq, atomic_load(&s->live_seq) | 1); /* odd: in the layer */
+}
+
+/* A call passed through (vli_on_pass): the segment is unreadable while its
+ * fields change, and reads as frozen at the entry's CPU time inside. */
+static void segment_pass(int phase, int64_t cpu)
+{
+	vli_slot *s;
+
+	if (me < 0 || !vli_bd)
+		return;
+	s = &vli_bd->slot[me];
+	if (phase == 0 || phase == 2) {
+		segment_end();
+	} else if (phase == 1) {
+		atomic_store(&s->live_cap, cpu);
+		atomic_store(&s->live_seq, atomic_load(&s->live_seq) + 1); /* even */
+	} else {
+		segment_begin();
+	}
 }
 
 /* A lower bound on slot i's clock, from its CPU time, while it computes;
@@ -213,7 +233,7 @@ static int64_t live_bound(int i, uint32_t *seq)
 	bits = atomic_load(&s->live_factor);
 	if (atomic_load(&s->pid) < 0) /* another real host's: as last reported */
 		cpu = atomic_load(&s->live_cpu_q) == q ? atomic_load(&s->live_cpu) : -1;
-	else
+	else if ((cpu = atomic_load(&s->live_cap)) < 0) /* (in a call passed through: frozen) */
 		cpu = vli_thread_cpu(atomic_load(&s->pid), atomic_load(&s->live_tid));
 	if (cpu < 0 || atomic_load(&s->live_seq) != q)
 		return -1;
@@ -350,7 +370,7 @@ void vli_order_start(const char *path, int create, int slot, const char *fmt,
 	vli_on_leave(vli_order_tick);
 	vli_on_finish(vli_order_exit);
 	vli_on_segment(segment_begin, segment_end);
-	vli_on_pass(segment_end, segment_begin); /* (the mark moved past the call) */
+	vli_on_pass(segment_pass);
 }
 
 int vli_order_serve_join(int slot, int id, int host, int64_t now, int64_t la, const char *fmt)

@@ -732,16 +732,20 @@ static void *live_answer(void *arg)
 	while (get_all(fd, &c, 1) == 0) {
 		live_ans la = { 0, 0, -1 };
 		struct timespec ts;
-		uint32_t q = atomic_load(&cseq), g, g2;
-		int64_t passed, p2;
+		uint32_t q = atomic_load(&cseq), g;
+		int64_t passed, cap, p2, c2, cpu = 0;
 
 		/* the server has the segment's CPU mark: the CPU time of the calls
-		 * passed through since (vli_pass_end) is not computation */
-		g = vli_segment_passed(&passed);
-		if (!(q & 1) && !(g & 1) && clock_gettime(ccpu, &ts) == 0 &&
-		    (g2 = vli_segment_passed(&p2)) == g && p2 == passed && atomic_load(&cseq) == q) {
+		 * passed through since (vli_pass_end) is not computation, and inside
+		 * one the computation is frozen at its entry */
+		g = vli_segment_passed(&passed, &cap);
+		if (cap < 0 && clock_gettime(ccpu, &ts) == 0)
+			cpu = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+		if (!(q & 1) && !(g & 1) && (cap >= 0 || cpu > 0) &&
+		    vli_segment_passed(&p2, &c2) == g && p2 == passed && c2 == cap &&
+		    atomic_load(&cseq) == q) {
 			la.q = q;
-			la.cpu = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec - passed;
+			la.cpu = (cap >= 0 ? cap : cpu) - passed;
 		} else {
 			la.q = 1;
 		}
