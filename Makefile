@@ -49,8 +49,8 @@ SKIPPED =        # what was left out, for the message at the end of `make`
 MK_FRAGMENTS ?= $(sort $(wildcard mk/*.mk))
 include $(MK_FRAGMENTS)
 
-.PHONY: all deps check check-unit check-e2e check-asan check-asan-inner check-golden check-fuzz \
-	demo bench install clean
+.PHONY: all deps check check-unit check-e2e check-asan check-asan-build check-asan-inner check-golden \
+	check-fuzz demo bench install clean
 all: $$(ALL)
 	$(if $(strip $(SKIPPED)),@printf 'vlayer: skipped: %s\n' "$(strip $(SKIPPED))")
 
@@ -65,8 +65,10 @@ $(B)/%.o: %.c
 $(G)/%.o: $(G)/%.c
 	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(ALLCFLAGS) -fPIC -c $< -o $@
 
+# the builds of `make check` use every processor (JOBS); the tests run one at a time
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 check: deps
-	$(MAKE) all
+	$(MAKE) -j$(JOBS) all $(UNIT_BIN) $(CHECK_BIN)
 	$(MAKE) check-unit
 	$(MAKE) check-golden
 	$(MAKE) check-e2e
@@ -85,7 +87,10 @@ ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 # unit tests, golden files, fuzz drivers and the exact end-to-end tests again, with
 # every C file of the project built with AddressSanitizer and UBSan
 check-asan:
+	$(MAKE) -j$(JOBS) B=build-asan SAN="$(ASAN_FLAGS)" CFLAGS="-O1 -g" check-asan-build
 	$(MAKE) B=build-asan SAN="$(ASAN_FLAGS)" CFLAGS="-O1 -g" check-asan-inner
+
+check-asan-build: all $$(UNIT_BIN) $(B)/tests/mpi_exact $(B)/tests/collsim $(B)/tests/gate_order
 
 check-asan-inner: all $$(UNIT_BIN) $(B)/tests/mpi_exact $(B)/tests/collsim $(B)/tests/gate_order
 	@set -e; for t in $(UNIT_BIN); do echo "== (asan) $$t"; CK_FORK=no $$t; done

@@ -80,10 +80,11 @@ fi
 
 # 2. the same in every run: workers started in another real order each time
 # (and the same trace files, byte for byte)
-# (3 runs under the sanitizers: the suite must stay short; they look for
-# memory errors, the plain build for differences)
+# (3 runs under the sanitizers and through the board server: the suite must
+# stay short; the sanitizers look for memory errors, the server run for the
+# same results as the local one, the plain local build for differences)
 RUNS="1 2 3 4 5 6 7 8 9 10"
-[ -n "${VL_SANITIZED:-}" ] && RUNS="1 2 3"
+[ -n "${VL_SANITIZED:-}${VLAYER_BOARD_REMOTE:-}" ] && RUNS="1 2 3"
 same=0
 for i in $RUNS; do
 	farm "r$i" 5 -j 40 -f 1e6 -d
@@ -166,7 +167,7 @@ for b in 100000 16384; do
 	assert_eq "results of $b B: the master ends" "exit 0" "$(tail -1 "$WORK/farm.rdv$b.1")"
 	same=0
 	more="2 3 4 5"
-	[ -n "${VL_SANITIZED:-}" ] && more="2 3"
+	[ -n "${VL_SANITIZED:-}${VLAYER_BOARD_REMOTE:-}" ] && more="2 3"
 	for i in $more; do
 		farm "rdv$b.$i" 5 -j 40 -f 1e6 -b $b $([ $i = 3 ] || echo -d)
 		cmp -s "$WORK/farm.rdv$b.1" "$WORK/farm.rdv$b.$i" && same=$((same + 1))
