@@ -22,7 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- helpers ---- */
@@ -425,6 +427,80 @@ START_TEST(compute_exact)
 }
 END_TEST
 
+/* CPU time of this thread, ns (the clock the layer reads) */
+static int64_t thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Uses about ms of CPU time; returns how much it used. */
+static int64_t burn_ms(int ms)
+{
+	int64_t t0 = thread_cpu(), t;
+	volatile double x = 1.0;
+
+	while ((t = thread_cpu()) - t0 < (int64_t)ms * 1000000)
+		for (int i = 0; i < 10000; i++)
+			x = x * 1.0000001 + 1e-9;
+	return t - t0;
+}
+
+/* A call passed through (PVM's pack and info calls): its thread CPU time is
+ * left out of the computation, a real wait inside it takes nothing off, the
+ * CPU time of the calls is told (vli_segment_passed, as the board server's
+ * answer thread reads it) and inside one the computation reads as frozen;
+ * inside a layer call a call passed through is the layer's (no effect). */
+START_TEST(pass_through_calls_leave_their_cpu_time_out)
+{
+	const int id = 0x40009;
+	struct timespec nap = { 0, 30000000 };
+	int64_t user = 0, c0, passed, cap, inside;
+	uint32_t gen;
+	trace t;
+
+	setup_cfg(1);
+	vli_t.cfg.compute_ignore = 0;
+	start_task(id, -1, 0, 0, "prog");
+	vli_enter();
+	vli_leave(); /* a segment of computation begins */
+	user += burn_ms(5);
+	gen = vli_segment_passed(&passed, &cap);
+	ck_assert_uint_eq(gen % 2, 0);
+	ck_assert_int_eq(passed, 0);
+	ck_assert_int_eq(cap, -1);
+	c0 = vli_pass_begin();
+	ck_assert_int_gt(c0, 0);
+	gen = vli_segment_passed(&passed, &cap);
+	ck_assert_uint_eq(gen % 2, 0); /* readable ... */
+	ck_assert_int_eq(cap, c0);      /* ... frozen at the entry */
+	inside = burn_ms(5);
+	syscall(SYS_nanosleep, &nap, NULL); /* 30 ms of real time, past the layer */
+	vli_pass_end(c0);
+	gen = vli_segment_passed(&passed, &cap);
+	ck_assert_uint_eq(gen % 2, 0);
+	ck_assert_int_eq(cap, -1);
+	ck_assert_int_ge(passed, inside);
+	ck_assert_int_lt(passed, inside + 2000000); /* not the 30 ms asleep */
+	user += burn_ms(5);
+	vli_enter();
+	/* the computation: the CPU time outside the call, to within the few us
+	 * of the calls themselves */
+	ck_assert_int_ge(vli_t.comp, user - 10000);
+	ck_assert_int_lt(vli_t.comp, user + 1000000);
+	/* inside a layer call: no effect */
+	ck_assert_int_eq(vli_pass_begin(), -1);
+	vli_pass_end(-1);
+	gen = vli_segment_passed(&passed, &cap);
+	ck_assert_int_eq(cap, -1);
+	vli_finish();
+	read_trace(id, &t);
+	cleanup(id, &t);
+}
+END_TEST
+
 START_TEST(compute_flops)
 {
 	const int id = 0x40005;
@@ -700,6 +776,7 @@ static Suite *clock_suite(void)
 	tcase_add_test(tc, comm_and_wait);
 	tcase_add_test(tc, compute_exact);
 	tcase_add_test(tc, compute_flops);
+	tcase_add_test(tc, pass_through_calls_leave_their_cpu_time_out);
 	tcase_add_test(tc, components_and_marks);
 	tcase_add_test(tc, set_param_records);
 	tcase_add_test(tc, many_records_in_order);
