@@ -41,7 +41,7 @@
 
 #define STALL_CHECK_NS 500000000LL   /* liveness check when nothing moved this long */
 #define DEADLOCK_NS (vli_t.cfg.deadlock_after) /* a deadlock is declared after this long */
-#define STUCK_NS 10000000000LL       /* ... a cycle of choices after this long */
+#define STUCK_NS (5 * vli_t.cfg.deadlock_after) /* ... a cycle of choices after this long */
 #define PENDING_NS 3000000000LL      /* a task that has not joined is asked about */
 #define SLEEP_MS 50                  /* longest sleep on the board (vli_order_set_sleep_ms) */
 enum { DEADLOCK_REPORTING = 1, DEADLOCK_DECLARED = 2, DEADLOCK_STUCK = 3,

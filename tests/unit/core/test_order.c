@@ -234,6 +234,7 @@ static void waits_for_nothing(void)
 	vli_order_wait w;
 
 	start(0);
+	vli_t.cfg.deadlock_after = 200000000; /* (reported after 0.2 s) */
 	vli_order_wait_begin(&w, "pvm_recv(tid=t1, tag=1)");
 	for (;;) {
 		vli_order_snap(&w);
@@ -260,6 +261,7 @@ static void polls_held_back(void)
 	int r;
 
 	start(100000);
+	vli_t.cfg.deadlock_after = 200000000; /* (stuck: reported after 5 x 0.2 s) */
 	r = vli_order_reserve(0, 0);
 	vli_order_bind(r, 200);
 	other_waits(r, 500, 0, 0); /* it waits, and wakes at 500 at the earliest */
