@@ -22,6 +22,26 @@ int vlpost_cli_usage(const char *usage, const char *fmt, ...)
 	return VLPOST_EXIT_BAD;
 }
 
+int vlpost_cli_one_arg(int argc, char **argv, const char *usage, const char *cmd,
+		       const char *what, const char **arg)
+{
+	int i;
+
+	*arg = NULL;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return fputs(usage, stdout), 0;
+		if (argv[i][0] == '-' && argv[i][1])
+			return vlpost_cli_usage(usage, "%s: unknown option %s", cmd, argv[i]);
+		if (*arg)
+			return vlpost_cli_usage(usage, "%s: extra argument %s", cmd, argv[i]);
+		*arg = argv[i];
+	}
+	if (!*arg)
+		return vlpost_cli_usage(usage, "%s: missing %s", cmd, what);
+	return -1;
+}
+
 char *vlpost_cli_name(const char *path, const char *drop, const char *add)
 {
 	size_t n = strlen(path), d = strlen(drop), a = strlen(add);

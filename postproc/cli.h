@@ -11,6 +11,13 @@
  * " (--help for more)".  Returns VLPOST_EXIT_BAD. */
 int vlpost_cli_usage(const char *usage, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A command that takes one argument and no option (cmd: its name, what: the
+ * argument's, as "TRACEDIR"): *arg = it, and returns -1; or returns the exit
+ * status (0 after --help printed usage on stdout, VLPOST_EXIT_BAD after a
+ * usage error). */
+int vlpost_cli_one_arg(int argc, char **argv, const char *usage, const char *cmd,
+		       const char *what, const char **arg);
+
 /* path without its trailing slashes (but for a leading one), then without the
  * suffix drop if it ends so (drop "": nothing), plus add ("run1/", "", ".svg":
  * "run1.svg").  Returns the new string (malloc), or NULL when out of memory. */

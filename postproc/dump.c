@@ -61,17 +61,9 @@ int vlpost_dump_main(int argc, char **argv)
 	char err[1024];
 	int i, rc = 0;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return fputs(usage_dump, stdout), 0;
-		if (argv[i][0] == '-' && argv[i][1])
-			return vlpost_cli_usage(usage_dump, "dump: unknown option %s", argv[i]);
-		if (dir)
-			return vlpost_cli_usage(usage_dump, "dump: extra argument %s", argv[i]);
-		dir = argv[i];
-	}
-	if (!dir)
-		return vlpost_cli_usage(usage_dump, "dump: missing TRACEDIR");
+	if ((rc = vlpost_cli_one_arg(argc, argv, usage_dump, "dump", "TRACEDIR", &dir)) >= 0)
+		return rc;
+	rc = 0;
 	if (vlpost_tset_open(&set, dir, 0, NULL, err, sizeof err) < 0) {
 		vlpost_tset_close(&set);
 		return vlu_err(VLPOST_EXIT_BAD, "%s", err);

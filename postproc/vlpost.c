@@ -245,17 +245,8 @@ static int cmd_check(int argc, char **argv)
 	char err[1024];
 	FILE *f;
 	int rc;
-	for (int i = 1; i < argc; i++) {
-		if (is_help(argv[i]))
-			return fputs(usage_check, stdout), 0;
-		if (argv[i][0] == '-' && argv[i][1])
-			return vlpost_cli_usage(usage_check, "check: unknown option %s", argv[i]);
-		if (file)
-			return vlpost_cli_usage(usage_check, "check: extra argument %s", argv[i]);
-		file = argv[i];
-	}
-	if (!file)
-		return vlpost_cli_usage(usage_check, "check: missing FILE.trf");
+	if ((rc = vlpost_cli_one_arg(argc, argv, usage_check, "check", "FILE.trf", &file)) >= 0)
+		return rc;
 	f = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
 	if (!f)
 		return vlu_err(EXIT_BAD, "%s: %s", file, strerror(errno));

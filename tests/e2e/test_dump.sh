@@ -43,4 +43,12 @@ assert_eq "dump, truncated file: the error names the file" 1 "$(grep -c 'vl-0004
 assert_eq "dump, no such directory: status 2" 2 $?
 "$P" dump > /dev/null 2> usage.err
 assert_eq "dump without a directory: status 2, its usage" "2 1" "$? $(grep -c 'usage: vlpost dump TRACEDIR' usage.err)"
+# the argument parsing dump shares with check (vlpost_cli_one_arg)
+for c in "dump -x:dump: unknown option -x" "dump a b:dump: extra argument b" \
+	"check:check: missing FILE.trf" "check a b:check: extra argument b"; do
+	"$P" ${c%%:*} > /dev/null 2> args.err
+	assert_eq "vlpost ${c%%:*}: status 2, the message" "2 vlpost: ${c#*:}" "$? $(head -1 args.err)"
+done
+"$P" check --help > help.out 2>&1
+assert_eq "vlpost check --help: status 0, usage on stdout" "0 1" "$? $(grep -c '^usage: vlpost check' help.out)"
 e2e_summary
