@@ -111,6 +111,7 @@ typedef struct vli_board {
 	_Atomic int deadlock;      /* 1: a task reports a deadlock, 2: declared */
 	_Atomic int outside;       /* tasks not waited for (not virtualised, other hosts) */
 	_Atomic int nwaiton;       /* tasks waiting on another (wait_on != 0) */
+	int nfloors;               /* collectives with nb set (order_flows.c): under the lock */
 	_Atomic int64_t la;        /* lookahead: least send + transmission time of any task */
 	_Atomic uint64_t announced, received; /* totals over all slots */
 	pthread_mutex_t lock;
@@ -125,6 +126,10 @@ typedef struct vli_board {
 		uint64_t on, n;    /* which: the front end's key and instance; on == 0: free */
 		int size, left;    /* members; members that have left it */
 		int quit;          /* members that read its flows no more (order_flows.c) */
+		int nb;            /* a nonblocking one whose messages are not all in the
+				      table of flows yet: floor holds flows back */
+		int64_t floor;     /* (nb) no message of it not in the table leaves
+				      before: its latest entry, then its simulation's */
 		uint64_t member[VLI_BOARD_SLOTS / 64]; /* the members' slots */
 		uint64_t in[VLI_BOARD_SLOTS / 64];     /* those that have entered */
 	} coll[VLI_BOARD_COLLS];
@@ -184,7 +189,7 @@ extern const vli_order_remote_ops *vli_order_remote;
 enum {
 	VLI_FLOW_SEND = 1, VLI_FLOW_ARRIVAL, VLI_FLOW_FORGET, VLI_FLOW_PEND, VLI_FLOW_RESOLVE,
 	VLI_FLOW_SETTLED, VLI_FLOW_EPOCH, VLI_FLOW_WILD, VLI_FLOW_COLL_OK, VLI_FLOW_COLL_ADD,
-	VLI_FLOW_COLL_END, VLI_FLOW_COLL_QUIT, VLI_FLOW_HOLD, VLI_FLOW_OWN_BOUND
+	VLI_FLOW_COLL_END, VLI_FLOW_COLL_QUIT, VLI_FLOW_HOLD, VLI_FLOW_OWN_BOUND, VLI_FLOW_COLL_FLOOR
 };
 #define VLI_FLOW_ARGS 10
 #define VLI_FLOW_MAXX (1 << 22) /* (ints at most after a call) */

@@ -756,14 +756,26 @@ void vli_flow_sent_forget(int dst_id, uint32_t seq, int cancelled);
  * members, from src_id to dst_id, leaves at start - its entry (the first
  * member adds it, the others find it), -1 if the table is full;
  * vli_flow_coll_end: 1 and its final arrival (taken), or 0 and its
- * estimate.  vli_flow_wait_for runs step until it returns non-zero (and
+ * estimate (committed: the member waits in the collective, its own bound
+ * left out; else it counts).  vli_flow_wait_for runs step until it returns non-zero (and
  * returns that); while
  * it returns 0 the task waits (what: for the stuck report) with *lb as its
  * bound, woken when the flows or the bounds change. */
 int vli_flow_coll_ok(int count, const int *ids);
 int vli_flow_coll_add(uint64_t on, uint64_t n, int need, uint32_t k, int src_id, int dst_id,
 		      int src_host, int dst_host, int64_t bytes, int64_t start);
-int vli_flow_coll_end(int i, uint64_t on, uint64_t n, uint32_t k, int64_t *arr);
+int vli_flow_coll_end(int i, uint64_t on, uint64_t n, uint32_t k, int committed, int64_t *arr);
+/* A nonblocking collective (recorded with vli_order_coll_enter) whose
+ * messages share the links: until they are all in the table its floor holds
+ * back what is final - no message of it leaves before.  VLI_FLOOR_ENTER: a
+ * member enters at t (1 if recorded; 0: the board has no room, the
+ * collective keeps its messages to itself); VLI_FLOOR_RAISE: a member's
+ * simulation waits for arrivals no earlier than t (ignored if an estimate
+ * changed since epoch, vli_flow_epoch); VLI_FLOOR_END: every message is in
+ * (or it keeps them to itself).  (Also lowered with its flows' estimates,
+ * and off once every member has quit, vli_flow_coll_quit.) */
+enum { VLI_FLOOR_ENTER = 1, VLI_FLOOR_RAISE, VLI_FLOOR_END };
+int vli_flow_coll_floor(uint64_t on, uint64_t n, int op, int64_t t, uint32_t epoch);
 /* This member reads collective (on, n)'s messages no more: those it has not
  * taken (not among the nt indices taken[], which it sorts) are taken for
  * it. */

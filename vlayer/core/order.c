@@ -900,8 +900,11 @@ void vli_order_coll_leave(uint64_t on, uint64_t n)
 		return;
 	vli_board_lock();
 	c = coll_of(on, n, 0);
-	if (c && ++c->left >= c->size)
+	if (c && ++c->left >= c->size) {
+		if (c->nb)
+			vli_bd->nfloors--;
 		c->on = 0;
+	}
 	vli_board_unlock();
 }
 
@@ -1206,6 +1209,8 @@ int vli_order_coll_lower_locked(uint64_t on, uint64_t n, int64_t v)
 
 	if (!c)
 		return 0;
+	if (c->nb && v < c->floor)
+		c->floor = v; /* (its later messages come no earlier either) */
 	for (i = 0; i < VLI_BOARD_SLOTS; i++)
 		if ((c->member[i / 64] >> (i % 64)) & 1)
 			k += vli_order_lower_locked(i, v);

@@ -117,6 +117,35 @@ static int exited(int slot)
 	return slot >= 0 && atomic_load(&vli_bd->slot[slot].state) == VLI_SLOT_EXITED;
 }
 
+/* Under the lock: the least floor of the nonblocking collectives whose
+ * messages are not all in the table (vli_flow_coll_floor).  Until every
+ * member is in, a missing member enters no earlier than its bound, and no
+ * message leaves before the last entry. */
+static int64_t floors_locked(void)
+{
+	int64_t m = VLI_ORDER_NONE;
+	int i, j;
+
+	for (i = 0; i < VLI_BOARD_COLLS; i++) {
+		struct vli_coll *c = &vli_bd->coll[i];
+		int64_t f;
+
+		if (!c->on || !c->nb)
+			continue;
+		f = c->floor;
+		for (j = 0; j < VLI_BOARD_SLOTS && f < m; j++)
+			if ((c->member[j / 64] & ~c->in[j / 64]) >> (j % 64) & 1) {
+				int64_t b = atomic_load(&vli_bd->slot[j].lb);
+
+				if (b > f)
+					f = b;
+			}
+		if (f < m)
+			m = f;
+	}
+	return m;
+}
+
 /* Under the lock: the least time a pending rendezvous can take bandwidth:
  * its route's latency after the later of its send's end and the least time
  * its receiver can post a receive that takes it.  ind: after
@@ -156,6 +185,8 @@ static int64_t pending_lb_locked(int ind, int committed)
 		if (p < m)
 			m = p;
 	}
+	if (vli_bd->nfloors && (p = floors_locked()) < m)
+		m = p;
 	return m;
 }
 
@@ -480,7 +511,10 @@ int64_t vli_flow_serve(int op, const int64_t *in, int32_t *xs, int nx, int64_t *
 					 (int)in[4], (int)in[5], (int)in[6], (int)in[7], in[8], in[9]);
 	case VLI_FLOW_COLL_END:
 		return vli_flow_coll_end((int)in[0], (uint64_t)in[1], (uint64_t)in[2], (uint32_t)in[3],
-					 out);
+					 (int)in[4], out);
+	case VLI_FLOW_COLL_FLOOR:
+		return vli_flow_coll_floor((uint64_t)in[0], (uint64_t)in[1], (int)in[2], in[3],
+					   (uint32_t)in[4]);
 	case VLI_FLOW_COLL_QUIT:
 		vli_flow_coll_quit((uint64_t)in[0], (uint64_t)in[1], (uint32_t *)xs, nx);
 		return 0;
@@ -568,22 +602,25 @@ int vli_flow_coll_add(uint64_t on, uint64_t n, int need, uint32_t k, int src_id,
 	return i;
 }
 
-int vli_flow_coll_end(int i, uint64_t on, uint64_t n, uint32_t k, int64_t *arr)
+int vli_flow_coll_end(int i, uint64_t on, uint64_t n, uint32_t k, int committed, int64_t *arr)
 {
 	vli_fent *e;
 	int kick[64], nk, r;
 
 	if (rf())
-		return (int)RCALL(VLI_FLOW_COLL_END, arr, i, (int64_t)on, (int64_t)n, k);
+		return (int)RCALL(VLI_FLOW_COLL_END, arr, i, (int64_t)on, (int64_t)n, k, committed);
 	vli_board_lock();
 	e = &vli_bd->flows.e[i];
 	if (!e->used || e->coll_on != on || e->coll_n != n || e->seq != k)
 		vli_error(3, "the table of flows lost message %u of a collective", k);
 	if (!e->final) {
-		int64_t b = vli_order_others_locked();
+		int64_t b = vli_order_others_locked(), own = vli_order_own_bound();
 
 		nk = update_locked(kick, 64);
-		if (!e->final && e->est <= final_limit(b, pending_lb_locked(1, 1)))
+		/* (a member that waits for something else: its own bound counts) */
+		if (!committed && own < b)
+			b = own;
+		if (!e->final && e->est <= final_limit(b, pending_lb_locked(1, committed)))
 			e->final = 1;
 	} else {
 		nk = 0;
@@ -595,6 +632,14 @@ int vli_flow_coll_end(int i, uint64_t on, uint64_t n, uint32_t k, int64_t *arr)
 	vli_board_unlock();
 	kick_all(kick, nk);
 	return r;
+}
+
+static void floor_off_locked(struct vli_coll *c)
+{
+	if (c->nb) {
+		c->nb = 0;
+		vli_bd->nfloors--;
+	}
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -617,14 +662,52 @@ void vli_flow_coll_quit(uint64_t on, uint64_t n, uint32_t *taken, int nt)
 	t = &vli_bd->flows;
 	qsort(taken, (size_t)nt, sizeof *taken, cmp_u32);
 	vli_board_lock();
-	if ((c = vli_order_coll_locked(on, n)))
-		c->quit++;
+	if ((c = vli_order_coll_locked(on, n)) && ++c->quit >= c->size)
+		floor_off_locked(c); /* (every member's messages are in) */
 	for (i = 0; i < t->hwm; i++)
 		if (t->e[i].used && !t->e[i].consumed && t->e[i].coll_on == on &&
 		    t->e[i].coll_n == n &&
 		    !bsearch(&t->e[i].seq, taken, (size_t)nt, sizeof *taken, cmp_u32))
 			vli_ftab_consume(t, i);
 	vli_board_unlock();
+}
+
+int vli_flow_coll_floor(uint64_t on, uint64_t n, int op, int64_t t, uint32_t epoch)
+{
+	struct vli_coll *c;
+	int r = 0;
+
+	if (rf())
+		return (int)RCALL(VLI_FLOW_COLL_FLOOR, NULL, (int64_t)on, (int64_t)n, op, t, epoch);
+	if (!flows_on())
+		return 0;
+	vli_board_lock();
+	c = vli_order_coll_locked(on, n);
+	if (!c) {
+		r = 0;
+	} else if (op == VLI_FLOOR_ENTER) {
+		if (!c->nb && !c->quit) {
+			c->nb = 1;
+			c->floor = t;
+			vli_bd->nfloors++;
+		} else if (c->nb && t > c->floor) {
+			c->floor = t;
+		}
+		r = c->nb;
+	} else if (op == VLI_FLOOR_RAISE) {
+		/* (an estimate that changed since the simulation read them may
+		 * have lowered what it waits for: not then) */
+		if (c->nb && t > c->floor && epoch == vli_bd->flows.epoch) {
+			c->floor = t;
+			r = 1;
+		}
+	} else {
+		floor_off_locked(c);
+	}
+	vli_board_unlock();
+	if (op != VLI_FLOOR_ENTER)
+		vli_board_wake_watchers(); /* (flows it held back may be final) */
+	return r;
 }
 
 /* vli_order_hold, for a task of another real host through the board

@@ -15,7 +15,11 @@
 #include "vlayer/mpi/mpi_internal.h"
 
 /* One collective being timed: this rank's entry time and bytes, and the
- * exchange of everybody's (an allgather on the collective's communicator). */
+ * exchange of everybody's (an allgather on the collective's communicator).
+ * A row: the entry, whether the member recorded the collective's floor on
+ * the board (a nonblocking one on shared links), then n bytes values. */
+#define ROW(c) ((size_t)(c)->n + 2)
+typedef struct coll_net coll_net;
 struct vlmpi_coll {
 	int kind, variant, root, n; /* n: bytes values per rank (1, or p for alltoall) */
 	int64_t t0;
@@ -24,9 +28,31 @@ struct vlmpi_coll {
 	int done;               /* exit computed */
 	uint64_t num;           /* its number among the collectives of its communicator */
 	uint64_t on;            /* virtual order: recorded on the board (nonblocking) */
+	int floor;              /* its floor recorded (nonblocking, shared links) */
+	int waited;             /* a Wait runs its simulation (not the others) */
+	int64_t lb;             /* its simulation's least estimate waited for */
+	vlmpi_comm *v;
+	coll_net *x;            /* its messages on shared links: simulation running */
+	struct vlmpi_coll *next; /* in the open list (floor or simulation) */
 	vlcoll_out o;           /* this rank's result */
 };
 typedef struct vlmpi_coll vlmpi_coll;
+
+/* The nonblocking collectives on shared links not done yet: every wait of
+ * this rank runs their simulations on (vlmpi_coll_progress). */
+static vlmpi_coll *open_nb;
+
+static void open_drop(vlmpi_coll *c)
+{
+	vlmpi_coll **p;
+
+	for (p = &open_nb; *p; p = &(*p)->next)
+		if (*p == c) {
+			*p = c->next;
+			break;
+		}
+	c->next = NULL;
+}
 
 static vlmpi_coll *coll_new(vlmpi_comm *v, int kind, int variant, int root, int64_t t0,
 			    const int64_t *row, int n)
@@ -40,52 +66,51 @@ static vlmpi_coll *coll_new(vlmpi_comm *v, int kind, int variant, int root, int6
 	c->variant = variant;
 	c->root = root;
 	c->n = n;
-	c->t0 = t0;
+	c->t0 = c->lb = t0;
+	c->v = v;
 	c->xreq = MPI_REQUEST_NULL;
-	c->mine = malloc(sizeof(int64_t) * (size_t)(n + 1));
-	c->all = malloc(sizeof(int64_t) * (size_t)(n + 1) * (size_t)v->size);
+	c->mine = malloc(sizeof(int64_t) * ROW(c));
+	c->all = malloc(sizeof(int64_t) * ROW(c) * (size_t)v->size);
 	if (!c->mine || !c->all)
 		vli_error(1, "out of memory");
 	c->mine[0] = t0;
+	c->mine[1] = 1;
 	for (i = 0; i < n; i++)
-		c->mine[i + 1] = row[i];
+		c->mine[i + 2] = row[i];
 	return c;
-}
-
-void vlmpi_coll_free(vlmpi_coll *c)
-{
-	if (c->on)
-		vli_order_coll_leave(c->on, c->num);
-	free(c->mine);
-	free(c->all);
-	free(c);
 }
 
 /* The blocking collective this rank waits in (virtual order). */
 static uint64_t in_on, in_n;
 
-/* Its messages on shared links (vlcoll_net): flows of the run's table. */
-typedef struct coll_net {
+/* A collective's messages on shared links (vlcoll_net): flows of the run's
+ * table, keyed by (on, n). */
+struct coll_net {
 	vlmpi_comm *v;
+	uint64_t on, n;
+	int nb;         /* a nonblocking one (it has a floor) */
+	int committed;  /* its rank waits in it now */
 	vlcoll_job *job;
 	vlcoll_net net;
+	vlcoll_out *out;
 	uint32_t *took; /* the messages whose final arrivals it has taken */
 	int ntook, ctook;
-} coll_net;
+	char what[96];
+};
 
 static int net_add(void *ctx, uint32_t k, int src, int dst, int src_host, int dst_host,
 		   int64_t bytes, int64_t start)
 {
 	coll_net *x = ctx;
 
-	return vli_flow_coll_add(in_on, in_n, x->v->size, k, x->v->world[src], x->v->world[dst],
+	return vli_flow_coll_add(x->on, x->n, x->v->size, k, x->v->world[src], x->v->world[dst],
 				 src_host, dst_host, bytes, start);
 }
 
 static int net_end(void *ctx, int h, uint32_t k, int64_t *arr)
 {
 	coll_net *x = ctx;
-	int r = vli_flow_coll_end(h, in_on, in_n, k, arr);
+	int r = vli_flow_coll_end(h, x->on, x->n, k, x->committed, arr);
 
 	if (r) {
 		if (x->ntook == x->ctook) {
@@ -99,83 +124,137 @@ static int net_end(void *ctx, int h, uint32_t k, int64_t *arr)
 	return r;
 }
 
-
-/* 1: the collective is done; 2: this rank is (it goes on); 0: wait. */
+/* 1: the collective is done; 2: this rank is (it goes on); 0: wait (a
+ * nonblocking one's floor is raised to *lb: no message of it that is not
+ * in the table leaves before); -1: it cannot complete. */
 static int net_step(void *ctx, int64_t *lb)
 {
 	coll_net *x = ctx;
+	uint32_t ep = x->nb ? vli_flow_epoch() : 0;
 	int rc = vlcoll_job_run(x->job, lb);
 
 	if (rc == 0 && vlcoll_job_rank_done(x->job, x->v->rank))
 		return 2;
+	if (rc == 0 && x->nb)
+		vli_flow_coll_floor(x->on, x->n, VLI_FLOOR_RAISE, *lb, ep);
 	return rc;
 }
 
-
-/* Simulate in with its messages sharing the links with the program's
- * others (a blocking collective under virtual order with a [topology]):
- * 0, or -1 as vlcoll_sim. */
-static int coll_sim_shared(vlmpi_comm *v, const vlcoll_in *in, vlcoll_out *out)
+/* The inputs of c's simulation, from the exchange (entry, bytes: the
+ * caller frees them). */
+static void coll_in(vlmpi_comm *v, vlmpi_coll *c, vlcoll_in *in, int64_t **entry, int64_t **bytes)
 {
-	coll_net x;
-	char what[96];
-	int rc;
+	int p = v->size, i, n = c->n;
 
-	memset(&x, 0, sizeof x);
-	x.v = v;
-	x.net.ctx = &x;
-	x.net.add = net_add;
-	x.net.end = net_end;
-	x.job = vlcoll_job_start(&vli_t.cfg, in, &x.net, out);
-	if (!x.job)
-		return -1;
-	snprintf(what, sizeof what, "the messages of %s on shared links",
+	*entry = malloc(sizeof(int64_t) * (size_t)p);
+	*bytes = n > 0 ? malloc(sizeof(int64_t) * (size_t)n * (size_t)p) : NULL;
+	if (!*entry || (n > 0 && !*bytes))
+		vli_error(1, "out of memory");
+	for (i = 0; i < p; i++) {
+		(*entry)[i] = c->all[(size_t)i * ROW(c)];
+		if (n > 0)
+			memcpy(&(*bytes)[(size_t)i * (size_t)n], &c->all[(size_t)i * ROW(c) + 2],
+			       sizeof(int64_t) * (size_t)n);
+	}
+	in->kind = c->kind;
+	in->alg = vli_t.cfg.mpi.coll_alg[c->kind];
+	in->p = p;
+	in->root = c->root;
+	in->host = v->host;
+	in->entry = *entry;
+	in->bytes = *bytes;
+	in->variant = c->variant;
+}
+
+/* Whether c's messages share the links with the program's others: under
+ * virtual order with a [topology] and collectives = shared, every member on
+ * the board (a nonblocking one: every member recorded its floor). */
+static int coll_shares(vlmpi_comm *v, vlmpi_coll *c)
+{
+	int i;
+
+	if (!(vli_t.cfg.topo.coll_shared && vlmpi_vorder && vli_net_on(&vli_t.cfg)))
+		return 0;
+	for (i = 0; i < v->size; i++)
+		if (c->all[(size_t)i * ROW(c) + 1] != 1)
+			return 0;
+	return vli_flow_coll_ok(v->size, v->world);
+}
+
+/* Start c's simulation with its messages in the run's table: 0, or -1 if
+ * in is invalid. */
+static int net_start(vlmpi_comm *v, vlmpi_coll *c, const vlcoll_in *in, uint64_t on, uint64_t n,
+		     int nb)
+{
+	coll_net *x = calloc(1, sizeof *x);
+
+	if (!x || !(x->out = malloc(sizeof *x->out * (size_t)v->size)))
+		vli_error(1, "out of memory");
+	x->v = v;
+	x->on = on;
+	x->n = n;
+	x->nb = nb;
+	x->net.ctx = x;
+	x->net.add = net_add;
+	x->net.end = net_end;
+	snprintf(x->what, sizeof x->what, "the messages of %s on shared links",
 		 vl_coll_kind_name(in->kind));
-	rc = vli_flow_wait_for(net_step, &x, what);
-	if (rc == 2)
-		vli_flow_coll_quit(in_on, in_n, x.took, x.ntook);
-	free(x.took);
-	vlcoll_job_free(x.job);
+	x->job = vlcoll_job_start(&vli_t.cfg, in, &x->net, x->out);
+	c->x = x;
+	return x->job ? 0 : -1;
+}
+
+/* End c's simulation (rc as net_step's, or -1 not started): c->o, done. */
+static int net_finish(vlmpi_coll *c, int rc)
+{
+	coll_net *x = c->x;
+
+	if (rc > 0)
+		c->o = x->out[c->v->rank];
+	if (rc == 2 || (rc == 0 && x->job)) /* (rc 0: given up) */
+		vli_flow_coll_quit(x->on, x->n, x->took, x->ntook);
+	else if (x->nb)
+		vli_flow_coll_floor(x->on, x->n, VLI_FLOOR_END, 0, 0);
+	free(x->took);
+	free(x->out);
+	vlcoll_job_free(x->job);
+	free(x);
+	c->x = NULL;
 	return rc > 0 ? 0 : -1;
 }
 
-/* Simulate the algorithm once the exchange is complete: fills c->o.
- * shared: a blocking collective (its messages may share the links with
- * the others'). */
-static int coll_sim(vlmpi_comm *v, vlmpi_coll *c, int shared)
+static void sim_failed(vlmpi_coll *c, int alg)
 {
-	int p = v->size, i, n = c->n, rc = 0;
-	int64_t *entry = malloc(sizeof(int64_t) * (size_t)p), *bytes = NULL;
-	vlcoll_out *out = malloc(sizeof(*out) * (size_t)p);
-	vlcoll_in in;
+	vli_warn("rank %d: collective %s with algorithm %s could not be timed", vlmpi_world_rank,
+		 vl_coll_kind_name(c->kind), vlcoll_alg_name(alg));
+	memset(&c->o, 0, sizeof c->o);
+	c->o.exit = c->t0;
+}
 
-	if (n > 0)
-		bytes = malloc(sizeof(int64_t) * (size_t)n * (size_t)p);
-	if (!entry || !out || (n > 0 && !bytes))
+/* Simulate the algorithm once the exchange is complete: fills c->o.
+ * blocking: a blocking collective (its messages may share the links with
+ * the others'). */
+static int coll_sim(vlmpi_comm *v, vlmpi_coll *c, int blocking)
+{
+	int64_t *entry, *bytes;
+	vlcoll_out *out = malloc(sizeof(*out) * (size_t)v->size);
+	vlcoll_in in;
+	int rc;
+
+	if (!out)
 		vli_error(1, "out of memory");
-	for (i = 0; i < p; i++) {
-		entry[i] = c->all[(size_t)i * (size_t)(n + 1)];
-		if (n > 0)
-			memcpy(&bytes[(size_t)i * (size_t)n], &c->all[(size_t)i * (size_t)(n + 1) + 1],
-			       sizeof(int64_t) * (size_t)n);
-	}
-	in.kind = c->kind;
-	in.alg = vli_t.cfg.mpi.coll_alg[c->kind];
-	in.p = p;
-	in.root = c->root;
-	in.host = v->host;
-	in.entry = entry;
-	in.bytes = bytes;
-	in.variant = c->variant;
-	shared = shared && vli_t.cfg.topo.coll_shared && vlmpi_vorder && vli_net_on(&vli_t.cfg) &&
-		 vli_flow_coll_ok(v->size, v->world);
-	if ((shared ? coll_sim_shared(v, &in, out) : vlcoll_sim(&vli_t.cfg, &in, out)) == 0) {
-		c->o = out[v->rank];
+	coll_in(v, c, &in, &entry, &bytes);
+	if (blocking && coll_shares(v, c)) {
+		rc = net_start(v, c, &in, in_on, in_n, 0);
+		c->x->committed = 1;
+		rc = net_finish(c, rc < 0 ? -1 : vli_flow_wait_for(net_step, c->x, c->x->what));
 	} else {
-		vli_warn("rank %d: collective %s with algorithm %s could not be timed",
-			 vlmpi_world_rank, vl_coll_kind_name(c->kind), vlcoll_alg_name(in.alg));
-		memset(&c->o, 0, sizeof c->o);
-		c->o.exit = c->t0;
+		rc = vlcoll_sim(&vli_t.cfg, &in, out);
+		if (rc == 0)
+			c->o = out[v->rank];
+	}
+	if (rc != 0) {
+		sim_failed(c, in.alg);
 		rc = -1;
 	}
 	c->done = 1;
@@ -183,6 +262,97 @@ static int coll_sim(vlmpi_comm *v, vlmpi_coll *c, int shared)
 	free(bytes);
 	free(out);
 	return rc;
+}
+
+/* Nonblocking collective c: run its timing on as far as it can (wait: to
+ * its end for this rank, the rank waiting in it).  1 once its exit is
+ * known. */
+static int nb_advance(vlmpi_coll *c, int wait)
+{
+	vlmpi_comm *v = c->v;
+	int flag = 0, rc;
+	int64_t lb;
+
+	if (c->done)
+		return 1;
+	if (!c->x) {
+		int64_t *entry, *bytes;
+		vlcoll_in in;
+
+		if (wait)
+			vlmpi_real_wait(&c->xreq, MPI_STATUS_IGNORE);
+		else if (c->xreq != MPI_REQUEST_NULL &&
+			 (PMPI_Test(&c->xreq, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || !flag))
+			return 0;
+		if (c->done) /* (a wait hook in the real wait did it) */
+			return 1;
+		if (!c->floor || !coll_shares(v, c)) {
+			if (c->floor)
+				vli_flow_coll_floor(c->on, c->num, VLI_FLOOR_END, 0, 0);
+			c->floor = 0;
+			open_drop(c);
+			coll_sim(v, c, 0);
+			return 1;
+		}
+		coll_in(v, c, &in, &entry, &bytes);
+		rc = net_start(v, c, &in, c->on, c->num, 1);
+		free(entry);
+		free(bytes);
+		if (rc < 0) {
+			net_finish(c, -1);
+			sim_failed(c, in.alg);
+			c->done = 1;
+			open_drop(c);
+			return 1;
+		}
+	}
+	c->x->committed = wait;
+	if (wait) {
+		c->waited = 1;
+		rc = vli_flow_wait_for(net_step, c->x, c->x->what);
+		c->waited = 0;
+	} else {
+		rc = net_step(c->x, &lb);
+		if (rc == 0) {
+			c->lb = lb > c->t0 ? lb : c->t0;
+			return 0;
+		}
+	}
+	if (net_finish(c, rc) < 0)
+		sim_failed(c, vli_t.cfg.mpi.coll_alg[c->kind]);
+	c->done = 1;
+	open_drop(c);
+	return 1;
+}
+
+void vlmpi_coll_progress(void)
+{
+	static int busy;
+	vlmpi_coll *c, *next;
+
+	if (busy || !open_nb)
+		return;
+	busy = 1;
+	for (c = open_nb; c; c = next) {
+		next = c->next;
+		if (!c->waited)
+			nb_advance(c, 0);
+	}
+	busy = 0;
+}
+
+void vlmpi_coll_free(vlmpi_coll *c)
+{
+	open_drop(c);
+	if (c->x) /* (freed before its end: it reads its messages no more) */
+		net_finish(c, 0);
+	else if (c->floor && !c->done)
+		vli_flow_coll_quit(c->on, c->num, NULL, 0);
+	if (c->on)
+		vli_order_coll_leave(c->on, c->num);
+	free(c->mine);
+	free(c->all);
+	free(c);
 }
 
 /* Move the clock to the exit the algorithm gives this rank.  A blocking
@@ -197,7 +367,7 @@ void vlmpi_coll_leave(vlmpi_comm *v, vlmpi_coll *c, int blocking)
 		vli_wait_until(c->o.exit);
 	}
 	vli_trace_msg(VL_EV_COLL, c->root >= 0 ? v->world[c->root] : -1, VL_COLL_MPI + c->kind, 0,
-		      c->n > 0 ? c->mine[1] : 0, c->t0, vli_t.now, c->o.wait, v->size,
+		      c->n > 0 ? c->mine[2] : 0, c->t0, vli_t.now, c->o.wait, v->size,
 		      c->variant == VLCOLL_V ? VL_TF_V : c->variant == VLCOLL_BLOCK ? VL_TF_BLOCK : 0);
 }
 
@@ -210,8 +380,8 @@ int vlmpi_coll_time(vlmpi_comm *v, int kind, int variant, int root, int64_t t0,
 	int rc;
 
 	VLMPI_REAL_COLL(
-		PMPI_Allgather(c->mine, n + 1, MPI_INT64_T, c->all, n + 1, MPI_INT64_T, v->comm),
-		PMPI_Iallgather(c->mine, n + 1, MPI_INT64_T, c->all, n + 1, MPI_INT64_T, v->comm,
+		PMPI_Allgather(c->mine, n + 2, MPI_INT64_T, c->all, n + 2, MPI_INT64_T, v->comm),
+		PMPI_Iallgather(c->mine, n + 2, MPI_INT64_T, c->all, n + 2, MPI_INT64_T, v->comm,
 				&cr_));
 	if (rc == MPI_SUCCESS) {
 		coll_sim(v, c, 1);
@@ -231,17 +401,27 @@ int vlmpi_coll_start(vlmpi_comm *v, int kind, int variant, int root, int64_t t0,
 	vlmpi_req *q;
 	int rc;
 
-	rc = PMPI_Iallgather(c->mine, n + 1, MPI_INT64_T, c->all, n + 1, MPI_INT64_T, v->comm,
-			     &c->xreq);
-	if (rc != MPI_SUCCESS) {
-		vlmpi_coll_free(c);
-		return rc;
-	}
 	c->num = v->ncoll++;
 	if (vlmpi_vorder) {
 		/* entered now; its members wait in it at Wait/Test */
 		c->on = VLMPI_ON_COLL(v->id);
 		vli_order_coll_enter(c->on, c->num, v->size, v->world);
+		/* on shared links its messages are flows of the run's table: until
+		 * they are in, its floor holds back what is final (each member
+		 * says in the exchange whether the board took it) */
+		if (vli_t.cfg.topo.coll_shared && vli_net_on(&vli_t.cfg))
+			c->floor = vli_flow_coll_floor(c->on, c->num, VLI_FLOOR_ENTER, t0, 0);
+		c->mine[1] = c->floor;
+		if (c->floor) {
+			c->next = open_nb;
+			open_nb = c;
+		}
+	}
+	rc = PMPI_Iallgather(c->mine, n + 2, MPI_INT64_T, c->all, n + 2, MPI_INT64_T, v->comm,
+			     &c->xreq);
+	if (rc != MPI_SUCCESS) {
+		vlmpi_coll_free(c);
+		return rc;
 	}
 	q = vlmpi_req_new(*req, VLMPI_REQ_COLL, v, -1, 0);
 	q->coll = c;
@@ -261,21 +441,49 @@ int64_t vlmpi_coll_exit(const vlmpi_coll *c)
 	return c->o.exit;
 }
 
-/* Whether the exchange of nonblocking collective q is complete (0 = not yet,
- * test only); computes its exit when it is. */
+/* Whether the exit of nonblocking collective q is known (wait: wait for
+ * it, the rank waiting in it; else 0 = not yet, and vlmpi_coll_lb). */
 int vlmpi_coll_ready(vlmpi_req *q, int wait)
 {
-	vlmpi_coll *c = q->coll;
-	int flag = 0;
+	return nb_advance(q->coll, wait);
+}
 
-	if (c->done)
-		return 1;
-	if (wait)
-		vlmpi_real_wait(&c->xreq, MPI_STATUS_IGNORE);
-	else if (PMPI_Test(&c->xreq, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || !flag)
-		return 0;
-	coll_sim(q->vc, c, 0);
-	return 1;
+int64_t vlmpi_coll_lb(const vlmpi_coll *c)
+{
+	return c->lb;
+}
+
+int vlmpi_coll_done_by(vlmpi_req *q, int64_t t)
+{
+	vlmpi_coll *c = q->coll;
+	vli_order_wait w;
+	int waiting = 0, r;
+
+	for (;;) {
+		uint32_t ep = vli_flow_epoch();
+
+		if (waiting)
+			vli_order_snap(&w);
+		if (nb_advance(c, 0)) {
+			r = c->o.exit <= t;
+			break;
+		}
+		/* (exchange not complete: a member has not started it for real) */
+		if (!c->x || (c->lb > t && vli_flow_settled(t, 0) && vli_flow_epoch() == ep)) {
+			r = 0;
+			break;
+		}
+		if (!waiting) {
+			vli_order_wait_begin(&w, "whether %s are in", c->x->what);
+			vli_order_snap(&w);
+			waiting = 1;
+		}
+		vli_order_block(vli_t.now, VLI_WAIT_POLL);
+		vlmpi_order_sleep(&w, VLI_SLEEP_ROOT);
+	}
+	if (waiting)
+		vli_order_wait_end(&w);
+	return r;
 }
 
 uint64_t vlmpi_coll_num(const vlmpi_coll *c)

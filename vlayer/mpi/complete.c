@@ -157,7 +157,7 @@ static int test_one(MPI_Request *req, vlmpi_req *q, MPI_Status *st)
 		 * that virtual time does not depend on real scheduling */
 		return q->kind == VLMPI_REQ_SEND && !q->rdv ? TEST_FREE : 0;
 	if (q->kind == VLMPI_REQ_COLL) {
-		if (!vlmpi_coll_ready(q, 0) || vlmpi_coll_exit(q->coll) > vli_t.now)
+		if (!vlmpi_coll_done_by(q, vli_t.now))
 			return 0;
 	} else if (q->kind == VLMPI_REQ_RECV) {
 		vlmpi_recv_header(q, &s);
@@ -240,7 +240,7 @@ static int vcompletion(vlmpi_req *q, MPI_Request *r, int64_t *c)
 			*c = vlmpi_coll_exit(q->coll);
 			return 1;
 		}
-		*c = q->t_post;
+		*c = vlmpi_coll_lb(q->coll) > q->t_post ? vlmpi_coll_lb(q->coll) : q->t_post;
 		return 0;
 	}
 	if (!q->rdv) {
@@ -491,7 +491,7 @@ int vlmpi_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[
 			if (q->src_world >= 0 && !vlmpi_arrived_by(&q->rh, q->t_post, vli_t.now))
 				all = 0, costly = 1;
 		} else if (q && q->active && q->kind == VLMPI_REQ_COLL) {
-			if (!vlmpi_coll_ready(q, 0) || vlmpi_coll_exit(q->coll) > vli_t.now)
+			if (!vlmpi_coll_done_by(q, vli_t.now))
 				all = 0, costly = 1;
 		} else if (q && q->active && q->rdv) {
 			if (!q->ack_done)

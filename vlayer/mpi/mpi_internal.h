@@ -395,9 +395,21 @@ int vlmpi_coll_time(vlmpi_comm *v, int kind, int variant, int root, int64_t t0,
  * and follows the request; Wait/Test finish the timing. */
 int vlmpi_coll_start(vlmpi_comm *v, int kind, int variant, int root, int64_t t0,
 		     const int64_t *row, int n, MPI_Request *req);
-/* Whether the exchange of collective request q is complete (wait: wait for
- * it); then its exit is computed. */
+/* Whether the exit of collective request q is known (wait: wait for it, the
+ * rank waiting in it).  Its exchange must be complete; on shared links
+ * (collectives = shared) its simulation must also have run as far as this
+ * rank's end, which every wait of this rank helps along
+ * (vlmpi_coll_progress).  Until then vlmpi_coll_lb: no earlier than it
+ * (its entry, or the least estimate its simulation waits for). */
 int vlmpi_coll_ready(vlmpi_req *q, int wait);
+int64_t vlmpi_coll_lb(const struct vlmpi_coll *c);
+/* Whether collective request q has ended for this rank by t (0 while its
+ * exchange is not complete), waiting until that is decided on shared
+ * links. */
+int vlmpi_coll_done_by(vlmpi_req *q, int64_t t);
+/* Run the simulations of this rank's open nonblocking collectives on shared
+ * links on as far as the final arrivals allow (from the layer's waits). */
+void vlmpi_coll_progress(void);
 /* The virtual exit of c, once vlmpi_coll_ready. */
 int64_t vlmpi_coll_exit(const struct vlmpi_coll *c);
 /* Moves the clock to c's exit and traces the collective (blocking: costs its

@@ -45,6 +45,13 @@ static void flow_sleep(vli_order_wait *w)
 }
 
 
+/* What a task waiting for real does meanwhile (vlmpi_wait_poll). */
+static void wait_hook(void)
+{
+	vlmpi_deferred_advance();
+	vlmpi_coll_progress();
+}
+
 static unsigned long host_hash(void)
 {
 	char h[256] = "";
@@ -99,7 +106,7 @@ void vlmpi_order_init(void)
 	vli_order_set_sleep_ms(1);
 	vli_flow_set_sleeper(flow_sleep);
 	/* a task waiting for real lets its wildcard receives choose */
-	vlmpi_set_wait_hook(vlmpi_deferred_advance);
+	vlmpi_set_wait_hook(wait_hook);
 }
 
 void vlmpi_order_end(void)
@@ -178,8 +185,10 @@ void vlmpi_order_sleep(vli_order_wait *w, int how)
 	/* receives that completed for real answer their rendezvous: a pending
 	 * one on shared links leaves then, which others may wait for */
 	vlmpi_progress();
-	/* and its wildcard receives posted earlier choose what they can */
+	/* and its wildcard receives posted earlier choose what they can, its
+	 * nonblocking collectives on shared links simulate what they can */
 	vlmpi_deferred_advance();
+	vlmpi_coll_progress();
 	if (vlmpi_copies_progress(0)) {
 		sched_yield();
 		vli_order_sleep(w, VLI_SLEEP_CHECK);

@@ -29,6 +29,11 @@
  *             (MPI_Bcast on MPI_COMM_WORLD) and wait for the send and receive
  *   twobcast: ranks 2i and 2i+1 form a communicator (MPI_Comm_split) and
  *             broadcast from 2i in it, all pairs at once
+ *   icollp2p: collp2p with MPI_Ibcast, one MPI_Waitall for all requests
+ *   iwaitany: the same, the requests taken one by one with MPI_Waitany
+ *   itest:    the same, each rank testing its MPI_Ibcast (MPI_Test) every
+ *             100 us of vl_compute until it is done, then MPI_Waitall
+ *   itwobcast: twobcast with MPI_Ibcast and MPI_Wait
  *   wildrdv:  rank 1 sends to rank 0 (MPI_Send), which takes it with
  *             MPI_Recv(MPI_ANY_SOURCE); at the same time rank 2 sends to rank 3
  *             (MPI_Send, MPI_Recv by name)
@@ -57,7 +62,7 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &np);
 	if (argc < 3) {
 		if (rank == 0)
-			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route|fanin|waitany|ring|gather|stream|fire|cross|testall|collp2p|twobcast|wildrdv|iwildrdv|iwildhold BYTES [DST]\n");
+			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route|fanin|waitany|ring|gather|stream|fire|cross|testall|collp2p|twobcast|icollp2p|iwaitany|itest|itwobcast|wildrdv|iwildrdv|iwildhold BYTES [DST]\n");
 		MPI_Finalize();
 		return 2;
 	}
@@ -183,6 +188,34 @@ int main(int argc, char **argv)
 			MPI_Irecv(c, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD, &rq[nr++]);
 		MPI_Bcast(rank == 0 ? b : c, n, MPI_BYTE, 0, MPI_COMM_WORLD);
 		MPI_Waitall(nr, rq, MPI_STATUSES_IGNORE);
+	} else if (!strcmp(mode, "icollp2p") || !strcmp(mode, "iwaitany") ||
+		   !strcmp(mode, "itest")) {
+		char *d = calloc((size_t)n + 1, 1);
+		int flag = 0, k;
+
+		if (rank == 0)
+			MPI_Isend(b, n, MPI_BYTE, 1, 1, MPI_COMM_WORLD, &rq[nr++]);
+		else if (rank == 1)
+			MPI_Irecv(c, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD, &rq[nr++]);
+		MPI_Ibcast(rank == 0 ? b : d, n, MPI_BYTE, 0, MPI_COMM_WORLD, &rq[nr++]);
+		if (!strcmp(mode, "iwaitany")) {
+			for (i = 0; i < nr; i++)
+				MPI_Waitany(nr, rq, &k, MPI_STATUS_IGNORE);
+		} else {
+			while (!strcmp(mode, "itest") && !flag) {
+				vl_compute(0.0001);
+				MPI_Test(&rq[nr - 1], &flag, MPI_STATUS_IGNORE);
+			}
+			MPI_Waitall(nr, rq, MPI_STATUSES_IGNORE);
+		}
+		free(d);
+	} else if (!strcmp(mode, "itwobcast")) {
+		MPI_Comm pair;
+
+		MPI_Comm_split(MPI_COMM_WORLD, rank / 2, rank, &pair);
+		MPI_Ibcast(rank % 2 ? c : b, n, MPI_BYTE, 0, pair, &rq[0]);
+		MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+		MPI_Comm_free(&pair);
 	} else if (!strcmp(mode, "twobcast")) {
 		MPI_Comm pair;
 
