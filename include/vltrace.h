@@ -67,7 +67,10 @@ enum vl_ev {
 	VL_EV_COLL = 9,   /* group operation: tag = VL_COLL_*, t0, t1, t2 = waiting ns,
 	                     t3 = number of group members, bytes = user bytes,
 	                     peer = root tid or -1 (no text); flags & VL_TF_V,
-	                     VL_TF_BLOCK: the MPI call made */
+	                     VL_TF_BLOCK: the MPI call made; flags & VL_TF_NB: a
+	                     nonblocking one (since 2026-11-27), t0 = begin of the
+	                     call that completed it, t4 = its start (readers take
+	                     an older one, which began at its start, for this) */
 	VL_EV_PARAM = 10, /* model parameters changed at t0: text = "key=value" */
 	VL_EV_IRECV = 11, /* a nonblocking receive posted (MPI_Irecv, a persistent start):
 	                     peer, tag = pattern (-1 = any), t0 = call begin, t1 = call end,

@@ -87,6 +87,7 @@ typedef struct rtask {
 	uint32_t tseq;        /* probe: the seq of the message it found */
 	int sflow;            /* send: its message is a flow on shared links */
 	rcoll *coll;
+	int64_t nbstart;      /* a nonblocking collective's new start */
 	int64_t waited;
 	/* clocks */
 	int64_t now, oprev_t1;    /* new clock; old end of the previous record */
@@ -1209,7 +1210,7 @@ static int do_coll(rpl *r, int i)
 		nr.u.v.t1 = t->now;
 		return put(r, i, &nr, od - t->waited, t->waited, od - c->u.v.t2, c->u.v.t2);
 	}
-	nb = c->u.v.t0 < t->oclk0;
+	nb = (c->flags & VL_TF_NB) != 0; /* (the reader makes older ones so) */
 	if (t->phase == 1) {
 		g = coll_get(r, t->ncoll++, kind, c->peer);
 		if (!g)
@@ -1217,7 +1218,12 @@ static int do_coll(rpl *r, int i)
 		if (nb)
 			approx(r, VLPOST_RPL_NBCOLL);
 		g->nb |= nb;
-		g->entry[rank] = t->t0n;
+		/* a nonblocking one starts at its recorded distance before the
+		 * call that completes it */
+		t->nbstart = t->t0n - (c->u.v.t0 - c->u.v.t4);
+		if (t->nbstart < t->start_new)
+			t->nbstart = t->start_new;
+		g->entry[rank] = nb ? t->nbstart : t->t0n;
 		g->flags |= c->flags & (VL_TF_V | VL_TF_BLOCK);
 		if (kind == VL_KIND_ALLTOALL) {
 			int k;
@@ -1243,12 +1249,14 @@ static int do_coll(rpl *r, int i)
 	}
 	nr.u.v.t0 = t->t0n;
 	nr.u.v.t1 = t->now;
-	nr.u.v.t2 = g->out[rank].wait;
+	nr.u.v.t2 = nb ? t->waited : g->out[rank].wait;
+	if (nb)
+		nr.u.v.t4 = t->nbstart;
 	if (--g->left == 0)
 		coll_free(r, g);
 	t->coll = NULL;
 	if (nb)
-		return put(r, i, &nr, 0, t->waited, 0, od);
+		return put(r, i, &nr, 0, t->waited, 0, c->u.v.t2);
 	return put(r, i, &nr, t->now - t->clk0 - t->waited, t->waited, od - c->u.v.t2, c->u.v.t2);
 }
 

@@ -52,7 +52,7 @@ static void swap_rec(vl_trec *r)
 	r->tag = (int32_t)__builtin_bswap32((uint32_t)r->tag);
 	r->peer = (int32_t)__builtin_bswap32((uint32_t)r->peer);
 	r->seq = __builtin_bswap32(r->seq);
-	text = r->type == VL_EV_MARK || r->type == VL_EV_COLL || r->type == VL_EV_PARAM;
+	text = r->type == VL_EV_MARK || r->type == VL_EV_PARAM; /* (COLL: no text) */
 	r->u.v.bytes = (int64_t)__builtin_bswap64((uint64_t)r->u.v.bytes);
 	r->u.v.t0 = (int64_t)__builtin_bswap64((uint64_t)r->u.v.t0);
 	r->u.v.t1 = (int64_t)__builtin_bswap64((uint64_t)r->u.v.t1);
@@ -244,10 +244,29 @@ static int tf_mcast_shared(const vlpost_tfile *f, const vl_trec *r)
 	       r->u.v.t0 == f->last_t0 && r->u.v.t1 == f->last_t1;
 }
 
-static int tf_check_times(vlpost_tfile *f, const vl_trec *r)
+/* A nonblocking collective's record (VL_TF_NB, since 2026-11-27) spans its
+ * completing call, t4 its start; older traces wrote it from its start on, so
+ * that it began inside the records after the start: read it as a new one. */
+static void tf_old_nbcoll(const vlpost_tfile *f, vl_trec *r)
+{
+	if (r->type != VL_EV_COLL || (r->flags & VL_TF_NB) || f->nrec == 0 ||
+	    r->u.v.t0 >= f->last_t1 || r->u.v.t1 < f->last_t1)
+		return;
+	r->flags |= VL_TF_NB;
+	r->u.v.t4 = r->u.v.t0;
+	r->u.v.t0 = f->last_t1;
+	if (r->u.v.t2 > r->u.v.t1 - r->u.v.t0)
+		r->u.v.t2 = r->u.v.t1 - r->u.v.t0;
+}
+
+static int tf_check_times(vlpost_tfile *f, vl_trec *r)
 {
 	unsigned long long i = (unsigned long long)f->nrec;
-	int64_t t0 = r->u.v.t0, t1 = r->u.v.t1;
+	int64_t t0, t1;
+
+	tf_old_nbcoll(f, r);
+	t0 = r->u.v.t0;
+	t1 = r->u.v.t1;
 	if (!in_range(t0) || !in_range(t1) || t1 < t0)
 		return tf_fail(f, VL_TR_ECORRUPT, "record %llu: bad times (t0 %lld, t1 %lld)", i,
 			       (long long)t0, (long long)t1);
@@ -335,7 +354,15 @@ static int tf_check_type(vlpost_tfile *f, vl_trec *r)
 	case VL_EV_PROBE:
 		return r->flags & VL_TF_FOUND ? tf_check_wait(f, r) : 0;
 	case VL_EV_COLL:
-		r->u.m.text[sizeof r->u.m.text - 1] = '\0';
+		if ((r->flags & VL_TF_NB) &&
+		    (r->u.v.t4 < f->start_ns || r->u.v.t4 > r->u.v.t0))
+			return tf_fail(f, VL_TR_ECORRUPT,
+				       "record %llu: nonblocking collective started at %lld, "
+				       "outside the task's start %lld .. its completing call %lld",
+				       i, (long long)r->u.v.t4, (long long)f->start_ns,
+				       (long long)r->u.v.t0);
+		if (!(r->flags & VL_TF_NB))
+			r->u.m.text[sizeof r->u.m.text - 1] = '\0';
 		return tf_check_bytes(f, r->u.v.bytes) < 0 ? -1 : tf_check_wait(f, r);
 	case VL_EV_MARK:
 	case VL_EV_PARAM:

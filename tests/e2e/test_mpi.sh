@@ -435,6 +435,15 @@ run $p "$CFG" icoll ibcast $n 1 0
 assert_eq "ibcast p=4 root 1, rank 0 (relative 3)" $((lg * S + 2 * X)) "$(get 0 end)"
 run $p "$CFG" icoll iallreduce $n 0 1000000
 assert_eq "iallreduce p=4 under 1 ms of computation: no waiting" 1000000 "$(get 0 end)"
+# its record spans the MPI_Wait that completed it (flags 4 = VL_TF_NB, t4 its
+# start); before 2026-11-27 it began at its start, inside the computation
+# after it, and every view rejected the traces as corrupt
+assert_eq "iallreduce under computation: the record of rank 0 (flags, t0, t1, t2, t4)" \
+	"4 1000000 1000000 0 0" \
+	"$("$BUILD/vlpost" dump "$WORK/trace" 2>&1 | awk '$1 == 0 && $2 == "coll" { print $3, $8, $9, $10, $12 }')"
+assert_eq "iallreduce under computation: replayed on the run's VMConfig, every record reproduced" \
+	"every record reproduced" \
+	"$("$BUILD/vlpost" replay --vmconfig "$CFG" "$WORK/trace" 2>&1 > /dev/null | grep -o 'every record reproduced')"
 # polling with MPI_Test: each unsuccessful test costs R (own node: a collective
 # has no single source) until the exit
 run $p "$CFG" icoll ibarrier 0 0 0 poll

@@ -357,18 +357,27 @@ void vlmpi_coll_free(vlmpi_coll *c)
 
 /* Move the clock to the exit the algorithm gives this rank.  A blocking
  * collective costs its communication and waiting; a nonblocking one overlaps
- * with what the rank did since the call, and only waits for what is left. */
-void vlmpi_coll_leave(vlmpi_comm *v, vlmpi_coll *c, int blocking)
+ * with what the rank did since the call, and only waits for what is left:
+ * its record spans the call that completes it (begun at t_call), with its
+ * start in t4 (VL_TF_NB). */
+void vlmpi_coll_leave(vlmpi_comm *v, vlmpi_coll *c, int blocking, int64_t t_call)
 {
+	unsigned flags = c->variant == VLCOLL_V ? VL_TF_V : c->variant == VLCOLL_BLOCK ? VL_TF_BLOCK : 0;
+	int root = c->root >= 0 ? v->world[c->root] : -1;
+	int64_t bytes = c->n > 0 ? c->mine[2] : 0, before = vli_t.now;
+
 	if (blocking) {
 		vli_wait_until(vli_t.now + c->o.wait);
 		vli_comm(c->o.comm);
-	} else {
-		vli_wait_until(c->o.exit);
+		vli_trace_msg(VL_EV_COLL, root, VL_COLL_MPI + c->kind, 0, bytes, c->t0, vli_t.now,
+			      c->o.wait, v->size, flags);
+		return;
 	}
-	vli_trace_msg(VL_EV_COLL, c->root >= 0 ? v->world[c->root] : -1, VL_COLL_MPI + c->kind, 0,
-		      c->n > 0 ? c->mine[2] : 0, c->t0, vli_t.now, c->o.wait, v->size,
-		      c->variant == VLCOLL_V ? VL_TF_V : c->variant == VLCOLL_BLOCK ? VL_TF_BLOCK : 0);
+	vli_wait_until(c->o.exit);
+	if (t_call > before)
+		t_call = before;
+	vli_trace_msg4(VL_EV_COLL, root, VL_COLL_MPI + c->kind, 0, bytes, t_call, vli_t.now,
+		       vli_t.now - before, v->size, c->t0, flags | VL_TF_NB);
 }
 
 /* Time a blocking collective that has just run for real: exchange entry times
@@ -385,7 +394,7 @@ int vlmpi_coll_time(vlmpi_comm *v, int kind, int variant, int root, int64_t t0,
 				&cr_));
 	if (rc == MPI_SUCCESS) {
 		coll_sim(v, c, 1);
-		vlmpi_coll_leave(v, c, 1);
+		vlmpi_coll_leave(v, c, 1, t0);
 	}
 	vlmpi_coll_free(c);
 	return rc;

@@ -44,7 +44,7 @@ static void complete(vlmpi_req *q, const MPI_Status *st, int64_t t0)
 {
 	if (q->kind == VLMPI_REQ_COLL) {
 		vlmpi_coll_ready(q, 1);
-		vlmpi_coll_leave(q->vc, q->coll, 0);
+		vlmpi_coll_leave(q->vc, q->coll, 0, t0);
 		vlmpi_coll_free(q->coll);
 		q->coll = NULL;
 	} else if (q->kind == VLMPI_REQ_RECV) {

@@ -413,8 +413,9 @@ void vlmpi_coll_progress(void);
 /* The virtual exit of c, once vlmpi_coll_ready. */
 int64_t vlmpi_coll_exit(const struct vlmpi_coll *c);
 /* Moves the clock to c's exit and traces the collective (blocking: costs its
- * communication and waiting; else waits for what is left). */
-void vlmpi_coll_leave(vlmpi_comm *v, struct vlmpi_coll *c, int blocking);
+ * communication and waiting; else waits for what is left, in the call that
+ * began at t_call). */
+void vlmpi_coll_leave(vlmpi_comm *v, struct vlmpi_coll *c, int blocking, int64_t t_call);
 /* Frees c. */
 void vlmpi_coll_free(struct vlmpi_coll *c);
 /* The number of c among the collectives of its communicator (virtual order). */

@@ -339,6 +339,65 @@ START_TEST(test_read_mcast_shared)
 }
 END_TEST
 
+/* A nonblocking collective's record: since 2026-11-27 it spans the call that
+ * completed it (VL_TF_NB, t4 its start); an older one began at its start,
+ * inside the records after it, and the reader rejected the whole trace:
+ * now it reads it as a new one.  A start outside the task is corrupt. */
+static void write_nbcoll(int form)
+{
+	FILE *w = tw_open(0x40001, 100);
+	vl_trec r;
+
+	tw_start(w, 100);
+	tw_rec(w, VL_EV_COMPUTE, 0, 0, 0, 0, 0, 150, 400, 0, 0);
+	if (form == 0) /* new: completed in a call at 400 .. 700, started at 120 */
+		r = vl_trec_make(VL_EV_COLL, VL_TF_NB, -1, VL_COLL_MPI + VL_KIND_ALLREDUCE, 0, 64,
+				 400, 700, 300, 4, 120);
+	else if (form == 1) /* old: from its start, waiting 500 (the simulated) */
+		r = vl_trec_make(VL_EV_COLL, 0, -1, VL_COLL_MPI + VL_KIND_ALLREDUCE, 0, 64, 120,
+				 700, 500, 4, 0);
+	else /* new, started before the task */
+		r = vl_trec_make(VL_EV_COLL, VL_TF_NB, -1, VL_COLL_MPI + VL_KIND_ALLREDUCE, 0, 64,
+				 400, 700, 300, 4, 50);
+	ck_assert_int_eq(fwrite(&r, sizeof r, 1, w), 1);
+	tw_end(w, 700);
+	fclose(w);
+}
+
+START_TEST(test_read_nbcoll)
+{
+	vlpost_tfile f;
+	vl_trec r;
+	int form, i;
+
+	for (form = 0; form < 2; form++) {
+		write_nbcoll(form);
+		ck_assert_int_eq(vlpost_tfile_open(&f, path_of(0x40001), 0, 1), 0);
+		for (i = 0; i < 3; i++)
+			ck_assert_int_eq(vlpost_tfile_next(&f, &r), 1);
+		ck_assert_int_eq(r.type, VL_EV_COLL);
+		ck_assert_uint_eq(r.flags & VL_TF_NB, VL_TF_NB);
+		ck_assert_int_eq(r.u.v.t0, 400);
+		ck_assert_int_eq(r.u.v.t1, 700);
+		ck_assert_int_eq(r.u.v.t2, 300); /* (old: cut to the call) */
+		ck_assert_int_eq(r.u.v.t3, 4);
+		ck_assert_int_eq(r.u.v.t4, 120);
+		ck_assert_int_eq(vlpost_tfile_next(&f, &r), 1);
+		ck_assert_int_eq(r.type, VL_EV_END);
+		ck_assert_int_eq(vlpost_tfile_next(&f, &r), 0);
+		vlpost_tfile_close(&f);
+	}
+	write_nbcoll(2);
+	ck_assert_int_eq(vlpost_tfile_open(&f, path_of(0x40001), 0, 1), 0);
+	while (vlpost_tfile_next(&f, &r) == 1)
+		;
+	ck_assert_int_eq(f.err, VL_TR_ECORRUPT);
+	if (!strstr(f.errmsg, "record 2: nonblocking collective started at 50"))
+		ck_abort_msg("message '%s'", f.errmsg);
+	vlpost_tfile_close(&f);
+}
+END_TEST
+
 static void bad_header(size_t off, const void *val, size_t len, const char *want)
 {
 	vlpost_tfile f;
@@ -907,6 +966,7 @@ static Suite *suite(void)
 	tcase_add_test(r, test_read_unknown_type);
 	tcase_add_test(r, test_read_corrupt);
 	tcase_add_test(r, test_read_mcast_shared);
+	tcase_add_test(r, test_read_nbcoll);
 	tcase_add_test(r, test_read_bad_headers);
 	tcase_add_test(r, test_read_short_header);
 	tcase_add_test(r, test_read_printable_names);
