@@ -9,9 +9,11 @@
 #    recursive-doubling allreduce on a bus k (L + p m/B), pairwise alltoall on
 #    a bus (p-1)(L + p m/B), an exchange on half-duplex links L + 2 m/B, a
 #    fat tree's shared spine; with [topology] collectives = shared also with
-#    the other messages at the same time (a blocking collective): a bcast
-#    beside an Isend on one link, two bcasts of two communicators on a bus,
-#    L + 2 m/B (by default each alone, L + m/B);
+#    the other messages at the same time: a bcast (or an Ibcast, waited
+#    for with MPI_Waitall, MPI_Waitany or an MPI_Test loop) beside an Isend
+#    on one link, two bcasts (Ibcasts) of two communicators on a bus,
+#    L + 2 m/B (by default each alone, L + m/B), an Ibcast started late
+#    sharing with a later send, whichever rank is late in real time;
 #  - a point-to-point message takes its route's latency (torus: a hop's per
 #    hop) plus m/B, and messages of separate calls share the links too
 #    (vlayer/core/order_flows.c): rank 0's Isends to 3 hosts each L + 3 m/B,
@@ -303,6 +305,79 @@ for name in fanout-star fanin-star rdv-gather-star rdv-ring-bus rdv-wildrdv-bus 
 done
 assert_eq "star, ranks 1-3 through the board server: rank 0's three Isends share its link, L + 3 m/B" \
 	"$((L + 3 * MB)) $((L + 3 * MB)) $((L + 3 * MB))" "$(ends fanout-star.remote | cut -d' ' -f2-4)"
+
+# ---- a nonblocking collective's messages share the links with the others
+# ([topology] collectives = shared, since 2026-11-27; before, they kept to
+# themselves: L + m/B).  Until they are all in the run's table, its floor on
+# the board holds back what is final (vli_flow_coll_floor) ----
+for mode in icollp2p iwaitany itest; do
+	run "$mode-star" 2 star "$WORK/pattern" $mode $M
+	run "$mode-cstar" 2 cstar "$WORK/pattern" $mode $M
+	run "rdv-$mode-cstar" 2 rcstar "$WORK/pattern" $mode $M
+done
+for mode in icollp2p iwaitany; do
+	assert_eq "star, apart: $mode, an Ibcast beside an Isend, each alone: L + m/B" \
+		"0 $((L + MB))" "$(ends $mode-star)"
+	assert_eq "star, collectives = shared: $mode, rank 0's Isend and their Ibcast's message share rank 0's link: L + 2 m/B" \
+		"0 $((L + 2 * MB))" "$(ends $mode-cstar)"
+	assert_eq "rendezvous, star, collectives = shared: $mode, the root ending with the data too" \
+		"$((L + 2 * MB)) $((L + 2 * MB))" "$(ends rdv-$mode-cstar)"
+done
+# itest: MPI_Test every 100 us of vl_compute: done at the first test after
+# the exit (rank 0, eager root: at once)
+assert_eq "star, apart: Ibcast tested every 100 us: ends 0.1 ms, 0.7 ms" "100000 700000" \
+	"$(ends itest-star)"
+assert_eq "star, collectives = shared: Ibcast tested every 100 us: rank 1 done at 1.4 ms (L + 2 m/B)" \
+	"100000 1400000" "$(ends itest-cstar)"
+assert_eq "rendezvous, star, collectives = shared: Ibcast tested every 100 us: both 1.4 ms" \
+	"1400000 1400000" "$(ends rdv-itest-cstar)"
+run itwobcast-cbus 4 cbus "$WORK/pattern" itwobcast $M
+assert_eq "bus, collectives = shared: two Ibcasts in two communicators at once: L + 2 m/B" \
+	"0 $((L + 2 * MB)) 0 $((L + 2 * MB))" "$(ends itwobcast-cbus)"
+run rdv-itwobcast-cbus 4 rcbus "$WORK/pattern" itwobcast $M
+assert_eq "rendezvous, bus, collectives = shared: two Ibcasts, the roots ending with the data" \
+	"$((L + 2 * MB)) $((L + 2 * MB)) $((L + 2 * MB)) $((L + 2 * MB))" "$(ends rdv-itwobcast-cbus)"
+# ilate: rank 1 starts the Ibcast at 0.5 ms (its message leaves then), rank 0
+# sends at 1 ms: the two share from 1 ms + L: the bcast's ends at
+# 1 ms + L + 2 (0.5 ms + m/B - 1 ms) = 1320720, the send's m/B - (0.5 ms +
+# m/B - 1 ms) = 0.5 ms after it; whichever rank is late in real time (0.2 s
+# spun): without the floor, rank 0's rendezvous ended at 1 ms + L + m/B when
+# rank 1 was late
+IL=$((1000000 + L + 2 * (500000 + MB - 1000000)))
+for d in 0 1; do
+	run "ilate$d-star" 2 star "$WORK/pattern" ilate $M $d
+	assert_eq "star, apart, rank $d late in real time: Ibcast from 0.5 ms and a send from 1 ms, each alone" \
+		"1000000 $((1000000 + L + MB))" "$(ends ilate$d-star)"
+	run "ilate$d-cstar" 2 cstar "$WORK/pattern" ilate $M $d
+	assert_eq "star, collectives = shared, rank $d late in real time: the send shares with the Ibcast's message" \
+		"1000000 $((IL + 500000))" "$(ends ilate$d-cstar)"
+	run "rdv-ilate$d-cstar" 2 rcstar "$WORK/pattern" ilate $M $d
+	assert_eq "rendezvous, star, collectives = shared, rank $d late in real time: the same, rank 0's send ending with its data" \
+		"$((IL + 500000)) $((IL + 500000))" "$(ends rdv-ilate$d-cstar)"
+done
+same_traces "ilate, collectives = shared: rank 0 or rank 1 late in real time" "$WORK/ilate0-cstar" \
+	"$WORK/ilate1-cstar"
+same_traces "rendezvous ilate, collectives = shared: rank 0 or rank 1 late in real time" \
+	"$WORK/rdv-ilate0-cstar" "$WORK/rdv-ilate1-cstar"
+# the same traces beside a CPU hog, and with ranks 1-3 through the board server
+timeout 60 sh -c 'while :; do :; done' &
+hog=$!
+for name in icollp2p-cstar rdv-iwaitany-cstar rdv-itest-cstar rdv-itwobcast-cbus rdv-ilate1-cstar; do
+	mode=${name%-*}
+	mode=${mode#rdv-}
+	c=${name##*-}
+	case $name in rdv-*) c=r$c ;; esac
+	np=2
+	[ "$mode" = itwobcast ] && np=4
+	arg=
+	case $mode in ilate*) arg=${mode#ilate}; mode=ilate ;; esac
+	run "$name.hog" $np "$c" "$WORK/pattern" "$mode" $M $arg
+	same_traces "$name: a run beside a CPU hog" "$WORK/$name" "$WORK/$name.hog"
+	VLAYER_BOARD_REMOTE=1 run "$name.remote" $np "$c" "$WORK/pattern" "$mode" $M $arg
+	same_traces "$name: ranks 1-3 through the board server" "$WORK/$name" "$WORK/$name.remote"
+done
+kill $hog 2> /dev/null
+wait $hog 2> /dev/null
 
 # ---- a waiting rank's bound comes back up (hpcc's ring got stuck) ----
 # links/rebound.c: rank 2 waits for rank 0 while rank 3's message (of its own

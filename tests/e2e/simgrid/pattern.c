@@ -34,6 +34,12 @@
  *   itest:    the same, each rank testing its MPI_Ibcast (MPI_Test) every
  *             100 us of vl_compute until it is done, then MPI_Waitall
  *   itwobcast: twobcast with MPI_Ibcast and MPI_Wait
+ *   ilate:    rank 0 starts a broadcast (MPI_Ibcast), computes 1 ms
+ *             (vl_compute), sends to rank 1 (MPI_Send), then waits for the
+ *             broadcast; rank 1 computes 0.5 ms, starts the broadcast,
+ *             receives rank 0's message, then waits for the broadcast;
+ *             rank DST first spins 0.2 s of real time (so that the other
+ *             gets ahead of it in real time)
  *   wildrdv:  rank 1 sends to rank 0 (MPI_Send), which takes it with
  *             MPI_Recv(MPI_ANY_SOURCE); at the same time rank 2 sends to rank 3
  *             (MPI_Send, MPI_Recv by name)
@@ -62,7 +68,7 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &np);
 	if (argc < 3) {
 		if (rank == 0)
-			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route|fanin|waitany|ring|gather|stream|fire|cross|testall|collp2p|twobcast|icollp2p|iwaitany|itest|itwobcast|wildrdv|iwildrdv|iwildhold BYTES [DST]\n");
+			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route|fanin|waitany|ring|gather|stream|fire|cross|testall|collp2p|twobcast|icollp2p|iwaitany|itest|itwobcast|ilate|wildrdv|iwildrdv|iwildhold BYTES [DST]\n");
 		MPI_Finalize();
 		return 2;
 	}
@@ -209,6 +215,21 @@ int main(int argc, char **argv)
 			MPI_Waitall(nr, rq, MPI_STATUSES_IGNORE);
 		}
 		free(d);
+	} else if (!strcmp(mode, "ilate") && np == 2) {
+		if (rank == dst)
+			spin_real(0.2);
+		vl_compute(rank == 0 ? 0 : 0.0005);
+		MPI_Ibcast(rank == 0 ? b : c, n, MPI_BYTE, 0, MPI_COMM_WORLD, &rq[0]);
+		if (rank == 0) {
+			vl_compute(0.001);
+			MPI_Send(b, n, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
+		} else {
+			char *d = calloc((size_t)n + 1, 1);
+
+			MPI_Recv(d, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			free(d);
+		}
+		MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
 	} else if (!strcmp(mode, "itwobcast")) {
 		MPI_Comm pair;
 
