@@ -660,14 +660,15 @@ void vli_flow_coll_quit(uint64_t on, uint64_t n, uint32_t *taken, int nt)
 		return;
 	}
 	t = &vli_bd->flows;
-	qsort(taken, (size_t)nt, sizeof *taken, cmp_u32);
+	if (nt > 0)
+		qsort(taken, (size_t)nt, sizeof *taken, cmp_u32);
 	vli_board_lock();
 	if ((c = vli_order_coll_locked(on, n)) && ++c->quit >= c->size)
 		floor_off_locked(c); /* (every member's messages are in) */
 	for (i = 0; i < t->hwm; i++)
 		if (t->e[i].used && !t->e[i].consumed && t->e[i].coll_on == on &&
 		    t->e[i].coll_n == n &&
-		    !bsearch(&t->e[i].seq, taken, (size_t)nt, sizeof *taken, cmp_u32))
+		    (nt == 0 || !bsearch(&t->e[i].seq, taken, (size_t)nt, sizeof *taken, cmp_u32)))
 			vli_ftab_consume(t, i);
 	vli_board_unlock();
 }
