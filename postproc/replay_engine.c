@@ -149,8 +149,9 @@ static const char *const approx_text[VLPOST_RPL_NMSGS] = {
 	"sleeps: a loop that sleeps until something happens may sleep another number of "
 	"times on another machine",
 	"vl_set_param changes are not applied: the replay uses the given VMConfig throughout",
-	"nonblocking collectives: their entry is placed at its recorded distance from the "
-	"completing call",
+	"nonblocking collectives: their start is placed at its recorded distance from the "
+	"completing call (and with [topology] collectives = shared their messages do not "
+	"share the links with the others', as they did online)",
 	"collectives on communicators smaller than MPI_COMM_WORLD and pvm_barrier: their "
 	"recorded duration is kept",
 	"messages from or to tasks without a trace (or untimed ones): their recorded "
