@@ -69,8 +69,9 @@ enum vl_ev {
 	                     peer = root tid or -1 (no text); flags & VL_TF_V,
 	                     VL_TF_BLOCK: the MPI call made; flags & VL_TF_NB: a
 	                     nonblocking one (since 2026-11-27), t0 = begin of the
-	                     call that completed it, t4 = its start (readers take
-	                     an older one, which began at its start, for this) */
+	                     call that completed it, t4 = its start, seq = the key
+	                     of its VL_EV_ICOLL (readers take an older one, which
+	                     began at its start, for this, with seq 0) */
 	VL_EV_PARAM = 10, /* model parameters changed at t0: text = "key=value" */
 	VL_EV_IRECV = 11, /* a nonblocking receive posted (MPI_Irecv, a persistent start):
 	                     peer, tag = pattern (-1 = any), t0 = call begin, t1 = call end,
@@ -79,10 +80,17 @@ enum vl_ev {
 	                     peer = destination, tag, seq = the message's seq, bytes,
 	                     t0 = call begin, t1 = call end, t2 = waiting ns inside [t0,t1],
 	                     t4 = the request number of its VL_EV_SEND */
-	VL_EV_SLEEP = 13  /* the program slept (nanosleep, usleep, sleep, clock_nanosleep):
+	VL_EV_SLEEP = 13, /* the program slept (nanosleep, usleep, sleep, clock_nanosleep):
 	                     t0, t1; [t0,t1] is waiting */
+	VL_EV_ICOLL = 14  /* a nonblocking collective started (since 2026-11-27): tag =
+	                     VL_COLL_MPI + kind, t0 = t1 = the call, t3 = number of
+	                     members, bytes, peer = root tid or -1, seq = its key (1, 2,
+	                     ... per task; its VL_TF_NB COLL record, at its completion,
+	                     has the same); flags & VL_TF_SHARED: its messages may share
+	                     the [topology]'s links (collectives = shared, the board
+	                     took its floor) */
 };
-#define VL_EV_LAST VL_EV_SLEEP
+#define VL_EV_LAST VL_EV_ICOLL
 
 enum vl_coll { VL_COLL_BARRIER = 1, VL_COLL_BCAST, VL_COLL_REDUCE, VL_COLL_GATHER,
 	       VL_COLL_SCATTER, VL_COLL_JOIN, VL_COLL_LEAVE,

@@ -57,7 +57,11 @@ typedef struct rreq {
 typedef struct rcoll {
 	uint64_t k;
 	int kind, root, arrived, left, done;
-	int nb;               /* a nonblocking one (any member's record says so) */
+	int nb;               /* a nonblocking one (any member's record says so): 1
+				 found at its completion (a trace without its
+				 VL_EV_ICOLL), 2 started by its VL_EV_ICOLL */
+	int unshared;         /* (2) a member's start says its messages kept to
+				 themselves */
 	vlcoll_job *job;      /* sharing the links with the other messages: running */
 	vlcoll_net net;
 	struct rpl *r;
@@ -88,6 +92,8 @@ typedef struct rtask {
 	int sflow;            /* send: its message is a flow on shared links */
 	rcoll *coll;
 	int64_t nbstart;      /* a nonblocking collective's new start */
+	struct rnb { uint32_t key; rcoll *g; } *nbo; /* its nonblocking collectives started */
+	int nnb, cnb;
 	int64_t waited;
 	/* clocks */
 	int64_t now, oprev_t1;    /* new clock; old end of the previous record */
@@ -149,9 +155,10 @@ static const char *const approx_text[VLPOST_RPL_NMSGS] = {
 	"sleeps: a loop that sleeps until something happens may sleep another number of "
 	"times on another machine",
 	"vl_set_param changes are not applied: the replay uses the given VMConfig throughout",
-	"nonblocking collectives: their start is placed at its recorded distance from the "
-	"completing call (and with [topology] collectives = shared their messages do not "
-	"share the links with the others', as they did online)",
+	"nonblocking collectives of a trace written before 2026-11-27 (without their start "
+	"record): their start is placed at its recorded distance from the completing call "
+	"(and with [topology] collectives = shared their messages do not share the links "
+	"with the others', as they did online)",
 	"collectives on communicators smaller than MPI_COMM_WORLD and pvm_barrier: their "
 	"recorded duration is kept",
 	"messages from or to tasks without a trace (or untimed ones): their recorded "
@@ -1172,7 +1179,7 @@ static int coll_run(rpl *r, rcoll *g)
 	in.entry = g->entry;
 	in.bytes = g->bytes;
 	in.variant = coll_variant(g, p);
-	if (r->flows && !g->nb && r->nw->topo.coll_shared) {
+	if (r->flows && r->nw->topo.coll_shared && g->nb != 1 && !g->unshared) {
 		g->r = r;
 		g->net.ctx = g;
 		g->net.add = cnet_add;
@@ -1191,6 +1198,75 @@ static int coll_run(rpl *r, rcoll *g)
 		return coll_resume(r, g);
 	coll_done(r, g);
 	return 0;
+}
+
+/* Member t of a world collective arrives (record c, kind): its entry and
+ * bytes; NULL: out of memory.  (The caller counts it in g->arrived.) */
+static rcoll *coll_arrive(rpl *r, rtask *t, const vl_trec *c, int kind, int64_t entry, int nb)
+{
+	int rank = t->tid, p = r->n, k;
+	rcoll *g = coll_get(r, t->ncoll++, kind, c->peer);
+
+	if (!g)
+		return NULL;
+	g->nb |= nb;
+	g->entry[rank] = entry;
+	g->flags |= c->flags & (VL_TF_V | VL_TF_BLOCK);
+	if (kind == VL_KIND_ALLTOALL)
+		for (k = 0; k < p; k++)
+			g->bytes[(size_t)rank * (size_t)p + (size_t)k] = c->u.v.bytes;
+	else
+		g->bytes[rank] = c->u.v.bytes;
+	return g;
+}
+
+/* The nonblocking collective task t started with key (its VL_EV_ICOLL),
+ * taken off its list; NULL if none. */
+static rcoll *nb_take(rtask *t, uint32_t key)
+{
+	int j;
+
+	for (j = 0; key && j < t->nnb; j++)
+		if (t->nbo[j].key == key) {
+			rcoll *g = t->nbo[j].g;
+
+			t->nbo[j] = t->nbo[--t->nnb];
+			return g;
+		}
+	return NULL;
+}
+
+/* A nonblocking collective starts: a world collective arrives here (its
+ * messages then share the links with the others from its start, as
+ * online); the call costs nothing. */
+static int do_icoll(rpl *r, int i)
+{
+	rtask *t = &r->t[i];
+	vl_trec *c = &t->cur, nr = *c;
+	int kind = c->tag - VL_COLL_MPI;
+	rcoll *g;
+
+	nr.u.v.t0 = nr.u.v.t1 = t->t0n;
+	if (r->world && c->tag >= VL_COLL_MPI && kind < VL_KIND_N && c->u.v.t3 == r->n) {
+		if (t->nnb == t->cnb) {
+			int n = t->cnb ? 2 * t->cnb : 8;
+			struct rnb *q = realloc(t->nbo, sizeof *q * (size_t)n);
+
+			if (!q)
+				return fail(r, "out of memory");
+			t->nbo = q;
+			t->cnb = n;
+		}
+		if (!(g = coll_arrive(r, t, c, kind, t->t0n, 2)))
+			return fail(r, "out of memory");
+		if (!(c->flags & VL_TF_SHARED))
+			g->unshared = 1;
+		t->nbo[t->nnb].key = c->seq;
+		t->nbo[t->nnb++].g = g;
+		if (++g->arrived == r->n && coll_run(r, g) < 0)
+			return -1;
+	}
+	return put(r, i, &nr, 0, 0, 0, 0);
 }
 
 static int do_coll(rpl *r, int i)
@@ -1212,27 +1288,23 @@ static int do_coll(rpl *r, int i)
 		return put(r, i, &nr, od - t->waited, t->waited, od - c->u.v.t2, c->u.v.t2);
 	}
 	nb = (c->flags & VL_TF_NB) != 0; /* (the reader makes older ones so) */
-	if (t->phase == 1) {
-		g = coll_get(r, t->ncoll++, kind, c->peer);
+	if (t->phase == 1 && nb && (g = nb_take(t, c->seq)) != NULL) {
+		/* started by its VL_EV_ICOLL */
+		t->nbstart = g->entry[rank];
+		t->coll = g;
+		t->phase = 2;
+	} else if (t->phase == 1) {
+		if (nb) {
+			approx(r, VLPOST_RPL_NBCOLL);
+			/* without its start: it starts at its recorded distance
+			 * before the call that completes it */
+			t->nbstart = t->t0n - (c->u.v.t0 - c->u.v.t4);
+			if (t->nbstart < t->start_new)
+				t->nbstart = t->start_new;
+		}
+		g = coll_arrive(r, t, c, kind, nb ? t->nbstart : t->t0n, nb);
 		if (!g)
 			return fail(r, "out of memory");
-		if (nb)
-			approx(r, VLPOST_RPL_NBCOLL);
-		g->nb |= nb;
-		/* a nonblocking one starts at its recorded distance before the
-		 * call that completes it */
-		t->nbstart = t->t0n - (c->u.v.t0 - c->u.v.t4);
-		if (t->nbstart < t->start_new)
-			t->nbstart = t->start_new;
-		g->entry[rank] = nb ? t->nbstart : t->t0n;
-		g->flags |= c->flags & (VL_TF_V | VL_TF_BLOCK);
-		if (kind == VL_KIND_ALLTOALL) {
-			int k;
-			for (k = 0; k < p; k++)
-				g->bytes[(size_t)rank * (size_t)p + (size_t)k] = c->u.v.bytes;
-		} else {
-			g->bytes[rank] = c->u.v.bytes;
-		}
 		t->coll = g;
 		t->phase = 2;
 		if (++g->arrived == p && coll_run(r, g) < 0)
@@ -1320,6 +1392,8 @@ static int step(rpl *r, int i)
 		return do_spawn(r, i);
 	case VL_EV_COLL:
 		return do_coll(r, i);
+	case VL_EV_ICOLL:
+		return do_icoll(r, i);
 	case VL_EV_COMPUTE:
 	case VL_EV_SLEEP:
 		/* vl_compute and sleeps last as long on any machine */
@@ -1588,6 +1662,7 @@ out:
 			free(r.t[i].req);
 			free(r.t[i].look);
 			free(r.t[i].mc_arr);
+			free(r.t[i].nbo);
 		}
 	while (r.colls)
 		coll_free(&r, r.colls);

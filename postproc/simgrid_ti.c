@@ -231,6 +231,8 @@ void vlpost_sg_ti_rec(vlpost_sg_ti *t, const vl_trec *r, FILE *out)
 		t->cur = r->u.v.t0;
 	}
 	switch (r->type) {
+	case VL_EV_ICOLL: /* (the collective is exported at its completion) */
+		break;
 	case VL_EV_COMPUTE:
 		compute_ns(t, span(t, r), out);
 		break;

@@ -364,6 +364,12 @@ static int tf_check_type(vlpost_tfile *f, vl_trec *r)
 		if (!(r->flags & VL_TF_NB))
 			r->u.m.text[sizeof r->u.m.text - 1] = '\0';
 		return tf_check_bytes(f, r->u.v.bytes) < 0 ? -1 : tf_check_wait(f, r);
+	case VL_EV_ICOLL:
+		if (r->u.v.t1 != r->u.v.t0 || r->seq == 0)
+			return tf_fail(f, VL_TR_ECORRUPT,
+				       "record %llu: a nonblocking collective's start with a "
+				       "duration or no key", i);
+		return tf_check_bytes(f, r->u.v.bytes);
 	case VL_EV_MARK:
 	case VL_EV_PARAM:
 		r->u.m.text[sizeof r->u.m.text - 1] = '\0';

@@ -478,7 +478,8 @@ done
 for name in bcast-star allreduce-bus alltoall-bus route-torus fanout-star fanin-star ring-bus \
 	exchange-half rdv-fanout-star rdv-gather-star rdv-ring-bus rdv-exchange-half rdv-fanin-star rdv-waitany-star rdv-cross-bus rdv-testall-star \
 	rdv-stream-half rdv-fire-half collp2p-star collp2p-cstar rdv-collp2p-cstar rdv-wildrdv-bus \
-	rdv-iwildrdv-bus rdv-iwildhold-bus; do
+	rdv-iwildrdv-bus rdv-iwildhold-bus icollp2p-cstar rdv-icollp2p-cstar rdv-iwaitany-cstar \
+	rdv-itest-cstar rdv-itwobcast-cbus ilate1-cstar rdv-ilate0-cstar rdv-ilate1-cstar; do
 	rm -rf "$WORK/rpl"
 	if "$BUILD/vlpost" replay --vmconfig "$WORK/$name/vmconfig.ini" -o "$WORK/rpl" "$WORK/$name" \
 		> "$WORK/rpl.out" 2>&1; then
@@ -487,6 +488,20 @@ for name in bcast-star allreduce-bus alltoall-bus route-torus fanout-star fanin-
 		fail "$name: vlpost replay: $(tail -3 "$WORK/rpl.out")"
 	fi
 done
+
+# what-if: a nonblocking collective's start is in the trace (VL_EV_ICOLL), so
+# that its messages share the links in the replay too: the rendezvous ilate
+# run replayed on a bus at half the bandwidth gives a fresh run's traces
+sed 's/^kind = star$/kind = bus/; s/^bandwidth = 100MB\/s$/bandwidth = 50MB\/s/' "$WORK/rcstar.ini" \
+	> "$WORK/rcbus50.ini"
+run rdv-ilate1-bus50 2 rcbus50 "$WORK/pattern" ilate $M 1
+rm -rf "$WORK/rpl"
+"$BUILD/vlpost" replay --vmconfig "$WORK/rcbus50.ini" -o "$WORK/rpl" "$WORK/rdv-ilate1-cstar" \
+	> "$WORK/rpl.out" 2>&1 || fail "rdv-ilate1-cstar on a bus: vlpost replay: $(tail -3 "$WORK/rpl.out")"
+same_traces "rendezvous ilate replayed on a bus at 50 MB/s: a fresh run's traces" \
+	"$WORK/rdv-ilate1-bus50" "$WORK/rpl"
+assert_eq "rendezvous ilate on a bus at 50 MB/s: not the star's ends" 1 \
+	"$([ "$(ends rdv-ilate1-bus50)" != "$(ends rdv-ilate1-cstar)" ] && echo 1)"
 
 # ---- SimGrid's flow model on the same platform ----
 if command -v "${SMPIRUN:-smpirun}" > /dev/null 2>&1; then

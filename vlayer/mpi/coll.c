@@ -29,6 +29,7 @@ struct vlmpi_coll {
 	uint64_t num;           /* its number among the collectives of its communicator */
 	uint64_t on;            /* virtual order: recorded on the board (nonblocking) */
 	int floor;              /* its floor recorded (nonblocking, shared links) */
+	uint32_t key;           /* (nonblocking) its records' seq, 1, 2, ... */
 	int waited;             /* a Wait runs its simulation (not the others) */
 	int64_t lb;             /* its simulation's least estimate waited for */
 	vlmpi_comm *v;
@@ -376,7 +377,7 @@ void vlmpi_coll_leave(vlmpi_comm *v, vlmpi_coll *c, int blocking, int64_t t_call
 	vli_wait_until(c->o.exit);
 	if (t_call > before)
 		t_call = before;
-	vli_trace_msg4(VL_EV_COLL, root, VL_COLL_MPI + c->kind, 0, bytes, t_call, vli_t.now,
+	vli_trace_msg4(VL_EV_COLL, root, VL_COLL_MPI + c->kind, c->key, bytes, t_call, vli_t.now,
 		       vli_t.now - before, v->size, c->t0, flags | VL_TF_NB);
 }
 
@@ -431,6 +432,15 @@ int vlmpi_coll_start(vlmpi_comm *v, int kind, int variant, int root, int64_t t0,
 	if (rc != MPI_SUCCESS) {
 		vlmpi_coll_free(c);
 		return rc;
+	}
+	{
+		static uint32_t keys;
+		unsigned flags = variant == VLCOLL_V ? VL_TF_V : variant == VLCOLL_BLOCK ? VL_TF_BLOCK : 0;
+
+		c->key = ++keys;
+		vli_trace_msg4(VL_EV_ICOLL, root >= 0 ? v->world[root] : -1, VL_COLL_MPI + kind,
+			       c->key, n > 0 ? row[0] : 0, t0, t0, 0, v->size, 0,
+			       flags | (c->floor ? VL_TF_SHARED : 0));
 	}
 	q = vlmpi_req_new(*req, VLMPI_REQ_COLL, v, -1, 0);
 	q->coll = c;

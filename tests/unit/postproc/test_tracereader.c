@@ -387,6 +387,27 @@ START_TEST(test_read_nbcoll)
 		ck_assert_int_eq(vlpost_tfile_next(&f, &r), 0);
 		vlpost_tfile_close(&f);
 	}
+	/* its start: a VL_EV_ICOLL without duration, with a key */
+	for (form = 0; form < 3; form++) {
+		FILE *w = tw_open(0x40001, 100);
+
+		tw_start(w, 100);
+		tw_rec(w, VL_EV_ICOLL, VL_TF_SHARED, VL_COLL_MPI + VL_KIND_BCAST, 0,
+		       form == 2 ? 0 : 1, 64, 120, form == 1 ? 130 : 120, 0, 4);
+		tw_end(w, 700);
+		fclose(w);
+		ck_assert_int_eq(vlpost_tfile_open(&f, path_of(0x40001), 0, 1), 0);
+		while (vlpost_tfile_next(&f, &r) == 1)
+			;
+		if (form == 0) {
+			ck_assert_int_eq(f.err, VL_TR_ENONE);
+		} else {
+			ck_assert_int_eq(f.err, VL_TR_ECORRUPT);
+			if (!strstr(f.errmsg, "record 1: a nonblocking collective's start"))
+				ck_abort_msg("message '%s'", f.errmsg);
+		}
+		vlpost_tfile_close(&f);
+	}
 	write_nbcoll(2);
 	ck_assert_int_eq(vlpost_tfile_open(&f, path_of(0x40001), 0, 1), 0);
 	while (vlpost_tfile_next(&f, &r) == 1)
