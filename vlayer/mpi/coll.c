@@ -472,37 +472,38 @@ int64_t vlmpi_coll_lb(const vlmpi_coll *c)
 	return c->lb;
 }
 
+struct coll_by {
+	vlmpi_coll *c;
+	int64_t t;
+};
+
+static int coll_by_try(void *arg, int *r)
+{
+	struct coll_by *d = arg;
+	vlmpi_coll *c = d->c;
+	uint32_t ep = vli_flow_epoch();
+
+	if (nb_advance(c, 0)) {
+		*r = c->o.exit <= d->t;
+		return 1;
+	}
+	/* (exchange not complete: a member has not started it for real) */
+	*r = 0;
+	return !c->x || (c->lb > d->t && vli_flow_settled(d->t, 0) && vli_flow_epoch() == ep);
+}
+
+static void coll_by_what(void *arg, char *buf, size_t n)
+{
+	struct coll_by *d = arg;
+
+	snprintf(buf, n, "whether %s are in", d->c->x ? d->c->x->what : "a collective's messages");
+}
+
 int vlmpi_coll_done_by(vlmpi_req *q, int64_t t)
 {
-	vlmpi_coll *c = q->coll;
-	vli_order_wait w;
-	int waiting = 0, r;
+	struct coll_by d = { q->coll, t };
 
-	for (;;) {
-		uint32_t ep = vli_flow_epoch();
-
-		if (waiting)
-			vli_order_snap(&w);
-		if (nb_advance(c, 0)) {
-			r = c->o.exit <= t;
-			break;
-		}
-		/* (exchange not complete: a member has not started it for real) */
-		if (!c->x || (c->lb > t && vli_flow_settled(t, 0) && vli_flow_epoch() == ep)) {
-			r = 0;
-			break;
-		}
-		if (!waiting) {
-			vli_order_wait_begin(&w, "whether %s are in", c->x->what);
-			vli_order_snap(&w);
-			waiting = 1;
-		}
-		vli_order_block(vli_t.now, VLI_WAIT_POLL);
-		vlmpi_order_sleep(&w, VLI_SLEEP_ROOT);
-	}
-	if (waiting)
-		vli_order_wait_end(&w);
-	return r;
+	return vlmpi_decide(coll_by_try, &d, coll_by_what);
 }
 
 uint64_t vlmpi_coll_num(const vlmpi_coll *c)

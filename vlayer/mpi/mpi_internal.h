@@ -251,6 +251,12 @@ int vlmpi_send_copy(const void *buf, int count, MPI_Datatype dt, int dest, int t
 int vlmpi_copies_progress(int wait);
 /* vli_order_sleep, but without sleeping while copies still go out. */
 void vlmpi_order_sleep(vli_order_wait *w, int how);
+/* Whether something is so by the caller's clock, once that is decided:
+ * try(arg, &result) until it returns 1 (with result), the task waiting on
+ * the board meanwhile as a poll (its bound its clock; what: for the stuck
+ * report).  Returns the result. */
+int vlmpi_decide(int (*try)(void *arg, int *result), void *arg,
+		 void (*what)(void *arg, char *buf, size_t n));
 /* A request that is complete already (a generalized request; a send's
  * status), into *req. */
 int vlmpi_done_request(MPI_Request *req);

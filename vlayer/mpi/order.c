@@ -115,24 +115,21 @@ void vlmpi_order_end(void)
 	vlmpi_vorder = 0;
 }
 
-/* Whether the completion of message h is by t - its arrival (dst < 0,
- * posted at t_post) or a rendezvous send's end (to dst, answered at ack) -
- * waiting until that is decided if it is an estimate on shared links. */
-static int done_by(const vlmpi_hdr *h, int dst, int64_t tp, int64_t t)
+int vlmpi_decide(int (*try)(void *arg, int *result), void *arg,
+		 void (*what)(void *arg, char *buf, size_t n))
 {
 	vli_order_wait w;
-	int64_t a;
-	int waiting = 0;
+	char buf[96];
+	int waiting = 0, r = 0;
 
 	for (;;) {
 		if (waiting)
 			vli_order_snap(&w);
-		if ((dst < 0 ? vlmpi_arrival_final(h, tp, &a) : vlmpi_rdv_end(h, dst, tp, &a)) ||
-		    (a > t && vli_flow_settled(t, 0)))
+		if (try(arg, &r))
 			break;
 		if (!waiting) {
-			vli_order_wait_begin(&w, "whether message %u from rank %d is in", h->seq,
-					     h->src);
+			what(arg, buf, sizeof buf);
+			vli_order_wait_begin(&w, "%s", buf);
 			vli_order_snap(&w);
 			waiting = 1;
 		}
@@ -141,7 +138,43 @@ static int done_by(const vlmpi_hdr *h, int dst, int64_t tp, int64_t t)
 	}
 	if (waiting)
 		vli_order_wait_end(&w);
-	return a <= t;
+	return r;
+}
+
+/* Whether the completion of message h is by t - its arrival (dst < 0,
+ * posted at t_post) or a rendezvous send's end (to dst, answered at ack) -
+ * waiting until that is decided if it is an estimate on shared links. */
+struct done_by {
+	const vlmpi_hdr *h;
+	int dst;
+	int64_t tp, t;
+};
+
+static int done_by_try(void *arg, int *r)
+{
+	struct done_by *d = arg;
+	int64_t a;
+
+	if ((d->dst < 0 ? vlmpi_arrival_final(d->h, d->tp, &a) : vlmpi_rdv_end(d->h, d->dst, d->tp, &a)) ||
+	    (a > d->t && vli_flow_settled(d->t, 0))) {
+		*r = a <= d->t;
+		return 1;
+	}
+	return 0;
+}
+
+static void done_by_what(void *arg, char *buf, size_t n)
+{
+	struct done_by *d = arg;
+
+	snprintf(buf, n, "whether message %u from rank %d is in", d->h->seq, d->h->src);
+}
+
+static int done_by(const vlmpi_hdr *h, int dst, int64_t tp, int64_t t)
+{
+	struct done_by d = { h, dst, tp, t };
+
+	return vlmpi_decide(done_by_try, &d, done_by_what);
 }
 
 int vlmpi_arrived_by(const vlmpi_hdr *h, int64_t t_post, int64_t t)
