@@ -280,13 +280,14 @@ static int nb_advance(vlmpi_coll *c, int wait)
 		int64_t *entry, *bytes;
 		vlcoll_in in;
 
-		if (wait)
+		if (wait) {
+			c->waited = 1; /* (not also from a wait hook meanwhile) */
 			vlmpi_real_wait(&c->xreq, MPI_STATUS_IGNORE);
+			c->waited = 0;
+		}
 		else if (c->xreq != MPI_REQUEST_NULL &&
 			 (PMPI_Test(&c->xreq, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || !flag))
 			return 0;
-		if (c->done) /* (a wait hook in the real wait did it) */
-			return 1;
 		if (!c->floor || !coll_shares(v, c)) {
 			if (c->floor)
 				vli_flow_coll_floor(c->on, c->num, VLI_FLOOR_END, 0, 0);
@@ -425,6 +426,7 @@ int vlmpi_coll_start(vlmpi_comm *v, int kind, int variant, int root, int64_t t0,
 		if (c->floor) {
 			c->next = open_nb;
 			open_nb = c;
+			vlmpi_set_idle(vlmpi_coll_progress);
 		}
 	}
 	rc = PMPI_Iallgather(c->mine, n + 2, MPI_INT64_T, c->all, n + 2, MPI_INT64_T, v->comm,

@@ -251,6 +251,9 @@ int vlmpi_send_copy(const void *buf, int count, MPI_Datatype dt, int dest, int t
 int vlmpi_copies_progress(int wait);
 /* vli_order_sleep, but without sleeping while copies still go out. */
 void vlmpi_order_sleep(vli_order_wait *w, int how);
+/* fn runs in every wait of the layer (vlmpi_order_sleep, a real wait's
+ * polls), after the nonblocking wildcard receives have chosen. */
+void vlmpi_set_idle(void (*fn)(void));
 /* Whether something is so by the caller's clock, once that is decided:
  * try(arg, &result) until it returns 1 (with result), the task waiting on
  * the board meanwhile as a poll (its bound its clock; what: for the stuck
@@ -414,7 +417,8 @@ int64_t vlmpi_coll_lb(const struct vlmpi_coll *c);
  * links. */
 int vlmpi_coll_done_by(vlmpi_req *q, int64_t t);
 /* Run the simulations of this rank's open nonblocking collectives on shared
- * links on as far as the final arrivals allow (from the layer's waits). */
+ * links on as far as the final arrivals allow (from the layer's waits:
+ * vlmpi_set_idle). */
 void vlmpi_coll_progress(void);
 /* The virtual exit of c, once vlmpi_coll_ready. */
 int64_t vlmpi_coll_exit(const struct vlmpi_coll *c);

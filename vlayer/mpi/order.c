@@ -45,11 +45,20 @@ static void flow_sleep(vli_order_wait *w)
 }
 
 
+/* What else runs on in every wait (vlmpi_set_idle). */
+static void (*idle)(void);
+
+void vlmpi_set_idle(void (*fn)(void))
+{
+	idle = fn;
+}
+
 /* What a task waiting for real does meanwhile (vlmpi_wait_poll). */
 static void wait_hook(void)
 {
 	vlmpi_deferred_advance();
-	vlmpi_coll_progress();
+	if (idle)
+		idle();
 }
 
 static unsigned long host_hash(void)
@@ -221,7 +230,8 @@ void vlmpi_order_sleep(vli_order_wait *w, int how)
 	/* and its wildcard receives posted earlier choose what they can, its
 	 * nonblocking collectives on shared links simulate what they can */
 	vlmpi_deferred_advance();
-	vlmpi_coll_progress();
+	if (idle)
+		idle();
 	if (vlmpi_copies_progress(0)) {
 		sched_yield();
 		vli_order_sleep(w, VLI_SLEEP_CHECK);
