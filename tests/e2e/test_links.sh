@@ -349,7 +349,7 @@ same_traces "rendezvous ilate, collectives = shared: rank 0 or rank 1 late in re
 # the same traces beside a CPU hog, and with ranks 1-3 through the board server
 timeout 60 sh -c 'while :; do :; done' &
 hog=$!
-for name in icollp2p-cstar rdv-iwaitany-cstar rdv-itest-cstar rdv-itwobcast-cbus rdv-ilate1-cstar; do
+for name in icollp2p-cstar rdv-itest-cstar rdv-ilate1-cstar; do
 	mode=${name%-*}
 	mode=${mode#rdv-}
 	c=${name##*-}
