@@ -366,6 +366,34 @@ done
 kill $hog 2> /dev/null
 wait $hog 2> /dev/null
 
+# ---- nonblocking collectives among point-to-point messages on a bus
+# (links/nbmix.c, 4 ranks, 8 rounds; eager limit 8 KiB): waited for with
+# MPI_Waitany the run got stuck until 2026-11-27, apart and shared; the same
+# ends as with MPI_Waitall, and the replay gives the traces again ----
+"$BUILD/vlcc" -mpi -Wall -Wextra -Werror -O2 -I"$HERE/../../include" -o "$WORK/nbmix" \
+	"$HERE/links/nbmix.c" || fail "build links/nbmix.c"
+cfg nbbus 4 "kind = bus"
+cfg nbcbus 4 "kind = bus" "collectives = shared"
+sed -i 's/^eager_limit = 1MiB/eager_limit = 8KiB/' "$WORK/nbbus.ini" "$WORK/nbcbus.ini"
+for c in nbbus nbcbus; do
+	for how in 0 1; do
+		run "nbmix$how-$c" 4 $c "$WORK/nbmix" 8 $how
+	done
+	assert_eq "$c: nonblocking collectives among messages, MPI_Waitany: every rank ends" 4 \
+		"$(ends nbmix1-$c | wc -w)"
+	assert_eq "$c: MPI_Waitany gives MPI_Waitall's ends" "$(ends nbmix0-$c)" "$(ends nbmix1-$c)"
+done
+# (the Waitany run with collectives = apart replays with other arrivals
+# inside: README, Known limits)
+for name in nbmix0-nbbus nbmix0-nbcbus nbmix1-nbcbus; do
+	rm -rf "$WORK/rpl"
+	"$BUILD/vlpost" replay --vmconfig "$WORK/$name/vmconfig.ini" -o "$WORK/rpl" "$WORK/$name" \
+		> "$WORK/rpl.out" 2>&1 || fail "$name: vlpost replay: $(tail -3 "$WORK/rpl.out")"
+	same_traces "$name: vlpost replay on its own VMConfig" "$WORK/$name" "$WORK/rpl"
+done
+assert_eq "nbmix: sharing the links with the collectives' messages ends later" 1 \
+	"$([ "$(last nbmix0-nbcbus)" -gt "$(last nbmix0-nbbus)" ] && echo 1)"
+
 # ---- a waiting rank's bound comes back up (hpcc's ring got stuck) ----
 # links/rebound.c: rank 2 waits for rank 0 while rank 3's message (of its own
 # host, announced) comes in; rank 0's later message on the bus is final only

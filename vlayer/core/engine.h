@@ -552,6 +552,10 @@ void vli_order_watch(int on);
  * earlier than its message's envelope reaches this task (a task of another
  * real host asks the board server). */
 int vli_order_coll_blocked_by(int id);
+/* Collective (on, n) ends no earlier than this: the greatest bound among its
+ * members that have not entered it (INT64_MIN if none is known; a member
+ * with no bound is left out). */
+int64_t vli_order_coll_lb(uint64_t on, uint64_t n);
 /* Whether announced messages to this task have not really arrived yet
  * (of the main class; _in: of the side class if side). */
 int vli_order_behind(void);

@@ -908,6 +908,32 @@ void vli_order_coll_leave(uint64_t on, uint64_t n)
 	vli_board_unlock();
 }
 
+int64_t vli_order_coll_lb(uint64_t on, uint64_t n)
+{
+	struct vli_coll *c;
+	int64_t m = INT64_MIN, b;
+	int i;
+
+	if (vli_order_remote) {
+		/* (through the board server: with flows only) */
+		if (vli_order_remote->flow && vli_net_on(&vli_t.cfg))
+			return vli_order_remote->flow(VLI_FLOW_COLL_LB,
+						      (const int64_t[VLI_FLOW_ARGS]){ (int64_t)on, (int64_t)n },
+						      NULL, 0, &(int64_t){ 0 });
+		return INT64_MIN;
+	}
+	if (!vli_order_on())
+		return INT64_MIN;
+	vli_board_lock();
+	if ((c = coll_of(on, n, 0)) != NULL)
+		for (i = 0; i < VLI_BOARD_SLOTS; i++)
+			if ((c->member[i / 64] & ~c->in[i / 64]) >> (i % 64) & 1 &&
+			    (b = atomic_load(&vli_bd->slot[i].lb)) != VLI_ORDER_NONE && b > m)
+				m = b;
+	vli_board_unlock();
+	return m;
+}
+
 int vli_order_coll_blocked_by(int id)
 {
 	vli_slot *s, *o;
@@ -1379,8 +1405,19 @@ static void die_deadlocked(void)
 	vli_order_deadlock_exit(atomic_load(&vli_bd->deadlock), "the report above");
 }
 
+/* How many of c's members have entered it (in) or are members. */
+static int coll_count(const struct vli_coll *c, int in)
+{
+	int w, k = 0;
+
+	for (w = 0; w < VLI_BOARD_SLOTS / 64; w++)
+		k += __builtin_popcountll(in ? c->in[w] & c->member[w] : c->member[w]);
+	return k;
+}
+
 /* Print the deadlock report (once, by the task that declared it). */
-/* The messages on a [topology]'s shared links not yet taken (the first 16):
+/* The messages on a [topology]'s shared links not yet taken (the first 16),
+ * and the nonblocking collectives whose floors hold them back:
  * which one a task waits for, and whether its arrival is final. */
 static void report_flows(void)
 {
@@ -1412,6 +1449,12 @@ static void report_flows(void)
 				"arrival %.9f s (%s)\n", e->seq, a, b, (double)e->est * 1e-9,
 				e->final ? "final" : "an estimate");
 	}
+	for (i = 0; i < VLI_BOARD_COLLS; i++)
+		if (vli_bd->coll[i].on && vli_bd->coll[i].nb)
+			fprintf(stderr, "vlayer:   a nonblocking collective (%d of %d members in, "
+				"%d quit) holds back the shared links from %.9f s\n",
+				coll_count(&vli_bd->coll[i], 1), vli_bd->coll[i].size,
+				vli_bd->coll[i].quit, (double)vli_bd->coll[i].floor * 1e-9);
 }
 
 /* Whether every task of the run that has not ended waits on another (a

@@ -326,8 +326,18 @@ static int arrival_of(int src_id, uint32_t seq, int dst_id, int64_t *arr, int co
 		int64_t b = vli_order_others_locked();
 
 		nk = update_locked(kick, 64);
-		if (!committed && vli_order_task_now() < b)
-			b = vli_order_task_now();
+		/* (not committed: this task's own bound counts - what it published
+		 * on the board, no earlier than its clock unless a flow lowered
+		 * it: a task waiting for any of several requests starts nothing
+		 * before it either) */
+		if (!committed) {
+			int64_t own = vli_order_task_now();
+
+			if (atomic_load(&vli_bd->slot[vli_order_slot()].state) == VLI_SLOT_BLOCKED)
+				own = atomic_load(&vli_bd->slot[vli_order_slot()].lb);
+			if (own < b)
+				b = own;
+		}
 		/* (a flow that takes bandwidth when e ends does not change its end) */
 		if (!e->final && e->est <= final_limit(b, pending_lb_locked(1, committed)))
 			e->final = 1;
@@ -512,6 +522,8 @@ int64_t vli_flow_serve(int op, const int64_t *in, int32_t *xs, int nx, int64_t *
 	case VLI_FLOW_COLL_END:
 		return vli_flow_coll_end((int)in[0], (uint64_t)in[1], (uint64_t)in[2], (uint32_t)in[3],
 					 (int)in[4], out);
+	case VLI_FLOW_COLL_LB:
+		return vli_order_coll_lb((uint64_t)in[0], (uint64_t)in[1]);
 	case VLI_FLOW_COLL_FLOOR:
 		return vli_flow_coll_floor((uint64_t)in[0], (uint64_t)in[1], (int)in[2], in[3],
 					   (uint32_t)in[4]);

@@ -471,6 +471,12 @@ int vlmpi_coll_ready(vlmpi_req *q, int wait)
 
 int64_t vlmpi_coll_lb(const vlmpi_coll *c)
 {
+	int64_t m;
+
+	/* (its exchange not complete: it ends no earlier than the members that
+	 * have not entered it can enter) */
+	if (!c->x && !c->done && c->on && (m = vli_order_coll_lb(c->on, c->num)) > c->lb)
+		return m;
 	return c->lb;
 }
 
