@@ -243,6 +243,14 @@ int vli_order_lower_locked(int i, int64_t v);
  * Its record (NULL if none). */
 int vli_order_coll_lower_locked(uint64_t on, uint64_t n, int64_t v);
 struct vli_coll *vli_order_coll_locked(uint64_t on, uint64_t n);
+/* Under the lock: the greatest of from and the bounds of c's members that
+ * have not entered it (skip_none: leaving out those without a bound; else
+ * one makes it VLI_ORDER_NONE). */
+int64_t vli_order_coll_missing_locked(const struct vli_coll *c, int64_t from, int skip_none);
+/* Under the lock: what this task starts nothing before, as far as its own
+ * flows' finality goes when it is not committed to one: the bound it
+ * published if it waits, else its clock. */
+int64_t vli_order_own_limit_locked(void);
 
 /* The board this task has mapped (NULL: ordering = real, or none). */
 extern vli_board *vli_bd;

@@ -911,8 +911,7 @@ void vli_order_coll_leave(uint64_t on, uint64_t n)
 int64_t vli_order_coll_lb(uint64_t on, uint64_t n)
 {
 	struct vli_coll *c;
-	int64_t m = INT64_MIN, b;
-	int i;
+	int64_t m = INT64_MIN;
 
 	if (vli_order_remote) {
 		/* (through the board server: with flows only) */
@@ -926,12 +925,31 @@ int64_t vli_order_coll_lb(uint64_t on, uint64_t n)
 		return INT64_MIN;
 	vli_board_lock();
 	if ((c = coll_of(on, n, 0)) != NULL)
-		for (i = 0; i < VLI_BOARD_SLOTS; i++)
-			if ((c->member[i / 64] & ~c->in[i / 64]) >> (i % 64) & 1 &&
-			    (b = atomic_load(&vli_bd->slot[i].lb)) != VLI_ORDER_NONE && b > m)
-				m = b;
+		m = vli_order_coll_missing_locked(c, m, 1);
 	vli_board_unlock();
 	return m;
+}
+
+int64_t vli_order_coll_missing_locked(const struct vli_coll *c, int64_t from, int skip_none)
+{
+	int64_t m = from, b;
+	int i;
+
+	for (i = 0; i < VLI_BOARD_SLOTS && m != VLI_ORDER_NONE; i++)
+		if ((c->member[i / 64] & ~c->in[i / 64]) >> (i % 64) & 1) {
+			b = atomic_load(&vli_bd->slot[i].lb);
+			if (b > m && !(skip_none && b == VLI_ORDER_NONE))
+				m = b;
+		}
+	return m;
+}
+
+int64_t vli_order_own_limit_locked(void)
+{
+	vli_slot *s = &vli_bd->slot[me];
+
+	/* (a task that waits has published what it starts nothing before) */
+	return atomic_load(&s->state) == VLI_SLOT_BLOCKED ? atomic_load(&s->lb) : TASK_NOW();
 }
 
 int vli_order_coll_blocked_by(int id)

@@ -124,23 +124,13 @@ static int exited(int slot)
 static int64_t floors_locked(void)
 {
 	int64_t m = VLI_ORDER_NONE;
-	int i, j;
+	int i;
 
 	for (i = 0; i < VLI_BOARD_COLLS; i++) {
 		struct vli_coll *c = &vli_bd->coll[i];
 		int64_t f;
 
-		if (!c->on || !c->nb)
-			continue;
-		f = c->floor;
-		for (j = 0; j < VLI_BOARD_SLOTS && f < m; j++)
-			if ((c->member[j / 64] & ~c->in[j / 64]) >> (j % 64) & 1) {
-				int64_t b = atomic_load(&vli_bd->slot[j].lb);
-
-				if (b > f)
-					f = b;
-			}
-		if (f < m)
+		if (c->on && c->nb && (f = vli_order_coll_missing_locked(c, c->floor, 0)) < m)
 			m = f;
 	}
 	return m;
@@ -326,18 +316,11 @@ static int arrival_of(int src_id, uint32_t seq, int dst_id, int64_t *arr, int co
 		int64_t b = vli_order_others_locked();
 
 		nk = update_locked(kick, 64);
-		/* (not committed: this task's own bound counts - what it published
-		 * on the board, no earlier than its clock unless a flow lowered
-		 * it: a task waiting for any of several requests starts nothing
-		 * before it either) */
-		if (!committed) {
-			int64_t own = vli_order_task_now();
-
-			if (atomic_load(&vli_bd->slot[vli_order_slot()].state) == VLI_SLOT_BLOCKED)
-				own = atomic_load(&vli_bd->slot[vli_order_slot()].lb);
-			if (own < b)
-				b = own;
-		}
+		/* (not committed: this task's own limit counts - a task waiting
+		 * for any of several requests starts nothing before the bound it
+		 * published either) */
+		if (!committed && vli_order_own_limit_locked() < b)
+			b = vli_order_own_limit_locked();
 		/* (a flow that takes bandwidth when e ends does not change its end) */
 		if (!e->final && e->est <= final_limit(b, pending_lb_locked(1, committed)))
 			e->final = 1;
@@ -626,12 +609,12 @@ int vli_flow_coll_end(int i, uint64_t on, uint64_t n, uint32_t k, int committed,
 	if (!e->used || e->coll_on != on || e->coll_n != n || e->seq != k)
 		vli_error(3, "the table of flows lost message %u of a collective", k);
 	if (!e->final) {
-		int64_t b = vli_order_others_locked(), own = vli_order_own_bound();
+		int64_t b = vli_order_others_locked();
 
 		nk = update_locked(kick, 64);
 		/* (a member that waits for something else: its own bound counts) */
-		if (!committed && own < b)
-			b = own;
+		if (!committed && vli_order_own_limit_locked() < b)
+			b = vli_order_own_limit_locked();
 		if (!e->final && e->est <= final_limit(b, pending_lb_locked(1, committed)))
 			e->final = 1;
 	} else {
