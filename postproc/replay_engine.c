@@ -694,9 +694,11 @@ static int do_send(rpl *r, int i)
 				q->seq = c->seq;
 				q->rdv = rdv_new;
 				/* on shared links its flow leaves when its receive is
-				 * posted, which may be before this task waits for it (a
-				 * collective in between takes the links with it) */
-				if (r->flows && r->nw->topo.coll_shared && rdv_new &&
+				 * posted, which may be before this task waits for it (it
+				 * may wait for something else first, or a collective in
+				 * between takes the links with it): online the flow is in
+				 * the table from then on, whatever the sender does */
+				if (r->flows && rdv_new &&
 				    dh != t->host && !r->m[j].have_post && look_ahead(r, j, ri) < 0)
 					return -1;
 			}
