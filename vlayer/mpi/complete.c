@@ -632,8 +632,11 @@ static int some(int incount, MPI_Request reqs[], int *outcount, int indices[],
 				if (!out[i])
 					continue;
 				indices[k] = i;
+				/* one record after the other: the first from the call's
+				 * start, each next one from the end of the one before */
 				vfinish(reqs, i, statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
-										  : &statuses[k], t0);
+										  : &statuses[k],
+					k ? vli_t.now : t0);
 				k++;
 			}
 			free(out);
@@ -662,7 +665,7 @@ static int some(int incount, MPI_Request reqs[], int *outcount, int indices[],
 					PMPI_Request_get_status(reqs[i], &flag, &s);
 					if (flag) {
 						PMPI_Wait(&reqs[i], &s);
-						complete(q, &s, t0);
+						complete(q, &s, n ? vli_t.now : t0);
 					}
 				} else {
 					flag = test_one(&reqs[i], q, &s);
