@@ -1271,12 +1271,53 @@ static int do_icoll(rpl *r, int i)
 	return put(r, i, &nr, 0, 0, 0, 0);
 }
 
+/* Whether member t leaves blocking world collective (record c, kind) at
+ * once, as online (vlayer/mpi/coll.c, vlmpi_alone_*): its exit depends on
+ * its own entry alone (vlcoll_sim_alone on nw: the root of a bcast, a leaf
+ * of a reduce or gather, every message eager); then *o is its result. */
+static int leaves_alone(rpl *r, rtask *t, const vl_trec *c, int kind, vlcoll_out *o)
+{
+	int p = r->n, k, rc, *host;
+	int64_t *v;
+	vlcoll_in in;
+
+	if ((r->flows && r->nw->topo.coll_shared) || (c->flags & (VL_TF_NB | VL_TF_V | VL_TF_BLOCK)) ||
+	    !(kind == VL_KIND_BCAST || kind == VL_KIND_REDUCE || kind == VL_KIND_GATHER) ||
+	    c->peer < 0 || c->peer >= p || (kind == VL_KIND_BCAST) != (c->peer == t->tid))
+		return 0;
+	host = malloc(sizeof(int) * (size_t)p);
+	v = malloc(sizeof(int64_t) * 2 * (size_t)p);
+	if (!host || !v) {
+		free(host);
+		free(v);
+		return fail(r, "out of memory");
+	}
+	for (k = 0; k < p; k++) {
+		host[r->t[k].tid] = r->t[k].host;
+		v[k] = t->t0n;
+		v[p + k] = c->u.v.bytes;
+	}
+	in.kind = kind;
+	in.alg = r->nw->mpi.coll_alg[kind];
+	in.p = p;
+	in.root = c->peer;
+	in.host = host;
+	in.entry = v;
+	in.bytes = v + p;
+	in.variant = VLCOLL_PLAIN;
+	rc = vlcoll_sim_alone(r->nw, &in, t->tid, o);
+	free(host);
+	free(v);
+	return rc == 1;
+}
+
 static int do_coll(rpl *r, int i)
 {
 	rtask *t = &r->t[i];
 	vl_trec *c = &t->cur, nr = *c;
-	int kind = c->tag - VL_COLL_MPI, rank = t->tid, p = r->n, nb;
+	int kind = c->tag - VL_COLL_MPI, rank = t->tid, p = r->n, nb, k;
 	int64_t od = c->u.v.t1 - t->oclk0;
+	vlcoll_out o;
 	rcoll *g;
 
 	if (!(r->world && c->tag >= VL_COLL_MPI && kind < VL_KIND_N && c->u.v.t3 == p)) {
@@ -1295,6 +1336,22 @@ static int do_coll(rpl *r, int i)
 		t->nbstart = g->entry[rank];
 		t->coll = g;
 		t->phase = 2;
+	} else if (t->phase == 1 && !nb && (k = leaves_alone(r, t, c, kind, &o)) != 0) {
+		/* it goes on at once; the others still need its entry */
+		if (k < 0 || !(g = coll_arrive(r, t, c, kind, t->t0n, 0)))
+			return k < 0 ? -1 : fail(r, "out of memory");
+		if (++g->arrived == p && coll_run(r, g) < 0)
+			return -1;
+		if (--g->left == 0)
+			coll_free(r, g);
+		t->waited = 0;
+		wait_until(t, t->now + o.wait);
+		t->now += o.comm;
+		nr.u.v.t0 = t->t0n;
+		nr.u.v.t1 = t->now;
+		nr.u.v.t2 = o.wait;
+		return put(r, i, &nr, t->now - t->clk0 - t->waited, t->waited, od - c->u.v.t2,
+			   c->u.v.t2);
 	} else if (t->phase == 1) {
 		if (nb) {
 			approx(r, VLPOST_RPL_NBCOLL);

@@ -29,6 +29,10 @@
 #    again once that one is in (links/rebound.c; hpcc's ring got stuck), and
 #    when a flow to it that it does not wait for got a new estimate
 #    (links/lowered.c; LAMMPS got stuck);
+#  - the root of a bcast (a leaf of a reduce or gather) leaves at once and its
+#    next message shares the bus with a later member's (links/rootgo.c);
+#  - random traffic (links/rmix.c, Waitsome included) gives readable traces
+#    that the replay gives again;
 #  - vlpost replay on the run's own VMConfig gives the same end times;
 #  - SimGrid's flow model on the exported platform agrees, up to its 16-byte
 #    envelope (skipped without smpirun).
@@ -395,6 +399,57 @@ for name in nbmix0-nbbus nbmix1-nbbus nbmix0-nbcbus nbmix1-nbcbus; do
 done
 assert_eq "nbmix: sharing the links with the collectives' messages ends later" 1 \
 	"$([ "$(last nbmix0-nbcbus)" -gt "$(last nbmix0-nbbus)" ] && echo 1)"
+
+# ---- a member whose exit depends on its own entry alone goes on at once
+# (links/rootgo.c, 3 ranks on a bus): rank 2's 64 KiB to rank 1 leaves at 0;
+# rank 0, the root of a bcast (a leaf of a reduce or gather to rank 1), sends
+# 64 KiB to rank 2 at 100 us, while rank 1 has not entered the collective
+# yet.  The two share the bus from 110 us: rank 1's message ends at
+# 110 us + (m - 10000 B) / (B/2) = 1220720 ns, rank 0's 100 us later.
+# Until the seventh session of 2026-11-27 rank 0 waited in the collective
+# for rank 1, and rank 1 took its message as alone (665360 ns) ----
+"$BUILD/vlcc" -mpi -Wall -Wextra -Werror -O2 -I"$HERE/../../include" -o "$WORK/rootgo" \
+	"$HERE/links/rootgo.c" || fail "build links/rootgo.c"
+cfg rgbus 3 "kind = bus"
+printf '[collectives]\nreduce = binomial\ngather = binomial\n' >> "$WORK/rgbus.ini"
+RG1=$((110000 + (M - 10000) * 20))
+for how in bcast reduce gather; do
+	run "rootgo-$how" 3 rgbus "$WORK/rootgo" $how
+	assert_eq "bus, $how: rank 0 leaves the collective at once, its message shares with rank 2's" \
+		"$RG1 $((RG1 + 100000))" \
+		"$(awk '$1 == "A" { print $2, $3 }' "$WORK/rootgo-$how.out" | sort -n | awk '{ print $2 }' | paste -sd' ')"
+	rm -rf "$WORK/rpl"
+	"$BUILD/vlpost" replay --vmconfig "$WORK/rootgo-$how/vmconfig.ini" -o "$WORK/rpl" \
+		"$WORK/rootgo-$how" > "$WORK/rpl.out" 2>&1 || fail "rootgo-$how: vlpost replay"
+	same_traces "rootgo-$how: vlpost replay on its own VMConfig" "$WORK/rootgo-$how" "$WORK/rpl"
+done
+timeout 60 sh -c 'while :; do :; done' &
+hog=$!
+mv "$WORK/rootgo-bcast" "$WORK/rootgo-bcast.1"
+run rootgo-bcast 3 rgbus "$WORK/rootgo" bcast
+same_traces "rootgo-bcast: a run beside a CPU hog" "$WORK/rootgo-bcast.1" "$WORK/rootgo-bcast"
+kill $hog 2> /dev/null
+wait $hog 2> /dev/null
+
+# ---- random traffic (links/rmix.c: 4 ranks, 20 rounds of messages among
+# random pairs, nonblocking collectives, completed with MPI_Waitall,
+# MPI_Waitany, MPI_Waitsome or an MPI_Testany loop, blocking collectives
+# after): every vlpost command read these traces and the replay on the
+# run's own VMConfig gives them again.  Until the seventh session of
+# 2026-11-27 an MPI_Waitsome that completed several requests wrote them all
+# from the call's start, one over the other, and every vlpost command
+# rejected the trace ----
+"$BUILD/vlcc" -mpi -Wall -Wextra -Werror -O2 -I"$HERE/../../include" -o "$WORK/rmix" \
+	"$HERE/links/rmix.c" || fail "build links/rmix.c"
+for seed in 1 6; do
+	run "rmix$seed-nbbus" 4 nbbus "$WORK/rmix" 20 $seed
+	rm -rf "$WORK/rpl"
+	"$BUILD/vlpost" replay --vmconfig "$WORK/rmix$seed-nbbus/vmconfig.ini" -o "$WORK/rpl" \
+		"$WORK/rmix$seed-nbbus" > "$WORK/rpl.out" 2>&1 ||
+		fail "rmix$seed-nbbus: vlpost replay: $(tail -1 "$WORK/rpl.out")"
+	same_traces "rmix, seed $seed: vlpost replay on its own VMConfig" "$WORK/rmix$seed-nbbus" \
+		"$WORK/rpl"
+done
 
 # ---- a waiting rank's bound comes back up (hpcc's ring got stuck) ----
 # links/rebound.c: rank 2 waits for rank 0 while rank 3's message (of its own

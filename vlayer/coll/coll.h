@@ -163,6 +163,13 @@ const char *vlcoll_ompi_name(int kind, int variant, int ompi);
  * invalid (unknown kind, algorithm not accepted by the kind, p < 1, root out
  * of range).  Deterministic: every rank computes identical results. */
 int vlcoll_sim(const vlcfg_config *c, const vlcoll_in *in, vlcoll_out *out);
+/* Whether rank r's exit depends on its own entry alone: its part of the
+ * schedule only sends, each message below the eager limit (the root of a
+ * bcast or scatter, a leaf of a gather or reduce), so it leaves once it has
+ * paid its sends, whenever the others enter.  1: *o is its result (the
+ * other entries in `in` do not change it); 0: it depends on others; -1: in is
+ * invalid. */
+int vlcoll_sim_alone(const vlcfg_config *c, const vlcoll_in *in, int r, vlcoll_out *o);
 
 /* The table of a run's messages on shared links, for a collective whose
  * messages share them with the program's other traffic (with a [topology]):

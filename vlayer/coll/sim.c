@@ -330,6 +330,30 @@ int vlcoll_sim(const vlcfg_config *c, const vlcoll_in *in, vlcoll_out *out)
 	return rc;
 }
 
+int vlcoll_sim_alone(const vlcfg_config *c, const vlcoll_in *in, int r, vlcoll_out *o)
+{
+	vlcoll_sched s;
+	vlcoll_out *out;
+	int alg = in && r >= 0 && r < in->p ? vlcoll_alg_of(c, in, o) : -1, i, rc = 0;
+
+	if (alg < 0)
+		return -1;
+	vlcoll_sched_init(&s, in->p);
+	vlcoll_build(&s, in, alg);
+	for (i = 0; i < s.rank[r].n; i++)
+		if (!s.rank[r].op[i].send || s.rank[r].op[i].bytes >= c->mpi.eager_limit)
+			break;
+	if (!s.bad && i == s.rank[r].n) {
+		out = vlcoll_alloc((size_t)in->p, sizeof *out);
+		rc = vlcoll_run(c, &s, in->host, in->entry, out) < 0 ? -1 : 1;
+		if (rc > 0)
+			*o = out[r];
+		free(out);
+	}
+	vlcoll_sched_free(&s);
+	return rc;
+}
+
 struct vlcoll_job {
 	vlcoll_sched s;
 	vlcoll_lrun *L;

@@ -25,6 +25,8 @@ struct vlmpi_coll {
 	int64_t t0;
 	int64_t *mine, *all;
 	MPI_Request xreq;       /* nonblocking collectives: the exchange */
+	MPI_Request rreq;       /* left early (vlmpi_alone_*): the real call, from copy */
+	void *copy;
 	int done;               /* exit computed */
 	uint64_t num;           /* its number among the collectives of its communicator */
 	uint64_t on;            /* virtual order: recorded on the board (nonblocking) */
@@ -69,7 +71,7 @@ static vlmpi_coll *coll_new(vlmpi_comm *v, int kind, int variant, int root, int6
 	c->n = n;
 	c->t0 = c->lb = t0;
 	c->v = v;
-	c->xreq = MPI_REQUEST_NULL;
+	c->xreq = c->rreq = MPI_REQUEST_NULL;
 	c->mine = malloc(sizeof(int64_t) * ROW(c));
 	c->all = malloc(sizeof(int64_t) * ROW(c) * (size_t)v->size);
 	if (!c->mine || !c->all)
@@ -327,14 +329,194 @@ static int nb_advance(vlmpi_coll *c, int wait)
 	return 1;
 }
 
+/* ---- members that leave a blocking collective at once ----
+ * Under virtual order a member of a blocking collective waits in it until
+ * every member's entry is in (the exchange), and the rules see it act no
+ * earlier than the members still missing.  That is wrong for a member whose
+ * exit depends on its own entry alone (vlcoll_sim_alone: the root of a
+ * bcast, a leaf of a reduce or gather, every message it sends eager): in
+ * virtual time it leaves once it has paid its sends and may send again
+ * before the others enter, and while it waited in real time the others took
+ * what it would send for not coming (a flow on a bus taken as final before
+ * the root's next message joined it: the replay, which lets it go on,
+ * differed).  Such a member now goes on at once: it enters and leaves the
+ * collective on the board, runs the real call nonblocking from a copy of
+ * its data (MPI lets the caller reuse them on return) and the exchange
+ * (the others need its entry) behind it; every wait of this task tests
+ * them and MPI_Finalize waits for them.  Not with collectives = shared
+ * (the collective's messages go into the run's table only once every
+ * member is in). */
+
+/* Blocking collectives this rank left before their exchange was complete,
+ * freed once it and the real call are. */
+static vlmpi_coll *behind;
+
+static int req_done(MPI_Request *r)
+{
+	int flag = 0;
+
+	return *r == MPI_REQUEST_NULL || PMPI_Test(r, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS ||
+	       flag;
+}
+
+static void behind_progress(void)
+{
+	vlmpi_coll **p = &behind, *c;
+
+	while ((c = *p) != NULL) {
+		if (!req_done(&c->rreq) || !req_done(&c->xreq)) {
+			p = &c->next;
+			continue;
+		}
+		*p = c->next;
+		c->next = NULL;
+		vlmpi_coll_free(c);
+	}
+}
+
+MPI_Request *vlmpi_coll_behind(void)
+{
+	behind_progress();
+	if (!behind)
+		return NULL;
+	return behind->rreq != MPI_REQUEST_NULL ? &behind->rreq : &behind->xreq;
+}
+
+/* Copy of count elements of type t at buf (its true extent): the copy,
+ * and in *base where the call must take it from. */
+static void *copy_of(const void *buf, int count, MPI_Datatype t, void **base)
+{
+	MPI_Aint lb, ext, tlb, text;
+	size_t span;
+	char *c;
+
+	PMPI_Type_get_extent(t, &lb, &ext);
+	PMPI_Type_get_true_extent(t, &tlb, &text);
+	span = count > 0 ? (size_t)((MPI_Aint)(count - 1) * ext + text) : 0;
+	c = malloc(span ? span : 1);
+	if (!c)
+		vli_error(1, "out of memory");
+	if (span)
+		memcpy(c, (const char *)buf + tlb, span);
+	*base = c - tlb;
+	return c;
+}
+
+/* Whether this rank leaves collective (kind, root) of comm at once: its
+ * vlmpi_comm, entry and result in a new c (NULL: it does not). */
+static vlmpi_coll *alone_try(MPI_Comm comm, int kind, int root, int64_t bytes)
+{
+	vlmpi_comm *v;
+	vlmpi_coll *c;
+	int64_t *entry, *b;
+	vlcoll_in in;
+	int i, p, r;
+
+	if (!vlmpi_vorder || (vli_t.cfg.topo.coll_shared && vli_net_on(&vli_t.cfg)) ||
+	    !(v = vlmpi_comm_find(comm)) || root < 0 || root >= v->size ||
+	    (kind == VL_KIND_BCAST) != (v->rank == root)) /* (the root sends first) */
+		return NULL;
+	p = v->size;
+	entry = malloc(sizeof(int64_t) * (size_t)p);
+	b = malloc(sizeof(int64_t) * (size_t)p);
+	if (!entry || !b)
+		vli_error(1, "out of memory");
+	for (i = 0; i < p; i++) { /* (the others' do not change its exit) */
+		entry[i] = vli_t.now;
+		b[i] = bytes;
+	}
+	in.kind = kind;
+	in.alg = vli_t.cfg.mpi.coll_alg[kind];
+	in.p = p;
+	in.root = root;
+	in.host = v->host;
+	in.entry = entry;
+	in.bytes = b;
+	in.variant = VLCOLL_PLAIN;
+	c = coll_new(v, kind, VLCOLL_PLAIN, root, vli_t.now, &bytes, 1);
+	r = vlcoll_sim_alone(&vli_t.cfg, &in, v->rank, &c->o);
+	free(entry);
+	free(b);
+	if (r != 1) {
+		vlmpi_coll_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* c's real call has started (rc): enter and leave it on the board, start
+ * the exchange, move the clock, keep it behind. */
+static int alone_go(vlmpi_coll *c, int rc)
+{
+	vlmpi_comm *v = c->v;
+	uint64_t on = VLMPI_ON_COLL(v->id), n = v->ncoll++;
+
+	if (rc != MPI_SUCCESS) {
+		vlmpi_coll_free(c);
+		return rc;
+	}
+	vli_order_coll_enter(on, n, v->size, v->world);
+	vli_order_coll_leave(on, n);
+	rc = PMPI_Iallgather(c->mine, c->n + 2, MPI_INT64_T, c->all, c->n + 2, MPI_INT64_T,
+			     v->comm, &c->xreq);
+	c->done = 1;
+	vlmpi_coll_leave(v, c, 1, c->t0);
+	c->next = behind;
+	behind = c;
+	vlmpi_set_idle(vlmpi_coll_progress);
+	return rc;
+}
+
+int vlmpi_alone_Bcast(void *buffer, int count, MPI_Datatype t, int root, MPI_Comm comm, int *rc)
+{
+	vlmpi_coll *c = alone_try(comm, VL_KIND_BCAST, root, vlmpi_type_bytes(t, count));
+	void *base;
+
+	if (!c)
+		return 0;
+	c->copy = copy_of(buffer, count, t, &base);
+	*rc = alone_go(c, PMPI_Ibcast(base, count, t, root, comm, &c->rreq));
+	return 1;
+}
+
+int vlmpi_alone_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
+		       int root, MPI_Comm comm, int *rc)
+{
+	vlmpi_coll *c;
+	void *base;
+
+	if (sendbuf == MPI_IN_PLACE ||
+	    !(c = alone_try(comm, VL_KIND_REDUCE, root, vlmpi_type_bytes(t, count))))
+		return 0;
+	c->copy = copy_of(sendbuf, count, t, &base);
+	*rc = alone_go(c, PMPI_Ireduce(base, recvbuf, count, t, op, root, comm, &c->rreq));
+	return 1;
+}
+
+int vlmpi_alone_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+		       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, int *rc)
+{
+	vlmpi_coll *c;
+	void *base;
+
+	if (sendbuf == MPI_IN_PLACE ||
+	    !(c = alone_try(comm, VL_KIND_GATHER, root, vlmpi_type_bytes(sendtype, sendcount))))
+		return 0;
+	c->copy = copy_of(sendbuf, sendcount, sendtype, &base);
+	*rc = alone_go(c, PMPI_Igather(base, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+				       comm, &c->rreq));
+	return 1;
+}
+
 void vlmpi_coll_progress(void)
 {
 	static int busy;
 	vlmpi_coll *c, *next;
 
-	if (busy || !open_nb)
+	if (busy || (!open_nb && !behind))
 		return;
 	busy = 1;
+	behind_progress();
 	for (c = open_nb; c; c = next) {
 		next = c->next;
 		if (!c->waited)
@@ -352,6 +534,7 @@ void vlmpi_coll_free(vlmpi_coll *c)
 		vli_flow_coll_quit(c->on, c->num, NULL, 0);
 	if (c->on)
 		vli_order_coll_leave(c->on, c->num);
+	free(c->copy);
 	free(c->mine);
 	free(c->all);
 	free(c);

@@ -57,6 +57,11 @@ if [ "$1" = "-c" ]; then
 		print "\tint64_t t0 = vli_t.now;";
 		print "\tint rc;";
 		print "";
+		if (name == "MPI_Bcast" || name == "MPI_Reduce" || name == "MPI_Gather") {
+			# a member whose exit depends on its own entry alone leaves at once
+			print "\tif (vlmpi_alone_" short "(" an ", &rc))";
+			print "\t\treturn rc;";
+		}
 		if (kind == "C") {
 			# virtual order: the member waits, on the members not in yet
 			print "\tint waits_ = vlmpi_coll_enter(comm, \"" name "\");";

@@ -90,9 +90,13 @@ static void nap_until(MPI_Request *r)
 
 int vlmpi_Finalize(void)
 {
-	MPI_Request r;
+	MPI_Request r, *b;
 
 	vlmpi_order_end();
+	/* (off the board first: the others may need this rank's bound to get
+	 * to the collectives it left at once) */
+	while ((b = vlmpi_coll_behind()) != NULL)
+		nap_until(b);
 	if (vlmpi_world_size > 1 && PMPI_Ibarrier(MPI_COMM_WORLD, &r) == MPI_SUCCESS)
 		nap_until(&r);
 	vlmpi_copies_progress(1);

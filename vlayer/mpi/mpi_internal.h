@@ -400,6 +400,19 @@ int vlmpi_coll_timed(MPI_Comm comm, vlmpi_comm **v);
  * simulates, moves the clock.  Returns an MPI error code. */
 int vlmpi_coll_time(vlmpi_comm *v, int kind, int variant, int root, int64_t t0,
 		    const int64_t *row, int n);
+/* Under virtual order, a member whose exit from the collective depends on
+ * its own entry alone (the root of a bcast, a leaf of a reduce or gather:
+ * vlcoll_sim_alone) leaves at once: 1, the call made (*rc its result); 0:
+ * the caller runs and times it as usual (coll.c says why). */
+int vlmpi_alone_Bcast(void *buffer, int count, MPI_Datatype t, int root, MPI_Comm comm, int *rc);
+int vlmpi_alone_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
+		       int root, MPI_Comm comm, int *rc);
+int vlmpi_alone_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+		       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, int *rc);
+/* The real call or exchange of a collective this rank left at once, still
+ * running (MPI_Finalize waits for each); NULL: none (those complete are
+ * freed). */
+MPI_Request *vlmpi_coll_behind(void);
 /* A nonblocking collective was started for real as *req: starts the exchange
  * and follows the request; Wait/Test finish the timing. */
 int vlmpi_coll_start(vlmpi_comm *v, int kind, int variant, int root, int64_t t0,

@@ -302,6 +302,86 @@ START_TEST(all_algorithms_complete)
 }
 END_TEST
 
+/* vlcoll_sim_alone: a rank said to leave on its own entry alone gets the
+ * result the full simulation gives it whatever the others' entries (each of
+ * them late in turn), for every algorithm, eager and rendezvous; and the
+ * cases the layer relies on: a bcast's root and a reduce's or gather's
+ * leaves are alone when eager, a bcast's leaf, a reduce's root and an
+ * allreduce's ranks never, a rendezvous root not. */
+START_TEST(alone)
+{
+	vlcfg_config c;
+	vlcoll_out out[MAXP], one;
+	int64_t entry[MAXP] = { 0 }, b[MAXP * MAXP];
+	int host[MAXP] = { 0 };
+	int kind, alg, p, r, late, eager, n = 0, rc;
+	vlcoll_in in;
+
+	cfg_std(&c);
+	for (r = 0; r < MAXP * MAXP; r++)
+		b[r] = 3 * KIB;
+	for (eager = 0; eager < 2; eager++) {
+		c.mpi.eager_limit = eager ? 1 << 20 : 1;
+		for (kind = 0; kind < VL_KIND_N; kind++)
+			for (alg = 1; alg < VLCOLL_ALG_NALGS; alg++) {
+				if (!vlcoll_accepts(kind, alg))
+					continue;
+				for (p = 1; p <= 9; p++)
+					for (r = 0; r < p; r++) {
+						in = (vlcoll_in){ kind, alg, p, p - 1, host, entry, b,
+								  VLCOLL_PLAIN };
+						rc = vlcoll_sim_alone(&c, &in, r, &one);
+						ck_assert_int_ge(rc, 0);
+						if (!rc)
+							continue;
+						n++;
+						for (late = -1; late < p; late++) {
+							int64_t e[MAXP];
+							int k;
+
+							if (late == r)
+								continue;
+							for (k = 0; k < p; k++)
+								e[k] = k == late ? L : 0;
+							sim(&c, kind, alg, p, p - 1, e, 3 * KIB, out);
+							ck_assert_msg(out[r].exit == one.exit &&
+									      out[r].comm == one.comm &&
+									      out[r].wait == one.wait,
+								      "%s/%s p=%d rank %d late %d: %lld, alone %lld",
+								      vl_coll_kind_name(kind), vlcoll_alg_name(alg),
+								      p, r, late, (long long)out[r].exit,
+								      (long long)one.exit);
+						}
+					}
+			}
+	}
+	ck_assert_int_gt(n, 100);
+	/* the layer's cases, 4 ranks, root 0 */
+	for (eager = 0; eager < 2; eager++) {
+		c.mpi.eager_limit = eager ? 1 << 20 : 1;
+		for (r = 0; r < 4; r++) {
+			in = (vlcoll_in){ VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL, 4, 0, host, entry, b,
+					  VLCOLL_PLAIN };
+			ck_assert_int_eq(vlcoll_sim_alone(&c, &in, r, &one), eager && r == 0);
+			if (eager && r == 0) /* two sends paid: exit 2 S */
+				ck_assert_int_eq(one.exit, 2 * S);
+			in.kind = VL_KIND_REDUCE;
+			ck_assert_int_eq(vlcoll_sim_alone(&c, &in, r, &one), eager && (r == 1 || r == 3));
+			in.kind = VL_KIND_GATHER;
+			ck_assert_int_eq(vlcoll_sim_alone(&c, &in, r, &one), eager && (r == 1 || r == 3));
+			in.kind = VL_KIND_ALLREDUCE;
+			in.alg = VLCOLL_ALG_RECURSIVE_DOUBLING;
+			ck_assert_int_eq(vlcoll_sim_alone(&c, &in, r, &one), 0);
+		}
+	}
+	in.kind = VL_KIND_BCAST;
+	in.alg = VLCOLL_ALG_BINOMIAL;
+	in.root = 7; /* invalid */
+	ck_assert_int_eq(vlcoll_sim_alone(&c, &in, 0, &one), -1);
+	vlcfg_free(&c);
+}
+END_TEST
+
 static Suite *rdv_suite(void)
 {
 	Suite *s = suite_create("coll_rdv");
@@ -315,6 +395,7 @@ static Suite *rdv_suite(void)
 	tcase_add_test(tc, alltoall_rdv);
 	tcase_add_test(tc, smpi_figures);
 	tcase_add_test(tc, all_algorithms_complete);
+	tcase_add_test(tc, alone);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;
