@@ -34,6 +34,47 @@ trap 'ec_down; e2e_cleanup' EXIT
 ec_up || skip "no emulated cluster: $EC_WHY"
 cc -O2 -o "$WORK/pvmcoll" "$HERE/../../bench/pvmcoll.c" -lpvm3 || fail "cc pvmcoll.c"
 "$BUILD/vlcc" -O2 -o "$WORK/pvmcoll.v" "$HERE/../../bench/pvmcoll.c" || fail "vlcc pvmcoll.c"
+# Does the emulation carry both directions of its links at once at their
+# rate?  Plain TCP, 1 MiB: one transfer alone, then four at once (1 <-> 2,
+# 3 <-> 4), least of 3 each.  On a slow machine the kernel's shaping of 8
+# busy link ends costs more than the links' time (2026-11-27, a 2-CPU VM:
+# 1.1-1.2x, and PVM's all-to-all 12-15 % over its prediction while its
+# one-way cases stayed within 2 %): the cases with traffic both ways on a
+# link (allreduce, alltoall) are then reported, not asserted, since what
+# is measured is no longer the cluster the model describes.
+cc -O2 -Wall -Wextra -Werror -o "$WORK/tcpprobe" "$HERE/multihost/tcpprobe.c" || fail "cc tcpprobe.c"
+tp() { # FROM TO PORT: one transfer's seconds
+	ip netns exec "$EC_NS$2" "$WORK/tcpprobe" serve "$3" 1048576 &
+	ip netns exec "$EC_NS$1" "$WORK/tcpprobe" send "10.234.0.$2" "$3" 1048576
+	wait
+}
+one=
+four=
+for rep in 1 2 3; do
+	a=$(tp 1 2 $((5100 + rep)))
+	one=$(awk -v a="$a" -v b="$one" 'BEGIN { print (b == "" || a < b) ? a : b }')
+	tp 1 2 $((5110 + rep)) > "$WORK/tp.1" & tp 2 1 $((5120 + rep)) > "$WORK/tp.2" &
+	tp 3 4 $((5130 + rep)) > "$WORK/tp.3" & tp 4 3 $((5140 + rep)) > "$WORK/tp.4" &
+	wait
+	a=$(sort -n "$WORK"/tp.[1-4] | tail -1)
+	four=$(awk -v a="$a" -v b="$four" 'BEGIN { print (b == "" || a < b) ? a : b }')
+done
+TWOWAY=$(awk -v o="$one" -v f="$four" 'BEGIN { printf "%.2f", (o > 0) ? f / o : 0 }')
+echo "emulated links, plain TCP 1 MiB: one transfer $one s, four at once (both ways) $four s: ${TWOWAY}x"
+assert_eq "plain TCP on the emulated links: a transfer measured ($one s), four at once ($four s)" 1 \
+	"$(awk -v o="$one" -v f="$four" 'BEGIN { print (o > 0 && f > 0) ? 1 : 0 }')"
+FAITHFUL=$(awk -v r="$TWOWAY" 'BEGIN { print (r <= 1.10) ? 1 : 0 }')
+# check_case WHAT KIND PREDICTED MEASURED: within 10 %, asserted unless KIND
+# sends both ways on a link and the emulation does not carry that at its rate
+check_case() {
+	local w
+	w=$(within "$3" "$4" 10)
+	if [ "$FAITHFUL" = 0 ] && { [ "$2" = allreduce ] || [ "$2" = alltoall ]; }; then
+		ok "$1 within 10 % = $w (not asserted: these links carry both ways at once ${TWOWAY}x slower than one here)"
+		return
+	fi
+	assert_eq "$1 within 10 %" 1 "$w"
+}
 ec_pvm_up || skip "$EC_WHY"
 pvmd_start "$WORK:/usr/bin" # the predictions' own pvmd, on this machine
 REPS=10
@@ -84,8 +125,7 @@ for k in bcast allreduce alltoall fanout fanin; do
 		fi
 		MEAS[$k.$n]=$mn
 		err=$(awk -v p="$p" -v m="$mn" 'BEGIN { if (m > 0) printf "%+.1f %%", 100 * (p - m) / m }')
-		assert_eq "PVM $k $n B: star, fifo: predicted $p s, measured least $mn s ($err) within 10 %" \
-			1 "$(within "$p" "$mn" 10)"
+		check_case "PVM $k $n B: star, fifo: predicted $p s, measured least $mn s ($err)" $k "$p" "$mn"
 		if [ $k = fanout ] || [ $k = fanin ]; then
 			pf=$(predict free $k $n)
 			assert_eq "PVM $k $n B: contention-free $pf s misses the measured $mn s by more than 30 %" \
@@ -119,8 +159,8 @@ if (cd "$WORK" && ec_pvm timeout 300 "$BUILD/calib_pvm" -np 4 --hosts vlc1,vlc2,
 				mn=$(awk -v a="$mn" -v b="$m2" 'BEGIN { print (b != "" && (a == "" || b < a)) ? b : a }')
 			fi
 			err=$(awk -v p="$p" -v m="$mn" 'BEGIN { if (m > 0) printf "%+.1f %%", 100 * (p - m) / m }')
-			assert_eq "PVM $k $n B: vlcalib's VMConfig: predicted $p s, measured least $mn s ($err) within 10 %" \
-				1 "$(within "$p" "$mn" 10)"
+			check_case "PVM $k $n B: vlcalib's VMConfig: predicted $p s, measured least $mn s ($err)" \
+				$k "$p" "$mn"
 		done
 	done
 else
