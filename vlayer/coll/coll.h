@@ -170,6 +170,15 @@ int vlcoll_sim(const vlcfg_config *c, const vlcoll_in *in, vlcoll_out *out);
  * other entries in `in` do not change it); 0: it depends on others; -1: in is
  * invalid. */
 int vlcoll_sim_alone(const vlcfg_config *c, const vlcoll_in *in, int r, vlcoll_out *o);
+/* The members each rank's result depends on: m (p * p bytes) gets
+ * m[r * p + j] = 1 if rank r's result (exit, comm, wait) may change with
+ * rank j's entry, 0 if it cannot (the other entries in `in` are ignored).
+ * Without a [topology] that is the closure of whom r receives from and
+ * whom it sends a rendezvous to (it waits for their post) over the schedule;
+ * with one, the messages share links, so every member, except for a rank
+ * that only sends below the eager limit (vlcoll_sim_alone).  0, or -1 if
+ * in is invalid. */
+int vlcoll_deps(const vlcfg_config *c, const vlcoll_in *in, unsigned char *m);
 
 /* The table of a run's messages on shared links, for a collective whose
  * messages share them with the program's other traffic (with a [topology]):

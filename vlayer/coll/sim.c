@@ -4,6 +4,7 @@
  * schedule (alg/), run it (run.c).
  */
 #include <stdlib.h>
+#include <string.h>
 #include "vlayer/core/engine.h"
 #include "vlayer/coll/alg/alg.h"
 
@@ -352,6 +353,67 @@ int vlcoll_sim_alone(const vlcfg_config *c, const vlcoll_in *in, int r, vlcoll_o
 	}
 	vlcoll_sched_free(&s);
 	return rc;
+}
+
+int vlcoll_deps(const vlcfg_config *c, const vlcoll_in *in, unsigned char *m)
+{
+	vlcoll_sched s;
+	vlcoll_out any;
+	int alg = vlcoll_alg_of(c, in, &any), p, r, i, j, n, *stack;
+
+	if (alg < 0)
+		return -1;
+	p = in->p;
+	vlcoll_sched_init(&s, p);
+	vlcoll_build(&s, in, alg);
+	if (s.bad) {
+		vlcoll_sched_free(&s);
+		return -1;
+	}
+	/* first the direct ones: m[r * p + j] = 1 if r waits for j */
+	memset(m, 0, (size_t)p * (size_t)p);
+	for (r = 0; r < p; r++) {
+		int only_eager = 1;
+
+		m[(size_t)r * p + r] = 1;
+		for (i = 0; i < s.rank[r].n; i++) {
+			const vlcoll_op *o = &s.rank[r].op[i];
+
+			if (!o->send || o->bytes >= c->mpi.eager_limit) {
+				m[(size_t)r * p + o->peer] = 1;
+				only_eager = 0;
+			}
+		}
+		if (vli_net_on(c) && !only_eager) /* (its messages share links with all) */
+			memset(&m[(size_t)r * p], 1, (size_t)p);
+	}
+	vlcoll_sched_free(&s);
+	/* then the closure, rank by rank (a depth-first search over the
+	 * direct ones; the rows of the ranks not done yet are still direct) */
+	stack = vlcoll_alloc((size_t)p, sizeof *stack);
+	{
+		unsigned char *direct = vlcoll_alloc((size_t)p * (size_t)p, 1), *seen;
+
+		memcpy(direct, m, (size_t)p * (size_t)p);
+		for (r = 0; r < p; r++) {
+			seen = &m[(size_t)r * p];
+			memset(seen, 0, (size_t)p);
+			seen[r] = 1;
+			stack[0] = r;
+			n = 1;
+			while (n > 0) {
+				i = stack[--n];
+				for (j = 0; j < p; j++)
+					if (direct[(size_t)i * p + j] && !seen[j]) {
+						seen[j] = 1;
+						stack[n++] = j;
+					}
+			}
+		}
+		free(direct);
+	}
+	free(stack);
+	return 0;
 }
 
 struct vlcoll_job {

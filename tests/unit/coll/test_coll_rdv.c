@@ -382,6 +382,90 @@ START_TEST(alone)
 }
 END_TEST
 
+/* vlcoll_deps: a rank's result does not change when the entries of the
+ * members it is said not to depend on change (random entries, each of
+ * them moved in turn and all at once), for every algorithm, eager and
+ * rendezvous; and the cases the layer relies on: a bcast's leaf depends on
+ * its path from the root only, a reduce's root on every member. */
+START_TEST(deps)
+{
+	vlcfg_config c;
+	vlcoll_out out[MAXP], ref[MAXP];
+	int64_t entry[MAXP], e[MAXP], b[MAXP * MAXP];
+	int host[MAXP] = { 0 };
+	unsigned char m[MAXP * MAXP];
+	int kind, alg, p, r, j, k, eager, fewer = 0;
+	uint64_t x = 12345;
+	vlcoll_in in;
+
+	cfg_std(&c);
+	for (r = 0; r < MAXP * MAXP; r++)
+		b[r] = 3 * KIB;
+	for (eager = 0; eager < 2; eager++) {
+		c.mpi.eager_limit = eager ? 1 << 20 : 1;
+		for (kind = 0; kind < VL_KIND_N; kind++)
+			for (alg = 1; alg < VLCOLL_ALG_NALGS; alg++) {
+				if (!vlcoll_accepts(kind, alg))
+					continue;
+				for (p = 1; p <= 9; p++) {
+					for (r = 0; r < p; r++) {
+						x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+						entry[r] = (int64_t)(x >> 40) % (3 * L);
+					}
+					in = (vlcoll_in){ kind, alg, p, p - 1, host, entry, b, VLCOLL_PLAIN };
+					ck_assert_int_eq(vlcoll_deps(&c, &in, m), 0);
+					ck_assert_int_eq(vlcoll_sim(&c, &in, ref), 0);
+					for (r = 0; r < p; r++) {
+						int nd = 0;
+
+						ck_assert_int_eq(m[r * p + r], 1);
+						for (j = 0; j < p; j++)
+							nd += m[r * p + j];
+						fewer += nd < p;
+						/* each independent one moved, then all of them */
+						for (k = -1; k < p; k++) {
+							if (k >= 0 && m[r * p + k])
+								continue;
+							for (j = 0; j < p; j++)
+								e[j] = m[r * p + j] || (k >= 0 && j != k)
+									       ? entry[j]
+									       : entry[j] + 5 * L + j * 777;
+							sim(&c, kind, alg, p, p - 1, e, 3 * KIB, out);
+							ck_assert_msg(out[r].exit == ref[r].exit &&
+									      out[r].comm == ref[r].comm &&
+									      out[r].wait == ref[r].wait,
+								      "%s/%s p=%d eager %d rank %d moved %d: %lld, was %lld",
+								      vl_coll_kind_name(kind), vlcoll_alg_name(alg),
+								      p, eager, r, k, (long long)out[r].exit,
+								      (long long)ref[r].exit);
+						}
+					}
+				}
+			}
+	}
+	ck_assert_int_gt(fewer, 500);
+	/* the layer's cases, 8 ranks, root 0, eager */
+	c.mpi.eager_limit = 1 << 20;
+	in = (vlcoll_in){ VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL, 8, 0, host, entry, b, VLCOLL_PLAIN };
+	ck_assert_int_eq(vlcoll_deps(&c, &in, m), 0);
+	for (r = 0; r < 8; r++) {
+		int nd = 0;
+
+		for (j = 0; j < 8; j++)
+			nd += m[r * 8 + j];
+		ck_assert_int_eq(m[r * 8 + 0], 1);   /* the root, */
+		ck_assert_int_le(nd, r == 0 ? 1 : 4); /* and its path: 3 hops at most */
+	}
+	in.kind = VL_KIND_REDUCE;
+	ck_assert_int_eq(vlcoll_deps(&c, &in, m), 0);
+	for (j = 0; j < 8; j++)
+		ck_assert_int_eq(m[j], 1);
+	in.root = 9; /* invalid */
+	ck_assert_int_eq(vlcoll_deps(&c, &in, m), -1);
+	vlcfg_free(&c);
+}
+END_TEST
+
 static Suite *rdv_suite(void)
 {
 	Suite *s = suite_create("coll_rdv");
@@ -396,6 +480,7 @@ static Suite *rdv_suite(void)
 	tcase_add_test(tc, smpi_figures);
 	tcase_add_test(tc, all_algorithms_complete);
 	tcase_add_test(tc, alone);
+	tcase_add_test(tc, deps);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;
