@@ -431,6 +431,40 @@ same_traces "rootgo-bcast: a run beside a CPU hog" "$WORK/rootgo-bcast.1" "$WORK
 kill $hog 2> /dev/null
 wait $hog 2> /dev/null
 
+# ---- a member goes on once the members its exit depends on are in
+# (links/leafgo.c, no [topology], 8 bytes: L + 8 B / B = 10080 ns): ranks
+# 0-3 run a bcast (reduce, gather) from rank 0; the member that receives
+# from the root alone (the reduce's rank 2, from rank 3 alone) leaves at
+# 10080 and sends to rank 4 (arrival 20160), while the late member waits
+# for rank 5's message of 300.5 ms; rank 5's message to rank 4 leaves at
+# 500 us (arrival 510080).  Until the first session of 2026-11-28 every
+# member waited for all of them, and rank 4's MPI_ANY_SOURCE receive took
+# rank 5's first (in most runs) ----
+"$BUILD/vlcc" -mpi -Wall -Wextra -Werror -O2 -I"$HERE/../../include" -o "$WORK/leafgo" \
+	"$HERE/links/leafgo.c" || fail "build links/leafgo.c"
+cfg none6 6
+printf '[collectives]\nreduce = binomial\ngather = binomial\n' >> "$WORK/none6.ini"
+for how in bcast reduce gather; do
+	run "leafgo-$how" 6 none6 "$WORK/leafgo" $how
+	e=2 && [ $how = bcast ] && e=1
+	assert_eq "$how: the member that depends on members already in goes on, rank 4 takes its message first" \
+		"R $e 20160 R 5 510080" "$(grep '^R' "$WORK/leafgo-$how.out" | paste -sd' ')"
+	rm -rf "$WORK/rpl"
+	"$BUILD/vlpost" replay --vmconfig "$WORK/leafgo-$how/vmconfig.ini" -o "$WORK/rpl" \
+		"$WORK/leafgo-$how" > "$WORK/rpl.out" 2>&1 || fail "leafgo-$how: vlpost replay"
+	same_traces "leafgo-$how: vlpost replay on its own VMConfig" "$WORK/leafgo-$how" "$WORK/rpl"
+done
+assert_eq "bcast: every rank's end" "0 10080 10080 300510080 510080 300500000" "$(ends leafgo-bcast)"
+assert_eq "reduce: every rank's end (the root's: rank 1's message at 300.51 ms + 10080)" \
+	"300520160 300510080 10080 0 510080 300500000" "$(ends leafgo-reduce)"
+timeout 60 sh -c 'while :; do :; done' &
+hog=$!
+mv "$WORK/leafgo-reduce" "$WORK/leafgo-reduce.1"
+run leafgo-reduce 6 none6 "$WORK/leafgo" reduce
+same_traces "leafgo-reduce: a run beside a CPU hog" "$WORK/leafgo-reduce.1" "$WORK/leafgo-reduce"
+kill $hog 2> /dev/null
+wait $hog 2> /dev/null
+
 # ---- random traffic (links/rmix.c: 4 ranks, 20 rounds of messages among
 # random pairs, nonblocking collectives, completed with MPI_Waitall,
 # MPI_Waitany, MPI_Waitsome or an MPI_Testany loop, blocking collectives

@@ -819,6 +819,36 @@ static struct vli_coll *coll_of(uint64_t on, uint64_t n, int create)
 	return &vli_bd->coll[free_i];
 }
 
+#define MISSING(c, j) ((((c)->member[(j) / 64] & ~(c)->in[(j) / 64]) >> ((j) % 64)) & 1)
+
+/* Under the lock: the members of c that slot s, waiting in c, waits for
+ * and that have not entered, one by one (*k = 0 first; -1 at the end):
+ * those it said (vli_order_coll_deps), else every member. */
+static int next_missing(const vli_slot *s, const struct vli_coll *c, int *k)
+{
+	if (s->deps_on == c->on && s->deps_n == c->n) {
+		while (*k < s->ndeps) {
+			int j = s->deps[(*k)++];
+
+			if (MISSING(c, j))
+				return j;
+		}
+		return -1;
+	}
+	while (*k < VLI_BOARD_SLOTS) {
+		int w = *k / 64;
+		uint64_t miss = (c->member[w] & ~c->in[w]) >> (*k % 64);
+
+		if (!miss) {
+			*k = (w + 1) * 64;
+			continue;
+		}
+		*k += __builtin_ctzll(miss);
+		return (*k)++;
+	}
+	return -1;
+}
+
 /* Under the lock: whether blocked slot s can go on without this task, given
  * ind (any: some other task can). */
 static int can_go_on(int i, int any)
@@ -840,8 +870,9 @@ static int can_go_on(int i, int any)
 	c = coll_of(on, atomic_load(&s->wait_n), 0);
 	if (!c)
 		return 1; /* not recorded: assume it can */
-	for (w = 0; w < DEP_WORDS; w++)
-		if (c->member[w] & ~c->in[w] & ~ind[w])
+	w = 0;
+	while ((j = next_missing(s, c, &w)) >= 0)
+		if (!IND(j))
 			return 0; /* a missing member that cannot (this task among them) */
 	return 1;
 }
@@ -908,6 +939,31 @@ void vli_order_coll_leave(uint64_t on, uint64_t n)
 	vli_board_unlock();
 }
 
+void vli_order_coll_deps(uint64_t on, uint64_t n, int count, const int *ids)
+{
+	vli_slot *s;
+	int k, j;
+
+	if (vli_order_remote || !vli_order_on() || me < 0 || count > VLI_DEPS)
+		return;
+	vli_board_lock();
+	s = &vli_bd->slot[me];
+	s->deps_on = 0;
+	for (k = 0; k < count; k++) {
+		if ((j = vli_board_find(ids[k])) < 0)
+			break;
+		s->deps[k] = j;
+	}
+	if (k == count) {
+		s->ndeps = count;
+		s->deps_n = n;
+		s->deps_on = on;
+	}
+	/* (fewer members waited for: a bound may now count) */
+	vli_board_wake_watchers();
+	vli_board_unlock();
+}
+
 int64_t vli_order_coll_lb(uint64_t on, uint64_t n)
 {
 	struct vli_coll *c;
@@ -968,8 +1024,12 @@ int vli_order_coll_blocked_by(int id)
 	if (atomic_load(&s->state) == VLI_SLOT_BLOCKED && on && !(on & VLI_ON_TASK(0)) &&
 	    (i = vli_board_find(id)) >= 0 && i != me &&
 	    (c = coll_of(on, atomic_load(&s->wait_n), 0)) != NULL) {
+		int k = 0, j;
+
 		o = &vli_bd->slot[i];
-		r = ((c->member[i / 64] & ~c->in[i / 64]) >> (i % 64) & 1) &&
+		while ((j = next_missing(s, c, &k)) >= 0 && j != i)
+			;
+		r = j == i &&
 		    atomic_load(&o->state) == VLI_SLOT_BLOCKED &&
 		    atomic_load(&o->wait_on) == VLI_ON_TASK(atomic_load(&s->id)) &&
 		    atomic_load(&o->released) == atomic_load(&o->released_seen);
@@ -1025,16 +1085,10 @@ static void raise_through_waits(int n)
 
 				if (!c)
 					continue;
-				for (w = 0; w < DEP_WORDS; w++) {
-					uint64_t miss = c->member[w] & ~c->in[w];
-
-					while (miss) {
-						j = w * 64 + __builtin_ctzll(miss);
-						miss &= miss - 1;
-						if (j != i && effb[j] > v)
-							v = effb[j];
-					}
-				}
+				w = 0;
+				while ((j = next_missing(s, c, &w)) >= 0)
+					if (j != i && effb[j] > v)
+						v = effb[j];
 			}
 			if (v > effb[i]) {
 				effb[i] = v;
@@ -1632,10 +1686,8 @@ static int all_stuck(void)
 		if (!on || (on & VLI_ON_TASK(0)))
 			continue;
 		c = coll_of(on, atomic_load(&s->wait_n), 0);
-		stuck = 0;
-		for (w = 0; c && w < DEP_WORDS; w++)
-			if (c->member[w] & ~c->in[w])
-				stuck = 1; /* a member has not entered it */
+		w = 0;
+		stuck = c && next_missing(s, c, &w) >= 0; /* a member it waits for has not entered */
 	}
 	vli_board_unlock();
 	return stuck;

@@ -25,8 +25,11 @@ struct vlmpi_coll {
 	int64_t t0;
 	int64_t *mine, *all;
 	MPI_Request xreq;       /* nonblocking collectives: the exchange */
-	MPI_Request rreq;       /* left early (vlmpi_alone_*): the real call, from copy */
-	void *copy;
+	MPI_Request *req;       /* early path (vlmpi_early_*): its requests, */
+	unsigned char *need;    /* ... those it waits for before it leaves */
+	int nreq;
+	uint64_t eon;           /* ... on the board as (eon, num) */
+	void *copy;             /* ... its data, copied or packed */
 	int done;               /* exit computed */
 	uint64_t num;           /* its number among the collectives of its communicator */
 	uint64_t on;            /* virtual order: recorded on the board (nonblocking) */
@@ -71,7 +74,7 @@ static vlmpi_coll *coll_new(vlmpi_comm *v, int kind, int variant, int root, int6
 	c->n = n;
 	c->t0 = c->lb = t0;
 	c->v = v;
-	c->xreq = c->rreq = MPI_REQUEST_NULL;
+	c->xreq = MPI_REQUEST_NULL;
 	c->mine = malloc(sizeof(int64_t) * ROW(c));
 	c->all = malloc(sizeof(int64_t) * ROW(c) * (size_t)v->size);
 	if (!c->mine || !c->all)
@@ -329,26 +332,42 @@ static int nb_advance(vlmpi_coll *c, int wait)
 	return 1;
 }
 
-/* ---- members that leave a blocking collective at once ----
- * Under virtual order a member of a blocking collective waits in it until
- * every member's entry is in (the exchange), and the rules see it act no
- * earlier than the members still missing.  That is wrong for a member whose
- * exit depends on its own entry alone (vlcoll_sim_alone: the root of a
- * bcast, a leaf of a reduce or gather, every message it sends eager): in
- * virtual time it leaves once it has paid its sends and may send again
- * before the others enter, and while it waited in real time the others took
- * what it would send for not coming (a flow on a bus taken as final before
- * the root's next message joined it: the replay, which lets it go on,
- * differed).  Such a member now goes on at once: it enters and leaves the
- * collective on the board, runs the real call nonblocking from a copy of
- * its data (MPI lets the caller reuse them on return) and the exchange
- * (the others need its entry) behind it; every wait of this task tests
- * them and MPI_Finalize waits for them.  Not with collectives = shared
- * (the collective's messages go into the run's table only once every
- * member is in). */
+/* ---- members that go on once those they depend on are in ----
+ * Under virtual order every member of a blocking collective used to wait in
+ * it until every member's entry was in (an allgather), and the rules took
+ * it to act no earlier than the members still missing.  In the model a
+ * member's exit depends on some members' entries only (vlcoll_deps: those
+ * it receives from or sends a rendezvous to, and theirs, over the schedule;
+ * on shared links every member, unless it only sends eager): a bcast's root
+ * and a reduce's or gather's leaves on their own entry, a bcast's leaf on
+ * its path from the root, an inner node of a reduce or gather on its
+ * subtree.  In virtual time it leaves before the others enter and may send
+ * to them; held in the collective in real time, it let the others decide
+ * without it (a wildcard receive took a later message, a flow on a bus was
+ * taken as final before its next message joined it).  So a bcast, reduce
+ * or gather runs so (not with collectives = shared, where a collective's
+ * messages go into the run's table only once every member is in):
+ *  - every member sends its entry to the members that depend on it and
+ *    receives those of the members it depends on, point to point on a
+ *    private duplicate of the communicator (vlmpi_comm.pcomm), and tells
+ *    the board whom it waits for (vli_order_coll_deps);
+ *  - the data: a reduce or gather runs for real, nonblocking, on the
+ *    private duplicate (a non-root from a copy of its data: MPI lets the
+ *    caller reuse them on return; the duplicate outlives an MPI_Comm_free
+ *    of the program's communicator until it is done: Open MPI's
+ *    nonblocking collectives crash on a freed one);
+ *    a bcast's root sends its data to every member itself, so that a
+ *    member needs the root only, not Open MPI's tree;
+ *  - it waits for what it needs (the entries of those it depends on, a
+ *    bcast's data, a root's real call), leaves at the exit the model gives
+ *    it, and keeps the rest behind it: every wait of this task tests them,
+ *    MPI_Finalize waits for them. */
 
-/* Blocking collectives this rank left before their exchange was complete,
- * freed once it and the real call are. */
+#define TAG_ENTRY(n) ((int)(((n) & 0x1fffffff) * 2))
+#define TAG_DATA(n) (TAG_ENTRY(n) + 1)
+
+/* Blocking collectives this rank left with requests still open, freed
+ * once they are complete. */
 static vlmpi_coll *behind;
 
 static int req_done(MPI_Request *r)
@@ -359,12 +378,22 @@ static int req_done(MPI_Request *r)
 	       flag;
 }
 
+static int reqs_done(vlmpi_coll *c)
+{
+	int i;
+
+	for (i = 0; i < c->nreq; i++)
+		if (!req_done(&c->req[i]))
+			return 0;
+	return 1;
+}
+
 static void behind_progress(void)
 {
 	vlmpi_coll **p = &behind, *c;
 
 	while ((c = *p) != NULL) {
-		if (!req_done(&c->rreq) || !req_done(&c->xreq)) {
+		if (!reqs_done(c)) {
 			p = &c->next;
 			continue;
 		}
@@ -376,10 +405,13 @@ static void behind_progress(void)
 
 MPI_Request *vlmpi_coll_behind(void)
 {
+	int i;
+
 	behind_progress();
-	if (!behind)
-		return NULL;
-	return behind->rreq != MPI_REQUEST_NULL ? &behind->rreq : &behind->xreq;
+	for (i = 0; behind && i < behind->nreq; i++)
+		if (behind->req[i] != MPI_REQUEST_NULL)
+			return &behind->req[i];
+	return NULL;
 }
 
 /* Copy of count elements of type t at buf (its true extent): the copy,
@@ -402,109 +434,195 @@ static void *copy_of(const void *buf, int count, MPI_Datatype t, void **base)
 	return c;
 }
 
-/* Whether this rank leaves collective (kind, root) of comm at once: its
- * vlmpi_comm, entry and result in a new c (NULL: it does not). */
-static vlmpi_coll *alone_try(MPI_Comm comm, int kind, int root, int64_t bytes)
+/* A request of c: needed before it leaves (need), or only behind it. */
+static MPI_Request *early_req(vlmpi_coll *c, int need)
+{
+	c->need[c->nreq] = (unsigned char)need;
+	return &c->req[c->nreq++];
+}
+
+/* Collective (kind, root) of comm with bytes per member: whether this rank
+ * takes the early path (every member decides alike); if so its vlmpi_coll,
+ * entered on the board, its entry sent to the members that depend on it and
+ * those it depends on asked for. */
+static vlmpi_coll *early_try(MPI_Comm comm, int kind, int root, int64_t bytes)
 {
 	vlmpi_comm *v;
 	vlmpi_coll *c;
+	unsigned char *m;
 	int64_t *entry, *b;
 	vlcoll_in in;
-	int i, p, r;
+	int i, p, me, nd = 0, *ids;
 
 	if (!vlmpi_vorder || (vli_t.cfg.topo.coll_shared && vli_net_on(&vli_t.cfg)) ||
-	    !(v = vlmpi_comm_find(comm)) || root < 0 || root >= v->size ||
-	    (kind == VL_KIND_BCAST) != (v->rank == root)) /* (the root sends first) */
+	    !(v = vlmpi_comm_find(comm)) || v->pcomm == MPI_COMM_NULL || root < 0 ||
+	    root >= v->size || v->size < 2)
 		return NULL;
 	p = v->size;
+	me = v->rank;
 	entry = malloc(sizeof(int64_t) * (size_t)p);
 	b = malloc(sizeof(int64_t) * (size_t)p);
-	if (!entry || !b)
+	m = malloc((size_t)p * (size_t)p);
+	ids = malloc(sizeof(int) * (size_t)p);
+	if (!entry || !b || !m || !ids)
 		vli_error(1, "out of memory");
-	for (i = 0; i < p; i++) { /* (the others' do not change its exit) */
+	for (i = 0; i < p; i++) {
 		entry[i] = vli_t.now;
 		b[i] = bytes;
 	}
-	in.kind = kind;
-	in.alg = vli_t.cfg.mpi.coll_alg[kind];
-	in.p = p;
-	in.root = root;
-	in.host = v->host;
-	in.entry = entry;
-	in.bytes = b;
-	in.variant = VLCOLL_PLAIN;
-	c = coll_new(v, kind, VLCOLL_PLAIN, root, vli_t.now, &bytes, 1);
-	r = vlcoll_sim_alone(&vli_t.cfg, &in, v->rank, &c->o);
-	free(entry);
-	free(b);
-	if (r != 1) {
-		vlmpi_coll_free(c);
+	in = (vlcoll_in){ kind, vli_t.cfg.mpi.coll_alg[kind], p, root, v->host, entry, b,
+			  VLCOLL_PLAIN };
+	if (vlcoll_deps(&vli_t.cfg, &in, m) < 0) {
+		free(entry);
+		free(b);
+		free(m);
+		free(ids);
 		return NULL;
 	}
+	c = coll_new(v, kind, VLCOLL_PLAIN, root, vli_t.now, &bytes, 1);
+	c->req = malloc(sizeof *c->req * (size_t)(2 * p + 2));
+	c->need = malloc((size_t)(2 * p + 2));
+	if (!c->req || !c->need)
+		vli_error(1, "out of memory");
+	c->eon = VLMPI_ON_COLL(v->id);
+	c->num = v->ncoll++;
+	v->busy++; /* (its pcomm outlives an MPI_Comm_free until c is done) */
+	vli_order_coll_enter(c->eon, c->num, p, v->world);
+	for (i = 0; i < p; i++) {
+		c->all[(size_t)i * ROW(c)] = c->t0; /* (the others': any time will do) */
+		c->all[(size_t)i * ROW(c) + 2] = bytes;
+		if (i == me)
+			continue;
+		if (m[(size_t)me * p + i]) {
+			ids[nd++] = v->world[i];
+			PMPI_Irecv(&c->all[(size_t)i * ROW(c)], (int)ROW(c), MPI_INT64_T, i,
+				   TAG_ENTRY(c->num), v->pcomm, early_req(c, 1));
+		}
+		if (m[(size_t)i * p + me])
+			PMPI_Isend(c->mine, (int)ROW(c), MPI_INT64_T, i, TAG_ENTRY(c->num), v->pcomm,
+				   early_req(c, 0));
+	}
+	if (nd < p - 1)
+		vli_order_coll_deps(c->eon, c->num, nd, ids);
+	free(entry);
+	free(b);
+	free(m);
+	free(ids);
 	return c;
 }
 
-/* c's real call has started (rc): enter and leave it on the board, start
- * the exchange, move the clock, keep it behind. */
-static int alone_go(vlmpi_coll *c, int rc)
+/* c's real part has started (rc): wait for what it needs (name: the call,
+ * for reports), then the caller finishes its data and calls early_leave.
+ * Returns an MPI error code (not MPI_SUCCESS: c is freed). */
+static int early_wait(vlmpi_coll *c, int rc, const char *name)
 {
-	vlmpi_comm *v = c->v;
-	uint64_t on = VLMPI_ON_COLL(v->id), n = v->ncoll++;
+	int i, any = 0;
 
-	if (rc != MPI_SUCCESS) {
-		vlmpi_coll_free(c);
-		return rc;
+	for (i = 0; i < c->nreq; i++)
+		any |= c->need[i];
+	if (rc == MPI_SUCCESS && any) {
+		vlmpi_deferred_advance(); /* (a wildcard receive that can choose now does first) */
+		vlmpi_wait_begin(vli_t.now, c->eon, c->num, "%s", name);
+		for (i = 0; i < c->nreq && rc == MPI_SUCCESS; i++)
+			if (c->need[i])
+				rc = vlmpi_real_wait(&c->req[i], MPI_STATUS_IGNORE);
+		vlmpi_wait_end();
 	}
-	vli_order_coll_enter(on, n, v->size, v->world);
-	vli_order_coll_leave(on, n);
-	rc = PMPI_Iallgather(c->mine, c->n + 2, MPI_INT64_T, c->all, c->n + 2, MPI_INT64_T,
-			     v->comm, &c->xreq);
-	c->done = 1;
-	vlmpi_coll_leave(v, c, 1, c->t0);
-	c->next = behind;
-	behind = c;
-	vlmpi_set_idle(vlmpi_coll_progress);
+	if (rc != MPI_SUCCESS) {
+		vli_order_coll_leave(c->eon, c->num);
+		for (i = 0; i < c->nreq; i++)
+			if (c->req[i] != MPI_REQUEST_NULL) {
+				PMPI_Cancel(&c->req[i]);
+				PMPI_Request_free(&c->req[i]);
+			}
+		vlmpi_coll_free(c);
+	}
 	return rc;
 }
 
-int vlmpi_alone_Bcast(void *buffer, int count, MPI_Datatype t, int root, MPI_Comm comm, int *rc)
+/* Simulate with the entries in, move the clock, leave, keep c behind. */
+static void early_leave(vlmpi_coll *c)
 {
-	vlmpi_coll *c = alone_try(comm, VL_KIND_BCAST, root, vlmpi_type_bytes(t, count));
+	vlmpi_comm *v = c->v;
+
+	coll_sim(v, c, 0);
+	vlmpi_coll_leave(v, c, 1, c->t0);
+	vli_order_coll_leave(c->eon, c->num);
+	c->next = behind;
+	behind = c;
+	behind_progress();
+	vlmpi_set_idle(vlmpi_coll_progress);
+}
+
+int vlmpi_early_Bcast(void *buffer, int count, MPI_Datatype t, int root, MPI_Comm comm, int *rc)
+{
+	vlmpi_coll *c = early_try(comm, VL_KIND_BCAST, root, vlmpi_type_bytes(t, count));
+	int size = 0, pos = 0, i;
+
+	if (!c)
+		return 0;
+	PMPI_Pack_size(count, t, comm, &size);
+	c->copy = malloc(size > 0 ? (size_t)size : 1);
+	if (!c->copy)
+		vli_error(1, "out of memory");
+	*rc = MPI_SUCCESS;
+	if (c->v->rank == root) {
+		*rc = PMPI_Pack(buffer, count, t, c->copy, size, &pos, comm);
+		for (i = 0; i < c->v->size && *rc == MPI_SUCCESS; i++)
+			if (i != root)
+				*rc = PMPI_Isend(c->copy, pos, MPI_PACKED, i, TAG_DATA(c->num),
+						 c->v->pcomm, early_req(c, 0));
+	} else {
+		*rc = PMPI_Irecv(c->copy, size, MPI_PACKED, root, TAG_DATA(c->num), c->v->pcomm,
+				 early_req(c, 1));
+	}
+	if ((*rc = early_wait(c, *rc, "MPI_Bcast")) != MPI_SUCCESS)
+		return 1;
+	if (c->v->rank != root)
+		*rc = PMPI_Unpack(c->copy, size, &pos, buffer, count, t, comm);
+	early_leave(c);
+	return 1;
+}
+
+int vlmpi_early_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
+		       int root, MPI_Comm comm, int *rc)
+{
+	vlmpi_coll *c = early_try(comm, VL_KIND_REDUCE, root, vlmpi_type_bytes(t, count));
+	const void *from = sendbuf;
 	void *base;
 
 	if (!c)
 		return 0;
-	c->copy = copy_of(buffer, count, t, &base);
-	*rc = alone_go(c, PMPI_Ibcast(base, count, t, root, comm, &c->rreq));
+	if (c->v->rank != root && sendbuf != MPI_IN_PLACE) {
+		c->copy = copy_of(sendbuf, count, t, &base);
+		from = base;
+	}
+	*rc = PMPI_Ireduce(from, recvbuf, count, t, op, root, c->v->pcomm,
+			   early_req(c, c->v->rank == root));
+	if ((*rc = early_wait(c, *rc, "MPI_Reduce")) == MPI_SUCCESS)
+		early_leave(c);
 	return 1;
 }
 
-int vlmpi_alone_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
-		       int root, MPI_Comm comm, int *rc)
-{
-	vlmpi_coll *c;
-	void *base;
-
-	if (sendbuf == MPI_IN_PLACE ||
-	    !(c = alone_try(comm, VL_KIND_REDUCE, root, vlmpi_type_bytes(t, count))))
-		return 0;
-	c->copy = copy_of(sendbuf, count, t, &base);
-	*rc = alone_go(c, PMPI_Ireduce(base, recvbuf, count, t, op, root, comm, &c->rreq));
-	return 1;
-}
-
-int vlmpi_alone_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+int vlmpi_early_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
 		       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, int *rc)
 {
-	vlmpi_coll *c;
+	vlmpi_coll *c = early_try(comm, VL_KIND_GATHER, root,
+				  sendbuf == MPI_IN_PLACE ? vlmpi_type_bytes(recvtype, recvcount)
+							  : vlmpi_type_bytes(sendtype, sendcount));
+	const void *from = sendbuf;
 	void *base;
 
-	if (sendbuf == MPI_IN_PLACE ||
-	    !(c = alone_try(comm, VL_KIND_GATHER, root, vlmpi_type_bytes(sendtype, sendcount))))
+	if (!c)
 		return 0;
-	c->copy = copy_of(sendbuf, sendcount, sendtype, &base);
-	*rc = alone_go(c, PMPI_Igather(base, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-				       comm, &c->rreq));
+	if (c->v->rank != root && sendbuf != MPI_IN_PLACE) {
+		c->copy = copy_of(sendbuf, sendcount, sendtype, &base);
+		from = base;
+	}
+	*rc = PMPI_Igather(from, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+			   c->v->pcomm, early_req(c, c->v->rank == root));
+	if ((*rc = early_wait(c, *rc, "MPI_Gather")) == MPI_SUCCESS)
+		early_leave(c);
 	return 1;
 }
 
@@ -535,6 +653,10 @@ void vlmpi_coll_free(vlmpi_coll *c)
 	if (c->on)
 		vli_order_coll_leave(c->on, c->num);
 	free(c->copy);
+	if (c->req)
+		vlmpi_comm_unbusy(c->v);
+	free(c->req);
+	free(c->need);
 	free(c->mine);
 	free(c->all);
 	free(c);

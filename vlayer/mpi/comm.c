@@ -60,6 +60,9 @@ static void comm_add(MPI_Comm c, vlmpi_comm *parent)
 	if (!v)
 		vli_error(1, "out of memory");
 	v->comm = c;
+	v->pcomm = MPI_COMM_NULL;
+	if (vlmpi_vorder) /* (every member registers it: collective) */
+		PMPI_Comm_dup(c, &v->pcomm);
 	PMPI_Comm_size(c, &v->size);
 	PMPI_Comm_rank(c, &v->rank);
 	v->world = malloc(sizeof(int) * (size_t)v->size);
@@ -94,16 +97,33 @@ static void comm_add(MPI_Comm c, vlmpi_comm *parent)
 	comms[ncomms++] = v;
 }
 
+static void comm_gone(vlmpi_comm *v)
+{
+	if (v->pcomm != MPI_COMM_NULL)
+		PMPI_Comm_free(&v->pcomm);
+	free(v->world);
+	free(v->host);
+	free(v);
+}
+
+void vlmpi_comm_unbusy(vlmpi_comm *v)
+{
+	if (--v->busy == 0 && v->dead)
+		comm_gone(v);
+}
+
 static void comm_del(MPI_Comm c)
 {
 	int i;
 
 	for (i = 0; i < ncomms; i++)
 		if (comms[i]->comm == c) {
-			free(comms[i]->world);
-			free(comms[i]->host);
-			free(comms[i]);
+			vlmpi_comm *v = comms[i];
+
 			comms[i] = comms[--ncomms];
+			v->dead = 1;
+			if (!v->busy) /* (else once its last collective is done) */
+				comm_gone(v);
 			return;
 		}
 }
@@ -128,6 +148,15 @@ void vlmpi_comm_init(void)
 	comm_add(MPI_COMM_WORLD, NULL);
 	comm_add(MPI_COMM_SELF, comms[0]);
 	comms[0]->ncreated++;
+}
+
+void vlmpi_comm_private(void)
+{
+	int i;
+
+	for (i = 0; i < ncomms; i++)
+		if (comms[i]->pcomm == MPI_COMM_NULL)
+			PMPI_Comm_dup(comms[i]->comm, &comms[i]->pcomm);
 }
 
 /* A communicator created collectively from parent: registered, so that every

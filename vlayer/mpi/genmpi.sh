@@ -58,8 +58,8 @@ if [ "$1" = "-c" ]; then
 		print "\tint rc;";
 		print "";
 		if (name == "MPI_Bcast" || name == "MPI_Reduce" || name == "MPI_Gather") {
-			# a member whose exit depends on its own entry alone leaves at once
-			print "\tif (vlmpi_alone_" short "(" an ", &rc))";
+			# a member goes on once those its exit depends on are in
+			print "\tif (vlmpi_early_" short "(" an ", &rc))";
 			print "\t\treturn rc;";
 		}
 		if (kind == "C") {

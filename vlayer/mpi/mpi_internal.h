@@ -58,6 +58,8 @@
  * intracommunicator made by a wrapped creation call. */
 typedef struct vlmpi_comm {
 	MPI_Comm comm;
+	MPI_Comm pcomm;    /* virtual order: the layer's own duplicate (coll.c), or MPI_COMM_NULL */
+	int busy, dead;    /* collectives still running on pcomm; freed by the program */
 	uint64_t id;       /* the same on every member: from the parent's id and history */
 	uint32_t ncreated; /* communicators created from this one so far */
 	uint64_t ncoll;    /* collectives this task has entered on it so far */
@@ -400,15 +402,20 @@ int vlmpi_coll_timed(MPI_Comm comm, vlmpi_comm **v);
  * simulates, moves the clock.  Returns an MPI error code. */
 int vlmpi_coll_time(vlmpi_comm *v, int kind, int variant, int root, int64_t t0,
 		    const int64_t *row, int n);
-/* Under virtual order, a member whose exit from the collective depends on
- * its own entry alone (the root of a bcast, a leaf of a reduce or gather:
- * vlcoll_sim_alone) leaves at once: 1, the call made (*rc its result); 0:
- * the caller runs and times it as usual (coll.c says why). */
-int vlmpi_alone_Bcast(void *buffer, int count, MPI_Datatype t, int root, MPI_Comm comm, int *rc);
-int vlmpi_alone_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
+/* Under virtual order a member of a bcast, reduce or gather goes on once
+ * the members its exit depends on are in (vlcoll_deps; coll.c says how):
+ * 1, the call made (*rc its result); 0: the caller runs and times it as
+ * usual. */
+int vlmpi_early_Bcast(void *buffer, int count, MPI_Datatype t, int root, MPI_Comm comm, int *rc);
+int vlmpi_early_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
 		       int root, MPI_Comm comm, int *rc);
-int vlmpi_alone_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+int vlmpi_early_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
 		       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, int *rc);
+/* A collective on v's pcomm is done: v is freed if the program freed it. */
+void vlmpi_comm_unbusy(vlmpi_comm *v);
+/* Virtual order has started: the communicators known so far get their
+ * private duplicates (comm.c). */
+void vlmpi_comm_private(void);
 /* The real call or exchange of a collective this rank left at once, still
  * running (MPI_Finalize waits for each); NULL: none (those complete are
  * freed). */

@@ -15,11 +15,11 @@ static int created(int rc, MPI_Comm parent, MPI_Comm *newcomm, int waits)
 {
 	vlmpi_comm *p = vlmpi_comm_find(parent);
 
+	/* (inside the wait: registering it duplicates it, collectively) */
+	if (rc == MPI_SUCCESS && p)
+		vlmpi_comm_created(*newcomm, p);
 	if (waits)
 		vlmpi_coll_done();
-	if (rc != MPI_SUCCESS || !p)
-		return rc;
-	vlmpi_comm_created(*newcomm, p);
 	return rc;
 }
 

@@ -110,6 +110,8 @@ void vlmpi_order_init(void)
 		vli_order_start(path, 0, vlmpi_world_rank, "rank %d", NULL);
 	}
 	vlmpi_vorder = vli_order_on();
+	if (vlmpi_vorder)
+		vlmpi_comm_private();
 	/* MPI moves this rank's outgoing messages only while it calls MPI: a
 	 * rank that sleeps on the board wakes every millisecond to let it */
 	vli_order_set_sleep_ms(1);
