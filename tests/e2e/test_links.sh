@@ -437,7 +437,7 @@ wait $hog 2> /dev/null
 # from the root alone (the reduce's rank 2, from rank 3 alone) leaves at
 # 10080 and sends to rank 4 (arrival 20160), while the late member waits
 # for rank 5's message of 300.5 ms; rank 5's message to rank 4 leaves at
-# 500 us (arrival 510080).  Until the first session of 2026-11-28 every
+# 500 us (arrival 510080).  Until the eighth session of 2026-11-27 every
 # member waited for all of them, and rank 4's MPI_ANY_SOURCE receive took
 # rank 5's first (in most runs) ----
 "$BUILD/vlcc" -mpi -Wall -Wextra -Werror -O2 -I"$HERE/../../include" -o "$WORK/leafgo" \

@@ -349,8 +349,9 @@ static int nb_advance(vlmpi_coll *c, int wait)
  * messages go into the run's table only once every member is in):
  *  - every member sends its entry to the members that depend on it and
  *    receives those of the members it depends on, point to point on a
- *    private duplicate of the communicator (vlmpi_comm.pcomm), and tells
- *    the board whom it waits for (vli_order_coll_deps);
+ *    private duplicate of the communicator (vlmpi_comm.pcomm; one
+ *    allgather when each depends on all or on itself alone, as on shared
+ *    links), and tells the board whom it waits for (vli_order_coll_deps);
  *  - the data: a reduce or gather runs for real, nonblocking, on the
  *    private duplicate (a non-root from a copy of its data: MPI lets the
  *    caller reuse them on return; the duplicate outlives an MPI_Comm_free
@@ -441,6 +442,20 @@ static MPI_Request *early_req(vlmpi_coll *c, int need)
 	return &c->req[c->nreq++];
 }
 
+/* Whether every row of m (p x p) is all ones or only its own member. */
+static int all_or_none(const unsigned char *m, int p)
+{
+	int r, j, n;
+
+	for (r = 0; r < p; r++) {
+		for (n = j = 0; j < p; j++)
+			n += m[(size_t)r * p + j];
+		if (n != p && n != 1)
+			return 0;
+	}
+	return 1;
+}
+
 /* Collective (kind, root) of comm with bytes per member: whether this rank
  * takes the early path (every member decides alike); if so its vlmpi_coll,
  * entered on the board, its entry sent to the members that depend on it and
@@ -480,8 +495,8 @@ static vlmpi_coll *early_try(MPI_Comm comm, int kind, int root, int64_t bytes)
 		return NULL;
 	}
 	c = coll_new(v, kind, VLCOLL_PLAIN, root, vli_t.now, &bytes, 1);
-	c->req = malloc(sizeof *c->req * (size_t)(2 * p + 2));
-	c->need = malloc((size_t)(2 * p + 2));
+	c->req = malloc(sizeof *c->req * (size_t)(3 * p));
+	c->need = malloc((size_t)(3 * p)); /* (entries in, out, data) */
 	if (!c->req || !c->need)
 		vli_error(1, "out of memory");
 	c->eon = VLMPI_ON_COLL(v->id);
@@ -491,16 +506,25 @@ static vlmpi_coll *early_try(MPI_Comm comm, int kind, int root, int64_t bytes)
 	for (i = 0; i < p; i++) {
 		c->all[(size_t)i * ROW(c)] = c->t0; /* (the others': any time will do) */
 		c->all[(size_t)i * ROW(c) + 2] = bytes;
-		if (i == me)
-			continue;
-		if (m[(size_t)me * p + i]) {
+		if (i != me && m[(size_t)me * p + i])
 			ids[nd++] = v->world[i];
-			PMPI_Irecv(&c->all[(size_t)i * ROW(c)], (int)ROW(c), MPI_INT64_T, i,
-				   TAG_ENTRY(c->num), v->pcomm, early_req(c, 1));
+	}
+	if (all_or_none(m, p)) {
+		/* every member depends on all or on itself alone (shared links):
+		 * one allgather, waited for by the former */
+		PMPI_Iallgather(c->mine, (int)ROW(c), MPI_INT64_T, c->all, (int)ROW(c), MPI_INT64_T,
+				v->pcomm, early_req(c, nd > 0));
+	} else {
+		for (i = 0; i < p; i++) {
+			if (i == me)
+				continue;
+			if (m[(size_t)me * p + i])
+				PMPI_Irecv(&c->all[(size_t)i * ROW(c)], (int)ROW(c), MPI_INT64_T, i,
+					   TAG_ENTRY(c->num), v->pcomm, early_req(c, 1));
+			if (m[(size_t)i * p + me])
+				PMPI_Isend(c->mine, (int)ROW(c), MPI_INT64_T, i, TAG_ENTRY(c->num),
+					   v->pcomm, early_req(c, 0));
 		}
-		if (m[(size_t)i * p + me])
-			PMPI_Isend(c->mine, (int)ROW(c), MPI_INT64_T, i, TAG_ENTRY(c->num), v->pcomm,
-				   early_req(c, 0));
 	}
 	if (nd < p - 1)
 		vli_order_coll_deps(c->eon, c->num, nd, ids);
