@@ -433,8 +433,8 @@ wait $hog 2> /dev/null
 
 # ---- a member goes on once the members its exit depends on are in
 # (links/leafgo.c, no [topology], 8 bytes: L + 8 B / B = 10080 ns): ranks
-# 0-3 run a bcast (reduce, gather) from rank 0; the member that receives
-# from the root alone (the reduce's rank 2, from rank 3 alone) leaves at
+# 0-3 run a bcast (reduce, gather, scatter) from rank 0; the member that
+# receives from the root alone (the reduce's rank 2, from rank 3 alone) leaves at
 # 10080 and sends to rank 4 (arrival 20160), while the late member waits
 # for rank 5's message of 300.5 ms; rank 5's message to rank 4 leaves at
 # 500 us (arrival 510080).  Until the eighth session of 2026-11-27 every
@@ -443,10 +443,10 @@ wait $hog 2> /dev/null
 "$BUILD/vlcc" -mpi -Wall -Wextra -Werror -O2 -I"$HERE/../../include" -o "$WORK/leafgo" \
 	"$HERE/links/leafgo.c" || fail "build links/leafgo.c"
 cfg none6 6
-printf '[collectives]\nreduce = binomial\ngather = binomial\n' >> "$WORK/none6.ini"
-for how in bcast reduce gather; do
+printf '[collectives]\nreduce = binomial\ngather = binomial\nscatter = binomial\n' >> "$WORK/none6.ini"
+for how in bcast reduce gather scatter; do
 	run "leafgo-$how" 6 none6 "$WORK/leafgo" $how
-	e=2 && [ $how = bcast ] && e=1
+	e=2 && case $how in bcast | scatter) e=1 ;; esac
 	assert_eq "$how: the member that depends on members already in goes on, rank 4 takes its message first" \
 		"R $e 20160 R 5 510080" "$(grep '^R' "$WORK/leafgo-$how.out" | paste -sd' ')"
 	rm -rf "$WORK/rpl"

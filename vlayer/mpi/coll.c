@@ -344,8 +344,8 @@ static int nb_advance(vlmpi_coll *c, int wait)
  * subtree.  In virtual time it leaves before the others enter and may send
  * to them; held in the collective in real time, it let the others decide
  * without it (a wildcard receive took a later message, a flow on a bus was
- * taken as final before its next message joined it).  So a bcast, reduce
- * or gather runs so (not with collectives = shared, where a collective's
+ * taken as final before its next message joined it).  So a bcast, reduce,
+ * gather or scatter runs so (not with collectives = shared, where a collective's
  * messages go into the run's table only once every member is in):
  *  - every member sends its entry to the members that depend on it and
  *    receives those of the members it depends on, point to point on a
@@ -357,8 +357,9 @@ static int nb_advance(vlmpi_coll *c, int wait)
  *    caller reuse them on return; the duplicate outlives an MPI_Comm_free
  *    of the program's communicator until it is done: Open MPI's
  *    nonblocking collectives crash on a freed one);
- *    a bcast's root sends its data to every member itself, so that a
- *    member needs the root only, not Open MPI's tree;
+ *    a bcast's or scatter's root sends its data (each member's block) to
+ *    every member itself, so that a member needs the root only, not Open
+ *    MPI's tree;
  *  - it waits for what it needs (the entries of those it depends on, a
  *    bcast's data, a root's real call), leaves at the exit the model gives
  *    it, and keeps the rest behind it: every wait of this task tests them,
@@ -647,6 +648,57 @@ int vlmpi_early_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 			   c->v->pcomm, early_req(c, c->v->rank == root));
 	if ((*rc = early_wait(c, *rc, "MPI_Gather")) == MPI_SUCCESS)
 		early_leave(c);
+	return 1;
+}
+
+int vlmpi_early_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+			int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, int *rc)
+{
+	vlmpi_coll *c = early_try(comm, VL_KIND_SCATTER, root,
+				  recvbuf == MPI_IN_PLACE ? vlmpi_type_bytes(sendtype, sendcount)
+							  : vlmpi_type_bytes(recvtype, recvcount));
+	int size = 0, pos = 0, i, p;
+	MPI_Aint lb, ext;
+
+	if (!c)
+		return 0;
+	p = c->v->size;
+	*rc = MPI_SUCCESS;
+	if (c->v->rank == root) {
+		/* every block packed (the program may reuse sendbuf on return),
+		 * its own unpacked into recvbuf */
+		PMPI_Pack_size(sendcount, sendtype, comm, &size);
+		PMPI_Type_get_extent(sendtype, &lb, &ext);
+		c->copy = malloc((size_t)(size > 0 ? size : 1) * (size_t)p);
+		if (!c->copy)
+			vli_error(1, "out of memory");
+		for (i = 0; i < p && *rc == MPI_SUCCESS; i++) {
+			char *blk = (char *)c->copy + (size_t)i * (size_t)size;
+			int n = 0;
+
+			*rc = PMPI_Pack((const char *)sendbuf + (MPI_Aint)i * sendcount * ext, sendcount,
+					sendtype, blk, size, &n, comm);
+			if (*rc != MPI_SUCCESS)
+				break;
+			if (i != root)
+				*rc = PMPI_Isend(blk, n, MPI_PACKED, i, TAG_DATA(c->num), c->v->pcomm,
+						 early_req(c, 0));
+			else if (recvbuf != MPI_IN_PLACE)
+				*rc = PMPI_Unpack(blk, n, &pos, recvbuf, recvcount, recvtype, comm);
+		}
+	} else {
+		PMPI_Pack_size(recvcount, recvtype, comm, &size);
+		c->copy = malloc(size > 0 ? (size_t)size : 1);
+		if (!c->copy)
+			vli_error(1, "out of memory");
+		*rc = PMPI_Irecv(c->copy, size, MPI_PACKED, root, TAG_DATA(c->num), c->v->pcomm,
+				 early_req(c, 1));
+	}
+	if ((*rc = early_wait(c, *rc, "MPI_Scatter")) != MPI_SUCCESS)
+		return 1;
+	if (c->v->rank != root)
+		*rc = PMPI_Unpack(c->copy, size, &pos, recvbuf, recvcount, recvtype, comm);
+	early_leave(c);
 	return 1;
 }
 

@@ -57,7 +57,8 @@ if [ "$1" = "-c" ]; then
 		print "\tint64_t t0 = vli_t.now;";
 		print "\tint rc;";
 		print "";
-		if (name == "MPI_Bcast" || name == "MPI_Reduce" || name == "MPI_Gather") {
+		if (name == "MPI_Bcast" || name == "MPI_Reduce" || name == "MPI_Gather" ||
+		    name == "MPI_Scatter") {
 			# a member goes on once those its exit depends on are in
 			print "\tif (vlmpi_early_" short "(" an ", &rc))";
 			print "\t\treturn rc;";

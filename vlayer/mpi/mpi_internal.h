@@ -402,7 +402,7 @@ int vlmpi_coll_timed(MPI_Comm comm, vlmpi_comm **v);
  * simulates, moves the clock.  Returns an MPI error code. */
 int vlmpi_coll_time(vlmpi_comm *v, int kind, int variant, int root, int64_t t0,
 		    const int64_t *row, int n);
-/* Under virtual order a member of a bcast, reduce or gather goes on once
+/* Under virtual order a member of a bcast, reduce, gather or scatter goes on once
  * the members its exit depends on are in (vlcoll_deps; coll.c says how):
  * 1, the call made (*rc its result); 0: the caller runs and times it as
  * usual. */
@@ -411,6 +411,8 @@ int vlmpi_early_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
 		       int root, MPI_Comm comm, int *rc);
 int vlmpi_early_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
 		       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, int *rc);
+int vlmpi_early_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+			int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, int *rc);
 /* A collective on v's pcomm is done: v is freed if the program freed it. */
 void vlmpi_comm_unbusy(vlmpi_comm *v);
 /* Virtual order has started: the communicators known so far get their

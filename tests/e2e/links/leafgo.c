@@ -1,12 +1,13 @@
 /* leafgo.c - a member of a collective goes on once the members its exit
  * depends on are in, before the others (test_links).  6 ranks; ranks 0-3
  * run a collective on their communicator (root 0, binomial, 8 bytes): the
- * early member E (the bcast's rank 1, which receives from the root alone;
- * the reduce's or gather's rank 2, which receives from rank 3 alone) sends
- * 8 bytes to rank 4 as it leaves; the late member X (the bcast's rank 3,
- * the reduce's or gather's rank 1) computes 1 ms first; rank 5 computes
- * 500 us and sends 8 bytes to rank 4, whose two receives name
- * MPI_ANY_SOURCE.  Usage: leafgo bcast|reduce|gather.  Prints
+ * early member E (the bcast's or scatter's rank 1, which receives from the
+ * root alone; the reduce's or gather's rank 2, which receives from rank 3
+ * alone) sends 8 bytes to rank 4 as it leaves; the late member X (the
+ * bcast's or scatter's rank 3, the reduce's or gather's rank 1) first
+ * receives a message rank 5 sends at 300.5 ms (after a real sleep); rank 5
+ * computes 500 us and sends 8 bytes to rank 4, whose two receives name
+ * MPI_ANY_SOURCE.  Usage: leafgo bcast|reduce|gather|scatter.  Prints
  * "R SOURCE NS" at the end of each of rank 4's receives and
  * "T RANK end NS". */
 #include <mpi.h>
@@ -19,8 +20,9 @@ int main(int argc, char **argv)
 {
 	const char *how = argc > 1 ? argv[1] : "bcast";
 	int bcast = !strcmp(how, "bcast"), reduce = !strcmp(how, "reduce");
-	int rank, early = bcast ? 1 : 2, late = bcast ? 3 : 1, i;
-	double x, y[4] = { 0 };
+	int scatter = !strcmp(how, "scatter"), gather = !bcast && !reduce && !scatter;
+	int rank, early = bcast || scatter ? 1 : 2, late = bcast || scatter ? 3 : 1, i;
+	double x, y[4] = { 0 }, z[4] = { 10, 11, 12, 13 };
 	MPI_Comm c;
 	MPI_Status st;
 
@@ -35,15 +37,21 @@ int main(int argc, char **argv)
 			MPI_Bcast(&x, 1, MPI_DOUBLE, 0, c);
 		else if (reduce)
 			MPI_Reduce(&x, y, 1, MPI_DOUBLE, MPI_SUM, 0, c);
+		else if (scatter)
+			MPI_Scatter(z, 1, MPI_DOUBLE, &x, 1, MPI_DOUBLE, 0, c);
 		else
 			MPI_Gather(&x, 1, MPI_DOUBLE, y, 1, MPI_DOUBLE, 0, c);
+		if (rank == 0)
+			z[1] = z[2] = z[3] = -1; /* (a root that left at once: its data are safe) */
 		if (rank == early)
 			MPI_Send(&x, 1, MPI_DOUBLE, 4, 5, MPI_COMM_WORLD);
 		if (bcast && x != 42)
 			printf("BAD bcast: rank %d got %g\n", rank, x);
 		if (reduce && rank == 0 && y[0] != 10)
 			printf("BAD reduce: %g\n", y[0]);
-		if (!bcast && !reduce && rank == 0 &&
+		if (scatter && x != 10 + rank)
+			printf("BAD scatter: rank %d got %g\n", rank, x);
+		if (gather && rank == 0 &&
 		    (y[0] != 1 || y[1] != 2 || y[2] != 3 || y[3] != 4))
 			printf("BAD gather: %g %g %g %g\n", y[0], y[1], y[2], y[3]);
 	} else if (rank == 4) {
