@@ -31,6 +31,9 @@
 #    (links/lowered.c; LAMMPS got stuck);
 #  - the root of a bcast (a leaf of a reduce or gather) leaves at once and its
 #    next message shares the bus with a later member's (links/rootgo.c);
+#  - without [topology], a bcast's (scatter's) leaf and a reduce's (gather's)
+#    inner node go on once the members they depend on are in, and a
+#    wildcard receive takes their message first (links/leafgo.c);
 #  - random traffic (links/rmix.c, Waitsome included) gives readable traces
 #    that the replay gives again;
 #  - vlpost replay on the run's own VMConfig gives the same end times;
@@ -79,6 +82,24 @@ same_traces() {
 		cmp -s "$f" "$3/$(basename "$f")" || bad=$((bad + 1))
 	done
 	assert_eq "$1: trace files differing (of $n)" 0 $bad
+}
+# replayed NAME: vlpost replay of $WORK/NAME on its own VMConfig gives its trace files again
+replayed() {
+	rm -rf "$WORK/rpl"
+	"$BUILD/vlpost" replay --vmconfig "$WORK/$1/vmconfig.ini" -o "$WORK/rpl" "$WORK/$1" \
+		> "$WORK/rpl.out" 2>&1 || fail "$1: vlpost replay: $(tail -3 "$WORK/rpl.out")"
+	same_traces "$1: vlpost replay on its own VMConfig" "$WORK/$1" "$WORK/rpl"
+}
+# beside_hog NAME NP CONFIG PROG ARGS...: run NAME again beside a CPU hog: the same trace files
+beside_hog() {
+	local name=$1 hog
+	timeout 60 sh -c 'while :; do :; done' &
+	hog=$!
+	mv "$WORK/$name" "$WORK/$name.1"
+	run "$@"
+	same_traces "$name: a run beside a CPU hog" "$WORK/$name.1" "$WORK/$name"
+	kill $hog 2> /dev/null
+	wait $hog 2> /dev/null
 }
 # last NAME: the latest end
 last() { ends "$1" | tr ' ' '\n' | sort -n | tail -1; }
@@ -392,10 +413,7 @@ done
 # sender waited for its receive first joined the replay's flows only at the
 # sender's Wait, while online it shares the bus from the receiver's post)
 for name in nbmix0-nbbus nbmix1-nbbus nbmix0-nbcbus nbmix1-nbcbus; do
-	rm -rf "$WORK/rpl"
-	"$BUILD/vlpost" replay --vmconfig "$WORK/$name/vmconfig.ini" -o "$WORK/rpl" "$WORK/$name" \
-		> "$WORK/rpl.out" 2>&1 || fail "$name: vlpost replay: $(tail -3 "$WORK/rpl.out")"
-	same_traces "$name: vlpost replay on its own VMConfig" "$WORK/$name" "$WORK/rpl"
+	replayed "$name"
 done
 assert_eq "nbmix: sharing the links with the collectives' messages ends later" 1 \
 	"$([ "$(last nbmix0-nbcbus)" -gt "$(last nbmix0-nbbus)" ] && echo 1)"
@@ -418,18 +436,9 @@ for how in bcast reduce gather; do
 	assert_eq "bus, $how: rank 0 leaves the collective at once, its message shares with rank 2's" \
 		"$RG1 $((RG1 + 100000))" \
 		"$(awk '$1 == "A" { print $2, $3 }' "$WORK/rootgo-$how.out" | sort -n | awk '{ print $2 }' | paste -sd' ')"
-	rm -rf "$WORK/rpl"
-	"$BUILD/vlpost" replay --vmconfig "$WORK/rootgo-$how/vmconfig.ini" -o "$WORK/rpl" \
-		"$WORK/rootgo-$how" > "$WORK/rpl.out" 2>&1 || fail "rootgo-$how: vlpost replay"
-	same_traces "rootgo-$how: vlpost replay on its own VMConfig" "$WORK/rootgo-$how" "$WORK/rpl"
+	replayed "rootgo-$how"
 done
-timeout 60 sh -c 'while :; do :; done' &
-hog=$!
-mv "$WORK/rootgo-bcast" "$WORK/rootgo-bcast.1"
-run rootgo-bcast 3 rgbus "$WORK/rootgo" bcast
-same_traces "rootgo-bcast: a run beside a CPU hog" "$WORK/rootgo-bcast.1" "$WORK/rootgo-bcast"
-kill $hog 2> /dev/null
-wait $hog 2> /dev/null
+beside_hog rootgo-bcast 3 rgbus "$WORK/rootgo" bcast
 
 # ---- a member goes on once the members its exit depends on are in
 # (links/leafgo.c, no [topology], 8 bytes: L + 8 B / B = 10080 ns): ranks
@@ -449,21 +458,12 @@ for how in bcast reduce gather scatter; do
 	e=2 && case $how in bcast | scatter) e=1 ;; esac
 	assert_eq "$how: the member that depends on members already in goes on, rank 4 takes its message first" \
 		"R $e 20160 R 5 510080" "$(grep '^R' "$WORK/leafgo-$how.out" | paste -sd' ')"
-	rm -rf "$WORK/rpl"
-	"$BUILD/vlpost" replay --vmconfig "$WORK/leafgo-$how/vmconfig.ini" -o "$WORK/rpl" \
-		"$WORK/leafgo-$how" > "$WORK/rpl.out" 2>&1 || fail "leafgo-$how: vlpost replay"
-	same_traces "leafgo-$how: vlpost replay on its own VMConfig" "$WORK/leafgo-$how" "$WORK/rpl"
+	replayed "leafgo-$how"
 done
 assert_eq "bcast: every rank's end" "0 10080 10080 300510080 510080 300500000" "$(ends leafgo-bcast)"
 assert_eq "reduce: every rank's end (the root's: rank 1's message at 300.51 ms + 10080)" \
 	"300520160 300510080 10080 0 510080 300500000" "$(ends leafgo-reduce)"
-timeout 60 sh -c 'while :; do :; done' &
-hog=$!
-mv "$WORK/leafgo-reduce" "$WORK/leafgo-reduce.1"
-run leafgo-reduce 6 none6 "$WORK/leafgo" reduce
-same_traces "leafgo-reduce: a run beside a CPU hog" "$WORK/leafgo-reduce.1" "$WORK/leafgo-reduce"
-kill $hog 2> /dev/null
-wait $hog 2> /dev/null
+beside_hog leafgo-reduce 6 none6 "$WORK/leafgo" reduce
 
 # ---- random traffic (links/rmix.c: 4 ranks, 20 rounds of messages among
 # random pairs, nonblocking collectives, completed with MPI_Waitall,

@@ -579,6 +579,26 @@ static void early_leave(vlmpi_coll *c)
 	vlmpi_set_idle(vlmpi_coll_progress);
 }
 
+/* Where a reduce's or gather's member sends from: a non-root from a copy
+ * of its data (c->copy), the root from sendbuf. */
+static const void *early_from(vlmpi_coll *c, const void *sendbuf, int count, MPI_Datatype t)
+{
+	void *base;
+
+	if (c->v->rank == c->root || sendbuf == MPI_IN_PLACE)
+		return sendbuf;
+	c->copy = copy_of(sendbuf, count, t, &base);
+	return base;
+}
+
+/* c's real call has started (*rc): wait (name: the call), leave.  1. */
+static int early_end(vlmpi_coll *c, int *rc, const char *name)
+{
+	if ((*rc = early_wait(c, *rc, name)) == MPI_SUCCESS)
+		early_leave(c);
+	return 1;
+}
+
 int vlmpi_early_Bcast(void *buffer, int count, MPI_Datatype t, int root, MPI_Comm comm, int *rc)
 {
 	vlmpi_coll *c = early_try(comm, VL_KIND_BCAST, root, vlmpi_type_bytes(t, count));
@@ -613,20 +633,12 @@ int vlmpi_early_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
 		       int root, MPI_Comm comm, int *rc)
 {
 	vlmpi_coll *c = early_try(comm, VL_KIND_REDUCE, root, vlmpi_type_bytes(t, count));
-	const void *from = sendbuf;
-	void *base;
 
 	if (!c)
 		return 0;
-	if (c->v->rank != root && sendbuf != MPI_IN_PLACE) {
-		c->copy = copy_of(sendbuf, count, t, &base);
-		from = base;
-	}
-	*rc = PMPI_Ireduce(from, recvbuf, count, t, op, root, c->v->pcomm,
-			   early_req(c, c->v->rank == root));
-	if ((*rc = early_wait(c, *rc, "MPI_Reduce")) == MPI_SUCCESS)
-		early_leave(c);
-	return 1;
+	*rc = PMPI_Ireduce(early_from(c, sendbuf, count, t), recvbuf, count, t, op, root,
+			   c->v->pcomm, early_req(c, c->v->rank == root));
+	return early_end(c, rc, "MPI_Reduce");
 }
 
 int vlmpi_early_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -635,20 +647,12 @@ int vlmpi_early_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 	vlmpi_coll *c = early_try(comm, VL_KIND_GATHER, root,
 				  sendbuf == MPI_IN_PLACE ? vlmpi_type_bytes(recvtype, recvcount)
 							  : vlmpi_type_bytes(sendtype, sendcount));
-	const void *from = sendbuf;
-	void *base;
 
 	if (!c)
 		return 0;
-	if (c->v->rank != root && sendbuf != MPI_IN_PLACE) {
-		c->copy = copy_of(sendbuf, sendcount, sendtype, &base);
-		from = base;
-	}
-	*rc = PMPI_Igather(from, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-			   c->v->pcomm, early_req(c, c->v->rank == root));
-	if ((*rc = early_wait(c, *rc, "MPI_Gather")) == MPI_SUCCESS)
-		early_leave(c);
-	return 1;
+	*rc = PMPI_Igather(early_from(c, sendbuf, sendcount, sendtype), sendcount, sendtype, recvbuf,
+			   recvcount, recvtype, root, c->v->pcomm, early_req(c, c->v->rank == root));
+	return early_end(c, rc, "MPI_Gather");
 }
 
 int vlmpi_early_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
