@@ -464,6 +464,13 @@ assert_eq "bcast: every rank's end" "0 10080 10080 300510080 510080 300500000" "
 assert_eq "reduce: every rank's end (the root's: rank 1's message at 300.51 ms + 10080)" \
 	"300520160 300510080 10080 0 510080 300500000" "$(ends leafgo-reduce)"
 beside_hog leafgo-reduce 6 none6 "$WORK/leafgo" reduce
+# (ranks 1-5 through the board server, as on other real hosts: they tell it
+# whom they wait for through it)
+for how in reduce scatter; do
+	VLAYER_BOARD_REMOTE=1 run "leafgo-$how.remote" 6 none6 "$WORK/leafgo" $how
+	same_traces "leafgo-$how: ranks 1-5 through the board server" "$WORK/leafgo-$how" \
+		"$WORK/leafgo-$how.remote"
+done
 
 # ---- random traffic (links/rmix.c: 4 ranks, 20 rounds of messages among
 # random pairs, nonblocking collectives, completed with MPI_Waitall,

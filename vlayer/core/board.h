@@ -188,6 +188,7 @@ typedef struct vli_order_remote_ops {
 	int (*coll_blocked_by)(int id);
 	void (*watch)(int on);
 	int (*safe_among)(const int *ids, int n, int64_t tau, int skip_id);
+	void (*coll_deps)(uint64_t on, uint64_t n, int count, const int *ids);
 } vli_order_remote_ops;
 extern const vli_order_remote_ops *vli_order_remote;
 

@@ -944,7 +944,10 @@ void vli_order_coll_deps(uint64_t on, uint64_t n, int count, const int *ids)
 	vli_slot *s;
 	int k, j;
 
-	if (vli_order_remote || !vli_order_on() || me < 0 || count > VLI_DEPS)
+	if (count > VLI_DEPS)
+		return;
+	if (vli_order_remote) { vli_order_remote->coll_deps(on, n, count, ids); return; }
+	if (!vli_order_on() || me < 0)
 		return;
 	vli_board_lock();
 	s = &vli_bd->slot[me];

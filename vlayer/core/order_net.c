@@ -47,7 +47,7 @@ enum {
 	OP_COLL_LEAVE, OP_SAFE, OP_SLEEP, OP_WAIT_END, OP_GATE_ENTER, OP_GATE_LEAVE, OP_TICK,
 	OP_EXIT, OP_RELEASE, OP_RELEASE_SEEN, OP_POKE, OP_TURN, OP_SEG, OP_LIVE_HELLO,
 	OP_POST_LB, OP_RDV_POSTS, OP_FLOW, OP_COLL_BLOCKED_BY, OP_WATCH,
-	OP_SAFE_AMONG
+	OP_SAFE_AMONG, OP_COLL_DEPS
 };
 
 /* Live bounds of a task of another host (measured computation): at each
@@ -232,6 +232,14 @@ static void *serve(void *arg)
 			    get_all(fd, ids, sizeof(int) * (size_t)q.count) < 0)
 				goto out;
 			vli_order_coll_enter((uint64_t)q.a, (uint64_t)q.b, q.count, ids);
+			answer = 0;
+			break;
+		case OP_COLL_DEPS:
+			ids = realloc(ids, sizeof(int) * (size_t)(q.count > 0 ? q.count : 1));
+			if (!ids || q.count < 0 || q.count > VLI_DEPS ||
+			    get_all(fd, ids, sizeof(int) * (size_t)q.count) < 0)
+				goto out;
+			vli_order_coll_deps((uint64_t)q.a, (uint64_t)q.b, q.count, ids);
 			answer = 0;
 			break;
 		case OP_COLL_LEAVE:
@@ -577,16 +585,26 @@ static void c_snap(vli_order_wait *w) { wait_op(OP_SNAP, w, 0); }
 static void c_sleep(vli_order_wait *w, int how, int ms) { cms = ms; wait_op(OP_SLEEP, w, how); }
 static void c_wait_end(vli_order_wait *w) { wait_op(OP_WAIT_END, w, 0); }
 
-static void c_coll_enter(uint64_t on, uint64_t n, int count, const int *ids)
+static void coll_ids(int op, uint64_t on, uint64_t n, int count, const int *ids)
 {
 	rpc_req q;
 
 	memset(&q, 0, sizeof q);
-	q.op = OP_COLL_ENTER;
+	q.op = op;
 	q.a = (int64_t)on;
 	q.b = (int64_t)n;
 	q.count = count;
 	call(&q, ids, sizeof(int) * (size_t)count, NULL);
+}
+
+static void c_coll_enter(uint64_t on, uint64_t n, int count, const int *ids)
+{
+	coll_ids(OP_COLL_ENTER, on, n, count, ids);
+}
+
+static void c_coll_deps(uint64_t on, uint64_t n, int count, const int *ids)
+{
+	coll_ids(OP_COLL_DEPS, on, n, count, ids);
 }
 
 static void c_gate_enter(vli_order_gate *g, const char *key, int count, int64_t entry,
@@ -697,7 +715,7 @@ static const vli_order_remote_ops client_ops = {
 	c_behind, c_behind_side, c_wait_begin, c_snap, c_block_on, c_coll_enter, c_coll_leave, c_safe,
 	c_sleep, c_wait_end, c_gate_enter, c_gate_leave, c_tick, c_exit, c_release,
 	c_release_seen, c_poke, c_turn, c_post_lb, c_rdv_posts, c_flow, c_coll_blocked_by, c_watch,
-	c_safe_among
+	c_safe_among, c_coll_deps
 };
 
 static void c_seg_begin(void)
