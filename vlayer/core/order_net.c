@@ -155,6 +155,17 @@ static void live_poll(int fd, int slot)
 }
 
 /* Serve one task of another host until its connection ends. */
+/* The count task ids (at most max) that follow a request, into *ids. */
+static int get_ids(int fd, int **ids, int count, int max)
+{
+	int *p = realloc(*ids, sizeof(int) * (size_t)(count > 0 ? count : 1));
+
+	if (!p)
+		return -1;
+	*ids = p;
+	return count < 0 || count > max ? -1 : get_all(fd, p, sizeof(int) * (size_t)count);
+}
+
 static void *serve(void *arg)
 {
 	int fd = (int)(intptr_t)arg, slot = -1, ended = 0, *ids = NULL;
@@ -227,17 +238,13 @@ static void *serve(void *arg)
 			answer = 0;
 			break;
 		case OP_COLL_ENTER:
-			ids = realloc(ids, sizeof(int) * (size_t)(q.count > 0 ? q.count : 1));
-			if (!ids || q.count < 0 || q.count > VLI_BOARD_SLOTS ||
-			    get_all(fd, ids, sizeof(int) * (size_t)q.count) < 0)
+			if (get_ids(fd, &ids, q.count, VLI_BOARD_SLOTS) < 0)
 				goto out;
 			vli_order_coll_enter((uint64_t)q.a, (uint64_t)q.b, q.count, ids);
 			answer = 0;
 			break;
 		case OP_COLL_DEPS:
-			ids = realloc(ids, sizeof(int) * (size_t)(q.count > 0 ? q.count : 1));
-			if (!ids || q.count < 0 || q.count > VLI_DEPS ||
-			    get_all(fd, ids, sizeof(int) * (size_t)q.count) < 0)
+			if (get_ids(fd, &ids, q.count, VLI_DEPS) < 0)
 				goto out;
 			vli_order_coll_deps((uint64_t)q.a, (uint64_t)q.b, q.count, ids);
 			answer = 0;
@@ -306,16 +313,12 @@ static void *serve(void *arg)
 			a.r = vli_order_turn(q.a);
 			break;
 		case OP_FLOW: /* (followed by count ints) */
-			ids = realloc(ids, sizeof(int) * (size_t)(q.count > 0 ? q.count : 1));
-			if (!ids || q.count < 0 || q.count > VLI_FLOW_MAXX ||
-			    get_all(fd, ids, sizeof(int) * (size_t)q.count) < 0)
+			if (get_ids(fd, &ids, q.count, VLI_FLOW_MAXX) < 0)
 				goto out;
 			a.r = vli_flow_serve(q.how, q.in, ids, q.count, &a.out);
 			break;
 		case OP_SAFE_AMONG: /* (followed by count ints) */
-			ids = realloc(ids, sizeof(int) * (size_t)(q.count > 0 ? q.count : 1));
-			if (!ids || q.count < 0 || q.count > VLI_FLOW_MAXX ||
-			    get_all(fd, ids, sizeof(int) * (size_t)q.count) < 0)
+			if (get_ids(fd, &ids, q.count, VLI_FLOW_MAXX) < 0)
 				goto out;
 			a.r = vli_order_safe_among_but(ids, q.count, q.b, (int)q.a);
 			break;
