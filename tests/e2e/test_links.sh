@@ -33,7 +33,9 @@
 #    next message shares the bus with a later member's (links/rootgo.c);
 #  - without [topology], a bcast's (scatter's) leaf and a reduce's (gather's)
 #    inner node go on once the members they depend on are in, and a
-#    wildcard receive takes their message first (links/leafgo.c);
+#    wildcard receive takes their message first (links/leafgo.c); random
+#    such collectives and wildcard receives give the same traces beside a
+#    hog and replayed (links/wmix.c);
 #  - random traffic (links/rmix.c, Waitsome included) gives readable traces
 #    that the replay gives again;
 #  - vlpost replay on the run's own VMConfig gives the same end times;
@@ -471,6 +473,29 @@ for how in reduce scatter; do
 	same_traces "leafgo-$how: ranks 1-5 through the board server" "$WORK/leafgo-$how" \
 		"$WORK/leafgo-$how.remote"
 done
+
+# ---- random collectives and wildcard receives (links/wmix.c: 6 ranks, 20
+# rounds of a bcast, reduce, gather or scatter from a random root on the
+# world or on half of it, then messages sent right after it and taken with
+# MPI_ANY_SOURCE, so that the order of the members' exits decides): the same
+# traces beside a CPU hog and with ranks 1-5 through the board server, and
+# the replay on the run's own VMConfig gives them again; without a
+# [topology] seeds 1-3, on a bus (8 KiB eager) seeds 3 and 4 (seeds 1 and 2
+# differ there from their replay: README, Known limits) ----
+"$BUILD/vlcc" -mpi -Wall -Wextra -Werror -O2 -I"$HERE/../../include" -o "$WORK/wmix" \
+	"$HERE/links/wmix.c" || fail "build links/wmix.c"
+cfg bus6 6 "kind = bus"
+sed -i 's/^eager_limit = 1MiB/eager_limit = 8KiB/' "$WORK/bus6.ini"
+printf '[collectives]\nreduce = binomial\ngather = binomial\nscatter = binomial\n' >> "$WORK/bus6.ini"
+for x in 1-none6 2-none6 3-none6 3-bus6 4-bus6; do
+	run "wmix$x" 6 "${x#*-}" "$WORK/wmix" 20 "${x%%-*}"
+	assert_eq "wmix$x: messages taken" 1 "$([ "$(grep -c '^W' "$WORK/wmix$x.out")" -gt 40 ] && echo 1)"
+	replayed "wmix$x"
+done
+beside_hog wmix1-none6 6 none6 "$WORK/wmix" 20 1
+beside_hog wmix3-bus6 6 bus6 "$WORK/wmix" 20 3
+VLAYER_BOARD_REMOTE=1 run wmix2-none6.remote 6 none6 "$WORK/wmix" 20 2
+same_traces "wmix2-none6: ranks 1-5 through the board server" "$WORK/wmix2-none6" "$WORK/wmix2-none6.remote"
 
 # ---- random traffic (links/rmix.c: 4 ranks, 20 rounds of messages among
 # random pairs, nonblocking collectives, completed with MPI_Waitall,

@@ -1,0 +1,100 @@
+/* wmix.c - random collectives and wildcard receives (test_links): ROUNDS
+ * rounds drawn from SEED, the same on every rank.  Each round: every rank
+ * computes a while (vl_compute, its own time); a bcast, reduce, gather or
+ * scatter (1 to 8 KiB, of doubles) from a random root runs on the world or
+ * on the even or odd ranks' communicator; then a random collector takes 1 to
+ * p - 1 messages from random other ranks with MPI_ANY_SOURCE, which they send
+ * right after their collective (so which comes first is decided by when each
+ * member leaves it).  Usage: wmix ROUNDS SEED.  The collector prints
+ * "W ROUND SOURCE NS" per message, every rank "T RANK end NS" and "BAD ..."
+ * on a wrong result. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <vlayer.h>
+
+#define MAXD 1024
+
+static unsigned next(unsigned *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return (*s >> 8) & 0xffffff;
+}
+
+int main(int argc, char **argv)
+{
+	int rounds = argc > 1 ? atoi(argv[1]) : 10, rank, np, it, i, half;
+	unsigned seed = argc > 2 ? (unsigned)atoi(argv[2]) : 1;
+	double *a = malloc(sizeof(double) * MAXD * 8), *b = malloc(sizeof(double) * MAXD * 8);
+	MPI_Comm parity;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &np);
+	MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &parity);
+	for (it = 0; it < rounds; it++) {
+		int kind = (int)(next(&seed) % 4), onhalf = (int)(next(&seed) % 3), coll = 1;
+		int nd = 128 * (1 + (int)(next(&seed) % 8)), collector = (int)(next(&seed) % (unsigned)np);
+		int nsend = 1 + (int)(next(&seed) % (unsigned)(np - 1)), send[64] = { 0 }, cp, cr, root;
+		MPI_Comm c = MPI_COMM_WORLD;
+		double work[64];
+
+		for (i = 0; i < np; i++)
+			work[i] = 1e-6 * (double)(next(&seed) % 200);
+		for (i = 0; i < nsend;) { /* distinct senders, never the collector */
+			int s = (int)(next(&seed) % (unsigned)np);
+
+			if (s != collector && !send[s]) {
+				send[s] = 1;
+				i++;
+			}
+		}
+		half = onhalf == 1 ? 0 : onhalf == 2 ? 1 : -1;
+		if (half >= 0) {
+			c = parity;
+			coll = rank % 2 == half;
+		}
+		root = (int)(next(&seed) % 64);
+		vl_compute(work[rank]);
+		if (coll) {
+			MPI_Comm_size(c, &cp);
+			MPI_Comm_rank(c, &cr);
+			root %= cp;
+			for (i = 0; i < nd * cp; i++)
+				a[i] = cr * 1000 + i;
+			if (kind == 0) {
+				MPI_Bcast(a, nd, MPI_DOUBLE, root, c);
+				if (a[nd - 1] != root * 1000 + nd - 1)
+					printf("BAD bcast round %d\n", it);
+			} else if (kind == 1) {
+				MPI_Reduce(a, b, nd, MPI_DOUBLE, MPI_SUM, root, c);
+				if (cr == root && b[1] != cp * 1 + 1000.0 * cp * (cp - 1) / 2)
+					printf("BAD reduce round %d: %g\n", it, b[1]);
+			} else if (kind == 2) {
+				MPI_Gather(a, nd, MPI_DOUBLE, b, nd, MPI_DOUBLE, root, c);
+				if (cr == root && b[(size_t)(cp - 1) * nd] != (cp - 1) * 1000)
+					printf("BAD gather round %d\n", it);
+			} else {
+				MPI_Scatter(a, nd, MPI_DOUBLE, b, nd, MPI_DOUBLE, root, c);
+				if (b[0] != root * 1000 + cr * nd)
+					printf("BAD scatter round %d\n", it);
+			}
+		}
+		if (send[rank])
+			MPI_Send(&it, 1, MPI_INT, collector, it, MPI_COMM_WORLD);
+		if (rank == collector)
+			for (i = 0; i < nsend; i++) {
+				MPI_Status st;
+				int x;
+
+				MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, it, MPI_COMM_WORLD, &st);
+				printf("W %d %d %lld\n", it, st.MPI_SOURCE, (long long)vl_time_ns());
+			}
+	}
+	printf("T %d end %lld\n", rank, (long long)vl_time_ns());
+	MPI_Comm_free(&parity);
+	free(a);
+	free(b);
+	MPI_Finalize();
+	return 0;
+}
