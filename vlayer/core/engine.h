@@ -325,6 +325,7 @@ int vli_flows_end(const vli_flows *f, int id, int64_t *end);
 typedef struct vli_fent {
 	int used, in_sim;     /* in use; still simulated (the checkpoint has not passed its end) */
 	int final, consumed;  /* its arrival is final; its readers have taken it */
+	int taken;            /* a reader has taken its arrival */
 	int pending;          /* an MPI rendezvous whose receive is not matched yet: start is
 				 the earliest it can leave (its send's end); not simulated */
 	int need;             /* readers of the final arrival: 1 (the receiver), 2 (a
@@ -359,6 +360,13 @@ typedef struct vli_ftab {
 	uint64_t ver, memo_ver;
 	int64_t memo_safe;
 	int memo_ok;
+	/* flows that came late: they take bandwidth before the checkpoint
+	 * (their sender acted below the bound the rules had for it, see
+	 * vli_ftab_update); the first one's sender, receiver and departure;
+	 * told: the caller has reported them */
+	uint32_t nlate;
+	int late_src, late_dst, late_told;
+	int64_t late_start;
 	vli_fent e[VLI_FTAB_N];
 } vli_ftab;
 void vli_ftab_init(vli_ftab *t);

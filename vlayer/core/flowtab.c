@@ -154,6 +154,7 @@ static void drop(vli_ftab *t, int i)
 
 void vli_ftab_consume(vli_ftab *t, int i)
 {
+	t->e[i].taken = 1;
 	if (--t->e[i].need > 0)
 		return;
 	t->e[i].consumed = 1;
@@ -180,6 +181,18 @@ static int canon_cmp(const void *a, const void *b, void *arg)
 	if (x->dst_id != y->dst_id)
 		return x->dst_id < y->dst_id ? -1 : 1;
 	return x->coll_n < y->coll_n ? -1 : x->coll_n > y->coll_n;
+}
+
+/* A flow came late, or the arrival of flow e, already taken by its
+ * readers, changed: a task acted below the bound the caller had for it, and
+ * the results depend on when the caller looked (counted; the first kept). */
+static void late(vli_ftab *t, const vli_fent *e)
+{
+	if (!t->nlate++) {
+		t->late_src = e->src_id;
+		t->late_dst = e->dst_id;
+		t->late_start = e->start;
+	}
 }
 
 int vli_ftab_update(vli_ftab *t, const vlcfg_config *c, int64_t safe)
@@ -213,8 +226,15 @@ int vli_ftab_update(vli_ftab *t, const vlcfg_config *c, int64_t safe)
 						 e->start, e->act);
 		else
 			id[k] = vli_flows_add(&f, e->src_host, e->dst_host, e->bytes, e->start);
-		if (e->act < 0)
+		if (e->act < 0) {
 			e->act = f.flow[id[k]].act;
+			/* simulated for the first time, it takes bandwidth before
+			 * the checkpoint: it came late (the flows it shares links
+			 * with there were run on without it: it starts at the
+			 * checkpoint, and the results depend on where that stood) */
+			if (e->act < t->t_ck)
+				late(t, e);
+		}
 	}
 	/* the checkpoint: every event before safe (ns); a safe time before the
 	 * checkpoint (a bound lowered meanwhile) leaves it where it is */
@@ -232,8 +252,11 @@ int vli_ftab_update(vli_ftab *t, const vlcfg_config *c, int64_t safe)
 			int64_t end;
 
 			vli_flows_end(&f, id[k], &end);
-			if (end != e->est)
+			if (end != e->est) {
 				changed = 1, e->changed = 1;
+				if (e->taken)
+					late(t, e);
+			}
 			e->est = end;
 			e->final = 1;
 			e->in_sim = 0;
@@ -248,8 +271,11 @@ int vli_ftab_update(vli_ftab *t, const vlcfg_config *c, int64_t safe)
 
 		if (!e->in_sim || !vli_flows_end(&f, id[k], &end))
 			continue;
-		if (end != e->est)
+		if (end != e->est) {
 			changed = 1, e->changed = 1;
+			if (e->taken)
+				late(t, e);
+		}
 		e->est = end;
 	}
 	vli_flows_free(&f);

@@ -203,9 +203,19 @@ static int update_locked(int *kick, int nk)
 {
 	vli_ftab *t = &vli_bd->flows;
 	int64_t safe = final_limit(vli_board_root(), pending_lb_locked(0, 0));
-	int i, n = 0;
+	int i, n = 0, changed = vli_ftab_update(t, &vli_t.cfg, safe);
 
-	if (!vli_ftab_update(t, &vli_t.cfg, safe))
+	if (t->nlate && !t->late_told) {
+		/* (once a run: the first such message) */
+		t->late_told = 1;
+		vli_warn("messages on the [topology]'s links were timed before every message "
+			 "sharing the links with them was known (the first: from task %d to task "
+			 "%d, leaving at %.9f s): their times are approximate (a member of a "
+			 "collective on shared links went on before members it shares links with "
+			 "entered: README, Known limits)",
+			 t->late_src, t->late_dst, (double)t->late_start / 1e9);
+	}
+	if (!changed)
 		return 0;
 	for (i = 0; i < t->hwm; i++) {
 		if (t->e[i].used && !t->e[i].in_sim && !t->e[i].pending && exited(t->e[i].dst_slot)) {

@@ -377,6 +377,56 @@ START_TEST(pending_rendezvous)
 }
 END_TEST
 
+/* A flow that takes bandwidth before the checkpoint, or a change of an
+ * arrival a reader has taken, is counted (the caller warns: a task acted
+ * below the bound it was given); a table fed in time counts nothing. */
+START_TEST(late_flows_counted)
+{
+	vlcfg_config c;
+	int a, b;
+
+	cfg_net(&c, 4, VLCFG_TOPO_STAR, 0, M);
+	/* in time: a second flow halfway through the first, added before the
+	 * checkpoint passed it */
+	vli_ftab_init(&tab);
+	a = vli_ftab_add(&tab, 100, 1, 101, -1, 0, 1, M, 0);
+	vli_ftab_update(&tab, &c, MB / 2);
+	b = vli_ftab_add(&tab, 100, 2, 102, -1, 0, 2, M, MB / 2);
+	vli_ftab_update(&tab, &c, INT64_MAX / 4);
+	ck_assert_int_eq(tab.e[a].est, LAT + MB / 2 + MB);
+	ck_assert_int_eq(tab.e[b].est, LAT + 2 * MB);
+	ck_assert_uint_eq(tab.nlate, 0);
+	/* the checkpoint already past the second flow's start: counted, the
+	 * first one's sender, receiver and departure kept */
+	vli_ftab_init(&tab);
+	a = vli_ftab_add(&tab, 100, 1, 101, -1, 0, 1, M, 0);
+	vli_ftab_update(&tab, &c, LAT + MB + 1);
+	ck_assert(tab.e[a].final);
+	b = vli_ftab_add(&tab, 103, 2, 102, -1, 3, 2, M, MB / 2);
+	vli_ftab_update(&tab, &c, INT64_MAX / 4);
+	ck_assert_uint_eq(tab.nlate, 1);
+	ck_assert_int_eq(tab.late_src, 103);
+	ck_assert_int_eq(tab.late_dst, 102);
+	ck_assert_int_eq(tab.late_start, MB / 2);
+	/* an estimate taken by its reader, then changed by a flow that comes in
+	 * time for the checkpoint: counted, the taken one named */
+	vli_ftab_init(&tab);
+	a = vli_ftab_add(&tab, 100, 1, 101, -1, 0, 1, M, 0);
+	vli_ftab_update(&tab, &c, 0);
+	ck_assert_int_eq(tab.e[a].est, LAT + MB);
+	vli_ftab_consume(&tab, a);
+	b = vli_ftab_add(&tab, 100, 2, 102, -1, 0, 2, M, MB / 2);
+	vli_ftab_update(&tab, &c, INT64_MAX / 4);
+	ck_assert_int_eq(tab.e[a].est, LAT + MB / 2 + MB);
+	ck_assert_uint_eq(tab.nlate, 1);
+	ck_assert_int_eq(tab.late_src, 100);
+	ck_assert_int_eq(tab.late_dst, 101);
+	ck_assert_int_eq(tab.late_start, 0);
+	(void)b;
+	vlcfg_free(&c);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("flowtab");
@@ -390,6 +440,7 @@ int main(void)
 	tcase_add_test(tc, groups_are_max_min_fair);
 	tcase_add_test(tc, estimates_and_entries);
 	tcase_add_test(tc, pending_rendezvous);
+	tcase_add_test(tc, late_flows_counted);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
