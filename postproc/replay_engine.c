@@ -67,6 +67,7 @@ typedef struct rcoll {
 	struct rpl *r;
 	unsigned flags;       /* the call made: VL_TF_V, VL_TF_BLOCK (any member's) */
 	int64_t *entry, *bytes;
+	int64_t *eexit;       /* the exit of a member let go early (coll_early), else -1 */
 	vlcoll_out *out;
 	struct rcoll *next;
 } rcoll;
@@ -91,6 +92,8 @@ typedef struct rtask {
 	uint32_t tseq;        /* probe: the seq of the message it found */
 	int sflow;            /* send: its message is a flow on shared links */
 	rcoll *coll;
+	int early;            /* let go of coll before every member was in (coll_early): eo */
+	vlcoll_out eo;
 	int64_t nbstart;      /* a nonblocking collective's new start */
 	struct rnb { uint32_t key; rcoll *g; } *nbo; /* its nonblocking collectives started */
 	int nnb, cnb;
@@ -171,6 +174,10 @@ static const char *const approx_text[VLPOST_RPL_NMSGS] = {
 	"multicast's messages an online run has",
 	"more messages in flight on a [topology]'s links at once than the table of flows "
 	"holds (4096): the others take their contention-free time, as online",
+	"messages on a [topology]'s links timed before every message sharing the links "
+	"with them was known (a member of a collective on shared links went on before "
+	"members it shares links with entered): their times depend on when the links' "
+	"simulation looked, here and online",
 };
 
 const char *vlpost_rpl_approx_text(unsigned bit)
@@ -1055,13 +1062,16 @@ static rcoll *coll_get(rpl *r, uint64_t k, int kind, int root)
 	g->entry = malloc(sizeof(int64_t) * (size_t)p);
 	g->bytes = malloc(sizeof(int64_t) * (size_t)p * (size_t)(kind == VL_KIND_ALLTOALL ? p : 1));
 	g->out = malloc(sizeof(vlcoll_out) * (size_t)p);
-	if (!g->entry || !g->bytes || !g->out) {
+	g->eexit = malloc(sizeof(int64_t) * (size_t)p);
+	if (!g->entry || !g->bytes || !g->out || !g->eexit) {
 		free(g->entry);
 		free(g->bytes);
 		free(g->out);
+		free(g->eexit);
 		free(g);
 		return NULL;
 	}
+	memset(g->eexit, 0xff, sizeof(int64_t) * (size_t)p); /* (-1: none) */
 	g->next = r->colls;
 	r->colls = g;
 	return g;
@@ -1077,6 +1087,7 @@ static void coll_free(rpl *r, rcoll *g)
 	vlcoll_job_free(g->job);
 	free(g->entry);
 	free(g->bytes);
+	free(g->eexit);
 	free(g->out);
 	free(g);
 }
@@ -1198,6 +1209,12 @@ static int coll_run(rpl *r, rcoll *g)
 			    vlcoll_alg_name(in.alg));
 	if (g->job)
 		return coll_resume(r, g);
+	for (i = 0; i < p; i++)
+		if (g->eexit[i] >= 0 && g->eexit[i] != g->out[i].exit)
+			return fail(r, "collective %s number %llu: rank %d was let go at %lld ns, "
+				    "but its exit is %lld ns",
+				    vl_coll_kind_name(g->kind), (unsigned long long)g->k, i,
+				    (long long)g->eexit[i], (long long)g->out[i].exit);
 	coll_done(r, g);
 	return 0;
 }
@@ -1370,18 +1387,20 @@ static int do_coll(rpl *r, int i)
 			return -1;
 	}
 	g = t->coll;
-	if (!g->done && !(g->job && vlcoll_job_rank_done(g->job, rank)))
+	if (!t->early && !g->done && !(g->job && vlcoll_job_rank_done(g->job, rank)))
 		return block(t);
+	o = t->early ? t->eo : g->out[rank];
+	t->early = 0;
 	t->waited = 0;
 	if (nb) {
-		wait_until(t, g->out[rank].exit);
+		wait_until(t, o.exit);
 	} else {
-		wait_until(t, t->now + g->out[rank].wait);
-		t->now += g->out[rank].comm;
+		wait_until(t, t->now + o.wait);
+		t->now += o.comm;
 	}
 	nr.u.v.t0 = t->t0n;
 	nr.u.v.t1 = t->now;
-	nr.u.v.t2 = nb ? t->waited : g->out[rank].wait;
+	nr.u.v.t2 = nb ? t->waited : o.wait;
 	if (nb)
 		nr.u.v.t4 = t->nbstart;
 	if (--g->left == 0)
@@ -1480,6 +1499,104 @@ static int step(rpl *r, int i)
 }
 
 /* Run task i for up to BATCH records: 0 (blocked, done or batch over), -1. */
+/* No task can go on, and nothing wakes a task before least (the first end
+ * of an open flow; INT64_MAX: none): a member of a blocking collective on
+ * the [topology]'s links (its messages among themselves) whose exit depends
+ * on members not yet in only through the links they share - a bcast's
+ * leaf whose path from the root is in - leaves as online before they enter
+ * (vlayer/mpi/coll.c): its exit with the missing members entering at least
+ * is its exit, if it comes before least (their messages start no earlier).
+ * The members with the first such exit are let go (what they do next comes
+ * after it); 1 if any was. */
+static int coll_early(rpl *r, int64_t least)
+{
+	int p = r->n, i, *host = NULL, any = 0;
+	int64_t *entry = NULL, *bytes = NULL, first = INT64_MAX;
+	vlcoll_out *out = NULL;
+	rcoll *g;
+
+	if (!r->flows || r->nw->topo.coll_shared)
+		return 0;
+	for (g = r->colls; g; g = g->next) {
+		vlcoll_in in;
+		int k, waiting = 0, one = -1;
+		size_t q, nb = g->kind == VL_KIND_ALLTOALL ? (size_t)p * (size_t)p : (size_t)p;
+
+		/* (the plain calls only: there the missing members' sizes are
+		 * those of the members in) */
+		if (g->done || g->job || g->nb || g->arrived == p || (g->flags & (VL_TF_V | VL_TF_BLOCK)))
+			continue;
+		for (i = 0; i < p; i++)
+			waiting += r->t[i].coll == g && r->t[i].state == BLOCKED && !r->t[i].early;
+		if (!waiting)
+			continue;
+		if (!host && (!(host = malloc(sizeof(int) * (size_t)p)) ||
+			      !(entry = malloc(sizeof(int64_t) * (size_t)p)) ||
+			      !(bytes = malloc(sizeof(int64_t) * (size_t)p * (size_t)p)) ||
+			      !(out = malloc(sizeof *out * (size_t)p)))) {
+			free(host);
+			free(entry);
+			free(bytes);
+			return fail(r, "out of memory");
+		}
+		for (i = 0; i < p; i++) {
+			host[r->t[i].tid] = r->t[i].host;
+			entry[i] = least < INT64_MAX / 4 ? least : INT64_MAX / 4; /* (no overflow) */
+		}
+		for (i = 0; i < p; i++) /* (the members in: their count of collectives passed it) */
+			if (r->t[i].ncoll > g->k) {
+				k = r->t[i].tid;
+				entry[k] = g->entry[k];
+				if (one >= 0 && g->kind != VL_KIND_ALLTOALL && g->bytes[k] != g->bytes[one])
+					break; /* (a v form after all) */
+				one = k;
+			}
+		if (i < p || one < 0)
+			continue;
+		for (q = 0; q < nb; q++)
+			bytes[q] = g->bytes[g->kind == VL_KIND_ALLTOALL ? (size_t)one * (size_t)p : (size_t)one];
+		in = (vlcoll_in){ g->kind, r->nw->mpi.coll_alg[g->kind], p, g->root, host, entry,
+				  bytes, VLCOLL_PLAIN };
+		if (vlcoll_sim(r->nw, &in, out) != 0)
+			continue; /* (coll_run reports it) */
+		for (i = 0; i < p; i++) {
+			rtask *t = &r->t[i];
+
+			k = t->tid;
+			if (t->coll != g || t->state != BLOCKED || t->early || out[k].exit >= least)
+				continue;
+			if (out[k].exit < first) {
+				first = out[k].exit;
+				any = 0;
+			}
+			if (out[k].exit == first) {
+				t->eo = out[k];
+				t->early = 2; /* (a candidate) */
+				any = 1;
+			}
+		}
+	}
+	/* the candidates with the first exit go; the others wait again */
+	for (i = 0; i < p; i++) {
+		rtask *t = &r->t[i];
+
+		if (t->early != 2)
+			continue;
+		if (t->eo.exit == first) {
+			t->early = 1;
+			t->coll->eexit[t->tid] = first;
+			wake(r, i);
+		} else {
+			t->early = 0;
+		}
+	}
+	free(host);
+	free(entry);
+	free(bytes);
+	free(out);
+	return any;
+}
+
 /* No task can go on: the open flow that ends first ends there - nothing can
  * wake a task earlier - and every other task that adds a flow does so only
  * once woken: the flows ending before that end plus the lookahead are final.
@@ -1491,13 +1608,19 @@ static int settle_flows(rpl *r)
 	int64_t least = INT64_MAX;
 	int i, j;
 
+	if (ft->nopen) {
+		vli_ftab_update(ft, r->nw, (int64_t)ft->t_ck); /* the estimates */
+		for (i = 0; i < ft->hwm; i++)
+			if (ft->e[i].used && ft->e[i].in_sim && ft->e[i].est < least)
+				least = ft->e[i].est;
+	}
+	if ((i = coll_early(r, least)) != 0)
+		return i > 0;
 	if (!ft->nopen)
 		return 0;
-	vli_ftab_update(ft, r->nw, (int64_t)ft->t_ck); /* the estimates */
-	for (i = 0; i < ft->hwm; i++)
-		if (ft->e[i].used && ft->e[i].in_sim && ft->e[i].est < least)
-			least = ft->e[i].est;
 	vli_ftab_update(ft, r->nw, least + vli_flow_lookahead(r->nw));
+	if (ft->nlate)
+		approx(r, VLPOST_RPL_LATE);
 	for (i = 0; i < ft->hwm; i++) {
 		vli_fent *e = &ft->e[i];
 
@@ -1694,6 +1817,8 @@ int vlpost_rpl_run(const vlcfg_config *old, const vlcfg_config *nw, int n, vlpos
 			}
 		}
 	} while (r.flows && settle_flows(&r));
+	if (r.flows && r.ft->nlate)
+		approx(&r, VLPOST_RPL_LATE);
 	for (i = 0; i < n; i++)
 		if (r.t[i].state == DONE)
 			done++;

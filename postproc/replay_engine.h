@@ -50,7 +50,9 @@ enum {
 	VLPOST_RPL_MCASTNET = 1u << 10, /* multicasts on a [topology]: each message alone */
 	VLPOST_RPL_FLOWS = 1u << 11,   /* more messages in flight on shared links than the
 					  table holds: the others at their contention-free time */
-	VLPOST_RPL_NMSGS = 12
+	VLPOST_RPL_LATE = 1u << 12,    /* a message on shared links came after the flows it
+					  shares them with had been run on without it */
+	VLPOST_RPL_NMSGS = 13
 };
 
 /* A line that says what an approximation bit means. */
