@@ -179,6 +179,13 @@ int vlcoll_sim_alone(const vlcfg_config *c, const vlcoll_in *in, int r, vlcoll_o
  * that only sends below the eager limit (vlcoll_sim_alone).  0, or -1 if
  * in is invalid. */
 int vlcoll_deps(const vlcfg_config *c, const vlcoll_in *in, unsigned char *m);
+/* Members each rank's exit comes after: m[r * p + j] = 1 if rank r
+ * receives from j or sends a rendezvous to it (it waits for j's post): r's
+ * exit is then no earlier than j's entry, whatever the entries and links.
+ * Only these direct ones: whether j's entry precedes a message r gets
+ * through a third rank depends on the order of that rank's operations.
+ * 0, or -1 if in is invalid. */
+int vlcoll_deps_after(const vlcfg_config *c, const vlcoll_in *in, unsigned char *m);
 
 /* The table of a run's messages on shared links, for a collective whose
  * messages share them with the program's other traffic (with a [topology]):

@@ -355,7 +355,20 @@ int vlcoll_sim_alone(const vlcfg_config *c, const vlcoll_in *in, int r, vlcoll_o
 	return rc;
 }
 
+static int deps(const vlcfg_config *c, const vlcoll_in *in, unsigned char *m, int links);
+
 int vlcoll_deps(const vlcfg_config *c, const vlcoll_in *in, unsigned char *m)
+{
+	return deps(c, in, m, 1);
+}
+
+int vlcoll_deps_after(const vlcfg_config *c, const vlcoll_in *in, unsigned char *m)
+{
+	return deps(c, in, m, 0);
+}
+
+/* links: count the sharing of the [topology]'s links (vlcoll_deps). */
+static int deps(const vlcfg_config *c, const vlcoll_in *in, unsigned char *m, int links)
 {
 	vlcoll_sched s;
 	vlcoll_out any;
@@ -384,10 +397,12 @@ int vlcoll_deps(const vlcfg_config *c, const vlcoll_in *in, unsigned char *m)
 				only_eager = 0;
 			}
 		}
-		if (vli_net_on(c) && !only_eager) /* (its messages share links with all) */
+		if (links && vli_net_on(c) && !only_eager) /* (its messages share links with all) */
 			memset(&m[(size_t)r * p], 1, (size_t)p);
 	}
 	vlcoll_sched_free(&s);
+	if (!links)
+		return 0; /* (vlcoll_deps_after: the direct ones only) */
 	/* then the closure, rank by rank (a depth-first search over the
 	 * direct ones; the rows of the ranks not done yet are still direct) */
 	stack = vlcoll_alloc((size_t)p, sizeof *stack);

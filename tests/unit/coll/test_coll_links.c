@@ -507,6 +507,65 @@ START_TEST(table_with_others)
 }
 END_TEST
 
+/* vlcoll_deps_after: a rank's exit is no earlier than the entry of every
+ * member it is said to come after, on a bus, a star and without a
+ * [topology], eager and rendezvous, random entries, every algorithm, p <=
+ * 9 (with the closure over the schedule it is not: Open MPI's linear_sync
+ * gather's non-root receives the root's go-ahead before the root receives
+ * from the others); those are among the members it depends on
+ * (vlcoll_deps). */
+START_TEST(deps_after)
+{
+	static const int topo[3] = { VLCFG_TOPO_BUS, VLCFG_TOPO_STAR, VLCFG_TOPO_NONE };
+	vlcfg_config c;
+	vlcoll_out out[MAXP];
+	int64_t entry[MAXP], b[MAXP * MAXP];
+	int host[MAXP], kind, alg, p, r, j, t, eager, after = 0;
+	unsigned char m[MAXP * MAXP], d[MAXP * MAXP];
+	uint64_t x = 777;
+	vlcoll_in in;
+
+	for (r = 0; r < MAXP; r++)
+		host[r] = r;
+	for (r = 0; r < MAXP * MAXP; r++)
+		b[r] = M / 4;
+	for (t = 0; t < 3; t++)
+		for (eager = 0; eager < 2; eager++) {
+			cfg_net(&c, MAXP, topo[t], 0, eager ? 2 * M : 1);
+			for (kind = 0; kind < VL_KIND_N; kind++)
+				for (alg = 1; alg < VLCOLL_ALG_NALGS; alg++) {
+					if (!vlcoll_accepts(kind, alg))
+						continue;
+					for (p = 2; p <= 9; p++) {
+						for (r = 0; r < p; r++) {
+							x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+							entry[r] = (int64_t)(x >> 40) % (20 * LAT);
+						}
+						in = (vlcoll_in){ kind, alg, p, p / 2, host, entry, b, VLCOLL_PLAIN };
+						ck_assert_int_eq(vlcoll_deps_after(&c, &in, m), 0);
+						ck_assert_int_eq(vlcoll_deps(&c, &in, d), 0);
+						ck_assert_int_eq(vlcoll_sim(&c, &in, out), 0);
+						for (r = 0; r < p; r++)
+							for (j = 0; j < p; j++) {
+								ck_assert(!m[r * p + j] || d[r * p + j]);
+								after += m[r * p + j] && j != r;
+								ck_assert_msg(!m[r * p + j] || out[r].exit >= entry[j],
+									      "%s/%s p=%d topo %d eager %d: rank %d "
+									      "leaves at %lld, before rank %d enters "
+									      "at %lld",
+									      vl_coll_kind_name(kind),
+									      vlcoll_alg_name(alg), p, t, eager, r,
+									      (long long)out[r].exit, j,
+									      (long long)entry[j]);
+							}
+					}
+				}
+			vlcfg_free(&c);
+		}
+	ck_assert_int_gt(after, 1000);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("coll_links");
@@ -520,6 +579,7 @@ int main(void)
 	tcase_add_test(tc, same_as_sweep_without_sharing);
 	tcase_add_test(tc, table_same_as_alone);
 	tcase_add_test(tc, table_with_others);
+	tcase_add_test(tc, deps_after);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
