@@ -33,7 +33,10 @@
 #    next message shares the bus with a later member's (links/rootgo.c);
 #  - without [topology], a bcast's (scatter's) leaf and a reduce's (gather's)
 #    inner node go on once the members they depend on are in, and a
-#    wildcard receive takes their message first (links/leafgo.c); random
+#    wildcard receive takes their message first (links/leafgo.c); the
+#    same with their nonblocking forms, whose member chooses among its
+#    requests (MPI_Waitany, MPI_Testany) before the others are in
+#    (links/leafgo.c waitany, testany); random
 #    such collectives and wildcard receives give the same traces beside a
 #    hog and replayed (links/wmix.c);
 #  - random traffic (links/rmix.c, Waitsome included) gives readable traces
@@ -472,6 +475,36 @@ for how in reduce scatter; do
 	VLAYER_BOARD_REMOTE=1 run "leafgo-$how.remote" 6 none6 "$WORK/leafgo" $how
 	same_traces "leafgo-$how: ranks 1-5 through the board server" "$WORK/leafgo-$how" \
 		"$WORK/leafgo-$how.remote"
+done
+
+# ---- the same with a nonblocking collective (links/leafgo.c waitany, testany): the early
+# member E starts it at 0, sends to rank 4 (MPI_Isend), receives the root's
+# message of 100 us (arrival 110080) and takes its two requests with
+# MPI_Waitany (MPI_Testany): both are complete by then, so the collective
+# (index 0, exit 10080) comes first, whatever the late member does.  Until
+# the second session of 2026-11-28 E took the greatest bound of the members
+# not in (the late one's, 300 ms) as its collective's bound when their
+# entries were not all in for real, and took the Isend first (bcast,
+# gather); a run in which the entries happened to be in took the
+# collective first (rmix seed 4 on a bus, 2 runs of 12 differed) ----
+for how in bcast reduce gather scatter; do
+	run "nbleaf-$how" 6 none6 "$WORK/leafgo" $how waitany
+	assert_eq "$how (nonblocking): the member chooses its collective first, at once" \
+		"W 0 110080 W 1 110080" "$(grep '^W' "$WORK/nbleaf-$how.out" | paste -sd' ')"
+	replayed "nbleaf-$how"
+done
+assert_eq "Ibcast: every rank's end" "100000 110080 10080 300510080 510080 300500000" \
+	"$(ends nbleaf-bcast)"
+assert_eq "Ireduce: every rank's end" "300520160 300510080 110080 0 510080 300500000" \
+	"$(ends nbleaf-reduce)"
+run nbleaf-bcast-test 6 none6 "$WORK/leafgo" bcast testany
+assert_eq "Ibcast taken with MPI_Testany: the same" "W 0 110080 W 1 110080" \
+	"$(grep '^W' "$WORK/nbleaf-bcast-test.out" | paste -sd' ')"
+beside_hog nbleaf-gather 6 none6 "$WORK/leafgo" gather waitany
+for how in bcast gather; do
+	VLAYER_BOARD_REMOTE=1 run "nbleaf-$how.remote" 6 none6 "$WORK/leafgo" $how waitany
+	same_traces "nbleaf-$how: ranks 1-5 through the board server" "$WORK/nbleaf-$how" \
+		"$WORK/nbleaf-$how.remote"
 done
 
 # ---- random collectives and wildcard receives (links/wmix.c: 6 ranks, 20

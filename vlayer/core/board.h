@@ -189,6 +189,8 @@ typedef struct vli_order_remote_ops {
 	void (*watch)(int on);
 	int (*safe_among)(const int *ids, int n, int64_t tau, int skip_id);
 	void (*coll_deps)(uint64_t on, uint64_t n, int count, const int *ids);
+	int (*coll_who)(uint64_t on, uint64_t n, int count, const int *ids, int64_t *lb,
+			unsigned char *in, int64_t *free_lb);
 } vli_order_remote_ops;
 extern const vli_order_remote_ops *vli_order_remote;
 

@@ -989,6 +989,40 @@ int64_t vli_order_coll_lb(uint64_t on, uint64_t n)
 	return m;
 }
 
+int vli_order_coll_who(uint64_t on, uint64_t n, int count, const int *ids, int64_t *lb,
+		       unsigned char *in, int64_t *free_lb)
+{
+	struct vli_coll *c;
+	int k, j, rc = 0, ns;
+	int64_t g = VLI_ORDER_NONE, b;
+
+	if (vli_order_remote)
+		return vli_order_remote->coll_who(on, n, count, ids, lb, in, free_lb);
+	if (!vli_order_on() || me < 0)
+		return -1;
+	vli_board_lock();
+	if ((c = coll_of(on, n, 0)) == NULL) {
+		vli_board_unlock();
+		return -1;
+	}
+	find_independent();
+	ns = atomic_load(&vli_bd->nslots);
+	for (j = 0; j < ns; j++)
+		if (IND(j) && (b = atomic_load(&vli_bd->slot[j].lb)) < g)
+			g = b;
+	for (k = 0; k < count && rc == 0; k++) {
+		if ((j = vli_board_find(ids[k])) < 0) {
+			rc = -1;
+			break;
+		}
+		lb[k] = atomic_load(&vli_bd->slot[j].lb);
+		in[k] = !MISSING(c, j);
+	}
+	*free_lb = g;
+	vli_board_unlock();
+	return rc;
+}
+
 int64_t vli_order_coll_missing_locked(const struct vli_coll *c, int64_t from, int skip_none)
 {
 	int64_t m = from, b;

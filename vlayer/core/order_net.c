@@ -47,7 +47,7 @@ enum {
 	OP_COLL_LEAVE, OP_SAFE, OP_SLEEP, OP_WAIT_END, OP_GATE_ENTER, OP_GATE_LEAVE, OP_TICK,
 	OP_EXIT, OP_RELEASE, OP_RELEASE_SEEN, OP_POKE, OP_TURN, OP_SEG, OP_LIVE_HELLO,
 	OP_POST_LB, OP_RDV_POSTS, OP_FLOW, OP_COLL_BLOCKED_BY, OP_WATCH,
-	OP_SAFE_AMONG, OP_COLL_DEPS
+	OP_SAFE_AMONG, OP_COLL_DEPS, OP_COLL_WHO
 };
 
 /* Live bounds of a task of another host (measured computation): at each
@@ -249,6 +249,32 @@ static void *serve(void *arg)
 			vli_order_coll_deps((uint64_t)q.a, (uint64_t)q.b, q.count, ids);
 			answer = 0;
 			break;
+		case OP_COLL_WHO: { /* (followed by count ints; answered by count
+				     * bounds and count in-flags) */
+			int64_t *lb;
+			unsigned char *in;
+			if (get_ids(fd, &ids, q.count, VLI_BOARD_SLOTS) < 0)
+				goto out;
+			lb = calloc((size_t)q.count + 1, sizeof *lb);
+			in = calloc((size_t)q.count + 1, 1);
+			if (!lb || !in) {
+				free(lb);
+				free(in);
+				goto out;
+			}
+			a.r = vli_order_coll_who((uint64_t)q.a, (uint64_t)q.b, q.count, ids, lb, in, &a.out);
+			if (put_all(fd, &a, sizeof a) < 0 ||
+			    put_all(fd, lb, sizeof *lb * (size_t)q.count) < 0 ||
+			    put_all(fd, in, (size_t)q.count) < 0) {
+				free(lb);
+				free(in);
+				goto out;
+			}
+			free(lb);
+			free(in);
+			answer = 0;
+			break;
+		}
 		case OP_COLL_LEAVE:
 			vli_order_coll_leave((uint64_t)q.a, (uint64_t)q.b);
 			answer = 0;
@@ -713,12 +739,39 @@ static int c_safe_among(const int *ids, int n, int64_t tau, int skip_id)
 	return (int)a.r;
 }
 
+static int c_coll_who(uint64_t on, uint64_t n, int count, const int *ids, int64_t *lb,
+		      unsigned char *in, int64_t *free_lb)
+{
+	rpc_req q;
+	rpc_rsp a;
+
+	if (count < 0 || count > VLI_BOARD_SLOTS)
+		return -1;
+	memset(&q, 0, sizeof q);
+	q.op = OP_COLL_WHO;
+	q.a = (int64_t)on;
+	q.b = (int64_t)n;
+	q.count = count;
+	q.now = vli_t.now;
+	q.ms = cms;
+	pthread_mutex_lock(&cmu);
+	if (put_all(cfd, &q, sizeof q) < 0 || put_all(cfd, ids, sizeof(int) * (size_t)count) < 0 ||
+	    get_all(cfd, &a, sizeof a) < 0 || get_all(cfd, lb, sizeof *lb * (size_t)count) < 0 ||
+	    get_all(cfd, in, (size_t)count) < 0) {
+		pthread_mutex_unlock(&cmu);
+		lost();
+	}
+	pthread_mutex_unlock(&cmu);
+	*free_lb = a.out;
+	return (int)a.r;
+}
+
 static const vli_order_remote_ops client_ops = {
 	c_model, c_reserve, c_bind, c_gone, c_forget, c_announce, c_received, c_bound_of,
 	c_behind, c_behind_side, c_wait_begin, c_snap, c_block_on, c_coll_enter, c_coll_leave, c_safe,
 	c_sleep, c_wait_end, c_gate_enter, c_gate_leave, c_tick, c_exit, c_release,
 	c_release_seen, c_poke, c_turn, c_post_lb, c_rdv_posts, c_flow, c_coll_blocked_by, c_watch,
-	c_safe_among, c_coll_deps
+	c_safe_among, c_coll_deps, c_coll_who
 };
 
 static void c_seg_begin(void)

@@ -41,6 +41,16 @@ struct vlmpi_coll {
 	coll_net *x;            /* its messages on shared links: simulation running */
 	struct vlmpi_coll *next; /* in the open list (floor or simulation) */
 	vlcoll_out o;           /* this rank's result */
+	/* nonblocking on the early path (nbe_*) */
+	int nbe, finished;      /* ... its data in (finished) */
+	int *ereq;              /* ... the request of member i's entry, or -1 */
+	unsigned char *after;   /* ... its exit comes after member i's entry */
+	vlcoll_out po;          /* ... its exit if this rank acts no earlier (pend) */
+	int pend;
+	void *ubuf;             /* ... where a non-root's data go (bcast, scatter) */
+	int ucount, usize;
+	MPI_Datatype utype;
+	MPI_Comm ucomm;
 };
 typedef struct vlmpi_coll vlmpi_coll;
 
@@ -273,12 +283,16 @@ static int coll_sim(vlmpi_comm *v, vlmpi_coll *c, int blocking)
 /* Nonblocking collective c: run its timing on as far as it can (wait: to
  * its end for this rank, the rank waiting in it).  1 once its exit is
  * known. */
+static int nbe_advance(vlmpi_coll *c, int wait);
+
 static int nb_advance(vlmpi_coll *c, int wait)
 {
 	vlmpi_comm *v = c->v;
 	int flag = 0, rc;
 	int64_t lb;
 
+	if (c->nbe)
+		return nbe_advance(c, wait);
 	if (c->done)
 		return 1;
 	if (!c->x) {
@@ -330,6 +344,18 @@ static int nb_advance(vlmpi_coll *c, int wait)
 	c->done = 1;
 	open_drop(c);
 	return 1;
+}
+
+/* The record of nonblocking collective c's start (its first bytes value). */
+static void icoll_traced(vlmpi_coll *c, int64_t bytes)
+{
+	static uint32_t keys;
+	unsigned flags = c->variant == VLCOLL_V ? VL_TF_V : c->variant == VLCOLL_BLOCK ? VL_TF_BLOCK : 0;
+
+	c->key = ++keys;
+	vli_trace_msg4(VL_EV_ICOLL, c->root >= 0 ? c->v->world[c->root] : -1, VL_COLL_MPI + c->kind,
+		       c->key, bytes, c->t0, c->t0, 0, c->v->size, 0,
+		       flags | (c->floor ? VL_TF_SHARED : 0));
 }
 
 /* ---- members that go on once those they depend on are in ----
@@ -461,7 +487,7 @@ static int all_or_none(const unsigned char *m, int p)
  * takes the early path (every member decides alike); if so its vlmpi_coll,
  * entered on the board, its entry sent to the members that depend on it and
  * those it depends on asked for. */
-static vlmpi_coll *early_try(MPI_Comm comm, int kind, int root, int64_t bytes)
+static vlmpi_coll *early_try(MPI_Comm comm, int kind, int root, int64_t bytes, int nb)
 {
 	vlmpi_comm *v;
 	vlmpi_coll *c;
@@ -472,7 +498,7 @@ static vlmpi_coll *early_try(MPI_Comm comm, int kind, int root, int64_t bytes)
 
 	if (!vlmpi_vorder || (vli_t.cfg.topo.coll_shared && vli_net_on(&vli_t.cfg)) ||
 	    !(v = vlmpi_comm_find(comm)) || v->pcomm == MPI_COMM_NULL || root < 0 ||
-	    root >= v->size || v->size < 2)
+	    root >= v->size || v->size < 2 || (nb && !vli_order_on()))
 		return NULL;
 	p = v->size;
 	me = v->rank;
@@ -500,6 +526,19 @@ static vlmpi_coll *early_try(MPI_Comm comm, int kind, int root, int64_t bytes)
 	c->need = malloc((size_t)(3 * p)); /* (entries in, out, data) */
 	if (!c->req || !c->need)
 		vli_error(1, "out of memory");
+	if (nb) {
+		/* (nbe_eval: whose entries are in, and whom its exit comes after) */
+		c->nbe = 1;
+		c->ereq = malloc(sizeof(int) * (size_t)p);
+		c->after = malloc((size_t)p * (size_t)p);
+		if (!c->ereq || !c->after)
+			vli_error(1, "out of memory");
+		for (i = 0; i < p; i++)
+			c->ereq[i] = -1;
+		if (vlcoll_deps_after(&vli_t.cfg, &in, c->after) < 0)
+			memset(c->after, 0, (size_t)p * (size_t)p);
+		memmove(c->after, c->after + (size_t)me * p, (size_t)p);
+	}
 	c->eon = VLMPI_ON_COLL(v->id);
 	c->num = v->ncoll++;
 	v->busy++; /* (its pcomm outlives an MPI_Comm_free until c is done) */
@@ -510,7 +549,7 @@ static vlmpi_coll *early_try(MPI_Comm comm, int kind, int root, int64_t bytes)
 		if (i != me && m[(size_t)me * p + i])
 			ids[nd++] = v->world[i];
 	}
-	if (all_or_none(m, p)) {
+	if (!nb && all_or_none(m, p)) {
 		/* every member depends on all or on itself alone (shared links):
 		 * one allgather, waited for by the former */
 		PMPI_Iallgather(c->mine, (int)ROW(c), MPI_INT64_T, c->all, (int)ROW(c), MPI_INT64_T,
@@ -519,9 +558,12 @@ static vlmpi_coll *early_try(MPI_Comm comm, int kind, int root, int64_t bytes)
 		for (i = 0; i < p; i++) {
 			if (i == me)
 				continue;
-			if (m[(size_t)me * p + i])
+			if (m[(size_t)me * p + i]) {
+				if (nb)
+					c->ereq[i] = c->nreq;
 				PMPI_Irecv(&c->all[(size_t)i * ROW(c)], (int)ROW(c), MPI_INT64_T, i,
 					   TAG_ENTRY(c->num), v->pcomm, early_req(c, 1));
+			}
 			if (m[(size_t)i * p + me])
 				PMPI_Isend(c->mine, (int)ROW(c), MPI_INT64_T, i, TAG_ENTRY(c->num),
 					   v->pcomm, early_req(c, 0));
@@ -599,32 +641,100 @@ static int early_end(vlmpi_coll *c, int *rc, const char *name)
 	return 1;
 }
 
-int vlmpi_early_Bcast(void *buffer, int count, MPI_Datatype t, int root, MPI_Comm comm, int *rc)
+/* A bcast's data: the root packs them and sends them to every member
+ * itself (so that a member needs the root only, not Open MPI's tree); a
+ * member receives them into c->copy (need: how c waits for them), for
+ * early_unpack. */
+static int bcast_data(vlmpi_coll *c, void *buffer, int count, MPI_Datatype t, int root,
+		      MPI_Comm comm, int need)
 {
-	vlmpi_coll *c = early_try(comm, VL_KIND_BCAST, root, vlmpi_type_bytes(t, count));
-	int size = 0, pos = 0, i;
+	int size = 0, pos = 0, i, rc = MPI_SUCCESS;
 
-	if (!c)
-		return 0;
 	PMPI_Pack_size(count, t, comm, &size);
 	c->copy = malloc(size > 0 ? (size_t)size : 1);
 	if (!c->copy)
 		vli_error(1, "out of memory");
-	*rc = MPI_SUCCESS;
 	if (c->v->rank == root) {
-		*rc = PMPI_Pack(buffer, count, t, c->copy, size, &pos, comm);
-		for (i = 0; i < c->v->size && *rc == MPI_SUCCESS; i++)
+		rc = PMPI_Pack(buffer, count, t, c->copy, size, &pos, comm);
+		for (i = 0; i < c->v->size && rc == MPI_SUCCESS; i++)
 			if (i != root)
-				*rc = PMPI_Isend(c->copy, pos, MPI_PACKED, i, TAG_DATA(c->num),
-						 c->v->pcomm, early_req(c, 0));
-	} else {
-		*rc = PMPI_Irecv(c->copy, size, MPI_PACKED, root, TAG_DATA(c->num), c->v->pcomm,
-				 early_req(c, 1));
+				rc = PMPI_Isend(c->copy, pos, MPI_PACKED, i, TAG_DATA(c->num),
+						c->v->pcomm, early_req(c, 0));
+		return rc;
 	}
+	c->ubuf = buffer;
+	c->ucount = count;
+	c->usize = size;
+	c->utype = t;
+	c->ucomm = comm;
+	return PMPI_Irecv(c->copy, size, MPI_PACKED, root, TAG_DATA(c->num), c->v->pcomm,
+			  early_req(c, need));
+}
+
+/* A scatter's data: the root packs every block (the program may reuse
+ * sendbuf on return), unpacks its own into recvbuf and sends each member
+ * its own; a member receives its block as bcast_data does. */
+static int scatter_data(vlmpi_coll *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+			MPI_Comm comm, int need)
+{
+	int size = 0, pos = 0, i, p = c->v->size, rc = MPI_SUCCESS;
+	MPI_Aint lb, ext;
+
+	if (c->v->rank != root) {
+		PMPI_Pack_size(recvcount, recvtype, comm, &size);
+		c->copy = malloc(size > 0 ? (size_t)size : 1);
+		if (!c->copy)
+			vli_error(1, "out of memory");
+		c->ubuf = recvbuf;
+		c->ucount = recvcount;
+		c->usize = size;
+		c->utype = recvtype;
+		c->ucomm = comm;
+		return PMPI_Irecv(c->copy, size, MPI_PACKED, root, TAG_DATA(c->num), c->v->pcomm,
+				  early_req(c, need));
+	}
+	PMPI_Pack_size(sendcount, sendtype, comm, &size);
+	PMPI_Type_get_extent(sendtype, &lb, &ext);
+	c->copy = malloc((size_t)(size > 0 ? size : 1) * (size_t)p);
+	if (!c->copy)
+		vli_error(1, "out of memory");
+	for (i = 0; i < p && rc == MPI_SUCCESS; i++) {
+		char *blk = (char *)c->copy + (size_t)i * (size_t)size;
+		int n = 0;
+
+		rc = PMPI_Pack((const char *)sendbuf + (MPI_Aint)i * sendcount * ext, sendcount,
+			       sendtype, blk, size, &n, comm);
+		if (rc != MPI_SUCCESS)
+			break;
+		if (i != root)
+			rc = PMPI_Isend(blk, n, MPI_PACKED, i, TAG_DATA(c->num), c->v->pcomm,
+					early_req(c, 0));
+		else if (recvbuf != MPI_IN_PLACE)
+			rc = PMPI_Unpack(blk, n, &pos, recvbuf, recvcount, recvtype, comm);
+	}
+	return rc;
+}
+
+/* A member's bcast or scatter data, in: into the program's buffer. */
+static int early_unpack(vlmpi_coll *c)
+{
+	int pos = 0;
+
+	return c->ubuf ? PMPI_Unpack(c->copy, c->usize, &pos, c->ubuf, c->ucount, c->utype, c->ucomm)
+		       : MPI_SUCCESS;
+}
+
+int vlmpi_early_Bcast(void *buffer, int count, MPI_Datatype t, int root, MPI_Comm comm, int *rc)
+{
+	vlmpi_coll *c = early_try(comm, VL_KIND_BCAST, root, vlmpi_type_bytes(t, count), 0);
+
+	if (!c)
+		return 0;
+	*rc = bcast_data(c, buffer, count, t, root, comm, 1);
 	if ((*rc = early_wait(c, *rc, "MPI_Bcast")) != MPI_SUCCESS)
 		return 1;
-	if (c->v->rank != root)
-		*rc = PMPI_Unpack(c->copy, size, &pos, buffer, count, t, comm);
+	*rc = early_unpack(c);
 	early_leave(c);
 	return 1;
 }
@@ -632,7 +742,7 @@ int vlmpi_early_Bcast(void *buffer, int count, MPI_Datatype t, int root, MPI_Com
 int vlmpi_early_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
 		       int root, MPI_Comm comm, int *rc)
 {
-	vlmpi_coll *c = early_try(comm, VL_KIND_REDUCE, root, vlmpi_type_bytes(t, count));
+	vlmpi_coll *c = early_try(comm, VL_KIND_REDUCE, root, vlmpi_type_bytes(t, count), 0);
 
 	if (!c)
 		return 0;
@@ -646,7 +756,7 @@ int vlmpi_early_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 {
 	vlmpi_coll *c = early_try(comm, VL_KIND_GATHER, root,
 				  sendbuf == MPI_IN_PLACE ? vlmpi_type_bytes(recvtype, recvcount)
-							  : vlmpi_type_bytes(sendtype, sendcount));
+							  : vlmpi_type_bytes(sendtype, sendcount), 0);
 
 	if (!c)
 		return 0;
@@ -660,49 +770,278 @@ int vlmpi_early_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 {
 	vlmpi_coll *c = early_try(comm, VL_KIND_SCATTER, root,
 				  recvbuf == MPI_IN_PLACE ? vlmpi_type_bytes(sendtype, sendcount)
-							  : vlmpi_type_bytes(recvtype, recvcount));
-	int size = 0, pos = 0, i, p;
-	MPI_Aint lb, ext;
+							  : vlmpi_type_bytes(recvtype, recvcount), 0);
 
 	if (!c)
 		return 0;
-	p = c->v->size;
-	*rc = MPI_SUCCESS;
-	if (c->v->rank == root) {
-		/* every block packed (the program may reuse sendbuf on return),
-		 * its own unpacked into recvbuf */
-		PMPI_Pack_size(sendcount, sendtype, comm, &size);
-		PMPI_Type_get_extent(sendtype, &lb, &ext);
-		c->copy = malloc((size_t)(size > 0 ? size : 1) * (size_t)p);
-		if (!c->copy)
-			vli_error(1, "out of memory");
-		for (i = 0; i < p && *rc == MPI_SUCCESS; i++) {
-			char *blk = (char *)c->copy + (size_t)i * (size_t)size;
-			int n = 0;
-
-			*rc = PMPI_Pack((const char *)sendbuf + (MPI_Aint)i * sendcount * ext, sendcount,
-					sendtype, blk, size, &n, comm);
-			if (*rc != MPI_SUCCESS)
-				break;
-			if (i != root)
-				*rc = PMPI_Isend(blk, n, MPI_PACKED, i, TAG_DATA(c->num), c->v->pcomm,
-						 early_req(c, 0));
-			else if (recvbuf != MPI_IN_PLACE)
-				*rc = PMPI_Unpack(blk, n, &pos, recvbuf, recvcount, recvtype, comm);
-		}
-	} else {
-		PMPI_Pack_size(recvcount, recvtype, comm, &size);
-		c->copy = malloc(size > 0 ? (size_t)size : 1);
-		if (!c->copy)
-			vli_error(1, "out of memory");
-		*rc = PMPI_Irecv(c->copy, size, MPI_PACKED, root, TAG_DATA(c->num), c->v->pcomm,
-				 early_req(c, 1));
-	}
+	*rc = scatter_data(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+			   1);
 	if ((*rc = early_wait(c, *rc, "MPI_Scatter")) != MPI_SUCCESS)
 		return 1;
-	if (c->v->rank != root)
-		*rc = PMPI_Unpack(c->copy, size, &pos, recvbuf, recvcount, recvtype, comm);
+	*rc = early_unpack(c);
 	early_leave(c);
+	return 1;
+}
+
+/* ---- nonblocking ones on the early path ----
+ * MPI_Ibcast, MPI_Ireduce, MPI_Igather and MPI_Iscatter (plain forms) run as their blocking forms above, started at the
+ * call: entries point to point (nbe_eval needs to know whose are in), the
+ * data on the private duplicate.  The program holds a request that MPI has
+ * completed already (vlmpi_done_request); the layer completes it in virtual
+ * time.  A Wait waits for what the blocking form waits for.  A choice among
+ * requests (Waitany, Waitsome, the tests: vchoose) asks whether it ends by
+ * the time it compares, and that can be told before every member it depends
+ * on is in.  With those missing entering never, its exit is E.  A member
+ * enters no earlier than its bound, nor than a message can wake it: one
+ * sent by a task that can go on without this one (no earlier than the
+ * least bound of those, g), or by this task (no earlier than its next
+ * action).  So E is exact if it comes before the bounds of the missing
+ * members and g (x) and this task's clock, or before g when this task acts
+ * no earlier than E (E <= the time compared).  It ends after that time if
+ * E does and g does too.  Otherwise it ends no earlier than min(E, x), nor
+ * than the bound of a missing member its exit comes after
+ * (vlcoll_deps_after).  Before, its exit waited for every member's entry
+ * (an allgather): the choice took the greatest bound of the missing members
+ * as its bound, which a bcast's leaf, say, need not wait for, and chose
+ * otherwise when the exchange happened to be in. */
+
+#define NBE_INF (INT64_MAX / 4)
+
+/* Whether c's requests with need (1 entries, 2 data) are done. */
+static int nbe_need_done(vlmpi_coll *c, unsigned char need)
+{
+	int i;
+
+	for (i = 0; i < c->nreq; i++)
+		if (c->need[i] == need && !req_done(&c->req[i]))
+			return 0;
+	return 1;
+}
+
+/* This rank's result with the entries in c->all, member i's never where
+ * inf[i], in *o: 0, or -1 if the simulation fails. */
+static int nbe_sim(vlmpi_coll *c, const unsigned char *inf, vlcoll_out *o)
+{
+	vlmpi_comm *v = c->v;
+	vlcoll_out *out = malloc(sizeof(*out) * (size_t)v->size);
+	int64_t *entry, *bytes;
+	vlcoll_in in;
+	int i, rc;
+
+	if (!out)
+		vli_error(1, "out of memory");
+	coll_in(v, c, &in, &entry, &bytes);
+	for (i = 0; i < v->size; i++)
+		if (inf[i])
+			entry[i] = NBE_INF;
+	rc = vlcoll_sim(&vli_t.cfg, &in, out);
+	if (rc == 0)
+		*o = out[v->rank];
+	free(entry);
+	free(bytes);
+	free(out);
+	return rc == 0 ? 0 : -1;
+}
+
+/* Nonblocking collective c on the early path, its exit not known: 1 if it
+ * is known now (c->o), 2 if it ends by target at c->po.exit provided this
+ * rank acts no earlier (c->pend; target < 0: none), 0 if it ends after
+ * target, -1 if that cannot be told yet.  *lb: it ends no earlier. */
+static int nbe_eval(vlmpi_coll *c, int64_t target, int64_t *lb)
+{
+	vlmpi_comm *v = c->v;
+	int p = v->size, i, rc = -1;
+	int *ids = calloc((size_t)p, sizeof(int));
+	int64_t *blb = malloc(sizeof(int64_t) * (size_t)p), g, x, a = c->t0, e;
+	unsigned char *in = malloc((size_t)p), *inf = calloc((size_t)p, 1);
+	vlcoll_out o;
+
+	if (!ids || !blb || !in || !inf)
+		vli_error(1, "out of memory");
+	*lb = c->t0;
+	c->pend = 0;
+	for (i = 0; i < p; i++)
+		ids[i] = v->world[i];
+	if (vli_order_coll_who(c->eon, c->num, p, ids, blb, in, &g) < 0)
+		goto out;
+	x = g;
+	for (i = 0; i < p; i++) {
+		if (i == v->rank || c->ereq[i] < 0 || req_done(&c->req[c->ereq[i]]))
+			continue;
+		if (in[i])
+			goto out; /* (its entry is on its way) */
+		inf[i] = 1;
+		if (blb[i] < x)
+			x = blb[i];
+		if (c->after[i] && blb[i] != VLI_ORDER_NONE && blb[i] > a)
+			a = blb[i];
+	}
+	if (nbe_sim(c, inf, &o) < 0)
+		goto out;
+	e = o.exit;
+	if (e >= NBE_INF / 2) {
+		/* (it waits for a member not in) */
+		if (target >= 0 && g > target)
+			rc = 0;
+	} else if (e < x && e <= vli_t.now) {
+		/* (this task's messages from now on are too late to matter) */
+		c->o = o;
+		c->done = 1;
+		rc = 1;
+	} else if (target >= 0 && e < g && e <= target) {
+		c->po = o;
+		c->pend = 1;
+		rc = 2;
+	} else if (target >= 0 && e > target && g > target) {
+		rc = 0;
+	}
+	*lb = e < x ? e : x;
+	if (*lb < a)
+		*lb = a;
+out:
+	free(ids);
+	free(blb);
+	free(in);
+	free(inf);
+	return rc;
+}
+
+/* Its data in (a non-root of a bcast or scatter: unpacked), its exit known:
+ * the rank waits in it. */
+static void nbe_finish(vlmpi_coll *c)
+{
+	int i;
+
+	if (!c->done) {
+		for (i = 0; i < c->nreq; i++)
+			if (c->need[i] == 1)
+				vlmpi_real_wait(&c->req[i], MPI_STATUS_IGNORE);
+		coll_sim(c->v, c, 0);
+	}
+	for (i = 0; i < c->nreq; i++)
+		if (c->need[i] == 2)
+			vlmpi_real_wait(&c->req[i], MPI_STATUS_IGNORE);
+	early_unpack(c);
+	c->finished = 1;
+}
+
+static int nbe_advance(vlmpi_coll *c, int wait)
+{
+	if (wait) {
+		if (!c->finished)
+			nbe_finish(c);
+		return 1;
+	}
+	if (c->done)
+		return 1;
+	if (nbe_need_done(c, 1)) {
+		coll_sim(c->v, c, 0);
+		return 1;
+	}
+	return nbe_eval(c, -1, &c->lb) == 1;
+}
+
+int vlmpi_coll_by(vlmpi_req *q, int64_t target, int64_t *t)
+{
+	vlmpi_coll *c = q->coll;
+	int r;
+
+	if (!c->nbe)
+		return -1;
+	if (nbe_advance(c, 0)) {
+		*t = c->o.exit;
+		return 1;
+	}
+	r = nbe_eval(c, target, &c->lb);
+	*t = r == 1 ? c->o.exit : r == 2 ? c->po.exit : c->lb > q->t_post ? c->lb : q->t_post;
+	return r;
+}
+
+void vlmpi_coll_by_commit(vlmpi_req *q)
+{
+	vlmpi_coll *c = q->coll;
+
+	if (c->nbe && !c->done && c->pend) {
+		c->o = c->po;
+		c->done = 1;
+	}
+}
+
+/* Request *req of c, started (rc): the program's. */
+static int nbe_request(vlmpi_coll *c, int rc, MPI_Request *req, int64_t bytes)
+{
+	vlmpi_req *q;
+
+	if (rc == MPI_SUCCESS)
+		rc = vlmpi_done_request(req);
+	if (rc != MPI_SUCCESS) {
+		/* (its real part stays behind) */
+		vlmpi_coll_free(c);
+		return rc;
+	}
+	icoll_traced(c, bytes);
+	q = vlmpi_req_new(*req, VLMPI_REQ_COLL, c->v, -1, 0);
+	q->coll = c;
+	return MPI_SUCCESS;
+}
+
+int vlmpi_early_Ibcast(void *buffer, int count, MPI_Datatype t, int root, MPI_Comm comm,
+		       MPI_Request *req, int *rc)
+{
+	int64_t bytes = vlmpi_type_bytes(t, count);
+	vlmpi_coll *c = early_try(comm, VL_KIND_BCAST, root, bytes, 1);
+
+	if (!c)
+		return 0;
+	*rc = nbe_request(c, bcast_data(c, buffer, count, t, root, comm, 2), req, bytes);
+	return 1;
+}
+
+int vlmpi_early_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
+			int root, MPI_Comm comm, MPI_Request *req, int *rc)
+{
+	int64_t bytes = vlmpi_type_bytes(t, count);
+	vlmpi_coll *c = early_try(comm, VL_KIND_REDUCE, root, bytes, 1);
+
+	if (!c)
+		return 0;
+	*rc = PMPI_Ireduce(early_from(c, sendbuf, count, t), recvbuf, count, t, op, root,
+			   c->v->pcomm, early_req(c, c->v->rank == root ? 2 : 0));
+	*rc = nbe_request(c, *rc, req, bytes);
+	return 1;
+}
+
+int vlmpi_early_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+			int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+			MPI_Request *req, int *rc)
+{
+	int64_t bytes = sendbuf == MPI_IN_PLACE ? vlmpi_type_bytes(recvtype, recvcount)
+						: vlmpi_type_bytes(sendtype, sendcount);
+	vlmpi_coll *c = early_try(comm, VL_KIND_GATHER, root, bytes, 1);
+
+	if (!c)
+		return 0;
+	*rc = PMPI_Igather(early_from(c, sendbuf, sendcount, sendtype), sendcount, sendtype, recvbuf,
+			   recvcount, recvtype, root, c->v->pcomm,
+			   early_req(c, c->v->rank == root ? 2 : 0));
+	*rc = nbe_request(c, *rc, req, bytes);
+	return 1;
+}
+
+int vlmpi_early_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+			 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+			 MPI_Request *req, int *rc)
+{
+	int64_t bytes = recvbuf == MPI_IN_PLACE ? vlmpi_type_bytes(sendtype, sendcount)
+						: vlmpi_type_bytes(recvtype, recvcount);
+	vlmpi_coll *c = early_try(comm, VL_KIND_SCATTER, root, bytes, 1);
+
+	if (!c)
+		return 0;
+	*rc = nbe_request(c,
+			  scatter_data(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+				       root, comm, 2),
+			  req, bytes);
 	return 1;
 }
 
@@ -725,6 +1064,16 @@ void vlmpi_coll_progress(void)
 
 void vlmpi_coll_free(vlmpi_coll *c)
 {
+	if (c->nbe) {
+		/* (on the early path: off the board, its requests behind) */
+		c->nbe = 0;
+		vli_order_coll_leave(c->eon, c->num);
+		c->next = behind;
+		behind = c;
+		behind_progress();
+		vlmpi_set_idle(vlmpi_coll_progress);
+		return;
+	}
 	open_drop(c);
 	if (c->x) /* (freed before its end: it reads its messages no more) */
 		net_finish(c, 0);
@@ -737,6 +1086,8 @@ void vlmpi_coll_free(vlmpi_coll *c)
 		vlmpi_comm_unbusy(c->v);
 	free(c->req);
 	free(c->need);
+	free(c->ereq);
+	free(c->after);
 	free(c->mine);
 	free(c->all);
 	free(c);
@@ -820,15 +1171,7 @@ int vlmpi_coll_start(vlmpi_comm *v, int kind, int variant, int root, int64_t t0,
 		vlmpi_coll_free(c);
 		return rc;
 	}
-	{
-		static uint32_t keys;
-		unsigned flags = variant == VLCOLL_V ? VL_TF_V : variant == VLCOLL_BLOCK ? VL_TF_BLOCK : 0;
-
-		c->key = ++keys;
-		vli_trace_msg4(VL_EV_ICOLL, root >= 0 ? v->world[root] : -1, VL_COLL_MPI + kind,
-			       c->key, n > 0 ? row[0] : 0, t0, t0, 0, v->size, 0,
-			       flags | (c->floor ? VL_TF_SHARED : 0));
-	}
+	icoll_traced(c, n > 0 ? row[0] : 0);
 	q = vlmpi_req_new(*req, VLMPI_REQ_COLL, v, -1, 0);
 	q->coll = c;
 	return MPI_SUCCESS;

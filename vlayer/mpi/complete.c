@@ -291,6 +291,48 @@ static int unknown_safe(int count, MPI_Request reqs[], const char *known, int64_
 }
 
 enum { VC_ANY, VC_SOME, VC_ALL };
+enum { VC_INACTIVE = 2, VC_BY = 3 }; /* later[]: besides 0, and 1 (it ends after target) */
+
+/* vchoose at target (lower: a wait, whose target is the least completion
+ * known): asks the nonblocking collectives not known whether they end by
+ * target (vlmpi_coll_by).  Those that do (known[i] 1, later[i] VC_BY)
+ * lower a wait's target to their exit if earlier, and all are asked again
+ * there: what they tell holds if this task acts no earlier than their exit.
+ * Those that end after it: later[i] 1.  Returns the target. */
+static int64_t coll_by(int count, MPI_Request reqs[], char *known, int64_t *c, char *later,
+		       int lower, int64_t target)
+{
+	int i, pass;
+	int64_t least;
+
+	for (pass = 0; pass < 2; pass++) {
+		least = VLI_ORDER_NONE;
+		for (i = 0; i < count; i++) {
+			vlmpi_req *q;
+			int r;
+
+			if (later[i] == VC_BY)
+				known[i] = 0, later[i] = 0;
+			if (later[i] == VC_INACTIVE || known[i] || !(q = vlmpi_req_find(reqs[i])) ||
+			    q->kind != VLMPI_REQ_COLL)
+				continue;
+			later[i] = 0;
+			r = vlmpi_coll_by(q, target, &c[i]);
+			if (r == 1 || r == 2) {
+				known[i] = 1;
+				later[i] = r == 2 ? VC_BY : 0;
+				if (c[i] < least)
+					least = c[i];
+			} else if (r == 0) {
+				later[i] = 1;
+			}
+		}
+		if (!lower || least >= target || pass)
+			break;
+		target = least > vli_t.now ? least : vli_t.now;
+	}
+	return target;
+}
 
 /* The requests of reqs that complete first in virtual time, marked in out[]:
  * VC_ANY the lowest index among those complete at the earliest time, VC_SOME
@@ -302,16 +344,18 @@ enum { VC_ANY, VC_SOME, VC_ALL };
 static int vchoose(int count, MPI_Request reqs[], int wait, int how, char *out, int *nactive,
 		   const char *call)
 {
-	int64_t *c = malloc(sizeof(int64_t) * (size_t)(count > 0 ? count : 1)), kmin, ulb, target, lb;
+	int64_t *c = malloc(sizeof(int64_t) * (size_t)(count > 0 ? count : 1)), kmin, ulb, ulb_dec,
+		target, lb;
 	char *known = malloc((size_t)(count > 0 ? count : 1));
-	int i, n = 0, active, waiting = 0, decided;
+	char *later = malloc((size_t)(count > 0 ? count : 1));
+	int i, n = 0, active, waiting = 0, decided, ncoll;
 	/* a wait returns when the first completes (Waitany, Waitsome): it posts
 	 * no receive before then */
 	int committed = wait && how != VC_ALL;
 	uint32_t epoch;
 	vli_order_wait w;
 
-	if (!c || !known)
+	if (!c || !known || !later)
 		vli_error(1, "out of memory");
 	for (;;) {
 		if (waiting)
@@ -320,11 +364,12 @@ static int vchoose(int count, MPI_Request reqs[], int wait, int how, char *out, 
 		vlmpi_catch_up();
 		vlmpi_deferred_advance(); /* (a wildcard receive chosen is known) */
 		epoch = vli_flow_epoch();
-		active = 0;
-		kmin = ulb = VLI_ORDER_NONE;
+		active = ncoll = 0;
+		kmin = VLI_ORDER_NONE;
 		for (i = 0; i < count; i++) {
 			vlmpi_req *q;
 			out[i] = known[i] = 0;
+			later[i] = VC_INACTIVE;
 			if (reqs[i] == MPI_REQUEST_NULL)
 				continue;
 			if (!(q = vlmpi_req_find(reqs[i]))) {
@@ -334,21 +379,36 @@ static int vchoose(int count, MPI_Request reqs[], int wait, int how, char *out, 
 			if (!q->active)
 				continue; /* an inactive persistent request */
 			active++;
+			later[i] = 0;
 			known[i] = (char)vcompletion(q, &reqs[i], &c[i]);
 			if (known[i] && c[i] < kmin)
 				kmin = c[i];
-			else if (!known[i] && c[i] < ulb)
-				ulb = c[i];
+			ncoll += !known[i] && q->kind == VLMPI_REQ_COLL;
 		}
 		if (!active) {
 			n = -2;
 			goto done;
 		}
 		target = !wait || how == VC_ALL ? vli_t.now : kmin > vli_t.now ? kmin : vli_t.now;
+		/* nonblocking collectives that can tell whether they end by target
+		 * before every member they depend on is in (vlmpi_coll_by): those
+		 * that do lower target (asked again at the new one, all of them:
+		 * what they tell holds when this task acts no earlier than their
+		 * exit); those that end after it do not hold the choice */
+		if (ncoll)
+			target = coll_by(count, reqs, known, c, later, wait && how != VC_ALL, target);
+		ulb = ulb_dec = VLI_ORDER_NONE;
+		for (i = 0; i < count; i++)
+			if (later[i] != VC_INACTIVE && !known[i]) {
+				if (c[i] < ulb)
+					ulb = c[i];
+				if (!later[i] && c[i] < ulb_dec)
+					ulb_dec = c[i];
+			}
 		/* decided: nothing unknown completes by target - no message that is
 		 * not announced yet arrives by then from the source of a receive that
 		 * has none */
-		decided = ulb > target && unknown_safe(count, reqs, known, target, committed) &&
+		decided = ulb_dec > target && unknown_safe(count, reqs, known, target, committed) &&
 			  vli_flow_settled(target, committed) && vli_flow_epoch() == epoch;
 		if (decided)
 			break;
@@ -374,6 +434,8 @@ static int vchoose(int count, MPI_Request reqs[], int wait, int how, char *out, 
 	for (i = 0; i < count; i++) {
 		if (!known[i] || c[i] > target)
 			continue;
+		if (later[i] == VC_BY)
+			vlmpi_coll_by_commit(vlmpi_req_find(reqs[i])); /* (it acts at target) */
 		out[i] = 1;
 		n++;
 		if (how == VC_ANY)
@@ -386,6 +448,7 @@ done:
 		*nactive = n >= 0 ? active : 0;
 	free(c);
 	free(known);
+	free(later);
 	return n;
 }
 

@@ -63,6 +63,12 @@ if [ "$1" = "-c" ]; then
 			print "\tif (vlmpi_early_" short "(" an ", &rc))";
 			print "\t\treturn rc;";
 		}
+		if (name == "MPI_Ibcast" || name == "MPI_Ireduce" || name == "MPI_Igather" ||
+		    name == "MPI_Iscatter") {
+			# the same, started now, completed in virtual time
+			print "\tif (vlmpi_early_" short "(" an ", &rc))";
+			print "\t\treturn rc;";
+		}
 		if (kind == "C") {
 			# virtual order: the member waits, on the members not in yet
 			print "\tint waits_ = vlmpi_coll_enter(comm, \"" name "\");";

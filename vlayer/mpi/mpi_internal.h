@@ -413,6 +413,26 @@ int vlmpi_early_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 		       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, int *rc);
 int vlmpi_early_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
 			int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, int *rc);
+/* Their nonblocking forms, the same way (the program's *req complete for
+ * MPI at once, followed by the layer; coll.c says how): 1, the call made
+ * (*rc its result); 0: the caller runs and times it as usual. */
+int vlmpi_early_Ibcast(void *buffer, int count, MPI_Datatype t, int root, MPI_Comm comm,
+		       MPI_Request *req, int *rc);
+int vlmpi_early_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
+			int root, MPI_Comm comm, MPI_Request *req, int *rc);
+int vlmpi_early_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+			int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+			MPI_Request *req, int *rc);
+int vlmpi_early_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+			 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+			 MPI_Request *req, int *rc);
+/* For a choice among requests at virtual time target (vchoose), nonblocking
+ * collective request q not known to have ended: 1 it has (its exit in *t),
+ * 2 it ends by target at *t if this rank acts no earlier than *t (then
+ * vlmpi_coll_by_commit once it does), 0 it ends after target, -1 it cannot
+ * be told yet (*t: no earlier; always so off the early path). */
+int vlmpi_coll_by(vlmpi_req *q, int64_t target, int64_t *t);
+void vlmpi_coll_by_commit(vlmpi_req *q);
 /* A collective on v's pcomm is done: v is freed if the program freed it. */
 void vlmpi_comm_unbusy(vlmpi_comm *v);
 /* Virtual order has started: the communicators known so far get their

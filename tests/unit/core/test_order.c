@@ -369,6 +369,53 @@ START_TEST(waiters_on_this_task_are_not_waited_for)
 }
 END_TEST
 
+/* vli_order_coll_who: which members are in, their bounds, and the least
+ * bound of the tasks that can go on without this task (a task waiting on
+ * this one is not counted). */
+START_TEST(coll_who_tells_members_in_and_free_bound)
+{
+	int a, b, ids[3] = { 100, 200, 300 };
+	int64_t lb[3], g;
+	unsigned char in[3];
+
+	start_with_two(&a, &b);
+	/* collective 4 of communicator 77: this task and a in, b not */
+	coll_with(a, 77, 4);
+	vli_board_lock();
+	vli_bd->coll[0].size = 3;
+	vli_bd->coll[0].member[0] |= 1ULL << b;
+	vli_bd->coll[0].in[0] |= 1ULL;
+	vli_board_unlock();
+	other_waits(a, 7000, 0, 0);    /* a waits for a message on its way */
+	other_waits(b, 5000, 0, 0);
+	ck_assert_int_eq(vli_order_coll_who(77, 4, 3, ids, lb, in, &g), 0);
+	ck_assert(in[0] && in[1] && !in[2]);
+	ck_assert_int_eq(lb[2], 5000);
+	ck_assert_int_eq(g, 5000);
+	/* b waits on this task (a rendezvous to it): it acts only after this
+	 * task does, so only a's bound counts */
+	other_waits(b, 5000, VLI_ON_TASK(100), 0);
+	ck_assert_int_eq(vli_order_coll_who(77, 4, 3, ids, lb, in, &g), 0);
+	ck_assert(!in[2]);
+	ck_assert_int_eq(g, 7000);
+	/* a too: none can go on without this task */
+	other_waits(a, 7000, VLI_ON_TASK(100), 0);
+	ck_assert_int_eq(vli_order_coll_who(77, 4, 3, ids, lb, in, &g), 0);
+	ck_assert_int_eq(g, VLI_ORDER_NONE);
+	/* b has entered */
+	vli_board_lock();
+	vli_bd->coll[0].in[0] |= 1ULL << b;
+	vli_board_unlock();
+	ck_assert_int_eq(vli_order_coll_who(77, 4, 3, ids, lb, in, &g), 0);
+	ck_assert(in[2]);
+	/* not recorded, or a member not on the board: cannot tell */
+	ck_assert_int_eq(vli_order_coll_who(77, 5, 3, ids, lb, in, &g), -1);
+	ids[2] = 400;
+	ck_assert_int_eq(vli_order_coll_who(77, 4, 3, ids, lb, in, &g), -1);
+	stop();
+}
+END_TEST
+
 /* vli_order_coll_blocked_by: this task waits in a collective that a member
  * has not entered while that member waits on this task (a rendezvous to it,
  * not answered) - and in no other case. */
@@ -726,6 +773,7 @@ static Suite *order_suite(void)
 	tcase_add_test(t, block_on_returns_the_bound_it_left);
 	tcase_add_test(t, a_poll_held_back_for_ever_is_stuck);
 	tcase_add_test(t, a_collective_blocked_by_a_member_waiting_on_this_task);
+	tcase_add_test(t, coll_who_tells_members_in_and_free_bound);
 	tcase_add_test(t, post_lb_is_the_least_of_bound_and_matching_posts);
 	tcase_add_test(t, a_pending_rendezvous_counts_the_matching_wildcard_posts);
 	tcase_add_test(t, an_ending_task_leaves_the_board_while_another_holds_the_lock);
