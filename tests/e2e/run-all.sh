@@ -50,14 +50,19 @@ trap 'rm -rf "$OUT"' EXIT
 total_p=0
 total_f=0
 
-# start T: in the background, output and status into $OUT
+# start T: in the background, output and status into $OUT; a TMPDIR of its
+# own (short: sockets live there), so that two mpiruns' session directories
+# never race (Open MPI: "orte_session_dir failed ... File exists" when one
+# removed the shared /tmp/ompi.HOST.UID that another was creating)
 start() {
 	local t=$1 n
 	n=$(name "$t")
 	(
 		t0=$(date +%s)
-		bash "$t" "$BUILD" > "$OUT/$n.out" 2>&1
+		tmp=$(mktemp -d "/tmp/vl.XXXXXX")
+		TMPDIR=$tmp bash "$t" "$BUILD" > "$OUT/$n.out" 2>&1
 		echo $? > "$OUT/$n.rc.tmp"
+		rm -rf "$tmp"
 		echo $(($(date +%s) - t0)) > "$OUT/$n.s"
 		mv "$OUT/$n.rc.tmp" "$OUT/$n.rc"
 	) &

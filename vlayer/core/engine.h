@@ -565,12 +565,15 @@ int vli_order_coll_blocked_by(int id);
  * with no bound is left out). */
 int64_t vli_order_coll_lb(uint64_t on, uint64_t n);
 /* Members ids[] (count task ids) of collective (on, n) this task is in, as
- * the board has them now: in[k] 1 if it has entered, else 0 and lb[k] its
- * bound; *free_lb: the least bound of the tasks that can go on without this
- * task (VLI_ORDER_NONE if none can; the others act only after this task's
- * next action).  0, or -1 if the board cannot tell (not on, or the
- * collective not recorded).  (A task of another real host: through the board
+ * the board has them now: in[k] VLI_WHO_MISSING if it has not entered it
+ * (lb[k] its bound: it enters no earlier), VLI_WHO_WAITS if it waits in it
+ * and can go on without this task, else VLI_WHO_IN; *free_lb: the least
+ * bound of the other tasks that can go on without this task
+ * (VLI_ORDER_NONE if none can; the others act only after this task's next
+ * action).  0, or -1 if the board cannot tell (not on, or the collective
+ * not recorded).  (A task of another real host: through the board
  * server.) */
+enum { VLI_WHO_MISSING, VLI_WHO_IN, VLI_WHO_WAITS };
 int vli_order_coll_who(uint64_t on, uint64_t n, int count, const int *ids, int64_t *lb,
 		       unsigned char *in, int64_t *free_lb);
 /* Whether announced messages to this task have not really arrived yet

@@ -989,6 +989,20 @@ int64_t vli_order_coll_lb(uint64_t on, uint64_t n)
 	return m;
 }
 
+static __thread int64_t effb[VLI_BOARD_SLOTS];
+static void raise_through_waits(int n);
+
+/* Under the lock: whether slot j waits in collective c (a member that has
+ * entered it). */
+static int waits_in(int j, const struct vli_coll *c)
+{
+	vli_slot *s = &vli_bd->slot[j];
+
+	return atomic_load(&s->state) == VLI_SLOT_BLOCKED && atomic_load(&s->wait_on) == c->on &&
+	       atomic_load(&s->wait_n) == c->n && !MISSING(c, j) &&
+	       (c->member[j / 64] >> (j % 64) & 1);
+}
+
 int vli_order_coll_who(uint64_t on, uint64_t n, int count, const int *ids, int64_t *lb,
 		       unsigned char *in, int64_t *free_lb)
 {
@@ -1007,16 +1021,18 @@ int vli_order_coll_who(uint64_t on, uint64_t n, int count, const int *ids, int64
 	}
 	find_independent();
 	ns = atomic_load(&vli_bd->nslots);
+	raise_through_waits(ns); /* (effb: a task acts no earlier than those it waits for) */
 	for (j = 0; j < ns; j++)
-		if (IND(j) && (b = atomic_load(&vli_bd->slot[j].lb)) < g)
+		if (IND(j) && !waits_in(j, c) && (b = effb[j]) < g)
 			g = b;
 	for (k = 0; k < count && rc == 0; k++) {
 		if ((j = vli_board_find(ids[k])) < 0) {
 			rc = -1;
 			break;
 		}
-		lb[k] = atomic_load(&vli_bd->slot[j].lb);
-		in[k] = !MISSING(c, j);
+		lb[k] = effb[j];
+		in[k] = MISSING(c, j) ? VLI_WHO_MISSING
+		      : j != me && IND(j) && waits_in(j, c) ? VLI_WHO_WAITS : VLI_WHO_IN;
 	}
 	*free_lb = g;
 	vli_board_unlock();

@@ -44,7 +44,7 @@ struct vlmpi_coll {
 	/* nonblocking on the early path (nbe_*) */
 	int nbe, finished;      /* ... its data in (finished) */
 	int *ereq;              /* ... the request of member i's entry, or -1 */
-	unsigned char *after;   /* ... its exit comes after member i's entry */
+	unsigned char *after;   /* ... its exit comes after member i's entry (early_after) */
 	vlcoll_out po;          /* ... its exit if this rank acts no earlier (pend) */
 	int pend;
 	void *ubuf;             /* ... where a non-root's data go (bcast, scatter) */
@@ -375,9 +375,11 @@ static void icoll_traced(vlmpi_coll *c, int64_t bytes)
  * messages go into the run's table only once every member is in):
  *  - every member sends its entry to the members that depend on it and
  *    receives those of the members it depends on, point to point on a
- *    private duplicate of the communicator (vlmpi_comm.pcomm; one
- *    allgather when each depends on all or on itself alone, as on shared
- *    links), and tells the board whom it waits for (vli_order_coll_deps);
+ *    private duplicate of the communicator (vlmpi_comm.pcomm), and tells
+ *    the board whom it waits for (vli_order_coll_deps): the members its
+ *    exit comes after (early_after: without them it never leaves), not
+ *    those it depends on through the links alone - the rules raise its
+ *    bound to theirs, and see it wait on them;
  *  - the data: a reduce or gather runs for real, nonblocking, on the
  *    private duplicate (a non-root from a copy of its data: MPI lets the
  *    caller reuse them on return; the duplicate outlives an MPI_Comm_free
@@ -386,12 +388,20 @@ static void icoll_traced(vlmpi_coll *c, int64_t bytes)
  *    a bcast's or scatter's root sends its data (each member's block) to
  *    every member itself, so that a member needs the root only, not Open
  *    MPI's tree;
- *  - it waits for what it needs (the entries of those it depends on, a
- *    bcast's data, a root's real call), leaves at the exit the model gives
- *    it, and keeps the rest behind it: every wait of this task tests them,
- *    MPI_Finalize waits for them. */
+ *  - it waits for what it needs (the entries of those it depends on, or
+ *    fewer when its exit is known before they are in: nbe_eval; a bcast's
+ *    data, a root's real call), leaves at the exit the model gives it, and
+ *    keeps the rest behind it: every wait of this task tests them,
+ *    MPI_Finalize waits for them.
+ * Until the second session of 2026-11-28 a member on shared links waited
+ * for every member's entry, and the rules took it to act no earlier than
+ * the greatest bound of those missing: a bcast's leaf on a bus, whose exit
+ * can come before the others enter, then let another rank take a message
+ * on the bus as final before its next message joined it (links/rmix.c on a
+ * bus, seeds 3, 4, 11 and 16 of 16). */
 
 #define TAG_ENTRY(n) ((int)(((n) & 0x1fffffff) * 2))
+#define NBE_INF (INT64_MAX / 4) /* an entry that never comes */
 #define TAG_DATA(n) (TAG_ENTRY(n) + 1)
 
 /* Blocking collectives this rank left with requests still open, freed
@@ -469,18 +479,33 @@ static MPI_Request *early_req(vlmpi_coll *c, int need)
 	return &c->req[c->nreq++];
 }
 
-/* Whether every row of m (p x p) is all ones or only its own member. */
-static int all_or_none(const unsigned char *m, int p)
+/* The members this rank's exit comes after (after[i] 1), among those it
+ * depends on (m, vlcoll_deps): with member i entering never, it never
+ * leaves - its exit waits for something i does once in (on shared links
+ * its exit also depends on when the others' messages share them, but
+ * without them it still leaves).  The board sees it wait on these alone,
+ * and its bound is raised to theirs (in = the collective with every entry
+ * now). */
+static void early_after(const vlcoll_in *in, const unsigned char *m, int me, unsigned char *after)
 {
-	int r, j, n;
+	int p = in->p, i;
+	int64_t *entry = malloc(sizeof(int64_t) * (size_t)p);
+	vlcoll_out *out = malloc(sizeof(*out) * (size_t)p);
+	vlcoll_in x = *in;
 
-	for (r = 0; r < p; r++) {
-		for (n = j = 0; j < p; j++)
-			n += m[(size_t)r * p + j];
-		if (n != p && n != 1)
-			return 0;
+	if (!entry || !out)
+		vli_error(1, "out of memory");
+	memcpy(entry, in->entry, sizeof(int64_t) * (size_t)p);
+	x.entry = entry;
+	for (i = 0; i < p; i++) {
+		if (i == me || !m[(size_t)me * p + i])
+			continue;
+		entry[i] = NBE_INF;
+		after[i] = vlcoll_sim(&vli_t.cfg, &x, out) != 0 || out[me].exit >= NBE_INF / 2;
+		entry[i] = in->entry[i];
 	}
-	return 1;
+	free(entry);
+	free(out);
 }
 
 /* Collective (kind, root) of comm with bytes per member: whether this rank
@@ -526,19 +551,14 @@ static vlmpi_coll *early_try(MPI_Comm comm, int kind, int root, int64_t bytes, i
 	c->need = malloc((size_t)(3 * p)); /* (entries in, out, data) */
 	if (!c->req || !c->need)
 		vli_error(1, "out of memory");
-	if (nb) {
-		/* (nbe_eval: whose entries are in, and whom its exit comes after) */
-		c->nbe = 1;
-		c->ereq = malloc(sizeof(int) * (size_t)p);
-		c->after = malloc((size_t)p * (size_t)p);
-		if (!c->ereq || !c->after)
-			vli_error(1, "out of memory");
-		for (i = 0; i < p; i++)
-			c->ereq[i] = -1;
-		if (vlcoll_deps_after(&vli_t.cfg, &in, c->after) < 0)
-			memset(c->after, 0, (size_t)p * (size_t)p);
-		memmove(c->after, c->after + (size_t)me * p, (size_t)p);
-	}
+	c->nbe = nb;
+	c->ereq = malloc(sizeof(int) * (size_t)p);
+	c->after = calloc((size_t)p, 1);
+	if (!c->ereq || !c->after)
+		vli_error(1, "out of memory");
+	for (i = 0; i < p; i++)
+		c->ereq[i] = -1;
+	early_after(&in, m, me, c->after);
 	c->eon = VLMPI_ON_COLL(v->id);
 	c->num = v->ncoll++;
 	v->busy++; /* (its pcomm outlives an MPI_Comm_free until c is done) */
@@ -546,36 +566,56 @@ static vlmpi_coll *early_try(MPI_Comm comm, int kind, int root, int64_t bytes, i
 	for (i = 0; i < p; i++) {
 		c->all[(size_t)i * ROW(c)] = c->t0; /* (the others': any time will do) */
 		c->all[(size_t)i * ROW(c) + 2] = bytes;
-		if (i != me && m[(size_t)me * p + i])
+		if (c->after[i])
 			ids[nd++] = v->world[i];
 	}
-	if (!nb && all_or_none(m, p)) {
-		/* every member depends on all or on itself alone (shared links):
-		 * one allgather, waited for by the former */
-		PMPI_Iallgather(c->mine, (int)ROW(c), MPI_INT64_T, c->all, (int)ROW(c), MPI_INT64_T,
-				v->pcomm, early_req(c, nd > 0));
-	} else {
-		for (i = 0; i < p; i++) {
-			if (i == me)
-				continue;
-			if (m[(size_t)me * p + i]) {
-				if (nb)
-					c->ereq[i] = c->nreq;
-				PMPI_Irecv(&c->all[(size_t)i * ROW(c)], (int)ROW(c), MPI_INT64_T, i,
-					   TAG_ENTRY(c->num), v->pcomm, early_req(c, 1));
-			}
-			if (m[(size_t)i * p + me])
-				PMPI_Isend(c->mine, (int)ROW(c), MPI_INT64_T, i, TAG_ENTRY(c->num),
-					   v->pcomm, early_req(c, 0));
+	/* (point to point: nbe_eval asks whose entries are in) */
+	for (i = 0; i < p; i++) {
+		if (i == me)
+			continue;
+		if (m[(size_t)me * p + i]) {
+			c->ereq[i] = c->nreq;
+			PMPI_Irecv(&c->all[(size_t)i * ROW(c)], (int)ROW(c), MPI_INT64_T, i,
+				   TAG_ENTRY(c->num), v->pcomm, early_req(c, 1));
 		}
+		if (m[(size_t)i * p + me])
+			PMPI_Isend(c->mine, (int)ROW(c), MPI_INT64_T, i, TAG_ENTRY(c->num), v->pcomm,
+				   early_req(c, 0));
 	}
-	if (nd < p - 1)
-		vli_order_coll_deps(c->eon, c->num, nd, ids);
+	vli_order_coll_deps(c->eon, c->num, nd, ids);
 	free(entry);
 	free(b);
 	free(m);
 	free(ids);
 	return c;
+}
+
+static int nbe_eval(vlmpi_coll *c, int64_t target, int64_t *lb);
+static int nbe_need_done(vlmpi_coll *c, unsigned char need);
+
+/* Wait in c (the rank waits in it) until its exit is known: every entry it
+ * depends on is in, or its exit with the missing members entering never
+ * comes before any of them can enter (nbe_eval: the task acts no earlier
+ * than its exit); meanwhile its bound is what nbe_eval gives. */
+static void early_wait_entries(vlmpi_coll *c)
+{
+	int spins = 0, r;
+	int64_t lb;
+
+	while (!c->done) {
+		if (nbe_need_done(c, 1)) {
+			coll_sim(c->v, c, 0);
+			break;
+		}
+		r = nbe_eval(c, INT64_MAX, &lb);
+		if (r == 2) {
+			c->o = c->po;
+			c->done = 1;
+		} else if (r != 1) {
+			vlmpi_wait_raise(lb);
+			vlmpi_spin(&spins);
+		}
+	}
 }
 
 /* c's real part has started (rc): wait for what it needs (name: the call,
@@ -587,11 +627,14 @@ static int early_wait(vlmpi_coll *c, int rc, const char *name)
 
 	for (i = 0; i < c->nreq; i++)
 		any |= c->need[i];
-	if (rc == MPI_SUCCESS && any) {
+	if (rc == MPI_SUCCESS && !any) {
+		coll_sim(c->v, c, 0);
+	} else if (rc == MPI_SUCCESS) {
 		vlmpi_deferred_advance(); /* (a wildcard receive that can choose now does first) */
 		vlmpi_wait_begin(vli_t.now, c->eon, c->num, "%s", name);
+		early_wait_entries(c);
 		for (i = 0; i < c->nreq && rc == MPI_SUCCESS; i++)
-			if (c->need[i])
+			if (c->need[i] == 2)
 				rc = vlmpi_real_wait(&c->req[i], MPI_STATUS_IGNORE);
 		vlmpi_wait_end();
 	}
@@ -612,7 +655,8 @@ static void early_leave(vlmpi_coll *c)
 {
 	vlmpi_comm *v = c->v;
 
-	coll_sim(v, c, 0);
+	if (!c->done)
+		coll_sim(v, c, 0);
 	vlmpi_coll_leave(v, c, 1, c->t0);
 	vli_order_coll_leave(c->eon, c->num);
 	c->next = behind;
@@ -641,6 +685,27 @@ static int early_end(vlmpi_coll *c, int *rc, const char *name)
 	return 1;
 }
 
+/* A member's part of a bcast's or scatter's data (count of t): received
+ * packed from the root into c->copy (need: how c waits for it), for
+ * early_unpack into buf. */
+static int member_data(vlmpi_coll *c, void *buf, int count, MPI_Datatype t, int root,
+		       MPI_Comm comm, int need)
+{
+	int size = 0;
+
+	PMPI_Pack_size(count, t, comm, &size);
+	c->copy = malloc(size > 0 ? (size_t)size : 1);
+	if (!c->copy)
+		vli_error(1, "out of memory");
+	c->ubuf = buf;
+	c->ucount = count;
+	c->usize = size;
+	c->utype = t;
+	c->ucomm = comm;
+	return PMPI_Irecv(c->copy, size, MPI_PACKED, root, TAG_DATA(c->num), c->v->pcomm,
+			  early_req(c, need));
+}
+
 /* A bcast's data: the root packs them and sends them to every member
  * itself (so that a member needs the root only, not Open MPI's tree); a
  * member receives them into c->copy (need: how c waits for them), for
@@ -650,25 +715,18 @@ static int bcast_data(vlmpi_coll *c, void *buffer, int count, MPI_Datatype t, in
 {
 	int size = 0, pos = 0, i, rc = MPI_SUCCESS;
 
+	if (c->v->rank != root)
+		return member_data(c, buffer, count, t, root, comm, need);
 	PMPI_Pack_size(count, t, comm, &size);
 	c->copy = malloc(size > 0 ? (size_t)size : 1);
 	if (!c->copy)
 		vli_error(1, "out of memory");
-	if (c->v->rank == root) {
-		rc = PMPI_Pack(buffer, count, t, c->copy, size, &pos, comm);
-		for (i = 0; i < c->v->size && rc == MPI_SUCCESS; i++)
-			if (i != root)
-				rc = PMPI_Isend(c->copy, pos, MPI_PACKED, i, TAG_DATA(c->num),
-						c->v->pcomm, early_req(c, 0));
-		return rc;
-	}
-	c->ubuf = buffer;
-	c->ucount = count;
-	c->usize = size;
-	c->utype = t;
-	c->ucomm = comm;
-	return PMPI_Irecv(c->copy, size, MPI_PACKED, root, TAG_DATA(c->num), c->v->pcomm,
-			  early_req(c, need));
+	rc = PMPI_Pack(buffer, count, t, c->copy, size, &pos, comm);
+	for (i = 0; i < c->v->size && rc == MPI_SUCCESS; i++)
+		if (i != root)
+			rc = PMPI_Isend(c->copy, pos, MPI_PACKED, i, TAG_DATA(c->num), c->v->pcomm,
+					early_req(c, 0));
+	return rc;
 }
 
 /* A scatter's data: the root packs every block (the program may reuse
@@ -681,19 +739,8 @@ static int scatter_data(vlmpi_coll *c, const void *sendbuf, int sendcount, MPI_D
 	int size = 0, pos = 0, i, p = c->v->size, rc = MPI_SUCCESS;
 	MPI_Aint lb, ext;
 
-	if (c->v->rank != root) {
-		PMPI_Pack_size(recvcount, recvtype, comm, &size);
-		c->copy = malloc(size > 0 ? (size_t)size : 1);
-		if (!c->copy)
-			vli_error(1, "out of memory");
-		c->ubuf = recvbuf;
-		c->ucount = recvcount;
-		c->usize = size;
-		c->utype = recvtype;
-		c->ucomm = comm;
-		return PMPI_Irecv(c->copy, size, MPI_PACKED, root, TAG_DATA(c->num), c->v->pcomm,
-				  early_req(c, need));
-	}
+	if (c->v->rank != root)
+		return member_data(c, recvbuf, recvcount, recvtype, root, comm, need);
 	PMPI_Pack_size(sendcount, sendtype, comm, &size);
 	PMPI_Type_get_extent(sendtype, &lb, &ext);
 	c->copy = malloc((size_t)(size > 0 ? size : 1) * (size_t)p);
@@ -731,7 +778,7 @@ int vlmpi_early_Bcast(void *buffer, int count, MPI_Datatype t, int root, MPI_Com
 
 	if (!c)
 		return 0;
-	*rc = bcast_data(c, buffer, count, t, root, comm, 1);
+	*rc = bcast_data(c, buffer, count, t, root, comm, 2);
 	if ((*rc = early_wait(c, *rc, "MPI_Bcast")) != MPI_SUCCESS)
 		return 1;
 	*rc = early_unpack(c);
@@ -747,7 +794,7 @@ int vlmpi_early_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
 	if (!c)
 		return 0;
 	*rc = PMPI_Ireduce(early_from(c, sendbuf, count, t), recvbuf, count, t, op, root,
-			   c->v->pcomm, early_req(c, c->v->rank == root));
+			   c->v->pcomm, early_req(c, c->v->rank == root ? 2 : 0));
 	return early_end(c, rc, "MPI_Reduce");
 }
 
@@ -761,7 +808,8 @@ int vlmpi_early_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 	if (!c)
 		return 0;
 	*rc = PMPI_Igather(early_from(c, sendbuf, sendcount, sendtype), sendcount, sendtype, recvbuf,
-			   recvcount, recvtype, root, c->v->pcomm, early_req(c, c->v->rank == root));
+			   recvcount, recvtype, root, c->v->pcomm,
+			   early_req(c, c->v->rank == root ? 2 : 0));
 	return early_end(c, rc, "MPI_Gather");
 }
 
@@ -775,7 +823,7 @@ int vlmpi_early_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 	if (!c)
 		return 0;
 	*rc = scatter_data(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
-			   1);
+			   2);
 	if ((*rc = early_wait(c, *rc, "MPI_Scatter")) != MPI_SUCCESS)
 		return 1;
 	*rc = early_unpack(c);
@@ -783,29 +831,29 @@ int vlmpi_early_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 	return 1;
 }
 
-/* ---- nonblocking ones on the early path ----
- * MPI_Ibcast, MPI_Ireduce, MPI_Igather and MPI_Iscatter (plain forms) run as their blocking forms above, started at the
- * call: entries point to point (nbe_eval needs to know whose are in), the
- * data on the private duplicate.  The program holds a request that MPI has
- * completed already (vlmpi_done_request); the layer completes it in virtual
- * time.  A Wait waits for what the blocking form waits for.  A choice among
- * requests (Waitany, Waitsome, the tests: vchoose) asks whether it ends by
- * the time it compares, and that can be told before every member it depends
- * on is in.  With those missing entering never, its exit is E.  A member
- * enters no earlier than its bound, nor than a message can wake it: one
- * sent by a task that can go on without this one (no earlier than the
+/* ---- an exit known before every member it depends on is in ----
+ * With the missing members entering never, this rank's exit is E.  A
+ * member enters no earlier than its bound, nor than a message can wake it:
+ * one sent by a task that can go on without this one (no earlier than the
  * least bound of those, g), or by this task (no earlier than its next
- * action).  So E is exact if it comes before the bounds of the missing
- * members and g (x) and this task's clock, or before g when this task acts
- * no earlier than E (E <= the time compared).  It ends after that time if
- * E does and g does too.  Otherwise it ends no earlier than min(E, x), nor
- * than the bound of a missing member its exit comes after
- * (vlcoll_deps_after).  Before, its exit waited for every member's entry
- * (an allgather): the choice took the greatest bound of the missing members
- * as its bound, which a bcast's leaf, say, need not wait for, and chose
- * otherwise when the exchange happened to be in. */
-
-#define NBE_INF (INT64_MAX / 4)
+ * action).  So E is exact if it comes no later than the bounds of the
+ * missing members and g (x) and this task's clock, or than g when this task
+ * acts no earlier than E: it waits in the collective (early_wait_entries),
+ * or a choice among requests compares E with a later time.  It ends after
+ * that time if E does and g does too.  Otherwise it ends no earlier than
+ * min(E, x), nor than the bound of a missing member its exit comes after
+ * (early_after): that is its bound while it waits.
+ *
+ * Nonblocking: MPI_Ibcast, MPI_Ireduce, MPI_Igather and MPI_Iscatter
+ * (plain forms) run as their blocking forms above, started at the call.
+ * The program holds a request that MPI has completed already
+ * (vlmpi_done_request); the layer completes it in virtual time: a Wait as
+ * the blocking form waits, a choice among requests (Waitany, Waitsome, the
+ * tests: vchoose) by vlmpi_coll_by.  Before the second session of
+ * 2026-11-28 their exit waited for every member's entry (an allgather): the
+ * choice took the greatest bound of the missing members as the
+ * collective's bound, which a bcast's leaf, say, need not wait for, and
+ * chose otherwise when the exchange happened to be in. */
 
 /* Whether c's requests with need (1 entries, 2 data) are done. */
 static int nbe_need_done(vlmpi_coll *c, unsigned char need)
@@ -818,45 +866,45 @@ static int nbe_need_done(vlmpi_coll *c, unsigned char need)
 	return 1;
 }
 
-/* This rank's result with the entries in c->all, member i's never where
- * inf[i], in *o: 0, or -1 if the simulation fails. */
-static int nbe_sim(vlmpi_coll *c, const unsigned char *inf, vlcoll_out *o)
+/* Every rank's result with the entries in c->all, member i's never where
+ * inf[i], in out[] (v->size): 0, or -1 if the simulation fails. */
+static int nbe_sim(vlmpi_coll *c, const unsigned char *inf, vlcoll_out *out)
 {
 	vlmpi_comm *v = c->v;
-	vlcoll_out *out = malloc(sizeof(*out) * (size_t)v->size);
 	int64_t *entry, *bytes;
 	vlcoll_in in;
 	int i, rc;
 
-	if (!out)
-		vli_error(1, "out of memory");
 	coll_in(v, c, &in, &entry, &bytes);
 	for (i = 0; i < v->size; i++)
 		if (inf[i])
 			entry[i] = NBE_INF;
 	rc = vlcoll_sim(&vli_t.cfg, &in, out);
-	if (rc == 0)
-		*o = out[v->rank];
 	free(entry);
 	free(bytes);
-	free(out);
 	return rc == 0 ? 0 : -1;
 }
 
-/* Nonblocking collective c on the early path, its exit not known: 1 if it
- * is known now (c->o), 2 if it ends by target at c->po.exit provided this
- * rank acts no earlier (c->pend; target < 0: none), 0 if it ends after
- * target, -1 if that cannot be told yet.  *lb: it ends no earlier. */
+/* Collective c on the early path, this rank's exit not known: 1 if it is
+ * known now (c->o), 2 if it is c->po.exit, no later than target, provided
+ * this rank acts no earlier (c->pend; target INT64_MAX: it waits in c), 0
+ * if it ends after target, -1 if that cannot be told yet (target < 0:
+ * only 1 or -1).  *lb: it ends no earlier.  A member that waits in c too
+ * acts no earlier than its own exit with the missing members entering
+ * never, or than those can enter: where this rank knows the entries that
+ * exit depends on (it depends on every member), that counts for it instead
+ * of its bound (two leaves of a bcast on a bus would each wait for the
+ * other's). */
 static int nbe_eval(vlmpi_coll *c, int64_t target, int64_t *lb)
 {
 	vlmpi_comm *v = c->v;
-	int p = v->size, i, rc = -1;
+	int p = v->size, i, rc = -1, all = 1;
 	int *ids = calloc((size_t)p, sizeof(int));
-	int64_t *blb = malloc(sizeof(int64_t) * (size_t)p), g, x, a = c->t0, e;
+	int64_t *blb = malloc(sizeof(int64_t) * (size_t)p), g, x, a = c->t0, e, b;
 	unsigned char *in = malloc((size_t)p), *inf = calloc((size_t)p, 1);
-	vlcoll_out o;
+	vlcoll_out *out = malloc(sizeof(*out) * (size_t)p);
 
-	if (!ids || !blb || !in || !inf)
+	if (!ids || !blb || !in || !inf || !out)
 		vli_error(1, "out of memory");
 	*lb = c->t0;
 	c->pend = 0;
@@ -866,9 +914,15 @@ static int nbe_eval(vlmpi_coll *c, int64_t target, int64_t *lb)
 		goto out;
 	x = g;
 	for (i = 0; i < p; i++) {
-		if (i == v->rank || c->ereq[i] < 0 || req_done(&c->req[c->ereq[i]]))
+		if (i == v->rank)
 			continue;
-		if (in[i])
+		if (c->ereq[i] < 0) {
+			all = 0;
+			continue;
+		}
+		if (req_done(&c->req[c->ereq[i]]))
+			continue;
+		if (in[i] != VLI_WHO_MISSING)
 			goto out; /* (its entry is on its way) */
 		inf[i] = 1;
 		if (blb[i] < x)
@@ -876,20 +930,36 @@ static int nbe_eval(vlmpi_coll *c, int64_t target, int64_t *lb)
 		if (c->after[i] && blb[i] != VLI_ORDER_NONE && blb[i] > a)
 			a = blb[i];
 	}
-	if (nbe_sim(c, inf, &o) < 0)
+	if (nbe_sim(c, inf, out) < 0)
 		goto out;
-	e = o.exit;
+	e = out[v->rank].exit;
+	/* (the members waiting in it: x so far bounds the entries of those
+	 * missing through the others) */
+	for (i = 0; i < p; i++) {
+		if (i == v->rank || in[i] != VLI_WHO_WAITS)
+			continue;
+		b = blb[i];
+		if (all && out[i].exit < NBE_INF / 2) {
+			int64_t f = out[i].exit < x ? out[i].exit : x;
+			if (f > b)
+				b = f;
+		}
+		if (b < g)
+			g = b;
+	}
+	if (g < x)
+		x = g;
 	if (e >= NBE_INF / 2) {
 		/* (it waits for a member not in) */
 		if (target >= 0 && g > target)
 			rc = 0;
-	} else if (e < x && e <= vli_t.now) {
+	} else if (e <= x && e <= vli_t.now) {
 		/* (this task's messages from now on are too late to matter) */
-		c->o = o;
+		c->o = out[v->rank];
 		c->done = 1;
 		rc = 1;
-	} else if (target >= 0 && e < g && e <= target) {
-		c->po = o;
+	} else if (target >= 0 && e <= g && e <= target) {
+		c->po = out[v->rank];
 		c->pend = 1;
 		rc = 2;
 	} else if (target >= 0 && e > target && g > target) {
@@ -903,6 +973,7 @@ out:
 	free(blb);
 	free(in);
 	free(inf);
+	free(out);
 	return rc;
 }
 
@@ -912,12 +983,7 @@ static void nbe_finish(vlmpi_coll *c)
 {
 	int i;
 
-	if (!c->done) {
-		for (i = 0; i < c->nreq; i++)
-			if (c->need[i] == 1)
-				vlmpi_real_wait(&c->req[i], MPI_STATUS_IGNORE);
-		coll_sim(c->v, c, 0);
-	}
+	early_wait_entries(c);
 	for (i = 0; i < c->nreq; i++)
 		if (c->need[i] == 2)
 			vlmpi_real_wait(&c->req[i], MPI_STATUS_IGNORE);

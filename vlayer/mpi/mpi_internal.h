@@ -223,6 +223,9 @@ int vlmpi_waiting(void);
 void vlmpi_wait_poll(void);
 /* Publishes the wait now (before a call that blocks in MPI without polling). */
 void vlmpi_wait_now(void);
+/* Raises the bound of the wait in progress to lb (no lower; published if
+ * the wait is). */
+void vlmpi_wait_raise(int64_t lb);
 /* This rank watches the others' bounds until its wait ends (vli_order_watch:
  * a wildcard receive it could not choose yet, order.c). */
 void vlmpi_wait_watch(void);
@@ -356,6 +359,10 @@ void vlmpi_recv_header(vlmpi_req *q, const MPI_Status *st);
 void vlmpi_progress(void);
 /* PMPI_Wait(r, st), watching the receives meanwhile. */
 int vlmpi_real_wait(MPI_Request *r, MPI_Status *st);
+/* One turn of such a wait's loop between tests (*spins: the turns so far):
+ * the receives watched, the wait published if needed, a stuck run looked
+ * for, the processor yielded after 64 turns. */
+void vlmpi_spin(int *spins);
 /* PMPI_Test of the answer *r to a rendezvous (then *done); an answer that
  * is in frees this task on the board (vli_order_release_seen). */
 int vlmpi_ack_test(MPI_Request *r, int *done);

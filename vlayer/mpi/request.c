@@ -271,12 +271,17 @@ int vlmpi_real_wait(MPI_Request *r, MPI_Status *st)
 		rc = PMPI_Test(r, &flag, st);
 		if (rc != MPI_SUCCESS || flag)
 			return rc;
-		vlmpi_progress();
-		vlmpi_wait_poll();
-		stall_check(1);
-		if (++spins > 64)
-			sched_yield();
+		vlmpi_spin(&spins);
 	}
+}
+
+void vlmpi_spin(int *spins)
+{
+	vlmpi_progress();
+	vlmpi_wait_poll();
+	stall_check(1);
+	if (++*spins > 64)
+		sched_yield();
 }
 
 static void wait_answered(void);
@@ -467,6 +472,15 @@ static void wait_set(int64_t lb, uint64_t on, uint64_t n, vlmpi_comm *v, const v
 		wait_t0 = 0;
 	}
 	if (wait_published || vli_order_watched())
+		publish();
+}
+
+void vlmpi_wait_raise(int64_t lb)
+{
+	if (!vlmpi_vorder || wait_depth == 0 || lb <= lazy.lb)
+		return;
+	lazy.lb = lb;
+	if (wait_published)
 		publish();
 }
 

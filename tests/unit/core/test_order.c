@@ -389,14 +389,14 @@ START_TEST(coll_who_tells_members_in_and_free_bound)
 	other_waits(a, 7000, 0, 0);    /* a waits for a message on its way */
 	other_waits(b, 5000, 0, 0);
 	ck_assert_int_eq(vli_order_coll_who(77, 4, 3, ids, lb, in, &g), 0);
-	ck_assert(in[0] && in[1] && !in[2]);
+	ck_assert(in[0] == VLI_WHO_IN && in[1] == VLI_WHO_IN && in[2] == VLI_WHO_MISSING);
 	ck_assert_int_eq(lb[2], 5000);
 	ck_assert_int_eq(g, 5000);
 	/* b waits on this task (a rendezvous to it): it acts only after this
 	 * task does, so only a's bound counts */
 	other_waits(b, 5000, VLI_ON_TASK(100), 0);
 	ck_assert_int_eq(vli_order_coll_who(77, 4, 3, ids, lb, in, &g), 0);
-	ck_assert(!in[2]);
+	ck_assert_int_eq(in[2], VLI_WHO_MISSING);
 	ck_assert_int_eq(g, 7000);
 	/* a too: none can go on without this task */
 	other_waits(a, 7000, VLI_ON_TASK(100), 0);
@@ -407,7 +407,16 @@ START_TEST(coll_who_tells_members_in_and_free_bound)
 	vli_bd->coll[0].in[0] |= 1ULL << b;
 	vli_board_unlock();
 	ck_assert_int_eq(vli_order_coll_who(77, 4, 3, ids, lb, in, &g), 0);
-	ck_assert(in[2]);
+	ck_assert_int_eq(in[2], VLI_WHO_IN);
+	/* b waits in it (it can go on without this task): told apart, and left
+	 * out of the least bound (the caller bounds it by its own exit) */
+	other_waits(a, 7000, 0, 0);
+	other_waits(b, 9000, 77, 4);
+	ck_assert_int_eq(vli_order_coll_who(77, 4, 3, ids, lb, in, &g), 0);
+	ck_assert_int_eq(in[0], VLI_WHO_IN);
+	ck_assert_int_eq(in[2], VLI_WHO_WAITS);
+	ck_assert_int_eq(lb[2], 9000);
+	ck_assert_int_eq(g, 7000);
 	/* not recorded, or a member not on the board: cannot tell */
 	ck_assert_int_eq(vli_order_coll_who(77, 5, 3, ids, lb, in, &g), -1);
 	ids[2] = 400;
