@@ -37,8 +37,8 @@
 #    same with their nonblocking forms, whose member chooses among its
 #    requests (MPI_Waitany, MPI_Testany) before the others are in
 #    (links/leafgo.c waitany, testany); random
-#    such collectives and wildcard receives give the same traces beside a
-#    hog and replayed (links/wmix.c);
+#    such collectives (gatherv, scatterv, scan and exscan too) and wildcard
+#    receives give the same traces beside a hog and replayed (links/wmix.c);
 #  - random traffic (links/rmix.c, Waitsome included) gives readable traces
 #    that the replay gives again;
 #  - vlpost replay on the run's own VMConfig gives the same end times;
@@ -507,6 +507,37 @@ for how in bcast gather; do
 		"$WORK/nbleaf-$how.remote"
 done
 
+# ---- the same for the v forms, scan and exscan (links/leafgo.c gatherv,
+# scatterv: blocks of different sizes; scan, exscan: the chain, whose rank 1
+# receives from rank 0 alone): E goes on first, blocking and nonblocking.
+# Until the third session of 2026-11-28 they waited for every member (the
+# nonblocking ones were bounded by the greatest bound of the members not
+# in, which a scan's rank 1 need not wait for) ----
+for how in gatherv scatterv scan exscan; do
+	run "leafgo-$how" 6 none6 "$WORK/leafgo" $how
+	e=2 && case $how in scatterv | scan | exscan) e=1 ;; esac
+	assert_eq "$how: the member that depends on members already in goes on, rank 4 takes its message first" \
+		"R $e 20160 R 5 510080" "$(grep '^R' "$WORK/leafgo-$how.out" | paste -sd' ')"
+	replayed "leafgo-$how"
+	run "nbleaf-$how" 6 none6 "$WORK/leafgo" $how waitany
+	assert_eq "$how (nonblocking): the member chooses its collective first, at once" \
+		"W 0 110080 W 1 110080" "$(grep '^W' "$WORK/nbleaf-$how.out" | paste -sd' ')"
+	replayed "nbleaf-$how"
+done
+assert_eq "gatherv: every rank's end (the root's: rank 1's 3 doubles at 300.51 ms + 10240)" \
+	"300520320 300510080 10080 0 510080 300500000" "$(ends leafgo-gatherv)"
+assert_eq "scatterv: every rank's end (rank 2's: 4 doubles from the root, 10320)" \
+	"0 10080 10320 300510080 510080 300500000" "$(ends leafgo-scatterv)"
+assert_eq "scan: every rank's end (rank 2's: from rank 1 at 10080 + 10080)" \
+	"0 10080 20160 300510080 510080 300500000" "$(ends leafgo-scan)"
+run nbleaf-scan-test 6 none6 "$WORK/leafgo" scan testany
+assert_eq "Iscan taken with MPI_Testany: the same" "W 0 110080 W 1 110080" \
+	"$(grep '^W' "$WORK/nbleaf-scan-test.out" | paste -sd' ')"
+beside_hog leafgo-scatterv 6 none6 "$WORK/leafgo" scatterv
+VLAYER_BOARD_REMOTE=1 run nbleaf-scan.remote 6 none6 "$WORK/leafgo" scan waitany
+same_traces "nbleaf-scan: ranks 1-5 through the board server" "$WORK/nbleaf-scan" \
+	"$WORK/nbleaf-scan.remote"
+
 # ---- random collectives and wildcard receives (links/wmix.c: 6 ranks, 20
 # rounds of a bcast, reduce, gather or scatter from a random root on the
 # world or on half of it, then messages sent right after it and taken with
@@ -532,6 +563,20 @@ for x in 1-none6 2-none6 3-none6 1-bus6 2-bus6 3-bus6 4-bus6; do
 done
 beside_hog wmix1-none6 6 none6 "$WORK/wmix" 20 1
 beside_hog wmix3-bus6 6 bus6 "$WORK/wmix" 20 3
+# (eight kinds: gatherv, scatterv, scan and exscan too.  Until the third
+# session of 2026-11-28 seed 1 hung on the bus: two bcast leaves on two
+# communicators each waited for the other's bound, both counting a leaf
+# that only receives among the members their exits depend on; and a
+# scatterv's root timed its blocks as its own size, differing from its
+# replay in seed 1 - the fixes came with the v forms' early path.  Seeds 2
+# and 4 on the bus still differ from their replay and warn, as they did
+# before: README, Known limits)
+for x in 1-none6 2-none6 1-bus6 3-bus6; do
+	run "wmix8-$x" 6 "${x#*-}" "$WORK/wmix" 20 "${x%%-*}" 8
+	assert_eq "wmix8-$x: messages taken" 1 "$([ "$(grep -c '^W' "$WORK/wmix8-$x.out")" -gt 40 ] && echo 1)"
+	replayed "wmix8-$x"
+done
+beside_hog wmix8-3-bus6 6 bus6 "$WORK/wmix" 20 3 8
 VLAYER_BOARD_REMOTE=1 run wmix2-none6.remote 6 none6 "$WORK/wmix" 20 2
 same_traces "wmix2-none6: ranks 1-5 through the board server" "$WORK/wmix2-none6" "$WORK/wmix2-none6.remote"
 

@@ -175,10 +175,16 @@ int vlcoll_sim_alone(const vlcfg_config *c, const vlcoll_in *in, int r, vlcoll_o
  * rank j's entry, 0 if it cannot (the other entries in `in` are ignored).
  * Without a [topology] that is the closure of whom r receives from and
  * whom it sends a rendezvous to (it waits for their post) over the schedule;
- * with one, the messages share links, so every member, except for a rank
- * that only sends below the eager limit (vlcoll_sim_alone).  0, or -1 if
- * in is invalid. */
+ * with one, the messages share links, so also every member whose entry
+ * moves a message's start (one that sends, or receives a rendezvous; not
+ * a bcast's leaf that receives an eager message), except for a rank that
+ * only sends below the eager limit (vlcoll_sim_alone).  0, or -1 if in is
+ * invalid. */
 int vlcoll_deps(const vlcfg_config *c, const vlcoll_in *in, unsigned char *m);
+/* As vlcoll_deps, but with a [topology] every member for a rank that does
+ * more than send below the eager limit: whose entries a member needs to
+ * tell the exit of every member that may wait with it. */
+int vlcoll_deps_all(const vlcfg_config *c, const vlcoll_in *in, unsigned char *m);
 /* Members each rank's exit comes after: m[r * p + j] = 1 if rank r
  * receives from j or sends a rendezvous to it (it waits for j's post): r's
  * exit is then no earlier than j's entry, whatever the entries and links.

@@ -362,17 +362,25 @@ int vlcoll_deps(const vlcfg_config *c, const vlcoll_in *in, unsigned char *m)
 	return deps(c, in, m, 1);
 }
 
+int vlcoll_deps_all(const vlcfg_config *c, const vlcoll_in *in, unsigned char *m)
+{
+	return deps(c, in, m, 2);
+}
+
 int vlcoll_deps_after(const vlcfg_config *c, const vlcoll_in *in, unsigned char *m)
 {
 	return deps(c, in, m, 0);
 }
 
-/* links: count the sharing of the [topology]'s links (vlcoll_deps). */
+/* links: count the sharing of the [topology]'s links with the members
+ * whose entries move a message's start (1, vlcoll_deps) or every member
+ * (2, vlcoll_deps_all). */
 static int deps(const vlcfg_config *c, const vlcoll_in *in, unsigned char *m, int links)
 {
 	vlcoll_sched s;
 	vlcoll_out any;
 	int alg = vlcoll_alg_of(c, in, &any), p, r, i, j, n, *stack;
+	unsigned char *flows;
 
 	if (alg < 0)
 		return -1;
@@ -383,6 +391,16 @@ static int deps(const vlcfg_config *c, const vlcoll_in *in, unsigned char *m, in
 		vlcoll_sched_free(&s);
 		return -1;
 	}
+	/* the members whose entries move a message's start: those that send,
+	 * and the receivers of rendezvous (a member that only receives eager
+	 * messages, a bcast's leaf, moves none) */
+	flows = vlcoll_alloc((size_t)p, 1);
+	for (r = 0; r < p; r++)
+		for (i = 0; i < s.rank[r].n; i++)
+			if (s.rank[r].op[i].send || s.rank[r].op[i].bytes >= c->mpi.eager_limit)
+				flows[r] = 1;
+	if (links == 2)
+		memset(flows, 1, (size_t)p);
 	/* first the direct ones: m[r * p + j] = 1 if r waits for j */
 	memset(m, 0, (size_t)p * (size_t)p);
 	for (r = 0; r < p; r++) {
@@ -397,9 +415,11 @@ static int deps(const vlcfg_config *c, const vlcoll_in *in, unsigned char *m, in
 				only_eager = 0;
 			}
 		}
-		if (links && vli_net_on(c) && !only_eager) /* (its messages share links with all) */
-			memset(&m[(size_t)r * p], 1, (size_t)p);
+		if (links && vli_net_on(c) && !only_eager) /* (its messages share links with all theirs) */
+			for (j = 0; j < p; j++)
+				m[(size_t)r * p + j] |= flows[j];
 	}
+	free(flows);
 	vlcoll_sched_free(&s);
 	if (!links)
 		return 0; /* (vlcoll_deps_after: the direct ones only) */

@@ -44,13 +44,18 @@ struct vlmpi_coll {
 	/* nonblocking on the early path (nbe_*) */
 	int nbe, finished;      /* ... its data in (finished) */
 	int *ereq;              /* ... the request of member i's entry, or -1 */
+	unsigned char *dep;     /* ... it depends on member i (early_known) */
+	int nknown;             /* ... a v form's: the entries in (early_known) */
 	unsigned char *after;   /* ... its exit comes after member i's entry (early_after) */
 	vlcoll_out po;          /* ... its exit if this rank acts no earlier (pend) */
 	int pend;
-	void *ubuf;             /* ... where a non-root's data go (bcast, scatter) */
-	int ucount, usize;
+	void *ubuf;             /* ... where a non-root's data go (bcast, scatter; scan: */
+	int ucount, usize;      /* ... the result) */
 	MPI_Datatype utype;
 	MPI_Comm ucomm;
+	MPI_Op uop;             /* ... a scan's or exscan's: its op, */
+	size_t uspan;           /* ... the span of a vector in c->copy, */
+	MPI_Aint utlb;          /* ... and the type's true lower bound */
 };
 typedef struct vlmpi_coll vlmpi_coll;
 
@@ -160,7 +165,7 @@ static int net_step(void *ctx, int64_t *lb)
  * caller frees them). */
 static void coll_in(vlmpi_comm *v, vlmpi_coll *c, vlcoll_in *in, int64_t **entry, int64_t **bytes)
 {
-	int p = v->size, i, n = c->n;
+	int p = v->size, i, n = c->n, vrow = c->kind == VL_KIND_SCATTER && n == p + 1;
 
 	*entry = malloc(sizeof(int64_t) * (size_t)p);
 	*bytes = n > 0 ? malloc(sizeof(int64_t) * (size_t)n * (size_t)p) : NULL;
@@ -168,7 +173,9 @@ static void coll_in(vlmpi_comm *v, vlmpi_coll *c, vlcoll_in *in, int64_t **entry
 		vli_error(1, "out of memory");
 	for (i = 0; i < p; i++) {
 		(*entry)[i] = c->all[(size_t)i * ROW(c)];
-		if (n > 0)
+		if (vrow) /* (a scatterv on the early path: the blocks from the root's entry) */
+			(*bytes)[i] = c->all[(size_t)c->root * ROW(c) + 3 + i];
+		else if (n > 0)
 			memcpy(&(*bytes)[(size_t)i * (size_t)n], &c->all[(size_t)i * ROW(c) + 2],
 			       sizeof(int64_t) * (size_t)n);
 	}
@@ -364,14 +371,17 @@ static void icoll_traced(vlmpi_coll *c, int64_t bytes)
  * it to act no earlier than the members still missing.  In the model a
  * member's exit depends on some members' entries only (vlcoll_deps: those
  * it receives from or sends a rendezvous to, and theirs, over the schedule;
- * on shared links every member, unless it only sends eager): a bcast's root
+ * on shared links every member whose entry moves a message, unless it
+ * only sends eager; the entries go to every member there, so that a member
+ * can tell the exits of those waiting with it: vlcoll_deps_all): a bcast's root
  * and a reduce's or gather's leaves on their own entry, a bcast's leaf on
  * its path from the root, an inner node of a reduce or gather on its
  * subtree.  In virtual time it leaves before the others enter and may send
  * to them; held in the collective in real time, it let the others decide
  * without it (a wildcard receive took a later message, a flow on a bus was
  * taken as final before its next message joined it).  So a bcast, reduce,
- * gather or scatter runs so (not with collectives = shared, where a collective's
+ * gather(v), scatter(v), scan or exscan runs so (not with collectives =
+ * shared, where a collective's
  * messages go into the run's table only once every member is in):
  *  - every member sends its entry to the members that depend on it and
  *    receives those of the members it depends on, point to point on a
@@ -508,45 +518,148 @@ static void early_after(const vlcoll_in *in, const unsigned char *m, int me, uns
 	free(out);
 }
 
-/* Collective (kind, root) of comm with bytes per member: whether this rank
- * takes the early path (every member decides alike); if so its vlmpi_coll,
- * entered on the board, its entry sent to the members that depend on it and
- * those it depends on asked for. */
-static vlmpi_coll *early_try(MPI_Comm comm, int kind, int root, int64_t bytes, int nb)
+/* Tell the board the members c's exit comes after (early_after; in, m as
+ * there), if they changed (force: anyway). */
+static void early_tell(vlmpi_coll *c, const vlcoll_in *in, const unsigned char *m, int force)
+{
+	int i, nd = 0, p = c->v->size, *ids = malloc(sizeof(int) * (size_t)p);
+	unsigned char *after = calloc((size_t)p, 1);
+
+	if (!ids || !after)
+		vli_error(1, "out of memory");
+	early_after(in, m, c->v->rank, after);
+	if (force || memcmp(after, c->after, (size_t)p)) {
+		memcpy(c->after, after, (size_t)p);
+		for (i = 0; i < p; i++)
+			if (c->after[i])
+				ids[nd++] = c->v->world[i];
+		vli_order_coll_deps(c->eon, c->num, nd, ids);
+	}
+	free(after);
+	free(ids);
+}
+
+/* Whether member i's entry is in (this rank's: yes). */
+static int entry_in(vlmpi_coll *c, int i)
+{
+	return i == c->v->rank || (c->ereq[i] >= 0 && req_done(&c->req[c->ereq[i]]));
+}
+
+/* A v form's members know each other's blocks as the entries come in (a
+ * gatherv's: each its own; a scatterv's: all in the root's; its root: all
+ * from the start).  With those known, the members this rank depends on
+ * (c->dep) take every unknown block as a rendezvous, and those its exit
+ * comes after (the board's) take them as eager: more rendezvous only add
+ * what a member waits for, so the first is all it can depend on and the
+ * second no more than it comes after (a bound raised through a member it
+ * does not come after would be unsound).  Redone as entries come in
+ * (force: at the start). */
+static void early_known(vlmpi_coll *c, int force)
+{
+	int p = c->v->size, me = c->v->rank, i, n = 0, all;
+	int64_t *entry, *bytes, big = vli_t.cfg.mpi.eager_limit > 0 ? vli_t.cfg.mpi.eager_limit : 1;
+	unsigned char *m, *known;
+	vlcoll_in in;
+
+	if (c->variant != VLCOLL_V)
+		return;
+	for (i = 0; i < p; i++)
+		n += entry_in(c, i);
+	if (!force && n == c->nknown)
+		return;
+	c->nknown = n;
+	m = malloc((size_t)p * (size_t)p);
+	known = malloc((size_t)p);
+	if (!m || !known)
+		vli_error(1, "out of memory");
+	coll_in(c->v, c, &in, &entry, &bytes);
+	all = me == c->root || (c->kind == VL_KIND_SCATTER && entry_in(c, c->root));
+	for (i = 0; i < p; i++)
+		known[i] = all || i == me || (c->kind == VL_KIND_GATHER && entry_in(c, i));
+	for (i = 0; i < p; i++)
+		if (!known[i])
+			bytes[i] = big;
+	if (vlcoll_deps(&vli_t.cfg, &in, m) == 0)
+		memcpy(c->dep, &m[(size_t)me * p], (size_t)p);
+	for (i = 0; i < p; i++)
+		if (!known[i])
+			bytes[i] = 0;
+	if (vlcoll_deps(&vli_t.cfg, &in, m) == 0)
+		early_tell(c, &in, m, force);
+	free(entry);
+	free(bytes);
+	free(known);
+	free(m);
+}
+
+/* Whether every entry c's exit depends on is in (its exit is known). */
+static int deps_in(vlmpi_coll *c)
+{
+	int i;
+
+	early_known(c, 0);
+	for (i = 0; i < c->v->size; i++)
+		if (c->dep[i] && !entry_in(c, i))
+			return 0;
+	return 1;
+}
+
+/* Collective (kind, variant, root; root -1: none) of comm with bytes from
+ * this rank (vb: the root of a gatherv or scatterv, every member's, else
+ * NULL): whether this rank takes the early path (every member decides
+ * alike); if so its vlmpi_coll, entered on the board, its entry sent to the
+ * members that depend on it and those it depends on asked for.  The
+ * members of a v form do not know each other's blocks: they exchange
+ * entries as if every block were a rendezvous (each waits for more entries
+ * than it may need; with those missing entering never its exit still
+ * comes out as it is), and a scatterv's root sends every block's size in
+ * its entry (n = p + 1: this rank's bytes, then the members'). */
+static vlmpi_coll *early_try(MPI_Comm comm, int kind, int variant, int root, int64_t bytes,
+			     const int64_t *vb, int nb)
 {
 	vlmpi_comm *v;
 	vlmpi_coll *c;
 	unsigned char *m;
-	int64_t *entry, *b;
+	int64_t *entry, *b, big;
 	vlcoll_in in;
-	int i, p, me, nd = 0, *ids;
+	int i, j, p, me, n;
 
 	if (!vlmpi_vorder || (vli_t.cfg.topo.coll_shared && vli_net_on(&vli_t.cfg)) ||
-	    !(v = vlmpi_comm_find(comm)) || v->pcomm == MPI_COMM_NULL || root < 0 ||
-	    root >= v->size || v->size < 2 || (nb && !vli_order_on()))
+	    !(v = vlmpi_comm_find(comm)) || v->pcomm == MPI_COMM_NULL ||
+	    root < (kind == VL_KIND_SCAN || kind == VL_KIND_EXSCAN ? -1 : 0) || root >= v->size ||
+	    v->size < 2 || (nb && !vli_order_on()))
 		return NULL;
 	p = v->size;
 	me = v->rank;
+	n = kind == VL_KIND_SCATTER && variant == VLCOLL_V ? p + 1 : 1;
+	big = vli_t.cfg.mpi.eager_limit > 0 ? vli_t.cfg.mpi.eager_limit : 1;
 	entry = malloc(sizeof(int64_t) * (size_t)p);
 	b = malloc(sizeof(int64_t) * (size_t)p);
 	m = malloc((size_t)p * (size_t)p);
-	ids = malloc(sizeof(int) * (size_t)p);
-	if (!entry || !b || !m || !ids)
+	if (!entry || !b || !m)
 		vli_error(1, "out of memory");
 	for (i = 0; i < p; i++) {
 		entry[i] = vli_t.now;
-		b[i] = bytes;
+		b[i] = variant == VLCOLL_V ? big : bytes;
 	}
-	in = (vlcoll_in){ kind, vli_t.cfg.mpi.coll_alg[kind], p, root, v->host, entry, b,
-			  VLCOLL_PLAIN };
-	if (vlcoll_deps(&vli_t.cfg, &in, m) < 0) {
+	in = (vlcoll_in){ kind, vli_t.cfg.mpi.coll_alg[kind], p, root, v->host, entry, b, variant };
+	if (vlcoll_deps_all(&vli_t.cfg, &in, m) < 0) {
 		free(entry);
 		free(b);
 		free(m);
-		free(ids);
 		return NULL;
 	}
-	c = coll_new(v, kind, VLCOLL_PLAIN, root, vli_t.now, &bytes, 1);
+	{
+		int64_t *row = malloc(sizeof(int64_t) * (size_t)n);
+
+		if (!row)
+			vli_error(1, "out of memory");
+		row[0] = bytes;
+		for (i = 1; i < n; i++)
+			row[i] = vb ? vb[i - 1] : bytes;
+		c = coll_new(v, kind, variant, root, vli_t.now, row, n);
+		free(row);
+	}
 	c->req = malloc(sizeof *c->req * (size_t)(3 * p));
 	c->need = malloc((size_t)(3 * p)); /* (entries in, out, data) */
 	if (!c->req || !c->need)
@@ -554,21 +667,21 @@ static vlmpi_coll *early_try(MPI_Comm comm, int kind, int root, int64_t bytes, i
 	c->nbe = nb;
 	c->ereq = malloc(sizeof(int) * (size_t)p);
 	c->after = calloc((size_t)p, 1);
-	if (!c->ereq || !c->after)
+	c->dep = calloc((size_t)p, 1);
+	if (!c->ereq || !c->after || !c->dep)
 		vli_error(1, "out of memory");
 	for (i = 0; i < p; i++)
 		c->ereq[i] = -1;
-	early_after(&in, m, me, c->after);
 	c->eon = VLMPI_ON_COLL(v->id);
 	c->num = v->ncoll++;
 	v->busy++; /* (its pcomm outlives an MPI_Comm_free until c is done) */
 	vli_order_coll_enter(c->eon, c->num, p, v->world);
 	for (i = 0; i < p; i++) {
 		c->all[(size_t)i * ROW(c)] = c->t0; /* (the others': any time will do) */
-		c->all[(size_t)i * ROW(c) + 2] = bytes;
-		if (c->after[i])
-			ids[nd++] = v->world[i];
+		for (j = 0; j < n; j++)
+			c->all[(size_t)i * ROW(c) + 2 + j] = bytes;
 	}
+	memcpy(&c->all[(size_t)me * ROW(c)], c->mine, sizeof(int64_t) * ROW(c));
 	/* (point to point: nbe_eval asks whose entries are in) */
 	for (i = 0; i < p; i++) {
 		if (i == me)
@@ -582,16 +695,26 @@ static vlmpi_coll *early_try(MPI_Comm comm, int kind, int root, int64_t bytes, i
 			PMPI_Isend(c->mine, (int)ROW(c), MPI_INT64_T, i, TAG_ENTRY(c->num), v->pcomm,
 				   early_req(c, 0));
 	}
-	vli_order_coll_deps(c->eon, c->num, nd, ids);
+	/* (what it depends on, and comes after) */
+	if (variant == VLCOLL_V) {
+		if (vb)
+			for (i = 0; i < p; i++)
+				if (kind == VL_KIND_GATHER) /* (the root's: every block) */
+					c->all[(size_t)i * ROW(c) + 2] = vb[i];
+		early_known(c, 1);
+	} else if (vlcoll_deps(&vli_t.cfg, &in, m) == 0) {
+		memcpy(c->dep, &m[(size_t)me * p], (size_t)p);
+		early_tell(c, &in, m, 1);
+	} else {
+		memset(c->dep, 1, (size_t)p);
+	}
 	free(entry);
 	free(b);
 	free(m);
-	free(ids);
 	return c;
 }
 
 static int nbe_eval(vlmpi_coll *c, int64_t target, int64_t *lb);
-static int nbe_need_done(vlmpi_coll *c, unsigned char need);
 
 /* Wait in c (the rank waits in it) until its exit is known: every entry it
  * depends on is in, or its exit with the missing members entering never
@@ -603,7 +726,7 @@ static void early_wait_entries(vlmpi_coll *c)
 	int64_t lb;
 
 	while (!c->done) {
-		if (nbe_need_done(c, 1)) {
+		if (deps_in(c)) {
 			coll_sim(c->v, c, 0);
 			break;
 		}
@@ -633,6 +756,9 @@ static int early_wait(vlmpi_coll *c, int rc, const char *name)
 		vlmpi_deferred_advance(); /* (a wildcard receive that can choose now does first) */
 		vlmpi_wait_begin(vli_t.now, c->eon, c->num, "%s", name);
 		early_wait_entries(c);
+		/* (its data come from members it comes after; until they are in,
+		 * it acts no earlier than its exit) */
+		vlmpi_wait_raise(c->o.exit);
 		for (i = 0; i < c->nreq && rc == MPI_SUCCESS; i++)
 			if (c->need[i] == 2)
 				rc = vlmpi_real_wait(&c->req[i], MPI_STATUS_IGNORE);
@@ -651,6 +777,8 @@ static int early_wait(vlmpi_coll *c, int rc, const char *name)
 }
 
 /* Simulate with the entries in, move the clock, leave, keep c behind. */
+static int early_unpack(vlmpi_coll *c);
+
 static void early_leave(vlmpi_coll *c)
 {
 	vlmpi_comm *v = c->v;
@@ -677,11 +805,14 @@ static const void *early_from(vlmpi_coll *c, const void *sendbuf, int count, MPI
 	return base;
 }
 
-/* c's real call has started (*rc): wait (name: the call), leave.  1. */
-static int early_end(vlmpi_coll *c, int *rc, const char *name)
+/* c's real call has started (rc): wait (name: the call), its data in
+ * (early_unpack), leave; *rc the call's result.  1. */
+static int early_block(vlmpi_coll *c, int rc, const char *name, int *rcp)
 {
-	if ((*rc = early_wait(c, *rc, name)) == MPI_SUCCESS)
+	if ((*rcp = early_wait(c, rc, name)) == MPI_SUCCESS) {
+		*rcp = early_unpack(c);
 		early_leave(c);
+	}
 	return 1;
 }
 
@@ -731,29 +862,36 @@ static int bcast_data(vlmpi_coll *c, void *buffer, int count, MPI_Datatype t, in
 
 /* A scatter's data: the root packs every block (the program may reuse
  * sendbuf on return), unpacks its own into recvbuf and sends each member
- * its own; a member receives its block as bcast_data does. */
-static int scatter_data(vlmpi_coll *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-			void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-			MPI_Comm comm, int need)
+ * its own; a member receives its block as bcast_data does.  A scatterv's
+ * root: counts and displs (else NULL: sendcount each, in a row). */
+static int scatter_data(vlmpi_coll *c, const void *sendbuf, int sendcount, const int *counts,
+			const int *displs, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			MPI_Datatype recvtype, int root, MPI_Comm comm, int need)
 {
 	int size = 0, pos = 0, i, p = c->v->size, rc = MPI_SUCCESS;
+	size_t total = 0, off = 0;
 	MPI_Aint lb, ext;
 
 	if (c->v->rank != root)
 		return member_data(c, recvbuf, recvcount, recvtype, root, comm, need);
-	PMPI_Pack_size(sendcount, sendtype, comm, &size);
 	PMPI_Type_get_extent(sendtype, &lb, &ext);
-	c->copy = malloc((size_t)(size > 0 ? size : 1) * (size_t)p);
+	for (i = 0; i < p; i++) {
+		PMPI_Pack_size(counts ? counts[i] : sendcount, sendtype, comm, &size);
+		total += size > 0 ? (size_t)size : 0;
+	}
+	c->copy = malloc(total ? total : 1);
 	if (!c->copy)
 		vli_error(1, "out of memory");
 	for (i = 0; i < p && rc == MPI_SUCCESS; i++) {
-		char *blk = (char *)c->copy + (size_t)i * (size_t)size;
-		int n = 0;
+		char *blk = (char *)c->copy + off;
+		int k = counts ? counts[i] : sendcount, d = displs ? displs[i] : i * sendcount, n = 0;
 
-		rc = PMPI_Pack((const char *)sendbuf + (MPI_Aint)i * sendcount * ext, sendcount,
-			       sendtype, blk, size, &n, comm);
+		PMPI_Pack_size(k, sendtype, comm, &size);
+		rc = PMPI_Pack((const char *)sendbuf + (MPI_Aint)d * ext, k, sendtype, blk, size, &n,
+			       comm);
 		if (rc != MPI_SUCCESS)
 			break;
+		off += (size_t)n;
 		if (i != root)
 			rc = PMPI_Isend(blk, n, MPI_PACKED, i, TAG_DATA(c->num), c->v->pcomm,
 					early_req(c, 0));
@@ -763,72 +901,256 @@ static int scatter_data(vlmpi_coll *c, const void *sendbuf, int sendcount, MPI_D
 	return rc;
 }
 
-/* A member's bcast or scatter data, in: into the program's buffer. */
+/* A scan's or exscan's data: each member sends its vector to every later
+ * member (from a copy: block me of c->copy) and receives those of the
+ * earlier ones (blocks 0 to me - 1; need 2); early_unpack reduces them
+ * into recvbuf.  Not Open MPI's chain: there a member's data wait for the
+ * next member's entry (its send is a rendezvous), and this member, its
+ * exit known, must not wait for a member it does not come after (that one
+ * may wait for it in virtual time: a wildcard receive before the scan).
+ * p (p - 1) / 2 messages. */
+static int scan_data(vlmpi_coll *c, const void *sendbuf, void *recvbuf, int count,
+		     MPI_Datatype t, MPI_Op op)
+{
+	MPI_Aint lb, ext, text;
+	int me = c->v->rank, j, rc = MPI_SUCCESS;
+	char *x;
+
+	PMPI_Type_get_extent(t, &lb, &ext);
+	PMPI_Type_get_true_extent(t, &c->utlb, &text);
+	c->uspan = count > 0 ? (size_t)((MPI_Aint)(count - 1) * ext + text) : 0;
+	if (!c->uspan)
+		c->uspan = 1;
+	c->copy = x = malloc(c->uspan * (size_t)(me + 1));
+	if (!x)
+		vli_error(1, "out of memory");
+	if (count > 0)
+		memcpy(x + (size_t)me * c->uspan,
+		       (const char *)(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf) + c->utlb,
+		       c->uspan);
+	c->ubuf = recvbuf;
+	c->ucount = count;
+	c->utype = t;
+	c->uop = op;
+	for (j = 0; j < me && rc == MPI_SUCCESS; j++)
+		rc = PMPI_Irecv(x + (size_t)j * c->uspan - c->utlb, count, t, j, TAG_DATA(c->num),
+				c->v->pcomm, early_req(c, 2));
+	for (j = me + 1; j < c->v->size && rc == MPI_SUCCESS; j++)
+		rc = PMPI_Isend(x + (size_t)me * c->uspan - c->utlb, count, t, j, TAG_DATA(c->num),
+				c->v->pcomm, early_req(c, 0));
+	return rc;
+}
+
+/* A scan's or exscan's result from the vectors in (scan_data): the
+ * last one copied into recvbuf (packed and unpacked: the type may have
+ * holes), then each earlier one reduced into it (MPI's ops are
+ * associative). */
+static int scan_reduce(vlmpi_coll *c)
+{
+	int top = c->v->rank - (c->kind == VL_KIND_EXSCAN), j, size = 0, pos = 0, rc;
+	char *x = c->copy, *pk;
+
+	if (top < 0)
+		return MPI_SUCCESS; /* (an exscan's rank 0: no result) */
+	PMPI_Pack_size(c->ucount, c->utype, c->v->pcomm, &size);
+	pk = malloc(size > 0 ? (size_t)size : 1);
+	if (!pk)
+		vli_error(1, "out of memory");
+	rc = PMPI_Pack(x + (size_t)top * c->uspan - c->utlb, c->ucount, c->utype, pk, size, &pos,
+		       c->v->pcomm);
+	size = pos;
+	pos = 0;
+	if (rc == MPI_SUCCESS)
+		rc = PMPI_Unpack(pk, size, &pos, c->ubuf, c->ucount, c->utype, c->v->pcomm);
+	free(pk);
+	for (j = top - 1; j >= 0 && rc == MPI_SUCCESS; j--)
+		rc = PMPI_Reduce_local(x + (size_t)j * c->uspan - c->utlb, c->ubuf, c->ucount,
+				       c->utype, c->uop);
+	return rc;
+}
+
+/* A member's data, in: into the program's buffer (bcast, scatter: unpacked;
+ * scan, exscan: reduced). */
 static int early_unpack(vlmpi_coll *c)
 {
 	int pos = 0;
 
+	if (c->kind == VL_KIND_SCAN || c->kind == VL_KIND_EXSCAN)
+		return scan_reduce(c);
 	return c->ubuf ? PMPI_Unpack(c->copy, c->usize, &pos, c->ubuf, c->ucount, c->utype, c->ucomm)
 		       : MPI_SUCCESS;
 }
 
+/* The real part of each collective on the early path, started (*rc) on
+ * its private duplicate: its vlmpi_coll, or NULL if it does not take that
+ * path (nb: a nonblocking form). */
+static vlmpi_coll *bcast_start(void *buffer, int count, MPI_Datatype t, int root, MPI_Comm comm,
+			       int nb, int *rc)
+{
+	vlmpi_coll *c = early_try(comm, VL_KIND_BCAST, VLCOLL_PLAIN, root,
+				  vlmpi_type_bytes(t, count), NULL, nb);
+
+	if (c)
+		*rc = bcast_data(c, buffer, count, t, root, comm, 2);
+	return c;
+}
+
+static vlmpi_coll *reduce_start(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t,
+				MPI_Op op, int root, MPI_Comm comm, int nb, int *rc)
+{
+	vlmpi_coll *c = early_try(comm, VL_KIND_REDUCE, VLCOLL_PLAIN, root,
+				  vlmpi_type_bytes(t, count), NULL, nb);
+
+	if (c)
+		*rc = PMPI_Ireduce(early_from(c, sendbuf, count, t), recvbuf, count, t, op, root,
+				   c->v->pcomm, early_req(c, c->v->rank == root ? 2 : 0));
+	return c;
+}
+
+/* A v form's root (vf, this rank root of comm): every member's block in
+ * bytes (counts of t; the caller frees it); else NULL. */
+static int64_t *root_blocks(MPI_Comm comm, int vf, int root, const int *counts, MPI_Datatype t)
+{
+	vlmpi_comm *v = vlmpi_comm_find(comm);
+	int64_t *vb;
+	int i;
+
+	if (!vf || !v || v->rank != root)
+		return NULL;
+	vb = malloc(sizeof(int64_t) * (size_t)v->size);
+	if (!vb)
+		vli_error(1, "out of memory");
+	for (i = 0; i < v->size; i++)
+		vb[i] = vlmpi_type_bytes(t, counts[i]);
+	return vb;
+}
+
+/* A gather or (vf) a gatherv (recvcounts and displs: the root's). */
+static vlmpi_coll *gather_start(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+				void *recvbuf, int recvcount, int vf, const int *recvcounts,
+				const int *displs, MPI_Datatype recvtype, int root, MPI_Comm comm,
+				int nb, int *rc)
+{
+	int64_t *vb = root_blocks(comm, vf, root, recvcounts, recvtype);
+	vlmpi_coll *c;
+
+	if (vb && sendbuf == MPI_IN_PLACE)
+		recvcount = recvcounts[root];
+	c = early_try(comm, VL_KIND_GATHER, vf ? VLCOLL_V : VLCOLL_PLAIN, root,
+		      sendbuf == MPI_IN_PLACE ? vlmpi_type_bytes(recvtype, recvcount)
+					      : vlmpi_type_bytes(sendtype, sendcount),
+		      vb, nb);
+	free(vb);
+	if (!c)
+		return NULL;
+	sendbuf = early_from(c, sendbuf, sendcount, sendtype);
+	*rc = vf ? PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+					 recvtype, root, c->v->pcomm,
+					 early_req(c, c->v->rank == root ? 2 : 0))
+			 : PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+					root, c->v->pcomm, early_req(c, c->v->rank == root ? 2 : 0));
+	return c;
+}
+
+/* A scatter or (vf) a scatterv (sendcounts and displs: the root's). */
+static vlmpi_coll *scatter_start(const void *sendbuf, int sendcount, int vf, const int *sendcounts,
+				 const int *displs, MPI_Datatype sendtype, void *recvbuf,
+				 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+				 int nb, int *rc)
+{
+	int64_t *vb = root_blocks(comm, vf, root, sendcounts, sendtype);
+	vlmpi_coll *c;
+
+	if (vb)
+		sendcount = sendcounts[root];
+	c = early_try(comm, VL_KIND_SCATTER, vf ? VLCOLL_V : VLCOLL_PLAIN, root,
+		      recvbuf == MPI_IN_PLACE ? vlmpi_type_bytes(sendtype, sendcount)
+					      : vlmpi_type_bytes(recvtype, recvcount),
+		      vb, nb);
+	free(vb);
+	if (c)
+		*rc = scatter_data(c, sendbuf, sendcount, vf ? sendcounts : NULL, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, 2);
+	return c;
+}
+
+/* A scan or exscan (its data: scan_data). */
+static vlmpi_coll *scan_start(int kind, const void *sendbuf, void *recvbuf, int count,
+			      MPI_Datatype t, MPI_Op op, MPI_Comm comm, int nb, int *rc)
+{
+	vlmpi_coll *c = early_try(comm, kind, VLCOLL_PLAIN, -1, vlmpi_type_bytes(t, count), NULL, nb);
+
+	if (c)
+		*rc = scan_data(c, sendbuf, recvbuf, count, t, op);
+	return c;
+}
+
 int vlmpi_early_Bcast(void *buffer, int count, MPI_Datatype t, int root, MPI_Comm comm, int *rc)
 {
-	vlmpi_coll *c = early_try(comm, VL_KIND_BCAST, root, vlmpi_type_bytes(t, count), 0);
+	vlmpi_coll *c = bcast_start(buffer, count, t, root, comm, 0, rc);
 
-	if (!c)
-		return 0;
-	*rc = bcast_data(c, buffer, count, t, root, comm, 2);
-	if ((*rc = early_wait(c, *rc, "MPI_Bcast")) != MPI_SUCCESS)
-		return 1;
-	*rc = early_unpack(c);
-	early_leave(c);
-	return 1;
+	return c ? early_block(c, *rc, "MPI_Bcast", rc) : 0;
 }
 
 int vlmpi_early_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
 		       int root, MPI_Comm comm, int *rc)
 {
-	vlmpi_coll *c = early_try(comm, VL_KIND_REDUCE, root, vlmpi_type_bytes(t, count), 0);
+	vlmpi_coll *c = reduce_start(sendbuf, recvbuf, count, t, op, root, comm, 0, rc);
 
-	if (!c)
-		return 0;
-	*rc = PMPI_Ireduce(early_from(c, sendbuf, count, t), recvbuf, count, t, op, root,
-			   c->v->pcomm, early_req(c, c->v->rank == root ? 2 : 0));
-	return early_end(c, rc, "MPI_Reduce");
+	return c ? early_block(c, *rc, "MPI_Reduce", rc) : 0;
 }
 
 int vlmpi_early_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
 		       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, int *rc)
 {
-	vlmpi_coll *c = early_try(comm, VL_KIND_GATHER, root,
-				  sendbuf == MPI_IN_PLACE ? vlmpi_type_bytes(recvtype, recvcount)
-							  : vlmpi_type_bytes(sendtype, sendcount), 0);
+	vlmpi_coll *c = gather_start(sendbuf, sendcount, sendtype, recvbuf, recvcount, 0, NULL, NULL,
+				     recvtype, root, comm, 0, rc);
 
-	if (!c)
-		return 0;
-	*rc = PMPI_Igather(early_from(c, sendbuf, sendcount, sendtype), sendcount, sendtype, recvbuf,
-			   recvcount, recvtype, root, c->v->pcomm,
-			   early_req(c, c->v->rank == root ? 2 : 0));
-	return early_end(c, rc, "MPI_Gather");
+	return c ? early_block(c, *rc, "MPI_Gather", rc) : 0;
+}
+
+int vlmpi_early_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+			const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+			int root, MPI_Comm comm, int *rc)
+{
+	vlmpi_coll *c = gather_start(sendbuf, sendcount, sendtype, recvbuf, 0, 1, recvcounts, displs,
+				     recvtype, root, comm, 0, rc);
+
+	return c ? early_block(c, *rc, "MPI_Gatherv", rc) : 0;
 }
 
 int vlmpi_early_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
 			int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, int *rc)
 {
-	vlmpi_coll *c = early_try(comm, VL_KIND_SCATTER, root,
-				  recvbuf == MPI_IN_PLACE ? vlmpi_type_bytes(sendtype, sendcount)
-							  : vlmpi_type_bytes(recvtype, recvcount), 0);
+	vlmpi_coll *c = scatter_start(sendbuf, sendcount, 0, NULL, NULL, sendtype, recvbuf, recvcount,
+				      recvtype, root, comm, 0, rc);
 
-	if (!c)
-		return 0;
-	*rc = scatter_data(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
-			   2);
-	if ((*rc = early_wait(c, *rc, "MPI_Scatter")) != MPI_SUCCESS)
-		return 1;
-	*rc = early_unpack(c);
-	early_leave(c);
-	return 1;
+	return c ? early_block(c, *rc, "MPI_Scatter", rc) : 0;
+}
+
+int vlmpi_early_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+			 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+			 int root, MPI_Comm comm, int *rc)
+{
+	vlmpi_coll *c = scatter_start(sendbuf, 0, 1, sendcounts, displs, sendtype, recvbuf, recvcount,
+				      recvtype, root, comm, 0, rc);
+
+	return c ? early_block(c, *rc, "MPI_Scatterv", rc) : 0;
+}
+
+int vlmpi_early_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
+		     MPI_Comm comm, int *rc)
+{
+	vlmpi_coll *c = scan_start(VL_KIND_SCAN, sendbuf, recvbuf, count, t, op, comm, 0, rc);
+
+	return c ? early_block(c, *rc, "MPI_Scan", rc) : 0;
+}
+
+int vlmpi_early_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
+		       MPI_Comm comm, int *rc)
+{
+	vlmpi_coll *c = scan_start(VL_KIND_EXSCAN, sendbuf, recvbuf, count, t, op, comm, 0, rc);
+
+	return c ? early_block(c, *rc, "MPI_Exscan", rc) : 0;
 }
 
 /* ---- an exit known before every member it depends on is in ----
@@ -844,8 +1166,10 @@ int vlmpi_early_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
  * min(E, x), nor than the bound of a missing member its exit comes after
  * (early_after): that is its bound while it waits.
  *
- * Nonblocking: MPI_Ibcast, MPI_Ireduce, MPI_Igather and MPI_Iscatter
- * (plain forms) run as their blocking forms above, started at the call.
+ * Nonblocking: MPI_Ibcast, MPI_Ireduce, MPI_Igather(v), MPI_Iscatter(v),
+ * MPI_Iscan and MPI_Iexscan run as their blocking forms above, started at
+ * the call (the v forms, scan and exscan since the third session of
+ * 2026-11-28).
  * The program holds a request that MPI has completed already
  * (vlmpi_done_request); the layer completes it in virtual time: a Wait as
  * the blocking form waits, a choice among requests (Waitany, Waitsome, the
@@ -854,17 +1178,6 @@ int vlmpi_early_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
  * choice took the greatest bound of the missing members as the
  * collective's bound, which a bcast's leaf, say, need not wait for, and
  * chose otherwise when the exchange happened to be in. */
-
-/* Whether c's requests with need (1 entries, 2 data) are done. */
-static int nbe_need_done(vlmpi_coll *c, unsigned char need)
-{
-	int i;
-
-	for (i = 0; i < c->nreq; i++)
-		if (c->need[i] == need && !req_done(&c->req[i]))
-			return 0;
-	return 1;
-}
 
 /* Every rank's result with the entries in c->all, member i's never where
  * inf[i], in out[] (v->size): 0, or -1 if the simulation fails. */
@@ -908,6 +1221,7 @@ static int nbe_eval(vlmpi_coll *c, int64_t target, int64_t *lb)
 		vli_error(1, "out of memory");
 	*lb = c->t0;
 	c->pend = 0;
+	early_known(c, 0);
 	for (i = 0; i < p; i++)
 		ids[i] = v->world[i];
 	if (vli_order_coll_who(c->eon, c->num, p, ids, blb, in, &g) < 0)
@@ -922,6 +1236,14 @@ static int nbe_eval(vlmpi_coll *c, int64_t target, int64_t *lb)
 		}
 		if (req_done(&c->req[c->ereq[i]]))
 			continue;
+		if (!c->dep[i]) {
+			/* (its entry does not change this rank's exit; with it
+			 * not in, it does not change the others' either) */
+			if (in[i] != VLI_WHO_MISSING)
+				all = 0;
+			inf[i] = 1;
+			continue;
+		}
 		if (in[i] != VLI_WHO_MISSING)
 			goto out; /* (its entry is on its way) */
 		inf[i] = 1;
@@ -1000,7 +1322,7 @@ static int nbe_advance(vlmpi_coll *c, int wait)
 	}
 	if (c->done)
 		return 1;
-	if (nbe_need_done(c, 1)) {
+	if (deps_in(c)) {
 		coll_sim(c->v, c, 0);
 		return 1;
 	}
@@ -1033,82 +1355,96 @@ void vlmpi_coll_by_commit(vlmpi_req *q)
 	}
 }
 
-/* Request *req of c, started (rc): the program's. */
-static int nbe_request(vlmpi_coll *c, int rc, MPI_Request *req, int64_t bytes)
+/* Request *req of c, started (rc): the program's (*rcp the call's
+ * result).  1. */
+static int nbe_request(vlmpi_coll *c, int rc, MPI_Request *req, int *rcp)
 {
 	vlmpi_req *q;
 
 	if (rc == MPI_SUCCESS)
 		rc = vlmpi_done_request(req);
+	*rcp = rc;
 	if (rc != MPI_SUCCESS) {
 		/* (its real part stays behind) */
 		vlmpi_coll_free(c);
-		return rc;
+		return 1;
 	}
-	icoll_traced(c, bytes);
+	icoll_traced(c, c->mine[2]);
 	q = vlmpi_req_new(*req, VLMPI_REQ_COLL, c->v, -1, 0);
 	q->coll = c;
-	return MPI_SUCCESS;
+	return 1;
 }
 
 int vlmpi_early_Ibcast(void *buffer, int count, MPI_Datatype t, int root, MPI_Comm comm,
 		       MPI_Request *req, int *rc)
 {
-	int64_t bytes = vlmpi_type_bytes(t, count);
-	vlmpi_coll *c = early_try(comm, VL_KIND_BCAST, root, bytes, 1);
+	vlmpi_coll *c = bcast_start(buffer, count, t, root, comm, 1, rc);
 
-	if (!c)
-		return 0;
-	*rc = nbe_request(c, bcast_data(c, buffer, count, t, root, comm, 2), req, bytes);
-	return 1;
+	return c ? nbe_request(c, *rc, req, rc) : 0;
 }
 
 int vlmpi_early_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
 			int root, MPI_Comm comm, MPI_Request *req, int *rc)
 {
-	int64_t bytes = vlmpi_type_bytes(t, count);
-	vlmpi_coll *c = early_try(comm, VL_KIND_REDUCE, root, bytes, 1);
+	vlmpi_coll *c = reduce_start(sendbuf, recvbuf, count, t, op, root, comm, 1, rc);
 
-	if (!c)
-		return 0;
-	*rc = PMPI_Ireduce(early_from(c, sendbuf, count, t), recvbuf, count, t, op, root,
-			   c->v->pcomm, early_req(c, c->v->rank == root ? 2 : 0));
-	*rc = nbe_request(c, *rc, req, bytes);
-	return 1;
+	return c ? nbe_request(c, *rc, req, rc) : 0;
 }
 
 int vlmpi_early_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
 			int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
 			MPI_Request *req, int *rc)
 {
-	int64_t bytes = sendbuf == MPI_IN_PLACE ? vlmpi_type_bytes(recvtype, recvcount)
-						: vlmpi_type_bytes(sendtype, sendcount);
-	vlmpi_coll *c = early_try(comm, VL_KIND_GATHER, root, bytes, 1);
+	vlmpi_coll *c = gather_start(sendbuf, sendcount, sendtype, recvbuf, recvcount, 0, NULL, NULL,
+				     recvtype, root, comm, 1, rc);
 
-	if (!c)
-		return 0;
-	*rc = PMPI_Igather(early_from(c, sendbuf, sendcount, sendtype), sendcount, sendtype, recvbuf,
-			   recvcount, recvtype, root, c->v->pcomm,
-			   early_req(c, c->v->rank == root ? 2 : 0));
-	*rc = nbe_request(c, *rc, req, bytes);
-	return 1;
+	return c ? nbe_request(c, *rc, req, rc) : 0;
+}
+
+int vlmpi_early_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+			 const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+			 int root, MPI_Comm comm, MPI_Request *req, int *rc)
+{
+	vlmpi_coll *c = gather_start(sendbuf, sendcount, sendtype, recvbuf, 0, 1, recvcounts, displs,
+				     recvtype, root, comm, 1, rc);
+
+	return c ? nbe_request(c, *rc, req, rc) : 0;
 }
 
 int vlmpi_early_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
 			 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
 			 MPI_Request *req, int *rc)
 {
-	int64_t bytes = recvbuf == MPI_IN_PLACE ? vlmpi_type_bytes(sendtype, sendcount)
-						: vlmpi_type_bytes(recvtype, recvcount);
-	vlmpi_coll *c = early_try(comm, VL_KIND_SCATTER, root, bytes, 1);
+	vlmpi_coll *c = scatter_start(sendbuf, sendcount, 0, NULL, NULL, sendtype, recvbuf, recvcount,
+				      recvtype, root, comm, 1, rc);
 
-	if (!c)
-		return 0;
-	*rc = nbe_request(c,
-			  scatter_data(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-				       root, comm, 2),
-			  req, bytes);
-	return 1;
+	return c ? nbe_request(c, *rc, req, rc) : 0;
+}
+
+int vlmpi_early_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+			  MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			  MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *req, int *rc)
+{
+	vlmpi_coll *c = scatter_start(sendbuf, 0, 1, sendcounts, displs, sendtype, recvbuf, recvcount,
+				      recvtype, root, comm, 1, rc);
+
+	return c ? nbe_request(c, *rc, req, rc) : 0;
+}
+
+int vlmpi_early_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
+		      MPI_Comm comm, MPI_Request *req, int *rc)
+{
+	vlmpi_coll *c = scan_start(VL_KIND_SCAN, sendbuf, recvbuf, count, t, op, comm, 1, rc);
+
+	return c ? nbe_request(c, *rc, req, rc) : 0;
+}
+
+int vlmpi_early_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
+			MPI_Comm comm, MPI_Request *req, int *rc)
+{
+	vlmpi_coll *c = scan_start(VL_KIND_EXSCAN, sendbuf, recvbuf, count, t, op, comm, 1, rc);
+
+	return c ? nbe_request(c, *rc, req, rc) : 0;
 }
 
 void vlmpi_coll_progress(void)
@@ -1154,6 +1490,7 @@ void vlmpi_coll_free(vlmpi_coll *c)
 	free(c->need);
 	free(c->ereq);
 	free(c->after);
+	free(c->dep);
 	free(c->mine);
 	free(c->all);
 	free(c);

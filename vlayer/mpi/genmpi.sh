@@ -57,14 +57,12 @@ if [ "$1" = "-c" ]; then
 		print "\tint64_t t0 = vli_t.now;";
 		print "\tint rc;";
 		print "";
-		if (name == "MPI_Bcast" || name == "MPI_Reduce" || name == "MPI_Gather" ||
-		    name == "MPI_Scatter") {
+		if (name ~ /^MPI_(Bcast|Reduce|Gatherv?|Scatterv?|Scan|Exscan)$/) {
 			# a member goes on once those its exit depends on are in
 			print "\tif (vlmpi_early_" short "(" an ", &rc))";
 			print "\t\treturn rc;";
 		}
-		if (name == "MPI_Ibcast" || name == "MPI_Ireduce" || name == "MPI_Igather" ||
-		    name == "MPI_Iscatter") {
+		if (name ~ /^MPI_I(bcast|reduce|gatherv?|scatterv?|scan|exscan)$/) {
 			# the same, started now, completed in virtual time
 			print "\tif (vlmpi_early_" short "(" an ", &rc))";
 			print "\t\treturn rc;";

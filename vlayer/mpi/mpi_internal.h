@@ -409,10 +409,10 @@ int vlmpi_coll_timed(MPI_Comm comm, vlmpi_comm **v);
  * simulates, moves the clock.  Returns an MPI error code. */
 int vlmpi_coll_time(vlmpi_comm *v, int kind, int variant, int root, int64_t t0,
 		    const int64_t *row, int n);
-/* Under virtual order a member of a bcast, reduce, gather or scatter goes on once
- * the members its exit depends on are in (vlcoll_deps; coll.c says how):
- * 1, the call made (*rc its result); 0: the caller runs and times it as
- * usual. */
+/* Under virtual order a member of a bcast, reduce, gather(v), scatter(v),
+ * scan or exscan goes on once the members its exit depends on are in
+ * (vlcoll_deps; coll.c says how): 1, the call made (*rc its result); 0: the
+ * caller runs and times it as usual. */
 int vlmpi_early_Bcast(void *buffer, int count, MPI_Datatype t, int root, MPI_Comm comm, int *rc);
 int vlmpi_early_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
 		       int root, MPI_Comm comm, int *rc);
@@ -420,6 +420,16 @@ int vlmpi_early_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 		       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, int *rc);
 int vlmpi_early_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
 			int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, int *rc);
+int vlmpi_early_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+			const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+			int root, MPI_Comm comm, int *rc);
+int vlmpi_early_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+			 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+			 int root, MPI_Comm comm, int *rc);
+int vlmpi_early_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
+		     MPI_Comm comm, int *rc);
+int vlmpi_early_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
+		       MPI_Comm comm, int *rc);
 /* Their nonblocking forms, the same way (the program's *req complete for
  * MPI at once, followed by the layer; coll.c says how): 1, the call made
  * (*rc its result); 0: the caller runs and times it as usual. */
@@ -433,6 +443,16 @@ int vlmpi_early_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 int vlmpi_early_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
 			 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
 			 MPI_Request *req, int *rc);
+int vlmpi_early_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+			 const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+			 int root, MPI_Comm comm, MPI_Request *req, int *rc);
+int vlmpi_early_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+			  MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			  MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *req, int *rc);
+int vlmpi_early_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
+		      MPI_Comm comm, MPI_Request *req, int *rc);
+int vlmpi_early_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
+			MPI_Comm comm, MPI_Request *req, int *rc);
 /* For a choice among requests at virtual time target (vchoose), nonblocking
  * collective request q not known to have ended: 1 it has (its exit in *t),
  * 2 it ends by target at *t if this rank acts no earlier than *t (then

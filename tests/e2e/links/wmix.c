@@ -5,7 +5,11 @@
  * on the even or odd ranks' communicator; then a random collector takes 1 to
  * p - 1 messages from random other ranks with MPI_ANY_SOURCE, which they send
  * right after their collective (so which comes first is decided by when each
- * member leaves it).  Usage: wmix ROUNDS SEED.  The collector prints
+ * member leaves it).  With KINDS 8 a round may also run a gatherv or
+ * scatterv (rank r's block: (1 + r % 3) / 4 of the size, at displacements
+ * in reverse rank order), a scan or an exscan (the sum); KINDS 4 (the
+ * default) draws as before they came.  Usage: wmix ROUNDS SEED [KINDS].
+ * The collector prints
  * "W ROUND SOURCE NS" per message, every rank "T RANK end NS" and "BAD ..."
  * on a wrong result. */
 #include <mpi.h>
@@ -25,6 +29,8 @@ int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 10, rank, np, it, i, half;
 	unsigned seed = argc > 2 ? (unsigned)atoi(argv[2]) : 1;
+	unsigned kinds = argc > 3 && atoi(argv[3]) == 8 ? 8 : 4;
+	int cnt[64], dsp[64];
 	double *a = malloc(sizeof(double) * MAXD * 8), *b = malloc(sizeof(double) * MAXD * 8);
 	MPI_Comm parity;
 
@@ -33,7 +39,7 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &np);
 	MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &parity);
 	for (it = 0; it < rounds; it++) {
-		int kind = (int)(next(&seed) % 4), onhalf = (int)(next(&seed) % 3), coll = 1;
+		int kind = (int)(next(&seed) % kinds), onhalf = (int)(next(&seed) % 3), coll = 1;
 		int nd = 128 * (1 + (int)(next(&seed) % 8)), collector = (int)(next(&seed) % (unsigned)np);
 		int nsend = 1 + (int)(next(&seed) % (unsigned)(np - 1)), send[64] = { 0 }, cp, cr, root;
 		MPI_Comm c = MPI_COMM_WORLD;
@@ -62,6 +68,10 @@ int main(int argc, char **argv)
 			root %= cp;
 			for (i = 0; i < nd * cp; i++)
 				a[i] = cr * 1000 + i;
+			for (i = cp - 1; i >= 0; i--) {
+				cnt[i] = nd * (1 + i % 3) / 4;
+				dsp[i] = i == cp - 1 ? 0 : dsp[i + 1] + cnt[i + 1];
+			}
 			if (kind == 0) {
 				MPI_Bcast(a, nd, MPI_DOUBLE, root, c);
 				if (a[nd - 1] != root * 1000 + nd - 1)
@@ -74,10 +84,26 @@ int main(int argc, char **argv)
 				MPI_Gather(a, nd, MPI_DOUBLE, b, nd, MPI_DOUBLE, root, c);
 				if (cr == root && b[(size_t)(cp - 1) * nd] != (cp - 1) * 1000)
 					printf("BAD gather round %d\n", it);
-			} else {
+			} else if (kind == 3) {
 				MPI_Scatter(a, nd, MPI_DOUBLE, b, nd, MPI_DOUBLE, root, c);
 				if (b[0] != root * 1000 + cr * nd)
 					printf("BAD scatter round %d\n", it);
+			} else if (kind == 4) {
+				MPI_Gatherv(a, cnt[cr], MPI_DOUBLE, b, cnt, dsp, MPI_DOUBLE, root, c);
+				if (cr == root && (b[0] != (cp - 1) * 1000 || b[dsp[0]] != 0))
+					printf("BAD gatherv round %d\n", it);
+			} else if (kind == 5) {
+				MPI_Scatterv(a, cnt, dsp, MPI_DOUBLE, b, cnt[cr], MPI_DOUBLE, root, c);
+				if (b[0] != root * 1000 + dsp[cr] || b[cnt[cr] - 1] != root * 1000 + dsp[cr] + cnt[cr] - 1)
+					printf("BAD scatterv round %d\n", it);
+			} else if (kind == 6) {
+				MPI_Scan(a, b, nd, MPI_DOUBLE, MPI_SUM, c);
+				if (b[0] != 1000.0 * cr * (cr + 1) / 2)
+					printf("BAD scan round %d\n", it);
+			} else {
+				MPI_Exscan(a, b, nd, MPI_DOUBLE, MPI_SUM, c);
+				if (cr > 0 && b[0] != 1000.0 * cr * (cr - 1) / 2)
+					printf("BAD exscan round %d\n", it);
 			}
 		}
 		if (send[rank])

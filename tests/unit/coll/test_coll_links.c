@@ -566,6 +566,87 @@ START_TEST(deps_after)
 }
 END_TEST
 
+/* vlcoll_deps on shared links: a rank's result does not change when the
+ * entries of the members it is said not to depend on move (each in turn,
+ * then all at once), on a bus and a star, eager and rendezvous, random
+ * entries, every algorithm, p <= 9; a member whose entry moves no message
+ * (it only receives eager ones) is none: a binomial bcast's leaf on a bus
+ * depends on the root and the inner nodes, not on the other leaves (until
+ * the third session of 2026-11-28 every member: two leaves of bcasts on
+ * two communicators each waited for the other's bound, wmix seed 1 with
+ * eight kinds on a bus). */
+START_TEST(deps_links)
+{
+	static const int topo[2] = { VLCFG_TOPO_BUS, VLCFG_TOPO_STAR };
+	vlcfg_config c;
+	vlcoll_out out[MAXP], ref[MAXP];
+	int64_t entry[MAXP], e[MAXP], b[MAXP * MAXP];
+	int host[MAXP], kind, alg, p, r, j, k, t, eager, fewer = 0;
+	unsigned char m[MAXP * MAXP];
+	uint64_t x = 4242;
+	vlcoll_in in;
+
+	for (r = 0; r < MAXP; r++)
+		host[r] = r;
+	for (r = 0; r < MAXP * MAXP; r++)
+		b[r] = M / 4;
+	for (t = 0; t < 2; t++)
+		for (eager = 0; eager < 2; eager++) {
+			cfg_net(&c, MAXP, topo[t], 0, eager ? 2 * M : 1);
+			for (kind = 0; kind < VL_KIND_N; kind++)
+				for (alg = 1; alg < VLCOLL_ALG_NALGS; alg++) {
+					if (!vlcoll_accepts(kind, alg))
+						continue;
+					for (p = 2; p <= 9; p++) {
+						for (r = 0; r < p; r++) {
+							x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+							entry[r] = (int64_t)(x >> 40) % (20 * LAT);
+						}
+						in = (vlcoll_in){ kind, alg, p, p / 2, host, entry, b, VLCOLL_PLAIN };
+						ck_assert_int_eq(vlcoll_deps(&c, &in, m), 0);
+						ck_assert_int_eq(vlcoll_sim(&c, &in, ref), 0);
+						for (r = 0; r < p; r++) {
+							int nd = 0;
+
+							for (j = 0; j < p; j++)
+								nd += m[r * p + j];
+							fewer += nd < p;
+							for (k = -1; k < p; k++) {
+								if (k >= 0 && m[r * p + k])
+									continue;
+								for (j = 0; j < p; j++)
+									e[j] = m[r * p + j] || (k >= 0 && j != k)
+										       ? entry[j]
+										       : entry[j] + 50 * LAT + j * 777;
+								in.entry = e;
+								ck_assert_int_eq(vlcoll_sim(&c, &in, out), 0);
+								in.entry = entry;
+								ck_assert_msg(out[r].exit == ref[r].exit,
+									      "%s/%s p=%d topo %d eager %d rank %d "
+									      "moved %d: %lld, was %lld",
+									      vl_coll_kind_name(kind),
+									      vlcoll_alg_name(alg), p, t, eager, r, k,
+									      (long long)out[r].exit,
+									      (long long)ref[r].exit);
+							}
+						}
+					}
+				}
+			vlcfg_free(&c);
+		}
+	ck_assert_int_gt(fewer, 100);
+	/* a binomial bcast of 8 from 0 on a bus, eager (0 sends to 4, 2, 1; 4 to
+	 * 6, 5; 2 to 3; 6 to 7): leaf 7 depends on the members that send (0, 2,
+	 * 4, 6: their messages share the bus), not on the other leaves */
+	cfg_net(&c, MAXP, VLCFG_TOPO_BUS, 0, 2 * M);
+	in = (vlcoll_in){ VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL, 8, 0, host, entry, b, VLCOLL_PLAIN };
+	ck_assert_int_eq(vlcoll_deps(&c, &in, m), 0);
+	for (j = 0; j < 8; j++)
+		ck_assert_msg(m[7 * 8 + j] == (j % 2 == 0 || j == 7), "leaf 7 on %d: %d", j, m[7 * 8 + j]);
+	vlcfg_free(&c);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("coll_links");
@@ -580,6 +661,7 @@ int main(void)
 	tcase_add_test(tc, table_same_as_alone);
 	tcase_add_test(tc, table_with_others);
 	tcase_add_test(tc, deps_after);
+	tcase_add_test(tc, deps_links);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
