@@ -1522,9 +1522,15 @@ static int coll_early(rpl *r, int64_t least)
 		int k, waiting = 0, one = -1;
 		size_t q, nb = g->kind == VL_KIND_ALLTOALL ? (size_t)p * (size_t)p : (size_t)p;
 
-		/* (the plain calls only: there the missing members' sizes are
-		 * those of the members in) */
-		if (g->done || g->job || g->nb || g->arrived == p || (g->flags & (VL_TF_V | VL_TF_BLOCK)))
+		/* (the plain calls: there the missing members' sizes are those
+		 * of the members in; a gatherv: a missing member's block leaves
+		 * after its entry, no earlier than least, and changes no exit
+		 * before - a scatterv's root sends the missing members' blocks,
+		 * whose sizes online took from the root's entry) */
+		int vf = (g->flags & VL_TF_V) && !(g->flags & VL_TF_BLOCK) && g->kind == VL_KIND_GATHER;
+
+		if (g->done || g->job || g->nb || g->arrived == p ||
+		    ((g->flags & (VL_TF_V | VL_TF_BLOCK)) && !vf))
 			continue;
 		for (i = 0; i < p; i++)
 			waiting += r->t[i].coll == g && r->t[i].state == BLOCKED && !r->t[i].early;
@@ -1547,7 +1553,8 @@ static int coll_early(rpl *r, int64_t least)
 			if (r->t[i].ncoll > g->k) {
 				k = r->t[i].tid;
 				entry[k] = g->entry[k];
-				if (one >= 0 && g->kind != VL_KIND_ALLTOALL && g->bytes[k] != g->bytes[one])
+				if (!vf && one >= 0 && g->kind != VL_KIND_ALLTOALL &&
+				    g->bytes[k] != g->bytes[one])
 					break; /* (a v form after all) */
 				one = k;
 			}
@@ -1555,8 +1562,11 @@ static int coll_early(rpl *r, int64_t least)
 			continue;
 		for (q = 0; q < nb; q++)
 			bytes[q] = g->bytes[g->kind == VL_KIND_ALLTOALL ? (size_t)one * (size_t)p : (size_t)one];
+		for (i = 0; vf && i < p; i++)
+			if (r->t[i].ncoll > g->k)
+				bytes[r->t[i].tid] = g->bytes[r->t[i].tid];
 		in = (vlcoll_in){ g->kind, r->nw->mpi.coll_alg[g->kind], p, g->root, host, entry,
-				  bytes, VLCOLL_PLAIN };
+				  bytes, vf ? VLCOLL_V : VLCOLL_PLAIN };
 		if (vlcoll_sim(r->nw, &in, out) != 0)
 			continue; /* (coll_run reports it) */
 		for (i = 0; i < p; i++) {
