@@ -1069,7 +1069,8 @@ static vlmpi_coll *scatter_start(const void *sendbuf, int sendcount, int vf, con
 		      vb, nb);
 	free(vb);
 	if (c)
-		*rc = scatter_data(c, sendbuf, sendcount, vf ? sendcounts : NULL, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, 2);
+		*rc = scatter_data(c, sendbuf, sendcount, vf ? sendcounts : NULL, displs, sendtype,
+				   recvbuf, recvcount, recvtype, root, comm, 2);
 	return c;
 }
 
