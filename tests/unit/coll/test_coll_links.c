@@ -507,6 +507,68 @@ START_TEST(table_with_others)
 }
 END_TEST
 
+/* The cases of the property tests below: on each topology of topo[0..nt),
+ * eager and rendezvous, every kind and algorithm, p = 2..9, blocks of M / 4,
+ * random entries (from seed): fn(c, in, what, arg), what naming the case. */
+typedef void case_fn(const vlcfg_config *c, vlcoll_in *in, const char *what, void *arg);
+
+static void each_case(const int *topo, int nt, uint64_t seed, case_fn *fn, void *arg)
+{
+	vlcfg_config c;
+	int64_t entry[MAXP], b[MAXP * MAXP];
+	int host[MAXP], kind, alg, p, r, t, eager;
+	char what[96];
+	vlcoll_in in;
+
+	for (r = 0; r < MAXP; r++)
+		host[r] = r;
+	for (r = 0; r < MAXP * MAXP; r++)
+		b[r] = M / 4;
+	for (t = 0; t < nt; t++)
+		for (eager = 0; eager < 2; eager++) {
+			cfg_net(&c, MAXP, topo[t], 0, eager ? 2 * M : 1);
+			for (kind = 0; kind < VL_KIND_N; kind++)
+				for (alg = 1; alg < VLCOLL_ALG_NALGS; alg++) {
+					if (!vlcoll_accepts(kind, alg))
+						continue;
+					for (p = 2; p <= 9; p++) {
+						for (r = 0; r < p; r++) {
+							seed = seed * 6364136223846793005ULL +
+							       1442695040888963407ULL;
+							entry[r] = (int64_t)(seed >> 40) % (20 * LAT);
+						}
+						snprintf(what, sizeof what, "%s/%s p=%d topo %d eager %d",
+							 vl_coll_kind_name(kind), vlcoll_alg_name(alg), p,
+							 topo[t], eager);
+						in = (vlcoll_in){ kind, alg, p, p / 2, host, entry, b,
+								  VLCOLL_PLAIN };
+						fn(&c, &in, what, arg);
+					}
+				}
+			vlcfg_free(&c);
+		}
+}
+
+/* deps_after's case: *arg counts the members said to come after. */
+static void after_case(const vlcfg_config *c, vlcoll_in *in, const char *what, void *arg)
+{
+	vlcoll_out out[MAXP];
+	unsigned char m[MAXP * MAXP], d[MAXP * MAXP];
+	int p = in->p, r, j;
+
+	ck_assert_int_eq(vlcoll_deps_after(c, in, m), 0);
+	ck_assert_int_eq(vlcoll_deps(c, in, d), 0);
+	ck_assert_int_eq(vlcoll_sim(c, in, out), 0);
+	for (r = 0; r < p; r++)
+		for (j = 0; j < p; j++) {
+			ck_assert(!m[r * p + j] || d[r * p + j]);
+			*(int *)arg += m[r * p + j] && j != r;
+			ck_assert_msg(!m[r * p + j] || out[r].exit >= in->entry[j],
+				      "%s: rank %d leaves at %lld, before rank %d enters at %lld", what,
+				      r, (long long)out[r].exit, j, (long long)in->entry[j]);
+		}
+}
+
 /* vlcoll_deps_after: a rank's exit is no earlier than the entry of every
  * member it is said to come after, on a bus, a star and without a
  * [topology], eager and rendezvous, random entries, every algorithm, p <=
@@ -517,54 +579,45 @@ END_TEST
 START_TEST(deps_after)
 {
 	static const int topo[3] = { VLCFG_TOPO_BUS, VLCFG_TOPO_STAR, VLCFG_TOPO_NONE };
-	vlcfg_config c;
-	vlcoll_out out[MAXP];
-	int64_t entry[MAXP], b[MAXP * MAXP];
-	int host[MAXP], kind, alg, p, r, j, t, eager, after = 0;
-	unsigned char m[MAXP * MAXP], d[MAXP * MAXP];
-	uint64_t x = 777;
-	vlcoll_in in;
+	int after = 0;
 
-	for (r = 0; r < MAXP; r++)
-		host[r] = r;
-	for (r = 0; r < MAXP * MAXP; r++)
-		b[r] = M / 4;
-	for (t = 0; t < 3; t++)
-		for (eager = 0; eager < 2; eager++) {
-			cfg_net(&c, MAXP, topo[t], 0, eager ? 2 * M : 1);
-			for (kind = 0; kind < VL_KIND_N; kind++)
-				for (alg = 1; alg < VLCOLL_ALG_NALGS; alg++) {
-					if (!vlcoll_accepts(kind, alg))
-						continue;
-					for (p = 2; p <= 9; p++) {
-						for (r = 0; r < p; r++) {
-							x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-							entry[r] = (int64_t)(x >> 40) % (20 * LAT);
-						}
-						in = (vlcoll_in){ kind, alg, p, p / 2, host, entry, b, VLCOLL_PLAIN };
-						ck_assert_int_eq(vlcoll_deps_after(&c, &in, m), 0);
-						ck_assert_int_eq(vlcoll_deps(&c, &in, d), 0);
-						ck_assert_int_eq(vlcoll_sim(&c, &in, out), 0);
-						for (r = 0; r < p; r++)
-							for (j = 0; j < p; j++) {
-								ck_assert(!m[r * p + j] || d[r * p + j]);
-								after += m[r * p + j] && j != r;
-								ck_assert_msg(!m[r * p + j] || out[r].exit >= entry[j],
-									      "%s/%s p=%d topo %d eager %d: rank %d "
-									      "leaves at %lld, before rank %d enters "
-									      "at %lld",
-									      vl_coll_kind_name(kind),
-									      vlcoll_alg_name(alg), p, t, eager, r,
-									      (long long)out[r].exit, j,
-									      (long long)entry[j]);
-							}
-					}
-				}
-			vlcfg_free(&c);
-		}
+	each_case(topo, 3, 777, after_case, &after);
 	ck_assert_int_gt(after, 1000);
 }
 END_TEST
+
+/* deps_links's case: *arg counts the ranks that depend on fewer than all. */
+static void links_case(const vlcfg_config *c, vlcoll_in *in, const char *what, void *arg)
+{
+	vlcoll_out out[MAXP], ref[MAXP];
+	int64_t e[MAXP];
+	const int64_t *entry = in->entry;
+	unsigned char m[MAXP * MAXP];
+	int p = in->p, r, j, k;
+
+	ck_assert_int_eq(vlcoll_deps(c, in, m), 0);
+	ck_assert_int_eq(vlcoll_sim(c, in, ref), 0);
+	for (r = 0; r < p; r++) {
+		int nd = 0;
+
+		for (j = 0; j < p; j++)
+			nd += m[r * p + j];
+		*(int *)arg += nd < p;
+		/* each independent one moved, then all of them */
+		for (k = -1; k < p; k++) {
+			if (k >= 0 && m[r * p + k])
+				continue;
+			for (j = 0; j < p; j++)
+				e[j] = m[r * p + j] || (k >= 0 && j != k) ? entry[j]
+									  : entry[j] + 50 * LAT + j * 777;
+			in->entry = e;
+			ck_assert_int_eq(vlcoll_sim(c, in, out), 0);
+			in->entry = entry;
+			ck_assert_msg(out[r].exit == ref[r].exit, "%s rank %d moved %d: %lld, was %lld",
+				      what, r, k, (long long)out[r].exit, (long long)ref[r].exit);
+		}
+	}
+}
 
 /* vlcoll_deps on shared links: a rank's result does not change when the
  * entries of the members it is said not to depend on move (each in turn,
@@ -579,70 +632,26 @@ START_TEST(deps_links)
 {
 	static const int topo[2] = { VLCFG_TOPO_BUS, VLCFG_TOPO_STAR };
 	vlcfg_config c;
-	vlcoll_out out[MAXP], ref[MAXP];
-	int64_t entry[MAXP], e[MAXP], b[MAXP * MAXP];
-	int host[MAXP], kind, alg, p, r, j, k, t, eager, fewer = 0;
-	unsigned char m[MAXP * MAXP];
-	uint64_t x = 4242;
+	int64_t entry[8] = { 0 }, b[8];
+	int host[8], j, fewer = 0;
+	unsigned char m[64];
 	vlcoll_in in;
 
-	for (r = 0; r < MAXP; r++)
-		host[r] = r;
-	for (r = 0; r < MAXP * MAXP; r++)
-		b[r] = M / 4;
-	for (t = 0; t < 2; t++)
-		for (eager = 0; eager < 2; eager++) {
-			cfg_net(&c, MAXP, topo[t], 0, eager ? 2 * M : 1);
-			for (kind = 0; kind < VL_KIND_N; kind++)
-				for (alg = 1; alg < VLCOLL_ALG_NALGS; alg++) {
-					if (!vlcoll_accepts(kind, alg))
-						continue;
-					for (p = 2; p <= 9; p++) {
-						for (r = 0; r < p; r++) {
-							x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-							entry[r] = (int64_t)(x >> 40) % (20 * LAT);
-						}
-						in = (vlcoll_in){ kind, alg, p, p / 2, host, entry, b, VLCOLL_PLAIN };
-						ck_assert_int_eq(vlcoll_deps(&c, &in, m), 0);
-						ck_assert_int_eq(vlcoll_sim(&c, &in, ref), 0);
-						for (r = 0; r < p; r++) {
-							int nd = 0;
-
-							for (j = 0; j < p; j++)
-								nd += m[r * p + j];
-							fewer += nd < p;
-							for (k = -1; k < p; k++) {
-								if (k >= 0 && m[r * p + k])
-									continue;
-								for (j = 0; j < p; j++)
-									e[j] = m[r * p + j] || (k >= 0 && j != k)
-										       ? entry[j]
-										       : entry[j] + 50 * LAT + j * 777;
-								in.entry = e;
-								ck_assert_int_eq(vlcoll_sim(&c, &in, out), 0);
-								in.entry = entry;
-								ck_assert_msg(out[r].exit == ref[r].exit,
-									      "%s/%s p=%d topo %d eager %d rank %d "
-									      "moved %d: %lld, was %lld",
-									      vl_coll_kind_name(kind),
-									      vlcoll_alg_name(alg), p, t, eager, r, k,
-									      (long long)out[r].exit,
-									      (long long)ref[r].exit);
-							}
-						}
-					}
-				}
-			vlcfg_free(&c);
-		}
+	each_case(topo, 2, 4242, links_case, &fewer);
 	ck_assert_int_gt(fewer, 100);
 	/* a binomial bcast of 8 from 0 on a bus, eager (0 sends to 4, 2, 1; 4 to
 	 * 6, 5; 2 to 3; 6 to 7): leaf 7 depends on the members that send (0, 2,
 	 * 4, 6: their messages share the bus), not on the other leaves */
+	for (j = 0; j < 8; j++) {
+		host[j] = j;
+		b[j] = M / 4;
+	}
 	cfg_net(&c, MAXP, VLCFG_TOPO_BUS, 0, 2 * M);
 	in = (vlcoll_in){ VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL, 8, 0, host, entry, b, VLCOLL_PLAIN };
 	ck_assert_int_eq(vlcoll_deps(&c, &in, m), 0);
 	for (j = 0; j < 8; j++)
-		ck_assert_msg(m[7 * 8 + j] == (j % 2 == 0 || j == 7), "leaf 7 on %d: %d", j, m[7 * 8 + j]);
+		ck_assert_msg(m[7 * 8 + j] == (j % 2 == 0 || j == 7), "leaf 7 on %d: %d", j,
+			      m[7 * 8 + j]);
 	vlcfg_free(&c);
 }
 END_TEST
