@@ -67,12 +67,16 @@ $(G)/%.o: $(G)/%.c
 
 # the builds of `make check` use every processor (JOBS); the tests run one at a time
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+# each step's time is printed at its end ("-- make check: STEP: N s")
 check: deps
-	$(MAKE) -j$(JOBS) all $(UNIT_BIN) $(CHECK_BIN)
-	$(MAKE) check-unit
-	$(MAKE) check-golden
-	$(MAKE) check-e2e
-	$(MAKE) check-asan
+	@set -e; t00=$$(date +%s); step() { t0=$$(date +%s); n=$$1; shift; "$$@"; \
+	  echo "-- make check: $$n: $$(($$(date +%s) - t0)) s (total $$(($$(date +%s) - t00)) s)"; }; \
+	step build $(MAKE) -j$(JOBS) all $(UNIT_BIN) $(CHECK_BIN); \
+	step unit $(MAKE) check-unit; \
+	step golden $(MAKE) check-golden; \
+	step e2e $(MAKE) check-e2e; \
+	step asan-build $(MAKE) -j$(JOBS) $(ASAN_VARS) check-asan-build; \
+	step asan-tests $(MAKE) $(ASAN_VARS) check-asan-inner
 
 check-unit: all $$(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; CK_FORK=yes $$t; done
@@ -88,9 +92,10 @@ ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 # every C file of the project built with AddressSanitizer and UBSan (virtual order
 # for MPI through order_remote: test_order_mpi with rank 0 on the board and the
 # others through the board server, whose threads run the same board code for them)
+ASAN_VARS = B=build-asan SAN="$(ASAN_FLAGS)" CFLAGS="-O1 -g"
 check-asan:
-	$(MAKE) -j$(JOBS) B=build-asan SAN="$(ASAN_FLAGS)" CFLAGS="-O1 -g" check-asan-build
-	$(MAKE) B=build-asan SAN="$(ASAN_FLAGS)" CFLAGS="-O1 -g" check-asan-inner
+	$(MAKE) -j$(JOBS) $(ASAN_VARS) check-asan-build
+	$(MAKE) $(ASAN_VARS) check-asan-inner
 
 check-asan-build: all $$(UNIT_BIN) $(B)/tests/mpi_exact $(B)/tests/collsim $(B)/tests/gate_order
 

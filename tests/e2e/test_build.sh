@@ -94,4 +94,14 @@ for part in "engine and collectives:$core" \
 	out=$("$TOP/tests/tools/cycles.sh" ${part#*:} 2>&1)
 	if [ $? = 0 ]; then ok "$name: $out"; else fail "$name: $out"; fi
 done
+# ... and it finds one: two files that use each other
+printf 'void vlcyc_b(void);\nvoid vlcyc_a(void) { vlcyc_b(); }\n' > "$WORK/cyc_a.c"
+printf 'void vlcyc_a(void);\nvoid vlcyc_b(void) { vlcyc_a(); }\n' > "$WORK/cyc_b.c"
+cc -c -o "$WORK/cyc_a.o" "$WORK/cyc_a.c" && cc -c -o "$WORK/cyc_b.o" "$WORK/cyc_b.c"
+out=$("$TOP/tests/tools/cycles.sh" "$WORK/cyc_a.o" "$WORK/cyc_b.o" 2>&1)
+assert_eq "cycles.sh: two files using each other: exit status" 1 $?
+case $out in
+*cyc_a.o*cyc_b.o* | *cyc_b.o*cyc_a.o*) ok "cycles.sh names both files" ;;
+*) fail "cycles.sh: $out" ;;
+esac
 e2e_summary

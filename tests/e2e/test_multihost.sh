@@ -18,6 +18,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 F="$HERE/farm"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
+# ranks on two hosts: TCP between them (lib.sh leaves it out)
+export OMPI_MCA_btl=self,vader,tcp
 
 skip() {
 	ok "skipped: $1"

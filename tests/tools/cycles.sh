@@ -7,12 +7,13 @@
 set -eu
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vlcycles.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-for o in "$@"; do
-	nm -g --defined-only "$o" 2>/dev/null | awk -v o="$o" 'NF >= 3 && $3 ~ /^(vl|VL)/ { print $3, o }'
-done | sort -u > "$tmp/def"
-for o in "$@"; do
-	nm -u "$o" 2>/dev/null | awk -v o="$o" '$NF ~ /^(vl|VL)/ { print $NF, o }'
-done | sort -u > "$tmp/use"
+# one nm for all the objects (-A: each line starts with "OBJ:")
+syms() {
+	nm -A "$@" 2>/dev/null | awk '{ o = $1; sub(/:[^:]*$/, "", o) }
+		NF >= 3 && $NF ~ /^(vl|VL)/ { print $NF, o }' | sort -u
+}
+syms -g --defined-only "$@" > "$tmp/def"
+syms -u "$@" > "$tmp/use"
 # pairs "definer user" (sorted input: join on the symbol)
 join "$tmp/def" "$tmp/use" | awk '$2 != $3 { print $2, $3 }' | sort -u > "$tmp/edges"
 n=$(wc -l < "$tmp/edges")
