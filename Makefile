@@ -73,7 +73,7 @@ check: deps
 	  echo "-- make check: $$n: $$(($$(date +%s) - t0)) s (total $$(($$(date +%s) - t00)) s)"; }; \
 	step build $(MAKE) -j$(JOBS) all $(UNIT_BIN) $(CHECK_BIN); \
 	step unit $(MAKE) check-unit; \
-	step golden $(MAKE) check-golden; \
+	step golden $(MAKE) -j$(JOBS) -Otarget check-golden; \
 	step e2e $(MAKE) check-e2e; \
 	step asan-build $(MAKE) -j$(JOBS) $(ASAN_VARS) check-asan-build; \
 	step asan-tests $(MAKE) $(ASAN_VARS) check-asan-inner
@@ -101,7 +101,7 @@ check-asan-build: all $$(UNIT_BIN) $(B)/tests/mpi_exact $(B)/tests/collsim $(B)/
 
 check-asan-inner: all $$(UNIT_BIN) $(B)/tests/mpi_exact $(B)/tests/collsim $(B)/tests/gate_order
 	@set -e; for t in $(UNIT_BIN); do echo "== (asan) $$t"; CK_FORK=no $$t; done
-	$(MAKE) B=$(B) SAN="$(SAN)" CFLAGS="$(CFLAGS)" check-golden check-fuzz
+	$(MAKE) -j$(JOBS) -Otarget B=$(B) SAN="$(SAN)" CFLAGS="$(CFLAGS)" check-fuzz check-golden
 	ASAN_OPTIONS=detect_leaks=0 VLCC_CC="$(CC) $(SAN)" VL_SANITIZED=1 tests/e2e/run-all.sh $(B) pingpong semantics order order_remote mpi pvm_encodings cpugate
 
 demo: deps

@@ -22,20 +22,17 @@ $(B)/vlpost: $$(VLPOST_OBJ) $$(UTIL_OBJ) $(B)/libvlayer-core.a
 
 UNIT_BIN += $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(wildcard tests/unit/postproc/test_*.c))
 
-.PHONY: check-golden-post
-check-golden-post: $(B)/vlpost $(B)/tests/mktrace
-	@tests/golden/run-trf.sh $(B)
-	@tests/golden/run-stats.sh $(B)
-	@tests/golden/run-paje.sh $(B)
-	@tests/golden/run-scaling.sh $(B)
-	@tests/golden/run-svg.sh $(B)
-	@tests/golden/run-otf2.sh $(B)
-GOLDEN += check-golden-post
+# one target per converter's golden files (make -j runs them side by side)
+GOLDEN_POST = trf stats paje scaling svg otf2
+.PHONY: $(GOLDEN_POST:%=check-golden-%)
+$(GOLDEN_POST:%=check-golden-%): check-golden-%: $(B)/vlpost $(B)/tests/mktrace
+	@tests/golden/run-$*.sh $(B)
+GOLDEN += $(GOLDEN_POST:%=check-golden-%)
 
 # the fuzz drivers of the trace reader and every converter
 FUZZ_ITER ?= 4000
 FUZZ_OTF2_ITER ?= 300
-FUZZ += check-fuzz-trace
+FUZZ += $(if $(OTF2_LIBS),check-fuzz-trace-otf2) check-fuzz-trace
 $(B)/tests/fuzz_trace: tests/fuzz/fuzz_trace.c $$(POST_OBJ) $$(UTIL_OBJ) $(B)/libvlayer-core.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALLCFLAGS) -DVL_FUZZ_STANDALONE -DSRCDIR='"$(CURDIR)"' -o $@ $^ $(INIH_LIBS) -lm
@@ -43,7 +40,9 @@ $(B)/tests/fuzz_trace: tests/fuzz/fuzz_trace.c $$(POST_OBJ) $$(UTIL_OBJ) $(B)/li
 $(B)/tests/fuzz_trace_otf2: tests/fuzz/fuzz_trace.c $$(filter-out $(B)/postproc/otf2.o,$$(POST_OBJ)) $(B)/postproc/otf2_lib.o $$(UTIL_OBJ) $(B)/libvlayer-core.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -DVL_HAVE_OTF2 -DVL_FUZZ_OTF2_ONLY $(ALLCFLAGS) -DVL_FUZZ_STANDALONE -DSRCDIR='"$(CURDIR)"' -o $@ $^ $(OTF2_LIBS) $(INIH_LIBS) -lm
-.PHONY: check-fuzz-trace
-check-fuzz-trace: $(B)/tests/fuzz_trace $(if $(OTF2_LIBS),$(B)/tests/fuzz_trace_otf2)
+.PHONY: check-fuzz-trace check-fuzz-trace-otf2
+check-fuzz-trace: $(B)/tests/fuzz_trace
 	$(B)/tests/fuzz_trace $(FUZZ_ITER)
-	$(if $(OTF2_LIBS),$(B)/tests/fuzz_trace_otf2 $(FUZZ_OTF2_ITER),@echo "fuzz_trace_otf2: skipped (no OTF2: pkg-config otf2 fails)")
+	$(if $(OTF2_LIBS),,@echo "fuzz_trace_otf2: skipped (no OTF2: pkg-config otf2 fails)")
+check-fuzz-trace-otf2: $(B)/tests/fuzz_trace_otf2
+	$(B)/tests/fuzz_trace_otf2 $(FUZZ_OTF2_ITER)
