@@ -10,15 +10,10 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/vlayer-e2e.XXXXXX")
 # Open MPI's start-up, the larger part of a small test run's time (8 ranks on
 # 2 CPUs: 0.9 s, with these 0.65 s): the components a run on this one host
 # uses anyway (ob1 over shared memory; UCX and TCP are not tried), PMIx's
-# plain key store.  And no sched_yield in each MPI progress call that finds
-# nothing (Open MPI's default when a host is oversubscribed, as here): the
-# layer polls MPI several times per call of a polling program, and hpcc
-# under vlrun takes half the time without (26 s -> 12 s).  Neither changes
-# a virtual time.  A test's own --mca (the emulated cluster: btl tcp,
-# mpi_yield_when_idle 1) wins.
+# plain key store.  Neither changes a virtual time.  A test's own --mca (the
+# emulated cluster: btl tcp) wins.
 export OMPI_MCA_pml=${OMPI_MCA_pml:-ob1} OMPI_MCA_btl=${OMPI_MCA_btl:-self,vader}
 export PMIX_MCA_gds=${PMIX_MCA_gds:-hash}
-export OMPI_MCA_mpi_yield_when_idle=${OMPI_MCA_mpi_yield_when_idle:-0}
 
 # mpi_env: what every MPI test needs - mpirun as root and oversubscribed; PRE
 # is vlrun's option for the program: it is linked with the layer, and
