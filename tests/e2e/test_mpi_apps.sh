@@ -11,12 +11,6 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TOP_DIR=$(cd "$HERE/../.." && pwd)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
-# no sched_yield in each MPI progress call that finds nothing (Open MPI's
-# default on an oversubscribed host): hpcc polls (MPI_Testany), the layer
-# polls MPI several times per such call, and hpcc under vlrun takes half
-# the real time without it (26 s -> 12 s).  For all the tests it was slower
-# (spinning ranks keep the CPUs), and vlcalib's sharing fit went wrong.
-export OMPI_MCA_mpi_yield_when_idle=0
 cd "$WORK" || exit 1
 
 if command -v NPopenmpi > /dev/null; then
