@@ -65,7 +65,8 @@ $(B)/%.o: %.c
 $(G)/%.o: $(G)/%.c
 	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(ALLCFLAGS) -fPIC -c $< -o $@
 
-# the builds of `make check` use every processor (JOBS); the tests run one at a time
+# the builds of `make check` use every processor (JOBS), and so do the golden files and
+# fuzz drivers; the end-to-end tests run as tests/e2e/run-all.sh says
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 # each step's time is printed at its end ("-- make check: STEP: N s")
 check: deps
