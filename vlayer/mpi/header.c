@@ -92,17 +92,18 @@ void vlmpi_header_drain(void)
 {
 	MPI_Status st;
 	vlmpi_hdr h;
-	int flag;
+	int flag, was = vlmpi_quiet_begin();
 
 	for (;;) {
 		flag = 0;
 		PMPI_Iprobe(MPI_ANY_SOURCE, 0, hdr_comm, &flag, &st);
 		if (!flag)
-			return;
+			break;
 		PMPI_Recv(&h, sizeof h, MPI_BYTE, st.MPI_SOURCE, 0, hdr_comm, MPI_STATUS_IGNORE);
 		if (header_in(st.MPI_SOURCE, &h))
 			stash_push(st.MPI_SOURCE, &h);
 	}
+	vlmpi_quiet_end(was);
 }
 
 int vlmpi_header_first(int src, uint64_t cid, int tag, vlmpi_hdr *out)

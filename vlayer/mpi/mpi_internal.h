@@ -120,6 +120,10 @@ void vlmpi_header_get(int src, uint64_t cid, int tag, vlmpi_hdr *out, int peek);
 /* Takes every header that has really arrived into the stashes (without
  * blocking). */
 void vlmpi_header_drain(void);
+/* the layer's own looks at MPI without Open MPI's yields (yield.c): begin
+ * returns what end restores */
+int vlmpi_quiet_begin(void);
+void vlmpi_quiet_end(int was);
 /* The first header stashed from world rank src on communicator cid whose tag
  * matches tag (MPI_ANY_TAG: any), into *out; 0 if there is none. */
 int vlmpi_header_first(int src, uint64_t cid, int tag, vlmpi_hdr *out);

@@ -243,9 +243,12 @@ void vlmpi_progress(void)
 	int flag;
 	MPI_Status st;
 
+	int was;
+
 	vlmpi_copies_progress(0);
 	if (!vlmpi_n_watch)
 		return;
+	was = vlmpi_quiet_begin();
 	for (i = 0; i < rq_cap && vlmpi_n_watch; i++) {
 		vlmpi_req *v = rq[i];
 		if (!v || v->kind != VLMPI_REQ_RECV || !v->active || v->hdr_ready ||
@@ -253,9 +256,13 @@ void vlmpi_progress(void)
 			continue; /* (the real request of that one is never started) */
 		flag = 0;
 		PMPI_Request_get_status(v->req, &flag, &st);
-		if (flag)
+		if (flag) { /* (which may wait for its header: Open MPI's setting) */
+			vlmpi_quiet_end(was);
 			vlmpi_recv_header(v, &st);
+			was = vlmpi_quiet_begin();
+		}
 	}
+	vlmpi_quiet_end(was);
 }
 
 static void stall_check(int coll_only);
