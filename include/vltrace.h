@@ -82,15 +82,25 @@ enum vl_ev {
 	                     t4 = the request number of its VL_EV_SEND */
 	VL_EV_SLEEP = 13, /* the program slept (nanosleep, usleep, sleep, clock_nanosleep):
 	                     t0, t1; [t0,t1] is waiting */
-	VL_EV_ICOLL = 14  /* a nonblocking collective started (since 2026-11-27): tag =
+	VL_EV_ICOLL = 14, /* a nonblocking collective started (since 2026-11-27): tag =
 	                     VL_COLL_MPI + kind, t0 = t1 = the call, t3 = number of
 	                     members, bytes, peer = root tid or -1, seq = its key (1, 2,
 	                     ... per task; its VL_TF_NB COLL record, at its completion,
 	                     has the same); flags & VL_TF_SHARED: its messages may share
 	                     the [topology]'s links (collectives = shared, the board
 	                     took its floor) */
+	VL_EV_BLOCKS = 15 /* the block of each member of a scatterv, on its root's trace
+	                     right after the record of its entry (the VL_EV_COLL of a
+	                     blocking one, the VL_EV_ICOLL of a nonblocking one; since
+	                     2026-11-28, where the root's entry carried them online):
+	                     t0 = t1 = that record's t1, peer = the first member
+	                     (0, 4, 8, ...), tag = how many here (1 to 4), bytes, t2,
+	                     t3, t4 = their blocks in bytes, seq = the key of that
+	                     record (0: a blocking one).  Readers that do not need
+	                     them skip them */
 };
-#define VL_EV_LAST VL_EV_ICOLL
+#define VL_EV_LAST VL_EV_BLOCKS
+#define VL_BLOCKS_PER_REC 4
 
 enum vl_coll { VL_COLL_BARRIER = 1, VL_COLL_BCAST, VL_COLL_REDUCE, VL_COLL_GATHER,
 	       VL_COLL_SCATTER, VL_COLL_JOIN, VL_COLL_LEAVE,

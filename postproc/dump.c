@@ -20,7 +20,7 @@ static const char usage_dump[] =
 	"then one line per record:\n"
 	"  TID TYPE FLAGS PEER TAG SEQ BYTES T0 T1 T2 T3 T4 [TEXT]\n"
 	"TYPE: start end send recv compute mark spawn probe coll param irecv wait\n"
-	"sleep icoll (include/vltrace.h says what each field holds for each\n"
+	"sleep icoll blocks (include/vltrace.h says what each field holds for each\n"
 	"type); FLAGS in decimal; times in virtual ns; TEXT (marks, parameters) with\n"
 	"spaces as _.\n"
 	"Exit status: 0 ok, 2 bad usage or an invalid file (the records before the\n"
@@ -30,7 +30,7 @@ static const char *type_name(int t)
 {
 	static const char *const n[] = { "?",     "start", "end",   "send",  "recv",
 					 "compute", "mark", "spawn", "probe", "coll",
-					 "param", "irecv", "wait", "sleep", "icoll" };
+					 "param", "irecv", "wait", "sleep", "icoll", "blocks" };
 	return t > 0 && t <= VL_EV_LAST ? n[t] : "?";
 }
 

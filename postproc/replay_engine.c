@@ -67,6 +67,8 @@ typedef struct rcoll {
 	struct rpl *r;
 	unsigned flags;       /* the call made: VL_TF_V, VL_TF_BLOCK (any member's) */
 	int64_t *entry, *bytes;
+	int64_t *vblk;        /* a scatterv's blocks, from its root's VL_EV_BLOCKS (NULL:
+				 the root not in yet, or a trace without them) */
 	int64_t *eexit;       /* the exit of a member let go early (coll_early), else -1 */
 	vlcoll_out *out;
 	struct rcoll *next;
@@ -1087,6 +1089,7 @@ static void coll_free(rpl *r, rcoll *g)
 	vlcoll_job_free(g->job);
 	free(g->entry);
 	free(g->bytes);
+	free(g->vblk);
 	free(g->eexit);
 	free(g->out);
 	free(g);
@@ -1219,6 +1222,32 @@ static int coll_run(rpl *r, rcoll *g)
 	return 0;
 }
 
+/* The blocks of scatterv g whose root t arrives (record c): from the
+ * VL_EV_BLOCKS records right after c, if every member's is there.  0, or -1
+ * out of memory. */
+static int coll_vblocks(rtask *t, rcoll *g, const vl_trec *c, int p)
+{
+	vl_trec x;
+	uint64_t k;
+	int j, got = 0;
+
+	for (k = 0; t->src->peek(t->src->ctx, k, &x) == 1 && x.type == VL_EV_BLOCKS &&
+		    x.seq == (c->type == VL_EV_ICOLL ? c->seq : 0);
+	     k++) {
+		int64_t b[VL_BLOCKS_PER_REC] = { x.u.v.bytes, x.u.v.t2, x.u.v.t3, x.u.v.t4 };
+
+		if (!g->vblk && !(g->vblk = malloc(sizeof(int64_t) * (size_t)p)))
+			return -1;
+		for (j = 0; j < x.tag && x.peer + j < p; j++, got++)
+			g->vblk[x.peer + j] = b[j];
+	}
+	if (got != p) { /* (not every member's: as a trace without them) */
+		free(g->vblk);
+		g->vblk = NULL;
+	}
+	return 0;
+}
+
 /* Member t of a world collective arrives (record c, kind): its entry and
  * bytes; NULL: out of memory.  (The caller counts it in g->arrived.) */
 static rcoll *coll_arrive(rpl *r, rtask *t, const vl_trec *c, int kind, int64_t entry, int nb)
@@ -1231,6 +1260,9 @@ static rcoll *coll_arrive(rpl *r, rtask *t, const vl_trec *c, int kind, int64_t 
 	g->nb |= nb;
 	g->entry[rank] = entry;
 	g->flags |= c->flags & (VL_TF_V | VL_TF_BLOCK);
+	if (kind == VL_KIND_SCATTER && (c->flags & VL_TF_V) && rank == g->root && !g->vblk &&
+	    coll_vblocks(t, g, c, p) < 0)
+		return NULL;
 	if (kind == VL_KIND_ALLTOALL)
 		for (k = 0; k < p; k++)
 			g->bytes[(size_t)rank * (size_t)p + (size_t)k] = c->u.v.bytes;
@@ -1526,11 +1558,14 @@ static int coll_early(rpl *r, int64_t least)
 		 * of the members in; a gatherv: a missing member's block leaves
 		 * after its entry, no earlier than least, and changes no exit
 		 * before - a scatterv's root sends the missing members' blocks,
-		 * whose sizes online took from the root's entry) */
+		 * whose sizes online took from the root's entry: here from its
+		 * VL_EV_BLOCKS, sv) */
 		int vf = (g->flags & VL_TF_V) && !(g->flags & VL_TF_BLOCK) && g->kind == VL_KIND_GATHER;
+		int sv = (g->flags & VL_TF_V) && !(g->flags & VL_TF_BLOCK) &&
+			 g->kind == VL_KIND_SCATTER && g->vblk;
 
 		if (g->done || g->job || g->nb || g->arrived == p ||
-		    ((g->flags & (VL_TF_V | VL_TF_BLOCK)) && !vf))
+		    ((g->flags & (VL_TF_V | VL_TF_BLOCK)) && !vf && !sv))
 			continue;
 		for (i = 0; i < p; i++)
 			waiting += r->t[i].coll == g && r->t[i].state == BLOCKED && !r->t[i].early;
@@ -1553,7 +1588,7 @@ static int coll_early(rpl *r, int64_t least)
 			if (r->t[i].ncoll > g->k) {
 				k = r->t[i].tid;
 				entry[k] = g->entry[k];
-				if (!vf && one >= 0 && g->kind != VL_KIND_ALLTOALL &&
+				if (!vf && !sv && one >= 0 && g->kind != VL_KIND_ALLTOALL &&
 				    g->bytes[k] != g->bytes[one])
 					break; /* (a v form after all) */
 				one = k;
@@ -1565,8 +1600,10 @@ static int coll_early(rpl *r, int64_t least)
 		for (i = 0; vf && i < p; i++)
 			if (r->t[i].ncoll > g->k)
 				bytes[r->t[i].tid] = g->bytes[r->t[i].tid];
+		for (i = 0; sv && i < p; i++)
+			bytes[i] = g->vblk[i];
 		in = (vlcoll_in){ g->kind, r->nw->mpi.coll_alg[g->kind], p, g->root, host, entry,
-				  bytes, vf ? VLCOLL_V : VLCOLL_PLAIN };
+				  bytes, vf || sv ? VLCOLL_V : VLCOLL_PLAIN };
 		if (vlcoll_sim(r->nw, &in, out) != 0)
 			continue; /* (coll_run reports it) */
 		for (i = 0; i < p; i++) {

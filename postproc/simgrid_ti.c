@@ -223,7 +223,8 @@ void vlpost_sg_ti_rec(vlpost_sg_ti *t, const vl_trec *r, FILE *out)
 	const vlpost_sg_req *q;
 	int p;
 
-	if (r->type == VL_EV_MARK || r->type == VL_EV_PARAM || r->type == VL_EV_START)
+	if (r->type == VL_EV_MARK || r->type == VL_EV_PARAM || r->type == VL_EV_START ||
+	    r->type == VL_EV_BLOCKS)
 		return;
 	/* computation: the gap before the record (VL_EV_COMPUTE is one too) */
 	if (r->u.v.t0 > t->cur) {

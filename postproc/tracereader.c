@@ -374,6 +374,16 @@ static int tf_check_type(vlpost_tfile *f, vl_trec *r)
 	case VL_EV_PARAM:
 		r->u.m.text[sizeof r->u.m.text - 1] = '\0';
 		return 0;
+	case VL_EV_BLOCKS:
+		if (r->u.v.t1 != r->u.v.t0 || r->peer < 0 || r->peer % VL_BLOCKS_PER_REC ||
+		    r->tag < 1 || r->tag > VL_BLOCKS_PER_REC)
+			return tf_fail(f, VL_TR_ECORRUPT,
+				       "record %llu: a scatterv's blocks with a duration, or "
+				       "members %d + %d", i, r->peer, r->tag);
+		return tf_check_bytes(f, r->u.v.bytes) < 0 || tf_check_bytes(f, r->u.v.t2) < 0 ||
+				       tf_check_bytes(f, r->u.v.t3) < 0 || tf_check_bytes(f, r->u.v.t4) < 0
+			       ? -1
+			       : 0;
 	case VL_EV_COMPUTE:
 	case VL_EV_SPAWN:
 		return 0;

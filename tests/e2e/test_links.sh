@@ -570,13 +570,17 @@ beside_hog wmix3-bus6 6 bus6 "$WORK/wmix" 20 3
 # scatterv's root timed its blocks as its own size, differing from its
 # replay in seed 1 - the fixes came with the v forms' early path; seed 4
 # on the bus differed from its replay, which held a gatherv's members until
-# every member was in.  Seed 2 still differs there (a scatterv's root:
-# README, Known limits))
-for x in 1-none6 2-none6 1-bus6 3-bus6 4-bus6; do
+# every member was in.  Seed 2 differed there until the fourth session: the
+# replay held a scatterv's members until every member was in, not knowing
+# the blocks of those not in; now the root's trace has them, VL_EV_BLOCKS)
+for x in 1-none6 2-none6 1-bus6 2-bus6 3-bus6 4-bus6; do
 	run "wmix8-$x" 6 "${x#*-}" "$WORK/wmix" 20 "${x%%-*}" 8
 	assert_eq "wmix8-$x: messages taken" 1 "$([ "$(grep -c '^W' "$WORK/wmix8-$x.out")" -gt 40 ] && echo 1)"
 	replayed "wmix8-$x"
 done
+assert_eq "wmix8-2-bus6: the scatterv roots' traces give every member's block" 1 \
+	"$("$BUILD/vlpost" dump "$WORK/wmix8-2-bus6" 2> /dev/null | awk '$2 == "blocks" { n++ } END { print (n > 0) }')"
+
 beside_hog wmix8-3-bus6 6 bus6 "$WORK/wmix" 20 3 8
 VLAYER_BOARD_REMOTE=1 run wmix2-none6.remote 6 none6 "$WORK/wmix" 20 2
 same_traces "wmix2-none6: ranks 1-5 through the board server" "$WORK/wmix2-none6" "$WORK/wmix2-none6.remote"

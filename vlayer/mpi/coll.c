@@ -353,6 +353,26 @@ static int nb_advance(vlmpi_coll *c, int wait)
 	return 1;
 }
 
+/* After the record of c's entry at t on this rank (key: a nonblocking
+ * one's): a scatterv's root whose entry carried every member's block
+ * (early_try: n = p + 1) records them (VL_EV_BLOCKS), so that a replay can
+ * time the members before every one is in, as the run did. */
+static void blocks_traced(const vlmpi_coll *c, uint32_t key, int64_t t)
+{
+	int p = c->v->size, i, k;
+	int64_t b[VL_BLOCKS_PER_REC];
+
+	if (c->kind != VL_KIND_SCATTER || c->variant != VLCOLL_V || c->n != p + 1 ||
+	    c->v->rank != c->root)
+		return;
+	for (i = 0; i < p; i += VL_BLOCKS_PER_REC) {
+		for (k = 0; k < VL_BLOCKS_PER_REC; k++)
+			b[k] = i + k < p ? c->mine[3 + i + k] : 0;
+		vli_trace_msg4(VL_EV_BLOCKS, i, p - i < VL_BLOCKS_PER_REC ? p - i : VL_BLOCKS_PER_REC,
+			       key, b[0], t, t, b[1], b[2], b[3], 0);
+	}
+}
+
 /* The record of nonblocking collective c's start (its first bytes value). */
 static void icoll_traced(vlmpi_coll *c, int64_t bytes)
 {
@@ -363,6 +383,7 @@ static void icoll_traced(vlmpi_coll *c, int64_t bytes)
 	vli_trace_msg4(VL_EV_ICOLL, c->root >= 0 ? c->v->world[c->root] : -1, VL_COLL_MPI + c->kind,
 		       c->key, bytes, c->t0, c->t0, 0, c->v->size, 0,
 		       flags | (c->floor ? VL_TF_SHARED : 0));
+	blocks_traced(c, c->key, c->t0);
 }
 
 /* ---- members that go on once those they depend on are in ----
@@ -1513,6 +1534,7 @@ void vlmpi_coll_leave(vlmpi_comm *v, vlmpi_coll *c, int blocking, int64_t t_call
 		vli_comm(c->o.comm);
 		vli_trace_msg(VL_EV_COLL, root, VL_COLL_MPI + c->kind, 0, bytes, c->t0, vli_t.now,
 			      c->o.wait, v->size, flags);
+		blocks_traced(c, 0, vli_t.now);
 		return;
 	}
 	vli_wait_until(c->o.exit);

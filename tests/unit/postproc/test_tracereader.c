@@ -846,6 +846,51 @@ START_TEST(test_trf_random_sorted)
 END_TEST
 
 /* ---- stats ---- */
+/* A scatterv's blocks on its root's trace (VL_EV_BLOCKS): read as written;
+ * with a duration, a first member not a multiple of 4, a count out of 1..4
+ * or a negative block, the file is corrupt at that record */
+START_TEST(test_read_blocks)
+{
+	vlpost_tfile f;
+	vl_trec r;
+	int form;
+
+	for (form = 0; form < 5; form++) {
+		FILE *w = tw_open(0x40002, 100);
+
+		tw_start(w, 100);
+		tw_rec(w, VL_EV_COLL, VL_TF_V, VL_COLL_MPI + VL_KIND_SCATTER, 0, 0, 8, 120, 300, 0, 5);
+		tw_rec(w, VL_EV_BLOCKS, 0, 4, 0, 0, 8, 300, 300, 16, 24);
+		tw_rec(w, VL_EV_BLOCKS, 0, form == 3 ? 5 : 1, form == 2 ? 5 : 4, 0,
+		       form == 4 ? -1 : 40, 300, form == 1 ? 310 : 300, 0, 0);
+		tw_end(w, 700);
+		fclose(w);
+		ck_assert_int_eq(vlpost_tfile_open(&f, path_of(0x40002), 0, 1), 0);
+		if (form == 0) {
+			ck_assert_int_eq(vlpost_tfile_next(&f, &r), 1);
+			ck_assert_int_eq(vlpost_tfile_next(&f, &r), 1);
+			ck_assert_int_eq(vlpost_tfile_next(&f, &r), 1);
+			ck_assert_int_eq(r.type, VL_EV_BLOCKS);
+			ck_assert_int_eq(r.peer, 0);
+			ck_assert_int_eq(r.tag, 4);
+			ck_assert(r.u.v.bytes == 8 && r.u.v.t2 == 16 && r.u.v.t3 == 24);
+			ck_assert_int_eq(vlpost_tfile_next(&f, &r), 1);
+			ck_assert(r.peer == 4 && r.tag == 1 && r.u.v.bytes == 40);
+			ck_assert_int_eq(vlpost_tfile_next(&f, &r), 1);
+			ck_assert_int_eq(r.type, VL_EV_END);
+			ck_assert_int_eq(f.err, VL_TR_ENONE);
+		} else {
+			while (vlpost_tfile_next(&f, &r) == 1)
+				;
+			ck_assert_int_eq(f.err, VL_TR_ECORRUPT);
+			if (!strstr(f.errmsg, "record 3:"))
+				ck_abort_msg("form %d: message '%s'", form, f.errmsg);
+		}
+		vlpost_tfile_close(&f);
+	}
+}
+END_TEST
+
 START_TEST(test_stats_collect_print)
 {
 	vlpost_tset s;
@@ -988,6 +1033,7 @@ static Suite *suite(void)
 	tcase_add_test(r, test_read_corrupt);
 	tcase_add_test(r, test_read_mcast_shared);
 	tcase_add_test(r, test_read_nbcoll);
+	tcase_add_test(r, test_read_blocks);
 	tcase_add_test(r, test_read_bad_headers);
 	tcase_add_test(r, test_read_short_header);
 	tcase_add_test(r, test_read_printable_names);
