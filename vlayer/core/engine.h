@@ -197,8 +197,15 @@ int64_t vli_trans_time(const vlcfg_config *c, int src_host, int dst_host, int64_
 /* Time the receiver spends in a receive / probe call. */
 int64_t vli_recv_time(const vlcfg_config *c, int src_host, int dst_host);
 /* Lookahead: the least time from the start of any send to its virtual
- * arrival, over every host and size (>= 1 ns). */
+ * arrival, over every host and size (>= 1 ns); the intra-node link only if
+ * vli_la_intra. */
 int64_t vli_lookahead(const vlcfg_config *c);
+/* Whether two tasks of this run may be on one virtual host, so that a message
+ * may take the intra-node link (1, the default: PVM spawns tasks anywhere at
+ * any time; MPI sets 0 when every rank of the world has a virtual host of its
+ * own, so that a model whose intra-node link costs nothing keeps the
+ * lookahead of its inter-node link). */
+extern int vli_la_intra;
 /* Spawn delay of host h. */
 int64_t vli_init_delay(const vlcfg_config *c, int h);
 /* Scaled computation: ns of CPU on host h. */

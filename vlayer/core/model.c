@@ -183,14 +183,15 @@ static int64_t link_min(const vlcfg_config *c, const vlcfg_link *l, int h)
 	return sat((__int128)s + t);
 }
 
+int vli_la_intra = 1;
+
 int64_t vli_lookahead(const vlcfg_config *c)
 {
 	int64_t m = VLI_TIME_MAX, v;
 	int h;
 
 	for (h = 0; h < c->nhosts; h++) {
-		v = link_min(c, &c->intra, h);
-		if (v < m)
+		if (vli_la_intra && (v = link_min(c, &c->intra, h)) < m)
 			m = v;
 		if (c->nhosts > 1 && (v = link_min(c, &c->inter, h)) < m)
 			m = v;

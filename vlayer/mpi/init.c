@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <time.h>
 #include <mpi.h>
 #include "vlayer/core/engine.h"
@@ -17,6 +18,25 @@ extern char *program_invocation_name;
 
 /* referred to by programs built with mpiV.h */
 int vl_mpi_layer_present = 1;
+
+/* Whether two ranks of the world share a virtual host (vli_la_intra). */
+static int hosts_shared(void)
+{
+	int n = vli_t.cfg.nhosts, r, h, shared = 0;
+	char *seen = n > 0 ? calloc((size_t)n, 1) : NULL;
+
+	if (!seen)
+		return 1;
+	for (r = 0; r < vlmpi_world_size && !shared; r++) {
+		h = vlcfg_rank_host(&vli_t.cfg, r);
+		if (h < 0 || h >= n || seen[h])
+			shared = 1;
+		else
+			seen[h] = 1;
+	}
+	free(seen);
+	return shared;
+}
 
 static void layer_init(void)
 {
@@ -30,6 +50,7 @@ static void layer_init(void)
 	/* computation before MPI_Init counts (from the program's start: see
 	 * load_config), the time inside it does not */
 	vli_init(vlmpi_world_rank, -1, host, 0, program_invocation_name);
+	vli_la_intra = hosts_shared();
 	/* the layer's own MPI calls here (Open MPI reads the clock inside
 	 * them) are not the program's */
 	vli_depth++;

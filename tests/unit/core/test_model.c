@@ -964,6 +964,11 @@ START_TEST(lookahead_least_send_plus_trans)
 	ck_assert_int_eq(vli_lookahead(&c), 4000);
 	c.intra.send_delay = c.intra.trans_delay = 0; /* never 0: at least 1 ns */
 	ck_assert_int_eq(vli_lookahead(&c), 1);
+	vli_la_intra = 0; /* no two tasks on one host (MPI): the inter link's */
+	ck_assert_int_eq(vli_lookahead(&c), 55000);
+	c.hosts[2].send_delay = 1000; /* a host override of the inter link */
+	ck_assert_int_eq(vli_lookahead(&c), 51000);
+	vli_la_intra = 1;
 	vlcfg_free(&c);
 }
 END_TEST
