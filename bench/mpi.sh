@@ -5,6 +5,7 @@
 #    from the difference of two run lengths (start-up cancels out);
 #  - ScaLAPACK pdgemm n=2000 on 4 ranks (if built), the unmodified binary under
 #    vlrun: medians of REPEAT_GEMM (9) interleaved runs, with and without start-up;
+#  - one collective call of each kind at 8 ranks (bench/collcost.c);
 #  - how many ranks fit: a small skeleton (allreduce of 16 doubles, computation
 #    ignored) at growing rank counts, with the peak memory of a rank.
 # BENCH_MAXRANKS (default 256) bounds the last one.
@@ -29,6 +30,12 @@ best() { # best CMD... -> best real time in us over REPEAT runs
 	echo $b
 }
 native() { best mpirun -np "$@"; }
+# both NAME: bench/NAME.c built with the layer ($W/NAME) and without ($W/NAME.n)
+both() {
+	VLCC_CC=cc "$BUILD/vlcc" -mpi -O1 -o "$W/$1" "$TOP/bench/$1.c" > /dev/null 2>&1 &&
+		mpicc -O1 -o "$W/$1.n" "$TOP/bench/$1.c" > /dev/null 2>&1
+}
+nrun() { mpirun -np "$@"; }
 virt() { best "$BUILD/vlrun" --vmconfig "$TOP/vmconfig/vienna.ini" --trace-dir "$W/t" -np "$@"; }
 
 printf '%-40s %14s %14s %12s\n' "benchmark" "native" "vlayer" "added"
@@ -113,20 +120,46 @@ fi
 # in MPI_Barrier; real time per round trip from two run lengths
 echo
 echo "virtual order: wildcard ping-pong beside N-2 ranks waiting in a barrier, per round trip"
-if VLCC_CC=cc "$BUILD/vlcc" -mpi -O1 -o "$W/wildpp" "$TOP/bench/wildpp.c" > /dev/null 2>&1 &&
-	mpicc -O1 -o "$W/wildpp.n" "$TOP/bench/wildpp.c" > /dev/null 2>&1; then
+if both wildpp; then
 	printf '[simulation]\ncompute = ignore\n[hosts n]\ncount = 64\nprocessors = 16\n' > "$W/wp.ini"
 	wv() { "$BUILD/vlrun" --vmconfig "$W/wp.ini" --trace-dir "$W/t" -np "$@"; }
-	wn() { mpirun -np "$@"; }
 	for np in 2 16 64; do
 		[ $np -le "${BENCH_MAXRANKS:-256}" ] || break
-		n1=$(best wn $np "$W/wildpp.n" 200); n2=$(best wn $np "$W/wildpp.n" 2200)
+		n1=$(best nrun $np "$W/wildpp.n" 200); n2=$(best nrun $np "$W/wildpp.n" 2200)
 		v1=$(best wv $np "$W/wildpp" 200); v2=$(best wv $np "$W/wildpp" 2200)
 		awk -v np=$np -v n1=$n1 -v n2=$n2 -v v1=$v1 -v v2=$v2 'BEGIN {
 			printf "  %4d ranks: native %9.1f us, vlayer %9.1f us\n", np, (n2 - n1) / 2000, (v2 - v1) / 2000 }'
 	done
 else
 	echo "  wildpp could not be built"
+fi
+
+# what one collective call costs in real time (bench/collcost.c: N calls back
+# to back, from two run lengths), computation ignored under vlrun: the layer's
+# scan and exscan send each member's vector to every later member
+# (O(p^2) data), its bcast, reduce, gather and scatter send the entries point
+# to point, the others exchange them in one allgather
+echo
+echo "real time of one collective call, 8 ranks (two run lengths: ${CALLS1:-100} and ${CALLS2:-3100} calls)"
+if both collcost; then
+	printf '[simulation]\ncompute = ignore\n[hosts n]\ncount = 8\n' > "$W/cc.ini"
+	cv() { "$BUILD/vlrun" --vmconfig "$W/cc.ini" --trace-dir "$W/t" -np "$@"; }
+	c1=${CALLS1:-100}
+	c2=${CALLS2:-3100}
+	printf '  %-22s %12s %12s %8s\n' "call" "native" "vlayer" "ratio"
+	for kb in "barrier 0" "bcast 8" "bcast 65536" "reduce 8" "reduce 65536" "allreduce 8" \
+		"allreduce 65536" "gather 8" "alltoall 8" "scan 8" "scan 65536" "exscan 8"; do
+		set -- $kb
+		n1=$(best nrun 8 "$W/collcost.n" $1 $2 $c1); n2=$(best nrun 8 "$W/collcost.n" $1 $2 $c2)
+		v1=$(best cv 8 "$W/collcost" $1 $2 $c1); v2=$(best cv 8 "$W/collcost" $1 $2 $c2)
+		awk -v k="$1 $2 B" -v n1=$n1 -v n2=$n2 -v v1=$v1 -v v2=$v2 -v d=$((c2 - c1)) 'BEGIN {
+			n = (n2 - n1) / d; v = (v2 - v1) / d
+			# (below 1 us: within the noise of the start-up)
+			if (n < 1) printf "  %-22s %12s %9.1f us %8s\n", k, "< 1 us", v, "-"
+			else printf "  %-22s %9.1f us %9.1f us %8.1f\n", k, n, v, v / n }'
+	done
+else
+	echo "  collcost could not be built"
 fi
 
 echo
