@@ -617,6 +617,19 @@ for x in 1-nbbus 3-nbbus 4-nbbus 6-nbbus 11-nbbus 16-nbbus 4-nbcbus 1-nbstar 7-n
 			"$(grep -c 'were timed before every message sharing the links' "$WORK/rmix$x.out")"
 done
 beside_hog rmix3-nbbus 4 nbbus "$WORK/rmix" 20 3
+# (6 ranks on a bus with an 8 KiB eager limit: until the fifth session of
+# 2026-11-28 seed 5 (20 rounds) stopped with "virtual order is stuck" - two
+# ranks waiting in MPI_Waitany and MPI_Waitsome for one MPI_Ibcast held each
+# other's bounds - and seeds 3 and 6 (30 rounds) hung: each member took a
+# missing member to enter as early as a free task's bound, not a lookahead
+# later)
+for x in 20-5 30-3 30-6; do
+	run "rmix6-$x" 6 bus6 "$WORK/rmix" "${x%%-*}" "${x#*-}"
+	assert_eq "rmix, 6 ranks on a bus, seed ${x#*-}, ${x%%-*} rounds: every rank ends" 6 \
+		"$(grep -c '^T [0-9]* end' "$WORK/rmix6-$x.out")"
+	replayed "rmix6-$x"
+done
+beside_hog rmix6-30-3 6 bus6 "$WORK/rmix" 30 3
 # with collectives = shared seed 3 differs from its replay (README, Known
 # limits: a collective's messages join the table only once every member is
 # in): the run says so, once

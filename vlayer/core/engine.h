@@ -206,6 +206,9 @@ int64_t vli_lookahead(const vlcfg_config *c);
  * own, so that a model whose intra-node link costs nothing keeps the
  * lookahead of its inter-node link). */
 extern int vli_la_intra;
+/* The run's lookahead under virtual order (the least over its tasks; this
+ * task's model's where the run's is not known here: another real host). */
+int64_t vli_order_lookahead(void);
 /* Spawn delay of host h. */
 int64_t vli_init_delay(const vlcfg_config *c, int h);
 /* Scaled computation: ns of CPU on host h. */

@@ -387,6 +387,15 @@ int vli_order_serve_join(int slot, int id, int host, int64_t now, int64_t la, co
 	return me;
 }
 
+int64_t vli_order_lookahead(void)
+{
+	int64_t la = vli_lookahead(&vli_t.cfg), run;
+
+	if (!vli_order_remote && vli_order_on() && (run = atomic_load(&vli_bd->la)) > 0 && run < la)
+		la = run;
+	return la;
+}
+
 void vli_order_model_changed(void)
 {
 	if (vli_order_remote) { vli_order_remote->model_changed(vli_lookahead(&vli_t.cfg)); return; }

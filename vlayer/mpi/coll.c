@@ -1235,7 +1235,7 @@ static int nbe_eval(vlmpi_coll *c, int64_t target, int64_t *lb)
 	vlmpi_comm *v = c->v;
 	int p = v->size, i, rc = -1, all = 1;
 	int *ids = calloc((size_t)p, sizeof(int));
-	int64_t *blb = malloc(sizeof(int64_t) * (size_t)p), g, x, a = c->t0, e, b;
+	int64_t *blb = malloc(sizeof(int64_t) * (size_t)p), g, x, a = c->t0, e, b, la;
 	unsigned char *in = malloc((size_t)p), *inf = calloc((size_t)p, 1);
 	vlcoll_out *out = malloc(sizeof(*out) * (size_t)p);
 
@@ -1248,7 +1248,13 @@ static int nbe_eval(vlmpi_coll *c, int64_t target, int64_t *lb)
 		ids[i] = v->world[i];
 	if (vli_order_coll_who(c->eon, c->num, p, ids, blb, in, &g) < 0)
 		goto out;
-	x = g;
+	/* x: no missing member enters before it.  One that runs enters no
+	 * earlier than its bound; one that waits needs a message, which a task
+	 * that can go on sends no earlier than its bound (g) and which arrives
+	 * a lookahead later (without it, two members polling on one
+	 * MPI_Ibcast held each other's bounds at the same time: stuck) */
+	la = vli_order_lookahead();
+	x = g < VLI_ORDER_NONE - la ? g + la : VLI_ORDER_NONE;
 	for (i = 0; i < p; i++) {
 		if (i == v->rank)
 			continue;
@@ -1291,8 +1297,8 @@ static int nbe_eval(vlmpi_coll *c, int64_t target, int64_t *lb)
 		if (b < g)
 			g = b;
 	}
-	if (g < x)
-		x = g;
+	if (g < VLI_ORDER_NONE - la && g + la < x)
+		x = g + la;
 	if (e >= NBE_INF / 2) {
 		/* (it waits for a member not in) */
 		if (target >= 0 && g > target)
@@ -1621,6 +1627,15 @@ int64_t vlmpi_coll_exit(const vlmpi_coll *c)
 int vlmpi_coll_ready(vlmpi_req *q, int wait)
 {
 	return nb_advance(q->coll, wait);
+}
+
+int vlmpi_coll_wait_key(const vlmpi_coll *c, uint64_t *on, uint64_t *n)
+{
+	if (!c->nbe || c->done || !c->eon)
+		return 0;
+	*on = c->eon;
+	*n = c->num;
+	return 1;
 }
 
 int64_t vlmpi_coll_lb(const vlmpi_coll *c)

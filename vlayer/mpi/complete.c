@@ -334,6 +334,22 @@ static int64_t coll_by(int count, MPI_Request reqs[], char *known, int64_t *c, c
 	return target;
 }
 
+/* The board's key of the one nonblocking collective among reqs whose
+ * completion is not known (vlmpi_coll_wait_key): 1, else 0. */
+static int alone_key(int count, MPI_Request reqs[], const char *known, uint64_t *on, uint64_t *n)
+{
+	int i;
+
+	for (i = 0; i < count; i++) {
+		vlmpi_req *q;
+		if (reqs[i] == MPI_REQUEST_NULL || known[i] || !(q = vlmpi_req_find(reqs[i])) ||
+		    !q->active || q->kind != VLMPI_REQ_COLL)
+			continue;
+		return vlmpi_coll_wait_key(q->coll, on, n);
+	}
+	return 0;
+}
+
 /* The requests of reqs that complete first in virtual time, marked in out[]:
  * VC_ANY the lowest index among those complete at the earliest time, VC_SOME
  * every one complete by then, VC_ALL every one complete by the caller's clock.
@@ -353,6 +369,7 @@ static int vchoose(int count, MPI_Request reqs[], int wait, int how, char *out, 
 	 * no receive before then */
 	int committed = wait && how != VC_ALL;
 	uint32_t epoch;
+	uint64_t on, on_n;
 	vli_order_wait w;
 
 	if (!c || !known || !later)
@@ -418,7 +435,10 @@ static int vchoose(int count, MPI_Request reqs[], int wait, int how, char *out, 
 			waiting = 1;
 		}
 		lb = ulb < target ? ulb : target;
-		vli_order_block(lb, wait ? VLI_WAIT_MSG : VLI_WAIT_POLL);
+		if (wait && active == 1 && ncoll == 1 && alone_key(count, reqs, known, &on, &on_n))
+			vli_order_block_on(lb, VLI_WAIT_MSG, on, on_n);
+		else
+			vli_order_block(lb, wait ? VLI_WAIT_MSG : VLI_WAIT_POLL);
 		if (lb == VLI_ORDER_NONE) {
 			vlmpi_order_sleep(&w, VLI_SLEEP_KICK);
 		} else {

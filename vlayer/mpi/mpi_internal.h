@@ -485,6 +485,13 @@ int vlmpi_coll_start(vlmpi_comm *v, int kind, int variant, int root, int64_t t0,
  * (its entry, or the least estimate its simulation waits for). */
 int vlmpi_coll_ready(vlmpi_req *q, int wait);
 int64_t vlmpi_coll_lb(const struct vlmpi_coll *c);
+/* The board's key (*on, *n) of nonblocking collective c on the early path
+ * whose exit is not known yet: 1, else 0.  A rank whose wait or test waits
+ * for c alone publishes it, as a blocking member does: the other members
+ * then count its exit with the missing ones entering never, not its bound
+ * (two members waiting in MPI_Waitany for one MPI_Ibcast held each other's
+ * bounds, and virtual order got stuck). */
+int vlmpi_coll_wait_key(const struct vlmpi_coll *c, uint64_t *on, uint64_t *n);
 /* Whether collective request q has ended for this rank by t (0 while its
  * exchange is not complete), waiting until that is decided on shared
  * links. */
