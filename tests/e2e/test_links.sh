@@ -630,6 +630,19 @@ for x in 20-5 30-3 30-6; do
 	replayed "rmix6-$x"
 done
 beside_hog rmix6-30-3 6 bus6 "$WORK/rmix" 30 3
+# (5 ranks, 40 rounds: until the sixth session of 2026-11-28 seeds 2 and 4
+# hung or stopped stuck.  Seed 2: a rendezvous sender waiting on one
+# receiver never took in another's answer, so the board took it for a task
+# that could go on at its clock, for ever.  Seed 4: two ranks in
+# MPI_Waitsome for one rendezvous between them each took its own next
+# receive as one that could start an overlapping message.)
+for x in 40-2 40-4; do
+	run "rmix5-$x" 5 bus6 "$WORK/rmix" "${x%%-*}" "${x#*-}"
+	assert_eq "rmix, 5 ranks on a bus, seed ${x#*-}, ${x%%-*} rounds: every rank ends" 5 \
+		"$(grep -c '^T [0-9]* end' "$WORK/rmix5-$x.out")"
+	replayed "rmix5-$x"
+done
+beside_hog rmix5-40-4 5 bus6 "$WORK/rmix" 40 4
 # with collectives = shared seed 3 differs from its replay (README, Known
 # limits: a collective's messages join the table only once every member is
 # in): the run says so, once

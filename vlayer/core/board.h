@@ -176,7 +176,7 @@ typedef struct vli_order_remote_ops {
 	void (*tick)(int64_t now);
 	void (*exit)(void);
 	void (*release)(int id);
-	void (*release_seen)(void);
+	void (*release_seen)(int from);
 	void (*poke)(int id);
 	int (*turn)(int64_t t);
 	int64_t (*post_lb)(int id, int src_id, int tag, uint64_t comm, uint64_t *released);

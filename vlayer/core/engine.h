@@ -606,10 +606,12 @@ void vli_order_forget(int dst_id);
 /* A task that waits on this one (vli_order_block_on with VLI_ON_TASK) is
  * freed by it: vli_order_release(id) before the answer goes out (an MPI
  * rendezvous receive posted); the freed task calls vli_order_release_seen
- * once the answer is in.  Until then the others take it for a task that can
+ * (from = id) once the answer is in: it ends the task's wait on from, not
+ * one on another task (a task may have asked several; it sees every answer
+ * that is in, whichever it waits for).  Until then the others take it for a task that can
  * go on, not for one that waits (its wait on the answerer is out of date). */
 void vli_order_release(int id);
-void vli_order_release_seen(void);
+void vli_order_release_seen(int from);
 /* A task that looks for an answer and, if it is not there, reasons from the
  * answerer's bound (vli_order_post_lb: the answerer has not answered yet, so
  * it does nothing before its bound) must know that no answer of its own is
@@ -751,6 +753,11 @@ void vli_order_exit(void);
 int vli_flow_send(int dst_id, int dst_host, int64_t bytes, int64_t depart, uint32_t seq,
 		  int64_t *est);
 int vli_flow_arrival(int src_id, uint32_t seq, int64_t *arr);
+/* The same for a task that starts nothing before that arrival (committed:
+ * it waits for what completes first, and nothing else it waits for can
+ * complete earlier): its own receives still to come do not hold the
+ * estimate back (as vli_flow_settle, which waits). */
+int vli_flow_arrival_in(int src_id, uint32_t seq, int64_t *arr, int committed);
 int64_t vli_flow_settle(int src_id, uint32_t seq, int64_t arr, int keep);
 /* Whether every flow's course up to tau is final (nothing not yet known can
  * take bandwidth before it).  committed: this task starts nothing (posts no
@@ -784,6 +791,7 @@ int vli_flow_pend(int dst_id, int dst_host, int64_t bytes, int64_t ready, uint32
 		  uint64_t comm);
 void vli_flow_resolve(int src_id, uint32_t seq, int64_t start);
 int vli_flow_sent_arrival(int dst_id, uint32_t seq, int64_t *arr);
+int vli_flow_sent_arrival_in(int dst_id, uint32_t seq, int64_t *arr, int committed);
 int64_t vli_flow_settle_sent(int dst_id, uint32_t seq, int64_t cf);
 /* The sender will not read its rendezvous' arrival (MPI_Request_free of the
  * send): its share of the entry is given up; cancelled (the send was

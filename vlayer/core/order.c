@@ -514,23 +514,24 @@ int vli_order_unseen(uint64_t n)
 	return n != atomic_load(&vli_bd->slot[me].released_seen);
 }
 
-void vli_order_release_seen(void)
+void vli_order_release_seen(int from)
 {
 	vli_slot *s;
 
 	atomic_fetch_add(&seen_here, 1);
 	if (vli_order_remote) {
-		vli_order_remote->release_seen();
+		vli_order_remote->release_seen(from);
 		return;
 	}
 	if (!vli_order_on())
 		return;
 	s = &vli_bd->slot[me];
-	/* its wait on a task ends first: the count must not say "nothing in
-	 * flight" while the slot still says it waits on its answerer */
-	if (atomic_load(&s->wait_on) & VLI_ON_TASK(0)) {
+	/* its wait on the answerer ends first: the count must not say "nothing
+	 * in flight" while the slot still says it waits on its answerer (a wait
+	 * on another task stays) */
+	if (atomic_load(&s->wait_on) == VLI_ON_TASK(from)) {
 		vli_board_lock();
-		if (atomic_load(&s->wait_on) & VLI_ON_TASK(0))
+		if (atomic_load(&s->wait_on) == VLI_ON_TASK(from))
 			set_wait_on(me, 0, 0);
 		vli_board_unlock();
 	}

@@ -354,9 +354,19 @@ int vli_flow_arrival(int src_id, uint32_t seq, int64_t *arr)
 	return arrival(src_id, seq, arr, 0, 0);
 }
 
+int vli_flow_arrival_in(int src_id, uint32_t seq, int64_t *arr, int committed)
+{
+	return arrival(src_id, seq, arr, committed, 0);
+}
+
 int vli_flow_sent_arrival(int dst_id, uint32_t seq, int64_t *arr)
 {
-	return vli_flows_online() ? arrival_of(-1, seq, dst_id, arr, 0, 0) : 0;
+	return vli_flow_sent_arrival_in(dst_id, seq, arr, 0);
+}
+
+int vli_flow_sent_arrival_in(int dst_id, uint32_t seq, int64_t *arr, int committed)
+{
+	return vli_flows_online() ? arrival_of(-1, seq, dst_id, arr, committed, 0) : 0;
 }
 
 void vli_flow_sent_forget(int dst_id, uint32_t seq, int cancelled)

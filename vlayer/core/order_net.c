@@ -310,7 +310,7 @@ static void *serve(void *arg)
 			vli_order_release((int)q.a);
 			break;
 		case OP_RELEASE_SEEN:
-			vli_order_release_seen();
+			vli_order_release_seen((int)q.a);
 			answer = 0;
 			break;
 		case OP_POKE:
@@ -575,7 +575,7 @@ static int c_safe(int id, int64_t tau) { return (int)ask(OP_SAFE, id, tau); }
 static void c_tick(int64_t now) { (void)now; tell(OP_TICK, 0, 0, 0, 0); }
 static void c_coll_leave(uint64_t on, uint64_t n) { tell(OP_COLL_LEAVE, (int64_t)on, (int64_t)n, 0, 0); }
 static void c_release(int id) { ask(OP_RELEASE, id, 0); }
-static void c_release_seen(void) { tell(OP_RELEASE_SEEN, 0, 0, 0, 0); }
+static void c_release_seen(int from) { tell(OP_RELEASE_SEEN, from, 0, 0, 0); }
 static void c_poke(int id) { tell(OP_POKE, id, 0, 0, 0); }
 static int c_turn(int64_t t) { return (int)ask(OP_TURN, t, 0); }
 

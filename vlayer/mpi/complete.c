@@ -165,7 +165,7 @@ static int test_one(MPI_Request *req, vlmpi_req *q, MPI_Status *st)
 			return 0; /* not arrived yet in virtual time */
 	} else if (q->rdv) {
 		if (!q->ack_done) {
-			vlmpi_ack_test(&q->ack, &q->ack_done);
+			vlmpi_ack_test(&q->ack, &q->ack_done, q->vc->world[q->peer]);
 			if (!q->ack_done)
 				return 0;
 		}
@@ -190,8 +190,9 @@ static int test_one(MPI_Request *req, vlmpi_req *q, MPI_Status *st)
 
 /* The virtual completion of followed request q (active, handle *r): 1 and *c
  * if known; 0 and a lower bound *c if not (VLI_ORDER_NONE for a receive whose
- * message has not been announced: vli_order_safe covers it). */
-static int vcompletion(vlmpi_req *q, MPI_Request *r, int64_t *c)
+ * message has not been announced: vli_order_safe covers it).  committed:
+ * this task starts nothing before q completes (vli_flow_arrival_in). */
+static int vcompletion(vlmpi_req *q, MPI_Request *r, int64_t *c, int committed)
 {
 	MPI_Status s;
 	vlmpi_hdr h;
@@ -214,7 +215,7 @@ static int vcompletion(vlmpi_req *q, MPI_Request *r, int64_t *c)
 			*c = VLI_ORDER_NONE;
 			if (!vlmpi_header_first(q->vc->world[q->peer], q->vc->id, q->tag, &h))
 				return 0;
-			return vlmpi_arrival_final(&h, q->t_post, c);
+			return vlmpi_arrival_final(&h, q->t_post, c, committed);
 		}
 		if (!q->hdr_ready) {
 			/* posted for real with a wildcard source: MPI matches it */
@@ -233,7 +234,7 @@ static int vcompletion(vlmpi_req *q, MPI_Request *r, int64_t *c)
 		 * candidate's did before the choice (vchoose decides only once
 		 * nothing can start on the links before the time it compares, and
 		 * no estimate changed meanwhile: the estimate is final then) */
-		return vlmpi_arrival_final(&q->rh, q->t_post, c) || q->deferred;
+		return vlmpi_arrival_final(&q->rh, q->t_post, c, committed) || q->deferred;
 	}
 	if (q->kind == VLMPI_REQ_COLL) {
 		if (vlmpi_coll_ready(q, 0)) {
@@ -252,9 +253,9 @@ static int vcompletion(vlmpi_req *q, MPI_Request *r, int64_t *c)
 	 * it (vli_order_released) */
 	b = vli_order_post_lb(q->vc->world[q->peer], vlmpi_world_rank, q->tag, q->vc->id, &n);
 	if (!q->ack_done)
-		vlmpi_ack_test(&q->ack, &q->ack_done);
+		vlmpi_ack_test(&q->ack, &q->ack_done, q->vc->world[q->peer]);
 	if (q->ack_done)
-		return vlmpi_rdv_end(&q->h, q->vc->world[q->peer], q->ack_t, c);
+		return vlmpi_rdv_end(&q->h, q->vc->world[q->peer], q->ack_t, c, committed);
 	/* the data leave when the receiver posts: not before its bound, unless
 	 * an answer is on its way; they are in a transmission time later */
 	d = q->h.t_call + q->h.send_ns;
@@ -292,6 +293,37 @@ static int unknown_safe(int count, MPI_Request reqs[], const char *known, int64_
 
 enum { VC_ANY, VC_SOME, VC_ALL };
 enum { VC_INACTIVE = 2, VC_BY = 3 }; /* later[]: besides 0, and 1 (it ends after target) */
+
+/* A wait that returns when the first completes (committed) posts nothing
+ * before that: if the request with the least estimate on the shared links
+ * (a receive's message, or a rendezvous sent) completes no later than any
+ * other can, its estimate is weighed with this task's own receives still to
+ * come left out, as a blocking wait's is (vli_flow_settle).  Else two ranks
+ * in MPI_Waitsome for one rendezvous between them each took the other's
+ * next receive as one that could start a message overlapping it, and
+ * neither moved (rmix, 5 ranks on a bus). */
+static void first_committed(int count, MPI_Request reqs[], char *known, int64_t *c,
+			    const char *later, int64_t *kmin)
+{
+	int i, best = -1;
+	vlmpi_req *q;
+
+	for (i = 0; i < count; i++)
+		if (later[i] != VC_INACTIVE && !known[i] && c[i] != VLI_ORDER_NONE &&
+		    (best < 0 || c[i] < c[best]))
+			best = i;
+	if (best < 0 || !(q = vlmpi_req_find(reqs[best])) || q->kind == VLMPI_REQ_COLL ||
+	    c[best] > *kmin)
+		return;
+	for (i = 0; i < count; i++)
+		if (i != best && later[i] != VC_INACTIVE && c[i] < c[best])
+			return; /* (known or not: another may complete first) */
+	if (!unknown_safe(count, reqs, known, c[best], 1))
+		return;
+	known[best] = (char)vcompletion(q, &reqs[best], &c[best], 1);
+	if (known[best] && c[best] < *kmin)
+		*kmin = c[best];
+}
 
 /* vchoose at target (lower: a wait, whose target is the least completion
  * known): asks the nonblocking collectives not known whether they end by
@@ -397,7 +429,7 @@ static int vchoose(int count, MPI_Request reqs[], int wait, int how, char *out, 
 				continue; /* an inactive persistent request */
 			active++;
 			later[i] = 0;
-			known[i] = (char)vcompletion(q, &reqs[i], &c[i]);
+			known[i] = (char)vcompletion(q, &reqs[i], &c[i], 0);
 			if (known[i] && c[i] < kmin)
 				kmin = c[i];
 			ncoll += !known[i] && q->kind == VLMPI_REQ_COLL;
@@ -406,6 +438,8 @@ static int vchoose(int count, MPI_Request reqs[], int wait, int how, char *out, 
 			n = -2;
 			goto done;
 		}
+		if (committed)
+			first_committed(count, reqs, known, c, later, &kmin);
 		target = !wait || how == VC_ALL ? vli_t.now : kmin > vli_t.now ? kmin : vli_t.now;
 		/* nonblocking collectives that can tell whether they end by target
 		 * before every member they depend on is in (vlmpi_coll_by): those
@@ -578,7 +612,7 @@ int vlmpi_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[
 				all = 0, costly = 1;
 		} else if (q && q->active && q->rdv) {
 			if (!q->ack_done)
-				vlmpi_ack_test(&q->ack, &q->ack_done);
+				vlmpi_ack_test(&q->ack, &q->ack_done, q->vc->world[q->peer]);
 			if (!q->ack_done ||
 			    !vlmpi_rdv_ended_by(&q->h, q->vc->world[q->peer], q->ack_t, vli_t.now))
 				all = 0, costly = 1;

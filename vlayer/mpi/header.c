@@ -191,11 +191,11 @@ void vlmpi_header_cancel(const vlmpi_hdr *hs, int dest)
 
 /* Departure = end of the send call; a rendezvous leaves no earlier than the
  * receive was posted. */
-int vlmpi_arrival_final(const vlmpi_hdr *h, int64_t t_post, int64_t *a)
+int vlmpi_arrival_final(const vlmpi_hdr *h, int64_t t_post, int64_t *a, int committed)
 {
 	int r;
 
-	if ((h->flags & VLMPI_HDR_FLOW) && (r = vli_flow_arrival(h->src, h->seq, a)))
+	if ((h->flags & VLMPI_HDR_FLOW) && (r = vli_flow_arrival_in(h->src, h->seq, a, committed)))
 		return r == 1;
 	*a = vlmpi_arrival_of(h, t_post);
 	return 1;
@@ -229,11 +229,11 @@ int64_t vlmpi_rdv_done(const vlmpi_hdr *h, int64_t ack)
 	return vlmpi_rdv_departure(h, ack) + h->trans_ns;
 }
 
-int vlmpi_rdv_end(const vlmpi_hdr *h, int dst, int64_t ack, int64_t *end)
+int vlmpi_rdv_end(const vlmpi_hdr *h, int dst, int64_t ack, int64_t *end, int committed)
 {
 	int r;
 
-	if ((h->flags & VLMPI_HDR_FLOW) && (r = vli_flow_sent_arrival(dst, h->seq, end)))
+	if ((h->flags & VLMPI_HDR_FLOW) && (r = vli_flow_sent_arrival_in(dst, h->seq, end, committed)))
 		return r == 1;
 	*end = vlmpi_rdv_done(h, ack);
 	return 1;
@@ -286,7 +286,7 @@ int vlmpi_header_best(vlmpi_comm *v, int source, int tag, int64_t t_post, int64_
 			a = vlmpi_envelope_of(&h);
 			fin = 1;
 		} else {
-			fin = vlmpi_arrival_final(&h, t_post, &a);
+			fin = vlmpi_arrival_final(&h, t_post, &a, 0);
 		}
 		if (b < 0 || a < *tau ||
 		    (a == *tau && (v->world[s] < v->world[b] ||

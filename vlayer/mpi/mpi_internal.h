@@ -156,8 +156,9 @@ int64_t vlmpi_arrival_of(const vlmpi_hdr *h, int64_t t_post);
  * libraries send a request to send first. */
 int64_t vlmpi_envelope_of(const vlmpi_hdr *h);
 /* The same; 0 if it is an estimate (a flow on shared links not final yet:
- * the layer waits for its final arrival before the program sees it). */
-int vlmpi_arrival_final(const vlmpi_hdr *h, int64_t t_post, int64_t *a);
+ * the layer waits for its final arrival before the program sees it);
+ * committed: as vli_flow_arrival_in. */
+int vlmpi_arrival_final(const vlmpi_hdr *h, int64_t t_post, int64_t *a, int committed);
 /* Whether the message of *h has arrived by virtual time t (a test, a poll),
  * waiting until that is decided if its arrival is not final. */
 int vlmpi_arrived_by(const vlmpi_hdr *h, int64_t t_post, int64_t t);
@@ -167,10 +168,11 @@ int vlmpi_arrived_by(const vlmpi_hdr *h, int64_t t_post, int64_t t);
 int64_t vlmpi_rdv_departure(const vlmpi_hdr *h, int64_t ack);
 int64_t vlmpi_rdv_done(const vlmpi_hdr *h, int64_t ack);
 /* The same on a [topology]'s shared links (a flow: vli_flow_pend), to world
- * rank dst: 1 and the final completion, or 0 and its estimate;
+ * rank dst: 1 and the final completion, or 0 and its estimate (committed:
+ * as vli_flow_arrival_in);
  * vlmpi_rdv_end_wait waits until it is final; vlmpi_rdv_ended_by: whether
  * it has completed by t (a test), waiting until that is decided. */
-int vlmpi_rdv_end(const vlmpi_hdr *h, int dst, int64_t ack, int64_t *end);
+int vlmpi_rdv_end(const vlmpi_hdr *h, int dst, int64_t ack, int64_t *end, int committed);
 int64_t vlmpi_rdv_end_wait(const vlmpi_hdr *h, int dst, int64_t ack);
 int vlmpi_rdv_ended_by(const vlmpi_hdr *h, int dst, int64_t ack, int64_t t);
 /* Receiver's side: answers header *h from world rank src with the post time
@@ -367,9 +369,13 @@ int vlmpi_real_wait(MPI_Request *r, MPI_Status *st);
  * the receives watched, the wait published if needed, a stuck run looked
  * for, the processor yielded after 64 turns. */
 void vlmpi_spin(int *spins);
-/* PMPI_Test of the answer *r to a rendezvous (then *done); an answer that
- * is in frees this task on the board (vli_order_release_seen). */
-int vlmpi_ack_test(MPI_Request *r, int *done);
+/* PMPI_Test of the answer *r to a rendezvous to world rank from (then
+ * *done); an answer that is in is seen on the board and frees this task
+ * there if it waits on from (vli_order_release_seen). */
+int vlmpi_ack_test(MPI_Request *r, int *done, int from);
+/* Nonblocking rendezvous sends whose answer may not be in yet (at least:
+ * vlmpi_progress takes those that are in, and counts again). */
+extern int vlmpi_n_asks;
 /* Waits for the answer *r to a rendezvous to world rank dest (tag, bytes:
  * for the warning after 10 s). */
 void vlmpi_ack_wait(MPI_Request *r, int dest, int tag, int64_t bytes);

@@ -166,7 +166,8 @@ static int done_by_try(void *arg, int *r)
 	struct done_by *d = arg;
 	int64_t a;
 
-	if ((d->dst < 0 ? vlmpi_arrival_final(d->h, d->tp, &a) : vlmpi_rdv_end(d->h, d->dst, d->tp, &a)) ||
+	if ((d->dst < 0 ? vlmpi_arrival_final(d->h, d->tp, &a, 0)
+			: vlmpi_rdv_end(d->h, d->dst, d->tp, &a, 0)) ||
 	    (a > d->t && vli_flow_settled(d->t, 0))) {
 		*r = a <= d->t;
 		return 1;

@@ -17,6 +17,7 @@
 static vlmpi_req **rq;     /* open addressing on the request handle */
 static size_t rq_cap, rq_n;
 int vlmpi_n_watch;         /* active receives whose header is not taken yet */
+static void asks_progress(void);
 
 static size_t rq_slot(MPI_Request r)
 {
@@ -246,6 +247,7 @@ void vlmpi_progress(void)
 	int was;
 
 	vlmpi_copies_progress(0);
+	asks_progress();
 	if (!vlmpi_n_watch)
 		return;
 	was = vlmpi_quiet_begin();
@@ -291,17 +293,52 @@ void vlmpi_spin(int *spins)
 		sched_yield();
 }
 
-static void wait_answered(void);
+static void wait_answered(int from);
 
-int vlmpi_ack_test(MPI_Request *r, int *done)
+int vlmpi_ack_test(MPI_Request *r, int *done, int from)
 {
-	int rc = PMPI_Test(r, done, MPI_STATUS_IGNORE);
+	int rc;
+
+	if (*r == MPI_REQUEST_NULL) { /* taken already (asks_progress) */
+		*done = 1;
+		return MPI_SUCCESS;
+	}
+	rc = PMPI_Test(r, done, MPI_STATUS_IGNORE);
 
 	if (rc == MPI_SUCCESS && *done) {
-		vli_order_release_seen(); /* (clears the slot's wait on the receiver) */
-		wait_answered();
+		/* (clears the slot's wait on the receiver, if it is from) */
+		vli_order_release_seen(from);
+		wait_answered(from);
 	}
 	return rc;
+}
+
+int vlmpi_n_asks;
+
+/* The answers to this rank's nonblocking rendezvous sends that are in are
+ * taken, whichever the program waits for: until it has seen an answer that
+ * was sent to it, the board takes it for a task that can go on, so a wait
+ * on one receiver, with another's answer in, would hold back every choice
+ * that needs its bound (rmix, 5 ranks on a bus, hung so). */
+static void asks_progress(void)
+{
+	size_t i;
+	int left = 0, was;
+
+	if (!vlmpi_n_asks)
+		return;
+	was = vlmpi_quiet_begin();
+	for (i = 0; i < rq_cap; i++) {
+		vlmpi_req *v = rq[i];
+
+		if (!v || v->kind != VLMPI_REQ_SEND || !v->active || !v->rdv || v->ack_done ||
+		    v->ack == MPI_REQUEST_NULL)
+			continue;
+		vlmpi_ack_test(&v->ack, &v->ack_done, v->vc->world[v->peer]);
+		left += !v->ack_done;
+	}
+	vlmpi_quiet_end(was);
+	vlmpi_n_asks = left;
 }
 
 /* Wait for the receiver's answer to a rendezvous.  A program that relies on
@@ -317,7 +354,7 @@ void vlmpi_ack_wait(MPI_Request *r, int dest_world, int tag, int64_t bytes)
 		/* the mark first: an answer sent after it wakes the nap */
 		uint32_t mark = vli_order_nap_mark();
 
-		if (vlmpi_ack_test(r, &flag) != MPI_SUCCESS || flag)
+		if (vlmpi_ack_test(r, &flag, dest_world) != MPI_SUCCESS || flag)
 			return;
 		vlmpi_progress();
 		vlmpi_wait_poll();
@@ -522,9 +559,9 @@ void vlmpi_wait_req(const vlmpi_req *q, const char *fmt, ...)
  * later publish must not say it does: the others would raise this rank's
  * bound to the receiver's, and take flows as final that it may still
  * share). */
-static void wait_answered(void)
+static void wait_answered(int from)
 {
-	if (wait_depth > 0 && (lazy.on & VLI_ON_TASK(0))) {
+	if (wait_depth > 0 && lazy.on == VLI_ON_TASK(from)) {
 		lazy.on = 0;
 		lazy.n = 0;
 	}

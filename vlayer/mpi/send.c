@@ -133,6 +133,7 @@ void vlmpi_isend_timing(vlmpi_req *q, int64_t bytes)
 	q->flow_read = 0;
 	q->ack_t = 0;
 	vlmpi_ack_irecv(&q->ack_t, v->world[q->peer], &q->h, &q->ack);
+	vlmpi_n_asks++;
 }
 
 static int start_isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,

@@ -490,7 +490,8 @@ END_TEST
 /* A task that waits on this one (a rendezvous) is freed by this task's
  * answer: from vli_order_release until it has seen the answer it counts as a
  * task that can go on (its wait on this task is out of date); once it has,
- * its wait on a task is cleared. */
+ * its wait on that task is cleared.  The answer of another task it asked
+ * keeps its wait (rmix on a bus hung when every answer ended it). */
 START_TEST(an_answered_waiter_is_waited_for_again)
 {
 	int a;
@@ -511,9 +512,12 @@ START_TEST(an_answered_waiter_is_waited_for_again)
 	/* a waits on this task again, nothing in flight: not waited for */
 	other_waits(a, 2000, VLI_ON_TASK(100), 0);
 	ck_assert(vli_order_safe(800000));
-	/* this task's own answer seen: its wait on a task is cleared */
+	/* this task waits on 200: the answer of 300 seen keeps that wait,
+	 * 200's ends it */
 	vli_order_block_on(900000, VLI_WAIT_MSG, VLI_ON_TASK(200), 0);
-	vli_order_release_seen();
+	vli_order_release_seen(300);
+	ck_assert_int_eq((long long)atomic_load(&vli_bd->slot[0].wait_on), (long long)VLI_ON_TASK(200));
+	vli_order_release_seen(200);
 	ck_assert_int_eq((long long)atomic_load(&vli_bd->slot[0].wait_on), 0);
 	stop();
 }
@@ -601,7 +605,7 @@ START_TEST(post_lb_is_the_least_of_bound_and_matching_posts)
 	vli_order_post_lb(100, 7, 3, 1, &rel);
 	ck_assert_int_eq(rel, 1);
 	ck_assert(vli_order_unseen(rel));
-	vli_order_release_seen();
+	vli_order_release_seen(100);
 	ck_assert(!vli_order_unseen(rel));
 	stop();
 }
