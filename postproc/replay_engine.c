@@ -1532,8 +1532,9 @@ static int step(rpl *r, int i)
 
 /* Run task i for up to BATCH records: 0 (blocked, done or batch over), -1. */
 /* No task can go on, and nothing wakes a task before least (the first end
- * of an open flow; INT64_MAX: none): a member of a blocking collective on
- * the [topology]'s links (its messages among themselves) whose exit depends
+ * of an open flow; INT64_MAX: none): a member of a collective on the
+ * [topology]'s links (its messages among themselves), blocking or
+ * nonblocking (started by its VL_EV_ICOLL, waited for), whose exit depends
  * on members not yet in only through the links they share - a bcast's
  * leaf whose path from the root is in - leaves as online before they enter
  * (vlayer/mpi/coll.c): its exit with the missing members entering at least
@@ -1564,7 +1565,7 @@ static int coll_early(rpl *r, int64_t least)
 		int sv = (g->flags & VL_TF_V) && !(g->flags & VL_TF_BLOCK) &&
 			 g->kind == VL_KIND_SCATTER && g->vblk;
 
-		if (g->done || g->job || g->nb || g->arrived == p ||
+		if (g->done || g->job || g->nb == 1 || g->arrived == p ||
 		    ((g->flags & (VL_TF_V | VL_TF_BLOCK)) && !vf && !sv))
 			continue;
 		for (i = 0; i < p; i++)
