@@ -1265,6 +1265,19 @@ int64_t vli_order_post_lb(int id, int src_id, int tag, uint64_t comm, uint64_t *
 	s = &vli_bd->slot[i];
 	vli_board_lock();
 	m = atomic_load(&s->lb);
+	/* a receiver that waits on another task (a rendezvous send of its own,
+	 * a collective) posts nothing before that task's bound: its bound
+	 * raised through waits, if it can go on without this task.  (With its
+	 * plain bound, a sender to a rank waiting in its own rendezvous send
+	 * kept its bound at its clock, and the flows that needed it to rise
+	 * held that rank's receiver: rmix, 12 ranks on a bus, stuck.) */
+	if (i != me && atomic_load(&s->wait_on) && atomic_load(&vli_bd->nwaiton) &&
+	    atomic_load(&s->state) == VLI_SLOT_BLOCKED) {
+		find_independent();
+		raise_through_waits(atomic_load(&vli_bd->nslots));
+		if (IND(i) && effb[i] > m)
+			m = effb[i];
+	}
 	if (s->post_n > VLI_POSTS) {
 		if (s->post_min < m)
 			m = s->post_min;

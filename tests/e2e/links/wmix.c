@@ -31,12 +31,18 @@ int main(int argc, char **argv)
 	unsigned seed = argc > 2 ? (unsigned)atoi(argv[2]) : 1;
 	unsigned kinds = argc > 3 && atoi(argv[3]) == 8 ? 8 : 4;
 	int cnt[64], dsp[64];
-	double *a = malloc(sizeof(double) * MAXD * 8), *b = malloc(sizeof(double) * MAXD * 8);
+	double *a, *b;
 	MPI_Comm parity;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &np);
+	/* (a member's vector for every member: at 12 ranks and more, a
+	 * fixed 8 made the collectives write past the buffers) */
+	a = malloc(sizeof(double) * MAXD * (size_t)np);
+	b = malloc(sizeof(double) * MAXD * (size_t)np);
+	if (!a || !b || np > 64)
+		MPI_Abort(MPI_COMM_WORLD, 1);
 	MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &parity);
 	for (it = 0; it < rounds; it++) {
 		int kind = (int)(next(&seed) % kinds), onhalf = (int)(next(&seed) % 3), coll = 1;
