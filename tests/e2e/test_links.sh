@@ -40,7 +40,8 @@
 #    such collectives (gatherv, scatterv, scan and exscan too) and wildcard
 #    receives give the same traces beside a hog and replayed (links/wmix.c);
 #  - random traffic (links/rmix.c, Waitsome included) gives readable traces
-#    that the replay gives again;
+#    that the replay gives again, up to 12 ranks and on links without latency;
+#    rendezvous sends freed before their answer (links/freed.c) too;
 #  - vlpost replay on the run's own VMConfig gives the same end times;
 #  - SimGrid's flow model on the exported platform agrees, up to its 16-byte
 #    envelope (skipped without smpirun).
@@ -648,6 +649,26 @@ for x in 6-20-5 6-30-3 6-30-6 5-40-2 5-40-4 5-40-7 12-30-3; do
 done
 beside_hog rmix6-30-3 6 bus6 "$WORK/rmix" 30 3
 beside_hog rmix5-40-4 5 bus6 "$WORK/rmix" 40 4
+# links of no latency: the lookahead of flows was 0 and none became final
+# (the run stopped stuck at 0.6 ms, the replay of its traces turned for
+# ever); now at least 1 ns (sixth session of 2026-11-28)
+cfg bus0 6 "kind = bus"
+sed -i 's/^trans_delay = 10us/trans_delay = 0us/; s/^eager_limit = 1MiB/eager_limit = 8KiB/' "$WORK/bus0.ini"
+run rmix-bus0 6 bus0 "$WORK/rmix" 30 1
+assert_eq "rmix, 6 ranks on a bus without latency: every rank ends" 6 \
+	"$(grep -c '^T [0-9]* end' "$WORK/rmix-bus0.out")"
+replayed rmix-bus0
+# rendezvous sends freed (MPI_Request_free) before their answer (links/freed.c,
+# 4 ranks, 5 rounds): the layer watches those answers until they are in, so
+# whether the board counted one does not depend on when it came (sixth
+# session of 2026-11-28); the same ends as before that, the same traces
+# beside a hog, and replayed
+"$BUILD/vlcc" -mpi -Wall -Wextra -Werror -O2 -I"$HERE/../../include" -o "$WORK/freedp" \
+	"$HERE/links/freed.c" || fail "build links/freed.c"
+run freed 4 bus6 "$WORK/freedp" 5
+assert_eq "freed rendezvous sends: every rank's end" "10430400 10430400 10440400 10420400" "$(ends freed)"
+replayed freed
+beside_hog freed 4 bus6 "$WORK/freedp" 5
 # with collectives = shared seed 3 differs from its replay (README, Known
 # limits: a collective's messages join the table only once every member is
 # in): the run says so, once

@@ -37,6 +37,12 @@ int64_t vli_flow_lookahead(const vlcfg_config *c)
 	 * sender's bound: at least a hop's latency, which may be less than the
 	 * message models' least transmission time */
 	vli_net_params(c, &lat, &bpns);
+	/* at least 1 ns, as vli_lookahead: times are whole ns, and a flow that
+	 * starts at a bound takes no bandwidth before it, so a flow ending at
+	 * that bound is final (with links of no latency, 0 held every flow
+	 * back: the run stopped stuck, the replay turned for ever) */
+	if (lat < 1)
+		lat = 1;
 	return lat < la ? lat : la;
 }
 

@@ -12,14 +12,21 @@
 #include "vlayer/core/engine.h"
 #include "vlayer/mpi/mpi_internal.h"
 
-/* Stop following q (its collective and its pending answer dropped) and free it. */
-static void req_forget(vlmpi_req *q)
+/* Stop following q (its collective and its pending answer dropped) and free
+ * it; freed: by the program, a rendezvous send's answer not in yet is still
+ * watched (vlmpi_req_detach). */
+static void req_forget(vlmpi_req *q, int freed)
 {
 	if (q->kind == VLMPI_REQ_RECV && q->active && !q->hdr_ready)
 		vlmpi_n_watch--;
 	if (q->coll)
 		vlmpi_coll_drop(q);
 	vlmpi_deferred_forget(q);
+	if (freed && q->kind == VLMPI_REQ_SEND && q->active && q->rdv && !q->ack_done &&
+	    q->ack != MPI_REQUEST_NULL) {
+		vlmpi_req_detach(q, q->vc->world[q->peer]);
+		return;
+	}
 	if (q->ack != MPI_REQUEST_NULL) {
 		PMPI_Cancel(&q->ack);
 		PMPI_Request_free(&q->ack);
@@ -77,7 +84,7 @@ static void complete(vlmpi_req *q, const MPI_Status *st, int64_t t0)
 			vlmpi_rdv_post_update();
 	} else {
 		q->ack = MPI_REQUEST_NULL;
-		req_forget(q);
+		req_forget(q, 0);
 	}
 }
 
@@ -832,7 +839,7 @@ int vlmpi_Request_free(MPI_Request *req)
 	if (q) {
 		vlmpi_deferred_drop(q);
 		flow_give_up(q, 0);
-		req_forget(q);
+		req_forget(q, 1);
 	}
 	return PMPI_Request_free(req);
 }

@@ -122,6 +122,7 @@ int vlmpi_Finalize(void)
 		nap_until(&r);
 	vlmpi_copies_progress(1);
 	vli_trace_flush();
+	vlmpi_detached_end(); /* (their answers come on the headers' communicator) */
 	vlmpi_header_end();
 	return PMPI_Finalize();
 }

@@ -376,6 +376,11 @@ int vlmpi_ack_test(MPI_Request *r, int *done, int from);
 /* Nonblocking rendezvous sends whose answer may not be in yet (at least:
  * vlmpi_progress takes those that are in, and counts again). */
 extern int vlmpi_n_asks;
+/* Rendezvous send q, freed by the program before the answer of world rank
+ * from was in: out of the table, its answer still watched (and counted as
+ * seen) until it is in; vlmpi_detached_end cancels those left (MPI_Finalize). */
+void vlmpi_req_detach(vlmpi_req *q, int from);
+void vlmpi_detached_end(void);
 /* Waits for the answer *r to a rendezvous to world rank dest (tag, bytes:
  * for the warning after 10 s). */
 void vlmpi_ack_wait(MPI_Request *r, int dest, int tag, int64_t bytes);

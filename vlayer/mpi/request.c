@@ -315,6 +315,44 @@ int vlmpi_ack_test(MPI_Request *r, int *done, int from)
 
 int vlmpi_n_asks;
 
+/* Rendezvous sends freed (MPI_Request_free) before their answer was in:
+ * kept out of the table, answer still watched, until it is in.  Cancelled
+ * at once, whether the board counted that answer as seen depended on when
+ * it came in real time (asks_progress takes answers as they come). */
+static struct detached { vlmpi_req *q; int from; } *dt;
+static int ndt, cdt;
+
+void vlmpi_req_detach(vlmpi_req *q, int from)
+{
+	if (ndt == cdt) {
+		int n = cdt ? 2 * cdt : 16;
+		struct detached *d = realloc(dt, sizeof *d * (size_t)n);
+
+		if (!d)
+			vli_error(1, "out of memory");
+		dt = d;
+		cdt = n;
+	}
+	rq_del(q);
+	dt[ndt].q = q;
+	dt[ndt++].from = from;
+	vlmpi_n_asks++;
+}
+
+void vlmpi_detached_end(void)
+{
+	int i;
+
+	for (i = 0; i < ndt; i++) {
+		PMPI_Cancel(&dt[i].q->ack);
+		PMPI_Request_free(&dt[i].q->ack);
+		free(dt[i].q);
+	}
+	free(dt);
+	dt = NULL;
+	ndt = cdt = 0;
+}
+
 /* The answers to this rank's nonblocking rendezvous sends that are in are
  * taken, whichever the program waits for: until it has seen an answer that
  * was sent to it, the board takes it for a task that can go on, so a wait
@@ -336,6 +374,16 @@ static void asks_progress(void)
 			continue;
 		vlmpi_ack_test(&v->ack, &v->ack_done, v->vc->world[v->peer]);
 		left += !v->ack_done;
+	}
+	for (i = 0; i < (size_t)ndt;) {
+		vlmpi_ack_test(&dt[i].q->ack, &dt[i].q->ack_done, dt[i].from);
+		if (dt[i].q->ack_done) {
+			free(dt[i].q);
+			dt[i] = dt[--ndt];
+		} else {
+			left++;
+			i++;
+		}
 	}
 	vlmpi_quiet_end(was);
 	vlmpi_n_asks = left;

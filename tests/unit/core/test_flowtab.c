@@ -337,6 +337,30 @@ START_TEST(estimates_and_entries)
 }
 END_TEST
 
+/* The lookahead of flows is a hop's latency, and at least 1 ns: with links
+ * of no latency it was 0, and no flow ever became final (a run on such a
+ * bus stopped stuck, its replay turned for ever).  A flow is final once
+ * the checkpoint is past its end: its end plus the lookahead. */
+START_TEST(lookahead_at_least_1ns)
+{
+	vlcfg_config c;
+	int a;
+
+	cfg_net(&c, 3, VLCFG_TOPO_BUS, 0, M);
+	c.inter.trans_delay = 0;
+	ck_assert_int_eq(vli_flow_lookahead(&c), 1);
+	vli_ftab_init(&tab);
+	a = vli_ftab_add(&tab, 100, 1, 101, 5, 0, 1, M, 0);
+	vli_ftab_update(&tab, &c, 0);
+	ck_assert_int_eq(tab.e[a].est, MB);
+	vli_ftab_update(&tab, &c, tab.e[a].est);
+	ck_assert(!tab.e[a].final); /* (a flow may still start at its end) */
+	vli_ftab_update(&tab, &c, tab.e[a].est + vli_flow_lookahead(&c));
+	ck_assert(tab.e[a].final);
+	vlcfg_free(&c);
+}
+END_TEST
+
 /* An MPI rendezvous: pending (not simulated, two readers) until its receive
  * is posted; then it leaves at the later of its ready time and the post, and
  * shares like the others; dropped when a wildcard choice takes it. */
@@ -441,6 +465,7 @@ int main(void)
 	tcase_add_test(tc, estimates_and_entries);
 	tcase_add_test(tc, pending_rendezvous);
 	tcase_add_test(tc, late_flows_counted);
+	tcase_add_test(tc, lookahead_at_least_1ns);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
