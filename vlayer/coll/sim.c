@@ -378,7 +378,7 @@ int vlcoll_deps_after(const vlcfg_config *c, const vlcoll_in *in, unsigned char 
 static int deps(const vlcfg_config *c, const vlcoll_in *in, unsigned char *m, int links)
 {
 	vlcoll_sched s;
-	vlcoll_out any;
+	vlcoll_out any = { 0 }; /* (only its address is checked; gcc -O0 warned) */
 	int alg = vlcoll_alg_of(c, in, &any), p, r, i, j, n, *stack;
 	unsigned char *flows;
 
