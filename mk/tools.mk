@@ -8,7 +8,7 @@ $(B)/vltracedir: $(B)/tools/vltracedir.o $(B)/util/diag.o $(B)/libvlayer-core.a
 	$(CC) $(ALLCFLAGS) -o $@ $^ $(INIH_LIBS) -lm
 $(B)/vlcc: tools/vlcc.in
 	@mkdir -p $(B)
-	sed -e 's|@LIBDIR@|$(CURDIR)/$(B)|g' -e 's|@INCDIR@|$(CURDIR)/include|g' $< > $@ && chmod +x $@
+	sed -e 's|@LIBDIR@|$(abspath $(B))|g' -e 's|@INCDIR@|$(CURDIR)/include|g' $< > $@ && chmod +x $@
 $(B)/vlrun: tools/vlrun.in
 	@mkdir -p $(B)
-	sed -e 's|@LIBDIR@|$(CURDIR)/$(B)|g' -e 's|@BINDIR@|$(CURDIR)/$(B)|g' $< > $@ && chmod +x $@
+	sed -e 's|@LIBDIR@|$(abspath $(B))|g' -e 's|@BINDIR@|$(abspath $(B))|g' $< > $@ && chmod +x $@

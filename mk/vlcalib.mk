@@ -32,7 +32,7 @@ $(B)/calib_pvm: $(B)/tools/vlcalib/calib_pvm.o $(CALIB_COMMON_OBJ) $(B)/util/dia
 	$(CC) $(ALLCFLAGS) -o $@ $^ $(INIH_LIBS) $(PVM_LIBS) -lm
 $(B)/vlcalib-run: tools/vlcalib/vlcalib-run.in
 	@mkdir -p $(dir $@)
-	sed -e 's|@BINDIR@|$(CURDIR)/$(B)|g' $< > $@ && chmod +x $@
+	sed -e 's|@BINDIR@|$(abspath $(B))|g' $< > $@ && chmod +x $@
 
 UNIT_BIN += $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(wildcard tests/unit/vlcalib/test_*.c))
 
