@@ -38,6 +38,13 @@ if grep -q 'skipped' "$WORK/make.log"; then fail "plain make skipped something: 
 make -C "$SRC" -q all > /dev/null 2>&1
 assert_eq "make twice: nothing left to do" 0 $?
 
+# a build directory given as an absolute path (B=/dir): the scripts find it
+# there (they pointed at $SRC//dir before 2026-11-28)
+make -C "$SRC" B="$WORK/absb" "$WORK/absb/vlcc" "$WORK/absb/vlrun" > /dev/null 2>&1
+assert_eq "B=/absolute/dir: vlcc's and vlrun's library directory" \
+	"LIBDIR=\"$WORK/absb\" LIBDIR=\"$WORK/absb\"" \
+	"$(grep -h '^LIBDIR=' "$WORK/absb/vlcc" "$WORK/absb/vlrun" | tr '\n' ' ' | sed 's/ $//')"
+
 # -MMD: a header change rebuilds what includes it, and only that
 touch "$SRC/include/vltrace.h"
 make -C "$SRC" -q build/postproc/trf.o > /dev/null 2>&1
