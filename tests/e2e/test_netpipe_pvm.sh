@@ -22,18 +22,29 @@ fi
 OPTS="-u 4096 -n 50" # sizes 1 .. 4099 bytes, 3 trials of 50 round trips each
 pvmd_start /usr/bin
 
-# netpipe DIR [ENV...]: receiver, then transmitter, in DIR; the transmitter
-# needs the receiver enrolled (it looks for exactly 2 tasks): under the layer
-# the receiver's trace file shows it, natively it retries while it finds 1
+# enrolled: how many tasks the pvmd holds a connection of (its connected Unix
+# stream sockets: a task enrolls through the one it listens on)
+enrolled() {
+	ls -l "/proc/$VL_PVMD_PID/fd" 2> /dev/null | sed -n 's/.*socket:\[\([0-9]*\)\]$/\1/p' |
+		awk 'NR == FNR { mine[$1] = 1; next } $6 == "03" && ($7 in mine) { n++ } END { print n + 0 }' \
+			- /proc/net/unix
+}
+# netpipe DIR [ENV...]: receiver, then transmitter, in DIR, each stopped after
+# $NP_T s; the transmitter needs the receiver enrolled and alone (it takes the
+# one other task of pvm_tasks for the receiver, and stops if it finds 1): it
+# starts once the pvmd holds one task's connection, and under the layer once
+# the receiver's trace file is there too (it retries while it finds 1 task)
 netpipe() {
 	local dir=$WORK/$1 rx i
 	shift
+	rm -rf "$dir"
 	mkdir -p "$dir" && cd "$dir" || return 1
-	env "$@" VLAYER_HOST=a timeout 60 NPpvm $OPTS > rx.out 2>&1 &
+	env "$@" VLAYER_HOST=a timeout "$NP_T" NPpvm $OPTS > rx.out 2>&1 &
 	rx=$!
-	for i in $(seq 1 50); do
-		if [ $# = 0 ] || ls trace/vl-*.trc > /dev/null 2>&1; then
-			env "$@" VLAYER_HOST=b timeout 60 NPpvm -h localhost $OPTS > tx.out 2>&1
+	tx=none
+	for i in $(seq 1 100); do
+		if [ "$(enrolled)" = 1 ] && { [ $# = 0 ] || ls trace/vl-*.trc > /dev/null 2>&1; }; then
+			env "$@" VLAYER_HOST=b timeout "$NP_T" NPpvm -h localhost $OPTS > tx.out 2>&1
 			tx=$?
 			grep -q 'n=1$' tx.out || break
 		fi
@@ -43,9 +54,20 @@ netpipe() {
 	rxs=$?
 	cd "$WORK" || return 1
 }
-netpipe native
+# The native run (the sizes it measures, < 1 s) is tried up to 3 times: once,
+# in a CI run beside other tests (2026-11-28), natively both NPpvm waited until
+# their timeout (60 s) and the cause was not found (not again in 12 runs
+# beside 3 CPU hogs; a transmitter started 30 times back to back never found
+# the try before still listed).  The layer's run is not retried.
+NP_T=20
+for try in 1 2 3; do
+	netpipe native
+	[ "$tx" = 0 ] && [ "$rxs" = 0 ] && break
+	echo "note: native NetPIPE-PVM, try $try: transmitter $tx, receiver $rxs (124: stopped after $NP_T s)"
+done
 assert_eq "native: transmitter exit status" 0 "$tx"
 assert_eq "native: receiver exit status" 0 "$rxs"
+NP_T=60
 netpipe layer LD_PRELOAD="$BUILD/libvlayer-pvm.so" VMCONFIG="$HERE/netpipe.ini" \
 	VLAYER_TRACE_DIR="$WORK/layer/trace"
 assert_eq "layer: transmitter exit status" 0 "$tx"
