@@ -36,7 +36,8 @@
 #    wildcard receive takes their message first (links/leafgo.c); the
 #    same with their nonblocking forms, whose member chooses among its
 #    requests (MPI_Waitany, MPI_Testany) before the others are in
-#    (links/leafgo.c waitany, testany); random
+#    (links/leafgo.c waitany, testany), and at 72 ranks a pipeline's
+#    member that depends on 68 others (links/leafwide.c); random
 #    such collectives (gatherv, scatterv, scan and exscan too) and wildcard
 #    receives give the same traces beside a hog and replayed (links/wmix.c);
 #  - random traffic (links/rmix.c, Waitsome included) gives readable traces
@@ -538,6 +539,28 @@ beside_hog leafgo-scatterv 6 none6 "$WORK/leafgo" scatterv
 VLAYER_BOARD_REMOTE=1 run nbleaf-scan.remote 6 none6 "$WORK/leafgo" scan waitany
 same_traces "nbleaf-scan: ranks 1-5 through the board server" "$WORK/nbleaf-scan" \
 	"$WORK/nbleaf-scan.remote"
+
+# ---- a member whose exit depends on more than 64 others (links/leafwide.c:
+# 72 ranks, no [topology], a pipeline bcast of 8 bytes on ranks 0-69): rank
+# 68 depends on ranks 0-67 and leaves at 68 x 10080 ns, not waiting for rank
+# 69, which first waits for rank 71's message of 301 ms; rank 70's two
+# MPI_ANY_SOURCE receives take rank 68's message (695520) before rank 71's
+# (1 ms + 10080).  Until the eighth session of 2026-11-28 the board kept at
+# most 64 such members: a longer list was not said (the member was taken to
+# wait for every member) and the board server refused one ----
+"$BUILD/vlcc" -mpi -Wall -Wextra -Werror -O2 -I"$HERE/../../include" -o "$WORK/leafwide" \
+	"$HERE/links/leafwide.c" || fail "build links/leafwide.c"
+cfg none72 72
+sed -i 's/^bcast = binomial$/bcast = pipeline/' "$WORK/none72.ini"
+run leafwide-bcast 72 none72 "$WORK/leafwide"
+assert_eq "72 ranks: the member that depends on 68 members goes on, rank 70 takes its message first" \
+	"R 68 695520 R 71 1010080" "$(grep '^R' "$WORK/leafwide-bcast.out" | paste -sd' ')"
+assert_eq "72 ranks: ranks 0-68 end at rank x 10080, rank 69 at 301 ms + 10080" \
+	"$(seq 0 10080 685440 | paste -sd' ') 301010080 1010080 301000000" "$(ends leafwide-bcast)"
+replayed leafwide-bcast
+VLAYER_BOARD_REMOTE=1 run leafwide-bcast.remote 72 none72 "$WORK/leafwide"
+same_traces "leafwide-bcast: ranks 1-71 through the board server" "$WORK/leafwide-bcast" \
+	"$WORK/leafwide-bcast.remote"
 
 # ---- random collectives and wildcard receives (links/wmix.c: 6 ranks, 20
 # rounds of a bcast, reduce, gather or scatter from a random root on the

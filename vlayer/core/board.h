@@ -23,7 +23,6 @@
 #define VLI_BOARD_NONE INT64_MAX              /* lb of a task that sends nothing more */
 #define VLI_BOARD_GATES 256                   /* barriers in use at once */
 #define VLI_BOARD_COLLS 256                   /* collectives waited in at once */
-#define VLI_DEPS 64                           /* members a collective's member waits for, listed */
 
 /* slot states */
 enum {
@@ -99,11 +98,10 @@ typedef struct vli_slot {
 	int32_t wild_tag;
 	uint64_t wild_comm;
 	/* (under the lock) the members of collective (deps_on, deps_n) it
-	 * waits for there, as slots (vli_order_coll_deps): ndeps of them.
-	 * While it waits in another collective, or none was said: all */
+	 * waits for there, as a mask of slots (vli_order_coll_deps).  While it
+	 * waits in another collective, or none was said: all */
 	uint64_t deps_on, deps_n;
-	int32_t ndeps;
-	int32_t deps[VLI_DEPS];
+	uint64_t deps[VLI_BOARD_SLOTS / 64];
 	int64_t since;             /* real monotonic ns of the reservation */
 	char what[112];            /* what it waits for (for the deadlock report) */
 } vli_slot;

@@ -669,8 +669,8 @@ void vli_order_coll_leave(uint64_t on, uint64_t n);
  * members ids[] (count task ids; vlcoll_deps: its result depends on
  * their entries alone, and it really goes on once they are in): the rules
  * see it wait on those that have not entered, not on every member (on
- * another real host: through the board server).  More than VLI_DEPS: not
- * said (all members). */
+ * another real host: through the board server).  Any number of members;
+ * one not on the board: not said (all members). */
 void vli_order_coll_deps(uint64_t on, uint64_t n, int count, const int *ids);
 /* Whether nothing can still arrive at or before tau that this task has not
  * seen. */

@@ -832,23 +832,19 @@ static struct vli_coll *coll_of(uint64_t on, uint64_t n, int create)
 #define MISSING(c, j) ((((c)->member[(j) / 64] & ~(c)->in[(j) / 64]) >> ((j) % 64)) & 1)
 
 /* Under the lock: the members of c that slot s, waiting in c, waits for
- * and that have not entered, one by one (*k = 0 first; -1 at the end):
- * those it said (vli_order_coll_deps), else every member. */
+ * and that have not entered, one by one in slot order (*k = 0 first; -1 at
+ * the end): those it said (vli_order_coll_deps), else every member. */
 static int next_missing(const vli_slot *s, const struct vli_coll *c, int *k)
 {
-	if (s->deps_on == c->on && s->deps_n == c->n) {
-		while (*k < s->ndeps) {
-			int j = s->deps[(*k)++];
+	int said = s->deps_on == c->on && s->deps_n == c->n;
 
-			if (MISSING(c, j))
-				return j;
-		}
-		return -1;
-	}
 	while (*k < VLI_BOARD_SLOTS) {
 		int w = *k / 64;
-		uint64_t miss = (c->member[w] & ~c->in[w]) >> (*k % 64);
+		uint64_t miss = c->member[w] & ~c->in[w];
 
+		if (said)
+			miss &= s->deps[w];
+		miss >>= *k % 64;
 		if (!miss) {
 			*k = (w + 1) * 64;
 			continue;
@@ -954,21 +950,19 @@ void vli_order_coll_deps(uint64_t on, uint64_t n, int count, const int *ids)
 	vli_slot *s;
 	int k, j;
 
-	if (count > VLI_DEPS)
-		return;
 	if (vli_order_remote) { vli_order_remote->coll_deps(on, n, count, ids); return; }
 	if (!vli_order_on() || me < 0)
 		return;
 	vli_board_lock();
 	s = &vli_bd->slot[me];
 	s->deps_on = 0;
+	memset(s->deps, 0, sizeof s->deps);
 	for (k = 0; k < count; k++) {
 		if ((j = vli_board_find(ids[k])) < 0)
-			break;
-		s->deps[k] = j;
+			break; /* (one not on the board: all members) */
+		s->deps[j / 64] |= 1ULL << (j % 64);
 	}
 	if (k == count) {
-		s->ndeps = count;
 		s->deps_n = n;
 		s->deps_on = on;
 	}

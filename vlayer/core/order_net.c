@@ -244,7 +244,7 @@ static void *serve(void *arg)
 			answer = 0;
 			break;
 		case OP_COLL_DEPS:
-			if (get_ids(fd, &ids, q.count, VLI_DEPS) < 0)
+			if (get_ids(fd, &ids, q.count, VLI_BOARD_SLOTS) < 0)
 				goto out;
 			vli_order_coll_deps((uint64_t)q.a, (uint64_t)q.b, q.count, ids);
 			answer = 0;

@@ -340,9 +340,9 @@ static void other_waits(int r, int64_t lb, uint64_t on, uint64_t n)
 	vli_board_unlock();
 }
 
-/* Record collective (on, n) with members slot 0 (this task) and slot a, of
- * which only a has entered. */
-static void coll_with(int a, uint64_t on, uint64_t n)
+/* Record collective (on, n) of size members, the first 64 slots' of them
+ * in mask member0, those that have entered in in0; the record. */
+static struct vli_coll *coll_record(uint64_t on, uint64_t n, int size, uint64_t member0, uint64_t in0)
 {
 	struct vli_coll *c = &vli_bd->coll[0];
 
@@ -350,10 +350,18 @@ static void coll_with(int a, uint64_t on, uint64_t n)
 	memset(c, 0, sizeof *c);
 	c->on = on;
 	c->n = n;
-	c->size = 2;
-	c->member[0] = 1ULL | 1ULL << a;
-	c->in[0] = 1ULL << a;
+	c->size = size;
+	c->member[0] = member0;
+	c->in[0] = in0;
 	vli_board_unlock();
+	return c;
+}
+
+/* Record collective (on, n) with members slot 0 (this task) and slot a, of
+ * which only a has entered. */
+static void coll_with(int a, uint64_t on, uint64_t n)
+{
+	coll_record(on, n, 2, 1ULL | 1ULL << a, 1ULL << a);
 }
 
 /* A new run (start(1000)) with two other tasks, 200 in slot *a and 300 in
@@ -481,15 +489,7 @@ START_TEST(a_collective_blocked_by_a_member_waiting_on_this_task)
 
 	start_with_two(&a, &b);
 	/* collective 4 of communicator 77: this task and b have entered, a not */
-	vli_board_lock();
-	c = &vli_bd->coll[0];
-	memset(c, 0, sizeof *c);
-	c->on = 77;
-	c->n = 4;
-	c->size = 3;
-	c->member[0] = 1ULL | 1ULL << a | 1ULL << b;
-	c->in[0] = 1ULL | 1ULL << b;
-	vli_board_unlock();
+	c = coll_record(77, 4, 3, 1ULL | 1ULL << a | 1ULL << b, 1ULL | 1ULL << b);
 	other_waits(a, 2000, VLI_ON_TASK(100), 0);
 	other_waits(b, 3000, 77, 4);
 	/* this task runs: not blocked */
@@ -529,6 +529,65 @@ START_TEST(a_collective_blocked_by_a_member_waiting_on_this_task)
 	vli_order_watch(0);
 	ck_assert(!vli_order_watched());
 	ck_assert_int_eq(atomic_load(&vli_bd->slot[0].watching), 0);
+	stop();
+}
+END_TEST
+
+/* A member of a collective that waits for more members than 64 (a reduce's
+ * inner node from 130 ranks on) is taken to wait for those it said alone
+ * (vli_order_coll_deps keeps a mask of slots; until the eighth session of
+ * 2026-11-28 it kept a list of 64, and a longer one was not said: every
+ * member was waited for).  A member not on the board: every member. */
+START_TEST(a_member_waits_for_as_many_members_as_it_says)
+{
+	struct vli_coll *c;
+	int slot[99], ids[72], i;
+
+	start(1000);
+	for (i = 0; i < 99; i++) {
+		slot[i] = vli_order_reserve(0, 0);
+		vli_order_bind(slot[i], 200 + i);
+	}
+	/* collective 4 of communicator 77: this task and the 99 others, which
+	 * have not entered; tasks 269 and 298 wait on this task (a rendezvous
+	 * to it), this task waits in the collective */
+	c = coll_record(77, 4, 100, 1ULL, 1ULL);
+	vli_board_lock();
+	for (i = 0; i < 99; i++)
+		c->member[slot[i] / 64] |= 1ULL << (slot[i] % 64);
+	vli_board_unlock();
+	other_waits(slot[69], 2000, VLI_ON_TASK(100), 0);
+	other_waits(slot[98], 2000, VLI_ON_TASK(100), 0);
+	vli_order_block_on(1000, VLI_WAIT_MSG, 77, 4);
+	ck_assert(vli_order_coll_blocked_by(269));
+	ck_assert(vli_order_coll_blocked_by(298));
+	/* it waits for tasks 200-269 alone (70): not for 298 */
+	for (i = 0; i < 70; i++)
+		ids[i] = 200 + i;
+	vli_order_coll_deps(77, 4, 70, ids);
+	ck_assert(vli_order_coll_blocked_by(269));
+	ck_assert(!vli_order_coll_blocked_by(298));
+	/* ... 269 has entered */
+	vli_board_lock();
+	c->in[slot[69] / 64] |= 1ULL << (slot[69] % 64);
+	vli_board_unlock();
+	ck_assert(!vli_order_coll_blocked_by(269));
+	/* ... and 298 too (71): said again, the list replaces the one before */
+	ids[70] = 298;
+	vli_order_coll_deps(77, 4, 71, ids);
+	ck_assert(vli_order_coll_blocked_by(298));
+	ids[0] = 298;
+	vli_order_coll_deps(77, 4, 1, ids);
+	ck_assert(vli_order_coll_blocked_by(298));
+	ids[0] = 250;
+	vli_order_coll_deps(77, 4, 1, ids);
+	ck_assert(!vli_order_coll_blocked_by(298));
+	/* a task not on the board among them: every member */
+	for (i = 0; i < 70; i++)
+		ids[i] = 200 + i;
+	ids[70] = 999;
+	vli_order_coll_deps(77, 4, 71, ids);
+	ck_assert(vli_order_coll_blocked_by(298));
 	stop();
 }
 END_TEST
@@ -833,6 +892,7 @@ static Suite *order_suite(void)
 	tcase_add_test(t, block_on_returns_the_bound_it_left);
 	tcase_add_test(t, a_poll_held_back_for_ever_is_stuck);
 	tcase_add_test(t, a_collective_blocked_by_a_member_waiting_on_this_task);
+	tcase_add_test(t, a_member_waits_for_as_many_members_as_it_says);
 	tcase_add_test(t, coll_who_tells_members_in_and_free_bound);
 	tcase_add_test(t, post_lb_is_the_least_of_bound_and_matching_posts);
 	tcase_add_test(t, a_pending_rendezvous_counts_the_matching_wildcard_posts);
