@@ -96,7 +96,8 @@ ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 # unit tests, golden files, fuzz drivers and the exact end-to-end tests again, with
 # every C file of the project built with AddressSanitizer and UBSan (virtual order
 # for MPI through order_remote: test_order_mpi with rank 0 on the board and the
-# others through the board server, whose threads run the same board code for them)
+# others through the board server, whose threads run the same board code for them;
+# the shared links through test_links)
 ASAN_VARS = B=build-asan SAN="$(ASAN_FLAGS)" CFLAGS="-O1 -g"
 check-asan:
 	$(MAKE) -j$(JOBS) $(ASAN_VARS) check-asan-build
@@ -109,7 +110,7 @@ check-asan-build: all $$(UNIT_BIN) $(B)/tests/mpi_exact $(B)/tests/collsim $(B)/
 check-asan-inner: all $$(UNIT_BIN) $(B)/tests/mpi_exact $(B)/tests/collsim $(B)/tests/gate_order
 	$(MAKE) -j$(JOBS) -Otarget B=$(B) SAN="$(SAN)" CFLAGS="$(CFLAGS)" FUZZ_OTF2_ITER=100 \
 	  check-asan-units check-fuzz check-golden
-	ASAN_OPTIONS=detect_leaks=0 VLCC_CC="$(CC) $(SAN)" VL_SANITIZED=1 tests/e2e/run-all.sh $(B) pingpong semantics order order_remote mpi pvm_encodings cpugate
+	ASAN_OPTIONS=detect_leaks=0 VLCC_CC="$(CC) $(SAN)" VL_SANITIZED=1 tests/e2e/run-all.sh $(B) pingpong semantics order order_remote mpi links pvm_encodings cpugate
 
 demo: deps
 	$(MAKE) all
