@@ -1295,7 +1295,7 @@ static int do_icoll(rpl *r, int i)
 {
 	rtask *t = &r->t[i];
 	vl_trec *c = &t->cur, nr = *c;
-	int kind = c->tag - VL_COLL_MPI;
+	int kind = c->tag >= VL_COLL_MPI ? c->tag - VL_COLL_MPI : -1; /* (read from a trace) */
 	rcoll *g;
 
 	nr.u.v.t0 = nr.u.v.t1 = t->t0n;
@@ -1365,7 +1365,7 @@ static int do_coll(rpl *r, int i)
 {
 	rtask *t = &r->t[i];
 	vl_trec *c = &t->cur, nr = *c;
-	int kind = c->tag - VL_COLL_MPI, rank = t->tid, p = r->n, nb, k;
+	int kind = c->tag >= VL_COLL_MPI ? c->tag - VL_COLL_MPI : -1, rank = t->tid, p = r->n, nb, k;
 	int64_t od = c->u.v.t1 - t->oclk0;
 	vlcoll_out o;
 	rcoll *g;

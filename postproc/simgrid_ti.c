@@ -132,7 +132,7 @@ static void as_sleep(vlpost_sg_ti *t, const vl_trec *r, FILE *out)
 /* A collective on MPI_COMM_WORLD: its TI action, or 0 if it has none. */
 static int coll(vlpost_sg_ti *t, const vl_trec *r, FILE *out)
 {
-	int kind = r->tag - VL_COLL_MPI, root = 0, i;
+	int kind = r->tag >= VL_COLL_MPI ? r->tag - VL_COLL_MPI : -1, root = 0, i;
 	int64_t b = r->u.v.bytes;
 
 	if (!t->mpi || r->tag < VL_COLL_MPI || kind >= VL_KIND_N || r->u.v.t3 != t->nranks)

@@ -169,6 +169,8 @@ static int coll_index(int op)
 {
 	if (op >= VL_COLL_BARRIER && op <= VL_COLL_LEAVE)
 		return op;
+	if (op < VL_COLL_MPI) /* (a tag read from a trace: op - VL_COLL_MPI may overflow) */
+		return 0;
 	switch (op - VL_COLL_MPI) {
 	case VL_KIND_BARRIER: return 1;
 	case VL_KIND_BCAST: return 2;
