@@ -24,7 +24,8 @@
  *             (add -DVL_HAVE_OTF2 $(pkg-config --cflags --libs otf2) for OTF2;
  *             tests/fuzz/README.md)
  * standalone: add -DVL_FUZZ_STANDALONE (no -fsanitize=fuzzer); argv[1] = number
- *             of iterations of a deterministic mutation loop (default 20000);
+ *             of iterations of a deterministic mutation loop (default 20000),
+ *             argv[2] an optional PRNG seed (another sequence of inputs);
  *             `fuzz_trace --seeds DIR` writes the seed traces for libFuzzer;
  *             `fuzz_trace --replay FILE...` runs the inputs in FILE... (a crash
  *             reproducer); FUZZ_SAVE=FILE writes each input there before it runs;
@@ -534,6 +535,10 @@ int main(int argc, char **argv)
 	if (argc > 2 && strcmp(argv[1], "--seeds") == 0) {
 		rc = write_seeds(argv[2], seeds, slen);
 	} else if ((rc = replay_known()) == 0) {
+		if (argc > 2)
+			rng ^= strtoull(argv[2], NULL, 0) * 0x9E3779B97F4A7C15ULL;
+		if (!rng)
+			rng = 1;
 		buf = malloc(cap);
 		for (int i = 0; i < NSEED; i++)
 			run_one(seeds[i], slen[i]);
