@@ -264,7 +264,7 @@ START_TEST(overflow_is_a_named_error)
 	ck_assert_int_ge(t.n, 3);
 	ck_assert_int_eq(t.r[2].type, VL_EV_COMPUTE);
 	ck_assert(t.r[2].u.v.t1 == 2000000000000000000LL);
-	free(t.r);
+	cleanup(id, &t); /* (the child's trace and its directory) */
 }
 END_TEST
 

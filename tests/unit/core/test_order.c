@@ -25,6 +25,12 @@
 
 static char path[256];
 
+/* path: the board file of a run started by process pid */
+static void set_path(pid_t pid)
+{
+	snprintf(path, sizeof path, "/tmp/vlayer-test-board.%d", (int)pid);
+}
+
 /* A new run with this task (id 100, clock now) on it; lookahead 55 us
  * (send 5 us + transmission 50 us). */
 static void start(int64_t now)
@@ -35,7 +41,7 @@ static void start(int64_t now)
 	vli_t.id = 100;
 	vli_t.host = 0;
 	vli_t.now = now;
-	snprintf(path, sizeof path, "/tmp/vlayer-test-board.%d", (int)getpid());
+	set_path(getpid());
 	vli_order_start(path, 1, -1, "t%x", NULL);
 	ck_assert(vli_order_on());
 }
@@ -270,6 +276,7 @@ static void ends_with_status_4(void (*waiter)(void))
 		_exit(3); /* it returned: not expected */
 	}
 	waitpid(p, &st, 0);
+	set_path(p); /* (the child's board: it ended without stop()) */
 	unlink(path);
 	ck_assert(WIFEXITED(st));
 	ck_assert_int_eq(WEXITSTATUS(st), 4);
@@ -862,7 +869,7 @@ START_TEST(lookahead_never_zero)
 {
 	vlcfg_default(&vli_t.cfg);
 	vli_t.now = 0;
-	snprintf(path, sizeof path, "/tmp/vlayer-test-board.%d", (int)getpid());
+	set_path(getpid());
 	vli_order_start(path, 1, -1, "%d", NULL);
 	ck_assert_int_eq(atomic_load(&vli_bd->la), 1); /* the built-in model has no delays */
 	stop();
