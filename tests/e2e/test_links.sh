@@ -205,6 +205,31 @@ assert_eq "rendezvous, star, MPI_ANY_SOURCE: each taken alone in turn, k (L + m/
 run rdv-cross-bus 4 rbus "$WORK/pattern" cross $M
 assert_eq "rendezvous, bus: a pending message to a rank waiting for another source's: 3, 3, 2 and 1 x (L + m/B)" \
 	"$((3 * (L + MB))) $((3 * (L + MB))) $((2 * (L + MB))) $((L + MB))" "$(ends rdv-cross-bus)"
+# two pairs exchanging rendezvous at once, as LAMMPS's halo exchanges (0 <-> 2
+# m, 1 <-> 3 m/2; Irecv, Send, Wait; 20 rounds): the bus carries 60 m in all
+# and ranks 0 and 2 end 10 L after that (the replay gives the same).  A rank
+# answering a rendezvous counts its answer before it resolves the flow: with
+# each answer paused 2 ms of real time between the two (VLAYER_TEST_ACK_PAUSE),
+# on one host and through the board server, the same traces and no message
+# timed late (before 2026-11-28 a pair resolved and not yet counted looked
+# like a cycle of waits, the other pair's arrival was taken for final without
+# it: every paused run differed, and 1 LAMMPS run in about 200 through the
+# board server)
+run rdv-twopairs-bus 4 rbus "$WORK/pattern" twopairs $M 20
+assert_eq "rendezvous, bus: two pairs exchanging 20 times, m and m/2: 10 L + 60 m/B, 10 L + 40 m/B" \
+	"$((10 * L + 60 * MB)) $((10 * L + 40 * MB)) $((10 * L + 60 * MB)) $((10 * L + 40 * MB))" \
+	"$(ends rdv-twopairs-bus)"
+replayed rdv-twopairs-bus
+for how in local remote; do
+	if [ $how = remote ]; then
+		VLAYER_TEST_ACK_PAUSE=2000 VLAYER_BOARD_REMOTE=1 run rdv-twopairs-$how 4 rbus "$WORK/pattern" twopairs $M 20
+	else
+		VLAYER_TEST_ACK_PAUSE=2000 run rdv-twopairs-$how 4 rbus "$WORK/pattern" twopairs $M 20
+	fi
+	same_traces "two pairs, each answer paused ($how board)" "$WORK/rdv-twopairs-bus" "$WORK/rdv-twopairs-$how"
+	assert_eq "two pairs, each answer paused ($how board): messages timed late (warnings)" 0 \
+		"$(grep -c 'were timed before' "$WORK/rdv-twopairs-$how.out")"
+done
 # a send tested with MPI_Testall long after (in virtual time) its data are in:
 # the test waits for the others' bounds as a watcher, so that a rank blocked
 # in a receive publishes its wait (ScaLAPACK's BLACS spun for ever in it)

@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <mpi.h>
 #include "vlayer/core/engine.h"
 #include "vlayer/mpi/mpi_internal.h"
@@ -246,13 +247,37 @@ int64_t vlmpi_rdv_end_wait(const vlmpi_hdr *h, int dst, int64_t ack)
 	return (h->flags & VLMPI_HDR_FLOW) ? vli_flow_settle_sent(dst, h->seq, cf) : cf;
 }
 
+/* VLAYER_TEST_ACK_PAUSE=US (for tests): a receiver pauses US microseconds of
+ * real time between counting its answer to a rendezvous and resolving its
+ * flow, so that the others look at the board meanwhile */
+static void test_pause(void)
+{
+	static int us = -1;
+
+	if (us < 0) {
+		const char *e = getenv("VLAYER_TEST_ACK_PAUSE");
+		us = e ? atoi(e) : 0;
+	}
+	if (us > 0)
+		usleep((useconds_t)us);
+}
+
 void vlmpi_ack_send(int src, const vlmpi_hdr *h, int64_t t_post)
 {
 	if (h->flags & VLMPI_HDR_RDV) {
+		/* the sender no longer waits on this task: counted first, so that
+		 * no task ever sees it waiting on this one once its message is
+		 * resolved.  (Counted after: two ranks sending to each other, both
+		 * resolved and neither counted, looked like a cycle of waits - ranks
+		 * that could not go on - so a third rank took its arrival for final
+		 * without them, and their next messages came late: LAMMPS through
+		 * the board server, about 1 run in 200; on one host too, with the
+		 * receiver paused between the two steps.) */
+		vli_order_release(src);
+		test_pause();
 		/* its data leave now on the shared links, before the sender learns it */
 		if (h->flags & VLMPI_HDR_FLOW)
 			vli_flow_resolve(src, h->seq, vlmpi_rdv_departure(h, t_post));
-		vli_order_release(src); /* the sender no longer waits on this task */
 		PMPI_Send(&t_post, 1, MPI_INT64_T, src, ACK_TAG(h->seq), ack_comm);
 		vli_order_poke(src); /* it may nap until the answer is there */
 	}

@@ -48,6 +48,10 @@
  *   iwildhold: rank 0 posts MPI_Irecv(MPI_ANY_SOURCE, tag 1), then receives
  *             rank 2's message (tag 2) by name with MPI_Recv, then waits for
  *             the first; rank 1 sends it tag 1 at the same time (MPI_Send)
+ *   twopairs: DST rounds in which ranks 0 and 2 exchange BYTES, ranks 1 and 3
+ *             BYTES / 2 (as LAMMPS's halo exchanges: MPI_Irecv from the
+ *             partner, MPI_Send to it, MPI_Wait), so that a pair's next
+ *             messages leave while the other's are on the links
  * Each rank prints "T RANK end NS" (its virtual time at the end). */
 #include <mpi.h>
 #include <stdio.h>
@@ -68,7 +72,7 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &np);
 	if (argc < 3) {
 		if (rank == 0)
-			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route|fanin|waitany|ring|gather|stream|fire|cross|testall|collp2p|twobcast|icollp2p|iwaitany|itest|itwobcast|ilate|wildrdv|iwildrdv|iwildhold BYTES [DST]\n");
+			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route|fanin|waitany|ring|gather|stream|fire|cross|testall|collp2p|twobcast|icollp2p|iwaitany|itest|itwobcast|ilate|wildrdv|iwildrdv|iwildhold|twopairs BYTES [DST]\n");
 		MPI_Finalize();
 		return 2;
 	}
@@ -243,6 +247,14 @@ int main(int argc, char **argv)
 		MPI_Comm_split(MPI_COMM_WORLD, rank / 2, rank, &pair);
 		MPI_Bcast(rank % 2 ? c : b, n, MPI_BYTE, 0, pair);
 		MPI_Comm_free(&pair);
+	} else if (!strcmp(mode, "twopairs") && np == 4) {
+		int peer = rank ^ 2, m = rank % 2 ? n / 2 : n;
+
+		for (i = 0; i < dst; i++) {
+			MPI_Irecv(c, m, MPI_BYTE, peer, 1, MPI_COMM_WORLD, &rq[0]);
+			MPI_Send(b, m, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
+			MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+		}
 	} else if (!strcmp(mode, "ring")) {
 		MPI_Sendrecv(b, n, MPI_BYTE, (rank + 1) % np, 1, c, n, MPI_BYTE, (rank + np - 1) % np,
 			     1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
