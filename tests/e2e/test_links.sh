@@ -230,6 +230,27 @@ for how in local remote; do
 	assert_eq "two pairs, each answer paused ($how board): messages timed late (warnings)" 0 \
 		"$(grep -c 'were timed before' "$WORK/rdv-twopairs-$how.out")"
 done
+# no [topology]: ranks 1 and 3 send each other a rendezvous (Irecv, Send,
+# Wait), then rank 1 sends rank 0 4 bytes at L + m/B; rank 2 sends it 4 bytes
+# at 0.1 s; rank 0 takes them with MPI_Recv(MPI_ANY_SOURCE): rank 1's first.
+# Ranks 1 and 3, each waiting for the other's answer with its receive posted,
+# can go on without anyone (before 2026-11-28 they were taken for a cycle of
+# waits, and rank 0 took rank 2's message first: 1 run in 5 on one host, and
+# every run through the board server with each answer paused 20 ms)
+cfg rnone 4
+sed -i 's/^eager_limit = 1MiB/eager_limit = 1KiB/' "$WORK/rnone.ini"
+for how in local local-paused remote remote-paused; do
+	case $how in
+	local) run rdv-cyclewild-$how 4 rnone "$WORK/pattern" cyclewild $M ;;
+	local-paused) VLAYER_TEST_ACK_PAUSE=20000 run rdv-cyclewild-$how 4 rnone "$WORK/pattern" cyclewild $M ;;
+	remote) VLAYER_BOARD_REMOTE=1 run rdv-cyclewild-$how 4 rnone "$WORK/pattern" cyclewild $M ;;
+	*) VLAYER_TEST_ACK_PAUSE=20000 VLAYER_BOARD_REMOTE=1 \
+		run rdv-cyclewild-$how 4 rnone "$WORK/pattern" cyclewild $M ;;
+	esac
+	assert_eq "rendezvous between ranks 1 and 3, rank 0's wildcard ($how): rank 1's message first (at 2 L + m/B + 4 B / B); ends 0.1 s + L + 4 B / B, L + m/B, 0.1 s, L + m/B" \
+		"W 0 first 1 | $((100000000 + L + 40)) $((L + MB)) 100000000 $((L + MB))" \
+		"$(grep '^W' "$WORK/rdv-cyclewild-$how.out") | $(ends rdv-cyclewild-$how)"
+done
 # a send tested with MPI_Testall long after (in virtual time) its data are in:
 # the test waits for the others' bounds as a watcher, so that a rank blocked
 # in a receive publishes its wait (ScaLAPACK's BLACS spun for ever in it)

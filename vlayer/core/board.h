@@ -214,9 +214,9 @@ int64_t vli_order_task_now(void);
  * task (this task: its clock unless committed). */
 int64_t vli_order_postlb_locked(int slot, int committed, int src_id, int tag, uint64_t comm);
 /* Under the lock: the least post time of slot's receives that can take a
- * message from task src_id of tag tag on communicator comm: those that name
- * src_id, its blocking wildcard receive and its nonblocking wildcard
- * receives not chosen yet if they match (VLI_ORDER_NONE: none). */
+ * message from task src_id of tag tag (< 0: any tag) on communicator comm:
+ * those that name src_id, its blocking wildcard receive and its nonblocking
+ * wildcard receives not chosen yet if they match (VLI_ORDER_NONE: none). */
 int64_t vli_order_rdv_post_locked(int slot, int src_id, int tag, uint64_t comm);
 
 /* The server's side of live bounds for a task of another host (order.c):

@@ -647,7 +647,8 @@ void vli_order_snap(vli_order_wait *w);
 void vli_order_block(int64_t lb, int how);
 /* The same, for a task that waits on something others must do first:
  * on = VLI_ON_TASK(id): on task id (a rendezvous sender waits for the
- * receive); another key (top bit clear) with instance n: in a collective
+ * receive; n: VLI_RDV_KEY of its communicator - the front end's key, as the
+ * receiver publishes its posts - and tag); another key (top bit clear) with instance n: in a collective
  * recorded with vli_order_coll_enter (on the members that have not entered
  * it).  A task ignores, when it asks vli_order_safe, the tasks that wait for
  * it, directly or through others: they send nothing before it acts.
@@ -655,6 +656,8 @@ void vli_order_block(int64_t lb, int how);
  * sender or a flow may lower it right after; VLI_ORDER_NONE on another real
  * host). */
 #define VLI_ON_TASK(id) ((1ULL << 63) | (uint64_t)(uint32_t)(id))
+#define VLI_RDV_KEY(comm, tag) \
+	((uint64_t)(uint32_t)(tag) << 32 | (uint32_t)((uint64_t)(comm) ^ (uint64_t)(comm) >> 32))
 int64_t vli_order_block_on(int64_t lb, int how, uint64_t on, uint64_t n);
 /* Wait with bound lb, which holds whatever is announced to this task (it
  * takes no message before lb: a collective's member simulating it), unless

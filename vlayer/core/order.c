@@ -855,6 +855,50 @@ static int next_missing(const vli_slot *s, const struct vli_coll *c, int *k)
 	return -1;
 }
 
+/* (a rendezvous sender's key, VLI_RDV_KEY, against a receive's tag and
+ * communicator: its tag matches, and its communicator's fold) */
+static int key_match(uint64_t key, int32_t tag, uint64_t comm)
+{
+	return (tag < 0 || tag == (int32_t)(uint32_t)(key >> 32)) &&
+	       (uint32_t)key == (uint32_t)(comm ^ comm >> 32);
+}
+
+/* Under the lock: slot i waits on task j for the answer to its rendezvous
+ * (wait_n: VLI_RDV_KEY of its communicator and tag): the least post time of
+ * j's posted receives that can take it, VLI_ORDER_NONE if none.  named:
+ * those that name i only - j answers them while it waits, whatever for,
+ * without a choice (more receives than the board tells apart: those naming
+ * i with any tag; more sources: none); else its wildcard receives too (more
+ * receives than told apart: the least of all). */
+static int64_t rdv_posted(int i, int j, int named)
+{
+	const vli_slot *s = &vli_bd->slot[j];
+	int id = atomic_load(&vli_bd->slot[i].id), k;
+	uint64_t key = atomic_load(&vli_bd->slot[i].wait_n);
+	int64_t p = VLI_ORDER_NONE;
+
+	if (s->post_n > VLI_POSTS) {
+		for (k = 0; k < s->rdv_n && k < VLI_RDV_SRCS; k++)
+			if (s->rdv_src[k] == id)
+				p = s->rdv_at[k];
+		if (!named && s->rdv_n > VLI_RDV_SRCS && atomic_load(&s->rdv_post) > 0)
+			p = atomic_load(&s->rdv_post) - 1;
+		if (!named && s->post_min < p)
+			p = s->post_min;
+	} else {
+		for (k = 0; k < s->post_n; k++) {
+			const vli_post *w = &s->post[k];
+
+			if ((w->src == id || (!named && w->src < 0)) && w->t < p &&
+			    key_match(key, w->tag, w->comm))
+				p = w->t;
+		}
+	}
+	if (!named && s->wild_at > 0 && s->wild_at - 1 < p && key_match(key, s->wild_tag, s->wild_comm))
+		p = s->wild_at - 1;
+	return p;
+}
+
 /* Under the lock: whether blocked slot s can go on without this task, given
  * ind (any: some other task can). */
 static int can_go_on(int i, int any)
@@ -871,7 +915,14 @@ static int can_go_on(int i, int any)
 		if (atomic_load(&s->released) != atomic_load(&s->released_seen))
 			return 1;
 		j = vli_board_find((int)(uint32_t)on);
-		return j < 0 || (j != me && IND(j));
+		/* so does a receive its receiver has posted that names it: the
+		 * receiver answers while it waits (its progress), whatever it
+		 * waits for - this task too (two ranks sending to each other with
+		 * their receives posted were taken for a cycle of waits, and a
+		 * wildcard receive elsewhere chose without them).  (A wildcard
+		 * receive answers once it has chosen, which may wait for this
+		 * task.) */
+		return j < 0 || rdv_posted(i, j, 1) != VLI_ORDER_NONE || (j != me && IND(j));
 	}
 	c = coll_of(on, atomic_load(&s->wait_n), 0);
 	if (!c)
@@ -1125,7 +1176,7 @@ static void raise_through_waits(int n)
 		for (i = 0; i < n; i++) {
 			vli_slot *s = &vli_bd->slot[i];
 			uint64_t on = atomic_load(&s->wait_on);
-			int64_t v = INT64_MIN;
+			int64_t v = INT64_MIN, p;
 
 			if (!on || i == me || atomic_load(&s->state) != VLI_SLOT_BLOCKED)
 				continue;
@@ -1136,7 +1187,12 @@ static void raise_through_waits(int n)
 				j = vli_board_find((int)(uint32_t)on);
 				if (j < 0 || j == i)
 					continue;
+				/* (its data leave when a receive of j's takes them:
+				 * one posted already, or one j posts later) */
 				v = effb[j];
+				p = rdv_posted(i, j, 0);
+				if (p < v)
+					v = p;
 			} else {
 				struct vli_coll *c = coll_of(on, atomic_load(&s->wait_n), 0);
 
@@ -1217,14 +1273,14 @@ int64_t vli_order_rdv_post_locked(int slot, int src_id, int tag, uint64_t comm)
 				break;
 			}
 	}
-	if (s->wild_at > 0 && s->wild_at - 1 < p && (s->wild_tag < 0 || s->wild_tag == tag) &&
-	    s->wild_comm == comm)
+	if (s->wild_at > 0 && s->wild_at - 1 < p &&
+	    (tag < 0 || s->wild_tag < 0 || s->wild_tag == tag) && s->wild_comm == comm)
 		p = s->wild_at - 1;
 	/* its nonblocking wildcard receives not chosen yet (the first entries
 	 * of post[]; more than VLI_POSTS receives: the least time for all) */
 	for (i = 0; i < s->post_n && i < VLI_POSTS && s->post[i].src < 0; i++) {
 		const vli_post *w = &s->post[i];
-		if ((w->tag < 0 || w->tag == tag) && w->comm == comm && w->t < p)
+		if ((tag < 0 || w->tag < 0 || w->tag == tag) && w->comm == comm && w->t < p)
 			p = w->t;
 	}
 	if (s->post_n > VLI_POSTS && s->post[0].src < 0 && s->post_min < p)

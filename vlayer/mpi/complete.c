@@ -103,7 +103,9 @@ static void wait_begin(vlmpi_req *q, const char *call)
 		vlmpi_wait_begin(vli_t.now, VLMPI_ON_COLL(q->vc->id), vlmpi_coll_num(q->coll),
 				 "%s (a collective)", call);
 	else if (q->rdv && !q->ack_done)
-		vlmpi_wait_begin(vli_t.now, VLI_ON_TASK(q->vc->world[q->peer]), 0,
+		vlmpi_wait_begin(vlmpi_rdv_least_end(&q->h, q->vc->host[q->peer]),
+				 VLI_ON_TASK(q->vc->world[q->peer]),
+				 VLI_RDV_KEY(q->vc->id, q->tag),
 				 "%s (a rendezvous send to rank %d, tag %d)", call,
 				 q->vc->world[q->peer], q->tag);
 	else if (q->rdv) /* answered: it waits for its data to be in */

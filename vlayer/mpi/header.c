@@ -233,6 +233,28 @@ int64_t vlmpi_rdv_done(const vlmpi_hdr *h, int64_t ack)
 	return vlmpi_rdv_departure(h, ack) + h->trans_ns;
 }
 
+int64_t vlmpi_rdv_least_end(const vlmpi_hdr *h, int dst_host)
+{
+	int64_t t = h->trans_ns, lat;
+	int *res, n, i;
+	double cap = 0, c;
+
+	if (h->flags & VLMPI_HDR_FLOW) {
+		/* (alone on its route: its latency, then its bytes at the
+		 * route's narrowest link; sharing only slows it) */
+		res = malloc(sizeof(int) * (size_t)(vli_net_maxroute(&vli_t.cfg) + 1));
+		if (!res)
+			vli_error(1, "out of memory");
+		n = vli_net_route(&vli_t.cfg, h->src_host, dst_host, res, &lat);
+		for (i = 0; i < n; i++)
+			if ((c = vli_net_cap(&vli_t.cfg, res[i])) > 0 && (cap == 0 || c < cap))
+				cap = c;
+		free(res);
+		t = n ? lat + (cap > 0 ? (int64_t)((double)h->bytes / cap) : 0) : 0;
+	}
+	return h->t_call + h->send_ns + t;
+}
+
 int vlmpi_rdv_end(const vlmpi_hdr *h, int dst, int64_t ack, int64_t *end, int committed)
 {
 	int r;
@@ -251,9 +273,10 @@ int64_t vlmpi_rdv_end_wait(const vlmpi_hdr *h, int dst, int64_t ack)
 }
 
 /* VLAYER_TEST_ACK_PAUSE=US (for tests): a receiver pauses US microseconds of
- * real time between counting its answer to a rendezvous and resolving its
- * flow, so that the others look at the board meanwhile.  (The system call
- * itself: the layer's nanosleep would count it as the program's sleep.) */
+ * real time before it counts its answer to a rendezvous and again before it
+ * resolves the message's flow, so that the others look at the board in
+ * between.  (The system call itself: the layer's nanosleep would count it as
+ * the program's sleep.) */
 static void test_pause(void)
 {
 	static int us = -1;
@@ -282,6 +305,7 @@ void vlmpi_ack_send(int src, const vlmpi_hdr *h, int64_t t_post)
 		 * without them, and their next messages came late: LAMMPS through
 		 * the board server, about 1 run in 200; on one host too, with the
 		 * receiver paused between the two steps.) */
+		test_pause();
 		vli_order_release(src);
 		test_pause();
 		/* its data leave now on the shared links, before the sender learns it */

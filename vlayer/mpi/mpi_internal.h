@@ -167,6 +167,11 @@ int vlmpi_arrived_by(const vlmpi_hdr *h, int64_t t_post, int64_t t);
  * transmission), as SimGrid's SMPI completes a rendezvous send. */
 int64_t vlmpi_rdv_departure(const vlmpi_hdr *h, int64_t ack);
 int64_t vlmpi_rdv_done(const vlmpi_hdr *h, int64_t ack);
+/* The earliest a rendezvous with header h to a rank on dst_host can be in,
+ * whenever its receive is posted: its send time's end plus the least time
+ * its data can take (contention-free, or alone on its route of shared
+ * links); its sender acts no earlier (the bound it waits with). */
+int64_t vlmpi_rdv_least_end(const vlmpi_hdr *h, int dst_host);
 /* The same on a [topology]'s shared links (a flow: vli_flow_pend), to world
  * rank dst: 1 and the final completion, or 0 and its estimate (committed:
  * as vli_flow_arrival_in);

@@ -65,7 +65,8 @@ static int do_send(const void *buf, int count, MPI_Datatype dt, int dest, int ta
 			return rc;
 		vlmpi_ack_irecv(&ack, v->world[dest], &h, &r[1]);
 		/* the receiver takes the message when it chooses: wait on it */
-		vlmpi_wait_begin(vli_t.now, VLI_ON_TASK(v->world[dest]), 0,
+		vlmpi_wait_begin(vlmpi_rdv_least_end(&h, v->host[dest]), VLI_ON_TASK(v->world[dest]),
+				 VLI_RDV_KEY(v->id, tag),
 				 "a rendezvous send to rank %d, tag %d", v->world[dest], tag);
 		vlmpi_ack_wait(&r[1], v->world[dest], tag, bytes);
 		rc = vlmpi_real_wait(&r[0], MPI_STATUS_IGNORE);

@@ -52,6 +52,10 @@
  *             BYTES / 2 (as LAMMPS's halo exchanges: MPI_Irecv from the
  *             partner, MPI_Send to it, MPI_Wait), so that a pair's next
  *             messages leave while the other's are on the links
+ *   cyclewild: ranks 1 and 3 exchange BYTES (Irecv, Send, Wait), then rank 1
+ *             sends rank 0 4 bytes; rank 2 computes 0.1 s (vl_compute) and
+ *             sends rank 0 4 bytes; rank 0 takes both with
+ *             MPI_Recv(MPI_ANY_SOURCE) and prints "W 0 first SRC"
  * Each rank prints "T RANK end NS" (its virtual time at the end). */
 #include <mpi.h>
 #include <stdio.h>
@@ -72,7 +76,7 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &np);
 	if (argc < 3) {
 		if (rank == 0)
-			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route|fanin|waitany|ring|gather|stream|fire|cross|testall|collp2p|twobcast|icollp2p|iwaitany|itest|itwobcast|ilate|wildrdv|iwildrdv|iwildhold|twopairs BYTES [DST]\n");
+			fprintf(stderr, "usage: pattern fanout|exchange|pairs|route|fanin|waitany|ring|gather|stream|fire|cross|testall|collp2p|twobcast|icollp2p|iwaitany|itest|itwobcast|ilate|wildrdv|iwildrdv|iwildhold|twopairs|cyclewild BYTES [DST]\n");
 		MPI_Finalize();
 		return 2;
 	}
@@ -254,6 +258,23 @@ int main(int argc, char **argv)
 			MPI_Irecv(c, m, MPI_BYTE, peer, 1, MPI_COMM_WORLD, &rq[0]);
 			MPI_Send(b, m, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
 			MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+		}
+	} else if (!strcmp(mode, "cyclewild") && np == 4) {
+		if (rank == 0) {
+			MPI_Status st;
+
+			MPI_Recv(c, 4, MPI_BYTE, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &st);
+			printf("W 0 first %d\n", st.MPI_SOURCE);
+			MPI_Recv(c, 4, MPI_BYTE, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &st);
+		} else if (rank == 2) {
+			vl_compute(0.1);
+			MPI_Send(b, 4, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+		} else {
+			MPI_Irecv(c, n, MPI_BYTE, rank ^ 2, 2, MPI_COMM_WORLD, &rq[0]);
+			MPI_Send(b, n, MPI_BYTE, rank ^ 2, 2, MPI_COMM_WORLD);
+			MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+			if (rank == 1)
+				MPI_Send(b, 4, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
 		}
 	} else if (!strcmp(mode, "ring")) {
 		MPI_Sendrecv(b, n, MPI_BYTE, (rank + 1) % np, 1, c, n, MPI_BYTE, (rank + np - 1) % np,

@@ -430,6 +430,83 @@ START_TEST(waiters_on_this_task_are_not_waited_for)
 }
 END_TEST
 
+/* The task in slot has one receive posted (a blocking MPI_Recv, an
+ * MPI_Irecv): from src (-1 any) of tag (-1 any) on communicator comm, at t. */
+static void posted(int slot, int src, int tag, uint64_t comm, int64_t t)
+{
+	vli_board_lock();
+	vli_bd->slot[slot].post_n = 1;
+	vli_bd->slot[slot].post[0] = (vli_post){ .src = src, .tag = tag, .comm = comm, .t = t };
+	vli_bd->slot[slot].rdv_n = src >= 0;
+	vli_bd->slot[slot].rdv_src[0] = src;
+	vli_bd->slot[slot].rdv_at[0] = t;
+	vli_board_unlock();
+}
+
+/* Two rendezvous senders waiting on each other (a on b, b on a: MPI_Send
+ * after MPI_Irecv, as halo exchanges do) go on without this task once a
+ * receive of one names the other: that one answers while it waits.  Before
+ * 2026-11-28 they were a cycle of waits, left out of this task's choices,
+ * which then took a later message before their next ones. */
+START_TEST(senders_answered_by_a_posted_receive_are_waited_for)
+{
+	int a, b;
+	uint64_t k = VLI_RDV_KEY(1, 5);
+
+	start_with_two(&a, &b);
+	vli_order_block(900000, VLI_WAIT_MSG);
+	other_waits(a, 2000, VLI_ON_TASK(300), k);
+	other_waits(b, 2000, VLI_ON_TASK(200), VLI_RDV_KEY(1, 7));
+	/* no receive posted: a real cycle, neither can go on */
+	ck_assert(vli_order_safe(800000));
+	/* b's receive names a, but another tag, or another communicator */
+	posted(b, 200, 6, 1, 1500);
+	ck_assert(vli_order_safe(800000));
+	posted(b, 200, 5, 2, 1500);
+	ck_assert(vli_order_safe(800000));
+	/* a wildcard receive of b's answers a only once it has chosen */
+	posted(b, -1, 5, 1, 1500);
+	ck_assert(vli_order_safe(800000));
+	/* one that takes it (any tag too): a goes on, and so does b, which
+	 * waits on a: both are waited for, at their bounds */
+	posted(b, 200, 5, 1, 1500);
+	ck_assert(!vli_order_safe(800000));
+	ck_assert(vli_order_safe(2000 + 55000 - 1));
+	ck_assert(!vli_order_safe(2000 + 55000));
+	posted(b, 200, -1, 1, 1500);
+	ck_assert(!vli_order_safe(800000));
+	stop();
+}
+END_TEST
+
+/* A rendezvous sender waiting on a task that waits for something else acts
+ * no earlier than the later of its own bound and the earlier of that task's
+ * bound and the post time of a receive of its that can take the message:
+ * the receiver answers that one while it waits, and the data leave then. */
+START_TEST(a_sender_is_raised_no_further_than_the_posted_receive)
+{
+	int a, b;
+
+	start_with_two(&a, &b);
+	vli_order_block(900000, VLI_WAIT_MSG);
+	other_waits(a, 2000, VLI_ON_TASK(300), VLI_RDV_KEY(1, 5));
+	other_waits(b, 500000, 0, 0); /* b waits for a message at 500 us */
+	/* a acts no earlier than b answers it, at b's bound */
+	ck_assert(vli_order_safe(500000 + 55000 - 1));
+	ck_assert(!vli_order_safe(500000 + 55000));
+	/* b's receive from a, posted at 1.5 us, takes it while b waits: a may
+	 * go on from its own bound (before 2026-11-28: b's) */
+	posted(b, 200, 5, 1, 1500);
+	ck_assert(vli_order_safe(2000 + 55000 - 1));
+	ck_assert(!vli_order_safe(2000 + 55000));
+	/* a wildcard one, posted at 300 us: no earlier than that */
+	posted(b, -1, -1, 1, 300000);
+	ck_assert(vli_order_safe(300000 + 55000 - 1));
+	ck_assert(!vli_order_safe(300000 + 55000));
+	stop();
+}
+END_TEST
+
 /* vli_order_coll_who: which members are in, their bounds, and the least
  * bound of the tasks that can go on without this task (a task waiting on
  * this one is not counted). */
@@ -893,6 +970,8 @@ static Suite *order_suite(void)
 	tcase_add_test(t, deadlock_is_declared);
 	tcase_add_test(t, lookahead_never_zero);
 	tcase_add_test(t, waiters_on_this_task_are_not_waited_for);
+	tcase_add_test(t, senders_answered_by_a_posted_receive_are_waited_for);
+	tcase_add_test(t, a_sender_is_raised_no_further_than_the_posted_receive);
 	tcase_add_test(t, a_bound_lowered_by_a_sender_is_raised_again);
 	tcase_add_test(t, an_answered_waiter_is_waited_for_again);
 	tcase_add_test(t, a_cycle_of_choices_is_broken_by_the_earliest);
