@@ -687,6 +687,13 @@ for x in 1-nbbus 3-nbbus 4-nbbus 6-nbbus 11-nbbus 16-nbbus 4-nbcbus 1-nbstar 7-n
 			"$(grep -c 'were timed before every message sharing the links' "$WORK/rmix$x.out")"
 done
 beside_hog rmix3-nbbus 4 nbbus "$WORK/rmix" 20 3
+# the same with ranks 1-3 through the board server and every rendezvous
+# answer paused 0.5 ms before each of its two steps (VLAYER_TEST_ACK_PAUSE):
+# the same traces (also for seeds 1-40 on 4 and 6 ranks by hand, 2026-11-28)
+for x in 1-nbbus 3-nbbus 4-nbbus 16-nbbus 1-nbstar 7-nbstar; do
+	VLAYER_TEST_ACK_PAUSE=500 VLAYER_BOARD_REMOTE=1 run "rmix$x.paused" 4 "${x#*-}" "$WORK/rmix" 20 "${x%%-*}"
+	same_traces "rmix$x: through the board server, answers paused" "$WORK/rmix$x" "$WORK/rmix$x.paused"
+done
 # (On a bus with an 8 KiB eager limit, NP-ROUNDS-SEED.  Until the fifth
 # session of 2026-11-28, at 6 ranks, seed 5 (20 rounds) stopped with
 # "virtual order is stuck" - two ranks waiting in MPI_Waitany and
