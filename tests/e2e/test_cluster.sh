@@ -44,8 +44,8 @@ cc -O2 -o "$WORK/pvmcoll" "$HERE/../../bench/pvmcoll.c" -lpvm3 || fail "cc pvmco
 # is measured is no longer the cluster the model describes.
 cc -O2 -Wall -Wextra -Werror -o "$WORK/tcpprobe" "$HERE/multihost/tcpprobe.c" || fail "cc tcpprobe.c"
 tp() { # FROM TO PORT: one transfer's seconds
-	ip netns exec "$EC_NS$2" "$WORK/tcpprobe" serve "$3" 1048576 &
-	ip netns exec "$EC_NS$1" "$WORK/tcpprobe" send "10.234.0.$2" "$3" 1048576
+	timeout 60 ip netns exec "$EC_NS$2" "$WORK/tcpprobe" serve "$3" 1048576 &
+	timeout 60 ip netns exec "$EC_NS$1" "$WORK/tcpprobe" send "10.234.0.$2" "$3" 1048576
 	wait
 }
 one=

@@ -63,11 +63,11 @@ assert_eq "cpus = 1: a sleeping holder's token is taken back" "before 3 of 3" "$
 # for it in that real order, at virtual times 3, 2 and 1 ms
 mkdir -p "$WORK/g"
 : > "$WORK/g.order"
-VLAYER_TRACE_DIR="$WORK/g" "$BUILD/tests/gate_order" 0 400 9 >> "$WORK/g.order" &
+VLAYER_TRACE_DIR="$WORK/g" timeout 60 "$BUILD/tests/gate_order" 0 400 9 >> "$WORK/g.order" &
 gpids=$!
 sleep 0.1
 for w in "3000 20 1" "2000 20 2" "1000 20 3"; do
-	VLAYER_TRACE_DIR="$WORK/g" "$BUILD/tests/gate_order" $w >> "$WORK/g.order" &
+	VLAYER_TRACE_DIR="$WORK/g" timeout 60 "$BUILD/tests/gate_order" $w >> "$WORK/g.order" &
 	gpids="$gpids $!"
 	sleep 0.05
 done
