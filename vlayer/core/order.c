@@ -1388,8 +1388,10 @@ void vli_order_set_wild_post(int64_t t, int tag, uint64_t comm)
 {
 	vli_slot *s;
 
-	if (vli_order_remote) { /* through the board server, with the flows */
-		if (vli_order_remote->flow && vli_net_on(&vli_t.cfg))
+	if (vli_order_remote) { /* through the board server (as a flow call;
+				 * with or without shared links: a rendezvous sender
+				 * waiting on this task is raised no further) */
+		if (vli_order_remote->flow)
 			vli_order_remote->flow(VLI_FLOW_WILD,
 					       (const int64_t[VLI_FLOW_ARGS]){ t, tag, (int64_t)comm },
 					       NULL, 0, &(int64_t){ 0 });
