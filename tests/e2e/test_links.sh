@@ -43,6 +43,10 @@
 #  - random traffic (links/rmix.c, Waitsome included) gives readable traces
 #    that the replay gives again, up to 12 ranks and on links without latency;
 #    rendezvous sends freed before their answer (links/freed.c) too;
+#  - with every rendezvous answer paused in real time (VLAYER_TEST_ACK_PAUSE),
+#    on one host and through the board server, nothing changes: two pairs
+#    exchanging at once (pattern twopairs), a wildcard receive beside two
+#    ranks sending to each other (pattern cyclewild), random traffic;
 #  - vlpost replay on the run's own VMConfig gives the same end times;
 #  - SimGrid's flow model on the exported platform agrees, up to its 16-byte
 #    envelope (skipped without smpirun).
