@@ -250,6 +250,10 @@ int vli_torus_moved(const vlcfg_topo *t, int h, int d, int x);
 /* The latency of the route src -> dst alone (hosts out of range: a
  * message's latency). */
 int64_t vli_net_latency(const vlcfg_config *c, int src, int dst);
+/* The least time bytes from host src to host dst take on the links: alone
+ * on their route, its latency then the bytes at its narrowest link (ns,
+ * rounded down; sharing only slows them); 0: same host, or no topology. */
+int64_t vli_net_alone_ns(const vlcfg_config *c, int src, int dst, int64_t bytes);
 
 typedef struct vli_flow {
 	int64_t start;      /* leaves (the end of its send time) */

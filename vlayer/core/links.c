@@ -246,6 +246,21 @@ int64_t vli_net_latency(const vlcfg_config *c, int src, int dst)
 	return n > 0 ? lat : 0;
 }
 
+int64_t vli_net_alone_ns(const vlcfg_config *c, int src, int dst, int64_t bytes)
+{
+	int64_t lat;
+	int *res, n, i;
+	double cap = 0, k;
+
+	res = xcalloc((size_t)vli_net_maxroute(c) + 1, sizeof *res);
+	n = vli_net_route(c, src, dst, res, &lat);
+	for (i = 0; i < n; i++)
+		if ((k = vli_net_cap(c, res[i])) > 0 && (cap == 0 || k < cap))
+			cap = k;
+	free(res);
+	return n ? lat + (cap > 0 ? (int64_t)((double)bytes / cap) : 0) : 0;
+}
+
 /* ---- the flow model ---- */
 
 

@@ -235,23 +235,10 @@ int64_t vlmpi_rdv_done(const vlmpi_hdr *h, int64_t ack)
 
 int64_t vlmpi_rdv_least_end(const vlmpi_hdr *h, int dst_host)
 {
-	int64_t t = h->trans_ns, lat;
-	int *res, n, i;
-	double cap = 0, c;
+	int64_t t = h->flags & VLMPI_HDR_FLOW
+			    ? vli_net_alone_ns(&vli_t.cfg, h->src_host, dst_host, h->bytes)
+			    : h->trans_ns;
 
-	if (h->flags & VLMPI_HDR_FLOW) {
-		/* (alone on its route: its latency, then its bytes at the
-		 * route's narrowest link; sharing only slows it) */
-		res = malloc(sizeof(int) * (size_t)(vli_net_maxroute(&vli_t.cfg) + 1));
-		if (!res)
-			vli_error(1, "out of memory");
-		n = vli_net_route(&vli_t.cfg, h->src_host, dst_host, res, &lat);
-		for (i = 0; i < n; i++)
-			if ((c = vli_net_cap(&vli_t.cfg, res[i])) > 0 && (cap == 0 || c < cap))
-				cap = c;
-		free(res);
-		t = n ? lat + (cap > 0 ? (int64_t)((double)h->bytes / cap) : 0) : 0;
-	}
 	return h->t_call + h->send_ns + t;
 }
 

@@ -361,6 +361,35 @@ START_TEST(lookahead_at_least_1ns)
 }
 END_TEST
 
+/* vli_net_alone_ns, the least time a message takes on the links (a
+ * rendezvous sender waits with its send's end plus this as its bound): what
+ * the flow model gives one flow alone - a bus, a star, a switch whose
+ * backplane is the narrowest, a torus route of 2 hops; 0 on one host. */
+START_TEST(alone_time_is_one_flow_alone)
+{
+	vlcfg_config c;
+	int kind, src[1] = { 0 }, dst[1] = { 3 };
+	int64_t bytes[1] = { M }, start[1] = { 1000 }, end[1];
+
+	for (kind = VLCFG_TOPO_STAR; kind <= VLCFG_TOPO_TORUS; kind++) {
+		cfg_net(&c, 4, kind, 0, M);
+		if (kind == VLCFG_TOPO_SWITCH)
+			c.topo.backplane = 50e6; /* 50 MB/s: 2 m/B */
+		if (kind == VLCFG_TOPO_TORUS) {
+			c.topo.ndims = 2;
+			c.topo.dims[0] = c.topo.dims[1] = 2;
+		}
+		ends_all(&c, 1, src, dst, bytes, start, end);
+		ck_assert_int_eq(vli_net_alone_ns(&c, 0, 3, M), end[0] - start[0]);
+		ck_assert_int_eq(vli_net_alone_ns(&c, 0, 3, M),
+				 kind == VLCFG_TOPO_SWITCH ? LAT + 2 * MB
+				 : kind == VLCFG_TOPO_TORUS ? 2 * LAT + MB : LAT + MB);
+		ck_assert_int_eq(vli_net_alone_ns(&c, 2, 2, M), 0);
+		vlcfg_free(&c);
+	}
+}
+END_TEST
+
 /* An MPI rendezvous: pending (not simulated, two readers) until its receive
  * is posted; then it leaves at the later of its ready time and the post, and
  * shares like the others; dropped when a wildcard choice takes it. */
@@ -466,6 +495,7 @@ int main(void)
 	tcase_add_test(tc, pending_rendezvous);
 	tcase_add_test(tc, late_flows_counted);
 	tcase_add_test(tc, lookahead_at_least_1ns);
+	tcase_add_test(tc, alone_time_is_one_flow_alone);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
