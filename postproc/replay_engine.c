@@ -1178,16 +1178,56 @@ static int coll_resume(rpl *r, rcoll *g)
 	return 0;
 }
 
+/* Every member's new host, by rank (the caller frees it); NULL: out of
+ * memory. */
+static int *coll_hosts(const rpl *r)
+{
+	int *host = malloc(sizeof(int) * (size_t)r->n), i;
+
+	for (i = 0; host && i < r->n; i++)
+		host[r->t[i].tid] = r->t[i].host;
+	return host;
+}
+
+/* The input of a plain collective of kind (root) whose members all enter
+ * at entry with the bytes of record c, in arrays the caller frees (*host,
+ * *v: the entries, then the bytes); -1: out of memory (failed). */
+static int plain_in(rpl *r, int kind, int root, const vl_trec *c, int64_t entry, vlcoll_in *in,
+		    int **hostp, int64_t **vp)
+{
+	int p = r->n, *host = *hostp = coll_hosts(r), k;
+	int64_t *v = *vp = malloc(sizeof(int64_t) * 2 * (size_t)p);
+
+	if (!host || !v) {
+		free(host);
+		free(v);
+		return fail(r, "out of memory");
+	}
+	for (k = 0; k < p; k++) {
+		v[k] = entry;
+		v[p + k] = c->u.v.bytes;
+	}
+	*in = (vlcoll_in){ kind, r->nw->mpi.coll_alg[kind], p, root, host, v, v + p, VLCOLL_PLAIN };
+	return 0;
+}
+
+/* g's messages go into the run's table (cnet_add, cnet_end). */
+static void coll_net(rpl *r, rcoll *g)
+{
+	g->r = r;
+	g->net.ctx = g;
+	g->net.add = cnet_add;
+	g->net.end = cnet_end;
+}
+
 /* Simulate collective g once every member is in (the algorithm of nw). */
 static int coll_run(rpl *r, rcoll *g)
 {
-	int p = r->n, *host = malloc(sizeof(int) * (size_t)p), i, rc;
+	int p = r->n, *host = coll_hosts(r), i, rc;
 	vlcoll_in in;
 
 	if (!host)
 		return fail(r, "out of memory");
-	for (i = 0; i < p; i++)
-		host[r->t[i].tid] = r->t[i].host;
 	in.kind = g->kind;
 	in.alg = r->nw->mpi.coll_alg[g->kind];
 	in.p = p;
@@ -1197,10 +1237,7 @@ static int coll_run(rpl *r, rcoll *g)
 	in.bytes = g->bytes;
 	in.variant = coll_variant(g, p);
 	if (r->flows && r->nw->topo.coll_shared && g->nb != 1 && !g->unshared) {
-		g->r = r;
-		g->net.ctx = g;
-		g->net.add = cnet_add;
-		g->net.end = cnet_end;
+		coll_net(r, g);
 		g->job = vlcoll_job_start(r->nw, &in, &g->net, g->out);
 		rc = g->job ? 0 : -1;
 	} else {
@@ -1221,6 +1258,44 @@ static int coll_run(rpl *r, rcoll *g)
 				    (long long)g->eexit[i], (long long)g->out[i].exit);
 	coll_done(r, g);
 	return 0;
+}
+
+/* Whether blocking collective g (a member's record c) is opened before
+ * every member is in: on shared links, a kind where a member's exit may
+ * come before the last entry (vlcoll_opens_early), as online. */
+static int coll_opens(const rpl *r, const rcoll *g, const vl_trec *c)
+{
+	return r->flows && r->nw->topo.coll_shared && !g->nb && !g->unshared &&
+	       !(c->flags & (VL_TF_V | VL_TF_BLOCK)) &&
+	       vlcoll_opens_early(g->kind, VLCOLL_PLAIN);
+}
+
+/* Member t of opened collective g is in (record c): the first opens its
+ * simulation (the others not in yet), the others enter it; then it runs
+ * on as far as the final arrivals allow. */
+static int coll_open(rpl *r, rcoll *g, rtask *t, const vl_trec *c)
+{
+	vlcoll_in in;
+	int *host;
+	int64_t *v;
+
+	if (g->job) {
+		vlcoll_job_enter(g->job, t->tid, g->entry[t->tid]);
+		return coll_resume(r, g);
+	}
+	/* (a plain form: every member's bytes alike) */
+	if (plain_in(r, g->kind, g->root, c, VLCOLL_PENDING, &in, &host, &v) < 0)
+		return -1;
+	v[t->tid] = g->entry[t->tid];
+	coll_net(r, g);
+	g->job = vlcoll_job_open(r->nw, &in, &g->net, g->out);
+	free(host);
+	free(v);
+	if (!g->job)
+		return fail(r, "collective %s number %llu could not be simulated with algorithm %s",
+			    vl_coll_kind_name(g->kind), (unsigned long long)g->k,
+			    vlcoll_alg_name(in.alg));
+	return coll_resume(r, g);
 }
 
 /* The blocks of scatterv g whose root t arrives (record c): from the
@@ -1327,7 +1402,7 @@ static int do_icoll(rpl *r, int i)
  * of a reduce or gather, every message eager); then *o is its result. */
 static int leaves_alone(rpl *r, rtask *t, const vl_trec *c, int kind, vlcoll_out *o)
 {
-	int p = r->n, k, rc, *host;
+	int p = r->n, rc, *host;
 	int64_t *v;
 	vlcoll_in in;
 
@@ -1335,26 +1410,8 @@ static int leaves_alone(rpl *r, rtask *t, const vl_trec *c, int kind, vlcoll_out
 	    !(kind == VL_KIND_BCAST || kind == VL_KIND_REDUCE || kind == VL_KIND_GATHER) ||
 	    c->peer < 0 || c->peer >= p || (kind == VL_KIND_BCAST) != (c->peer == t->tid))
 		return 0;
-	host = malloc(sizeof(int) * (size_t)p);
-	v = malloc(sizeof(int64_t) * 2 * (size_t)p);
-	if (!host || !v) {
-		free(host);
-		free(v);
-		return fail(r, "out of memory");
-	}
-	for (k = 0; k < p; k++) {
-		host[r->t[k].tid] = r->t[k].host;
-		v[k] = t->t0n;
-		v[p + k] = c->u.v.bytes;
-	}
-	in.kind = kind;
-	in.alg = r->nw->mpi.coll_alg[kind];
-	in.p = p;
-	in.root = c->peer;
-	in.host = host;
-	in.entry = v;
-	in.bytes = v + p;
-	in.variant = VLCOLL_PLAIN;
+	if (plain_in(r, kind, c->peer, c, t->t0n, &in, &host, &v) < 0)
+		return -1;
 	rc = vlcoll_sim_alone(r->nw, &in, t->tid, o);
 	free(host);
 	free(v);
@@ -1416,8 +1473,13 @@ static int do_coll(rpl *r, int i)
 			return fail(r, "out of memory");
 		t->coll = g;
 		t->phase = 2;
-		if (++g->arrived == p && coll_run(r, g) < 0)
+		if (!nb && coll_opens(r, g, c)) {
+			g->arrived++;
+			if (coll_open(r, g, t, c) < 0)
+				return -1;
+		} else if (++g->arrived == p && coll_run(r, g) < 0) {
 			return -1;
+		}
 	}
 	g = t->coll;
 	if (!t->early && !g->done && !(g->job && vlcoll_job_rank_done(g->job, rank)))
@@ -1573,7 +1635,7 @@ static int coll_early(rpl *r, int64_t least)
 			waiting += r->t[i].coll == g && r->t[i].state == BLOCKED && !r->t[i].early;
 		if (!waiting)
 			continue;
-		if (!host && (!(host = malloc(sizeof(int) * (size_t)p)) ||
+		if (!host && (!(host = coll_hosts(r)) ||
 			      !(entry = malloc(sizeof(int64_t) * (size_t)p)) ||
 			      !(bytes = malloc(sizeof(int64_t) * (size_t)p * (size_t)p)) ||
 			      !(out = malloc(sizeof *out * (size_t)p)))) {
@@ -1582,10 +1644,8 @@ static int coll_early(rpl *r, int64_t least)
 			free(bytes);
 			return fail(r, "out of memory");
 		}
-		for (i = 0; i < p; i++) {
-			host[r->t[i].tid] = r->t[i].host;
+		for (i = 0; i < p; i++)
 			entry[i] = least < INT64_MAX / 4 ? least : INT64_MAX / 4; /* (no overflow) */
-		}
 		for (i = 0; i < p; i++) /* (the members in: their count of collectives passed it) */
 			if (r->t[i].ncoll > g->k) {
 				k = r->t[i].tid;

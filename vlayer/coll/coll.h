@@ -224,5 +224,29 @@ int vlcoll_job_run(vlcoll_job *j, int64_t *lb);
 int vlcoll_job_rank_done(const vlcoll_job *j, int r);
 int vlcoll_job_taken(const vlcoll_job *j, uint32_t k);
 void vlcoll_job_free(vlcoll_job *j);
+/* The same opened before every member is in (with collectives = shared, a
+ * blocking collective whose members' exits may come before the last entry:
+ * vlcoll_opens_early): in->entry[r] VLCOLL_PENDING (INT64_MIN) for a
+ * member not in yet; vlcoll_job_enter gives its entry t.  Its messages
+ * leave when the schedule says, not after the last entry: the ranks in act
+ * as far as the final arrivals allow, and vlcoll_job_run waits (0) also
+ * for members not in (*lb INT64_MAX if for them alone).
+ * vlcoll_job_blocker: what rank r waits for in the end, following the
+ * ranks it waits on - 1 a message on the links (*est its arrival's last
+ * estimate: r acts no earlier), 2 member *who not in yet (r acts no
+ * earlier than it enters), 0 nothing (r is done).  The schedule is built
+ * from in's bytes: every member's must be known (the plain forms: all
+ * alike). */
+#define VLCOLL_PENDING INT64_MIN /* (also: a time not known yet, sched.h) */
+vlcoll_job *vlcoll_job_open(const vlcfg_config *c, const vlcoll_in *in, const vlcoll_net *net,
+			    vlcoll_out *out);
+void vlcoll_job_enter(vlcoll_job *j, int r, int64_t t);
+int vlcoll_job_blocker(const vlcoll_job *j, int r, int *who, int64_t *est);
+/* Whether a blocking collective of kind and variant (VLCOLL_PLAIN, ...)
+ * on shared links is opened before every member is in (online and in a
+ * replay): a bcast, reduce, gather, scatter, scan or exscan, plain forms -
+ * where a member's exit may come before the last entry.  The others keep
+ * to their last entry (every member's exit comes after every entry). */
+int vlcoll_opens_early(int kind, int variant);
 
 #endif

@@ -14,12 +14,18 @@
  *  - with the program's other messages (vlcoll_links_start, a vlcoll_net):
  *    the flows go into the table of the run's flows (online
  *    vlayer/core/order_flows.c, or the replay's), which decides their
- *    arrivals together with every other message.  No message leaves before
- *    the last rank has entered: online the collective is known only then,
- *    and the tasks that wait in it for a member that has not entered are
- *    taken to start nothing before that member's bound (order.c, "bounds
- *    through waits"), so a message leaving earlier could overlap one taken
- *    as final already.  An arrival is taken only
+ *    arrivals together with every other message.  Started with every entry
+ *    (vlcoll_links_start), no message leaves before the last rank has
+ *    entered: online such a collective is known only then, and the tasks
+ *    that wait in it for a member that has not entered are taken to start
+ *    nothing before that member's bound (order.c, "bounds through waits"),
+ *    so a message leaving earlier could overlap one taken as final already.
+ *    Opened before every rank is in (vlcoll_links_open: a rank whose entry
+ *    is VLCOLL_PENDING acts once vlcoll_links_enter gives it), every
+ *    message leaves when its schedule says: the ranks in act as far as they
+ *    can, and vlcoll_links_blocker tells what a rank waits for in the end
+ *    (a message on the links, or a rank not in), so that its task can say
+ *    how early it may act next.  An arrival is taken only
  *    once the table says it is final, so the order in which the ranks act
  *    does not matter.  Every rank runs until it waits for an arrival not
  *    final yet; then the run stops (vlcoll_links_resume returns 0) with the
@@ -52,7 +58,10 @@ struct vlcoll_lrun {
 	/* the ranks that can act, a binary heap on (clock, rank) */
 	int *heap, nheap;
 	int *pc, left;  /* each rank's next action; ranks not done */
-	int64_t t_all;  /* with a net: the last entry (no message leaves before it) */
+	int64_t t_all;  /* with a net: the last entry (no message leaves before
+			   it); INT64_MIN when opened before every rank is in */
+	char *out_of;   /* opened so: the ranks not in yet */
+	int64_t *est;   /* of a send on the links: its arrival's last estimate */
 	vlcoll_out *out;
 };
 typedef struct vlcoll_lrun lrun;
@@ -198,13 +207,15 @@ static void lrun_free(lrun *L)
 	free(L->wait_s);
 	free(L->wait_r);
 	free(L->pend);
+	free(L->out_of);
+	free(L->est);
 	free(L->heap);
 	free(L->pc);
 	free(L);
 }
 
 static lrun *lrun_new(const vlcfg_config *c, vlcoll_sched *s, const int *host,
-		      const int64_t *entry, vlcoll_out *out, const vlcoll_net *net)
+		      const int64_t *entry, vlcoll_out *out, const vlcoll_net *net, int open)
 {
 	int p = s->p, r;
 	size_t n = 0, k;
@@ -230,6 +241,8 @@ static lrun *lrun_new(const vlcfg_config *c, vlcoll_sched *s, const int *host,
 	L->wait_s = vlcoll_alloc(n, sizeof(*L->wait_s));
 	L->wait_r = vlcoll_alloc(n, sizeof(*L->wait_r));
 	L->pend = vlcoll_alloc(n, sizeof(*L->pend));
+	L->est = vlcoll_alloc(n, sizeof(*L->est));
+	L->out_of = vlcoll_alloc((size_t)p, 1);
 	L->npend = 0;
 	for (k = 0; k < n; k++)
 		L->flow[k] = L->wait_s[k] = L->wait_r[k] = -1;
@@ -241,13 +254,16 @@ static lrun *lrun_new(const vlcfg_config *c, vlcoll_sched *s, const int *host,
 	L->left = 0;
 	L->t_all = INT64_MIN;
 	for (r = 0; r < p; r++)
-		if (entry[r] > L->t_all)
+		if (!open && entry[r] > L->t_all)
 			L->t_all = entry[r];
-	for (r = 0; r < p; r++)
+	for (r = 0; r < p; r++) {
+		L->out_of[r] = open && entry[r] == VLCOLL_PENDING;
 		if (s->rank[r].nact > 0) {
-			heap_push(L, r);
+			if (!L->out_of[r])
+				heap_push(L, r);
 			L->left++;
 		}
+	}
 	return L;
 }
 
@@ -266,7 +282,7 @@ static void act_once(lrun *L, int r)
 int vlcoll_run_links(const vlcfg_config *c, vlcoll_sched *s, const int *host,
 		     const int64_t *entry, vlcoll_out *out)
 {
-	lrun *L = lrun_new(c, s, host, entry, out, NULL);
+	lrun *L = lrun_new(c, s, host, entry, out, NULL, 0);
 	size_t i, k;
 	int rc;
 
@@ -305,7 +321,57 @@ int vlcoll_run_links(const vlcfg_config *c, vlcoll_sched *s, const int *host,
 vlcoll_lrun *vlcoll_links_start(const vlcfg_config *c, vlcoll_sched *s, const int *host,
 				const int64_t *entry, vlcoll_out *out, const vlcoll_net *net)
 {
-	return lrun_new(c, s, host, entry, out, net);
+	return lrun_new(c, s, host, entry, out, net, 0);
+}
+
+vlcoll_lrun *vlcoll_links_open(const vlcfg_config *c, vlcoll_sched *s, const int *host,
+			       const int64_t *entry, vlcoll_out *out, const vlcoll_net *net)
+{
+	return lrun_new(c, s, host, entry, out, net, 1);
+}
+
+void vlcoll_links_enter(vlcoll_lrun *L, int r, int64_t t)
+{
+	if (r < 0 || r >= L->s->p || !L->out_of[r])
+		return;
+	L->out_of[r] = 0;
+	L->out[r].exit = t;
+	if (L->s->rank[r].nact > 0)
+		heap_push(L, r);
+}
+
+int vlcoll_links_blocker(const vlcoll_lrun *L, int r, int *who, int64_t *est)
+{
+	int hops;
+
+	for (hops = 0; hops <= L->s->p; hops++) {
+		const vlcoll_ops *l = &L->s->rank[r];
+		const vlcoll_op *op;
+		size_t k;
+		int32_t a;
+
+		if (L->out_of[r]) {
+			*who = r;
+			return 2;
+		}
+		if (L->pc[r] >= l->nact)
+			return 0;
+		a = l->act[L->pc[r]];
+		if (a < 0)
+			return 0; /* (it can act: not after vlcoll_links_resume) */
+		op = &l->op[a];
+		k = op->send ? L->base[r] + (size_t)a : L->base[op->peer] + (size_t)op->match;
+		if (L->launched[k]) {
+			if (L->flow[k] < 0)
+				return 0;
+			*est = L->est[k];
+			return 1;
+		}
+		/* not on its way: its sender has not sent it, or (a rendezvous)
+		 * its receiver has not posted it - what that rank waits for */
+		r = op->peer;
+	}
+	return 0;
 }
 
 int vlcoll_links_resume(vlcoll_lrun *L, int64_t *lb)
@@ -329,6 +395,7 @@ int vlcoll_links_resume(vlcoll_lrun *L, int64_t *lb)
 				L->pend[i] = L->pend[--L->npend];
 				woke = 1;
 			} else {
+				L->est[k] = e;
 				if (e < least)
 					least = e;
 				i++;
@@ -336,9 +403,16 @@ int vlcoll_links_resume(vlcoll_lrun *L, int64_t *lb)
 		}
 		if (woke)
 			continue;
-		if (L->npend == 0)
-			return -1; /* every rank waits for what never comes */
-		*lb = least;
+		if (L->npend == 0) {
+			int r;
+
+			for (r = 0; r < L->s->p; r++)
+				if (L->out_of[r])
+					break;
+			if (r == L->s->p)
+				return -1; /* every rank waits for what never comes */
+		}
+		*lb = least; /* (INT64_MAX: every rank waits for a rank not in) */
 		return 0;
 	}
 }

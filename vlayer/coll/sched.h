@@ -92,6 +92,17 @@ typedef struct vlcoll_lrun vlcoll_lrun;
 vlcoll_lrun *vlcoll_links_start(const vlcfg_config *c, vlcoll_sched *s, const int *host,
 				const int64_t *entry, vlcoll_out *out, const vlcoll_net *net);
 int vlcoll_links_resume(vlcoll_lrun *L, int64_t *lb);
+/* Opened before every rank is in: entry[r] VLCOLL_PENDING for a rank not
+ * in yet, which acts once entered (vlcoll_links_enter, at t); messages
+ * leave when the schedule says (not after the last entry).  A resume that
+ * waits for ranks not in alone gives *lb INT64_MAX.  vlcoll_links_blocker:
+ * what rank r waits for in the end (following the ranks it waits on): 1 a
+ * message on the links, *est its arrival's last estimate; 2 rank *who, not
+ * in yet; 0 nothing (done, or it can act). */
+vlcoll_lrun *vlcoll_links_open(const vlcfg_config *c, vlcoll_sched *s, const int *host,
+			       const int64_t *entry, vlcoll_out *out, const vlcoll_net *net);
+void vlcoll_links_enter(vlcoll_lrun *L, int r, int64_t t);
+int vlcoll_links_blocker(const vlcoll_lrun *L, int r, int *who, int64_t *est);
 int vlcoll_links_rank_done(const vlcoll_lrun *L, int r);
 int vlcoll_links_taken(const vlcoll_lrun *L, uint32_t k);
 void vlcoll_links_free(vlcoll_lrun *L);
@@ -101,7 +112,7 @@ void vlcoll_links_free(vlcoll_lrun *L);
  * operation is waited for and set out to the entries (0, or -1 if s is
  * broken); start operation op of rank r (a send pays S, a receive is
  * posted: op->t). */
-#define VLCOLL_PENDING INT64_MIN
+/* (VLCOLL_PENDING: coll.h) */
 int vlcoll_prepare(vlcoll_sched *s, const int64_t *entry, vlcoll_out *out);
 void vlcoll_begin(const vlcfg_config *c, const int *host, int r, vlcoll_op *op, vlcoll_out *o);
 

@@ -456,8 +456,8 @@ struct vlcoll_job {
 	vlcoll_lrun *L;
 };
 
-vlcoll_job *vlcoll_job_start(const vlcfg_config *c, const vlcoll_in *in, const vlcoll_net *net,
-			 vlcoll_out *out)
+static vlcoll_job *job_new(const vlcfg_config *c, const vlcoll_in *in, const vlcoll_net *net,
+			   vlcoll_out *out, int open)
 {
 	vlcoll_job *j;
 	int alg = vlcoll_alg_of(c, in, out);
@@ -467,12 +467,42 @@ vlcoll_job *vlcoll_job_start(const vlcfg_config *c, const vlcoll_in *in, const v
 	j = vlcoll_alloc(1, sizeof *j);
 	vlcoll_sched_init(&j->s, in->p);
 	vlcoll_build(&j->s, in, alg);
-	j->L = vlcoll_links_start(c, &j->s, in->host, in->entry, out, net);
+	j->L = open ? vlcoll_links_open(c, &j->s, in->host, in->entry, out, net)
+		    : vlcoll_links_start(c, &j->s, in->host, in->entry, out, net);
 	if (!j->L) {
 		vlcoll_job_free(j);
 		return NULL;
 	}
 	return j;
+}
+
+vlcoll_job *vlcoll_job_start(const vlcfg_config *c, const vlcoll_in *in, const vlcoll_net *net,
+			 vlcoll_out *out)
+{
+	return job_new(c, in, net, out, 0);
+}
+
+vlcoll_job *vlcoll_job_open(const vlcfg_config *c, const vlcoll_in *in, const vlcoll_net *net,
+			    vlcoll_out *out)
+{
+	return job_new(c, in, net, out, 1);
+}
+
+void vlcoll_job_enter(vlcoll_job *j, int r, int64_t t)
+{
+	vlcoll_links_enter(j->L, r, t);
+}
+
+int vlcoll_job_blocker(const vlcoll_job *j, int r, int *who, int64_t *est)
+{
+	return vlcoll_links_blocker(j->L, r, who, est);
+}
+
+int vlcoll_opens_early(int kind, int variant)
+{
+	return variant == VLCOLL_PLAIN &&
+	       (kind == VL_KIND_BCAST || kind == VL_KIND_REDUCE || kind == VL_KIND_GATHER ||
+		kind == VL_KIND_SCATTER || kind == VL_KIND_SCAN || kind == VL_KIND_EXSCAN);
 }
 
 int vlcoll_job_run(vlcoll_job *j, int64_t *lb)

@@ -408,6 +408,9 @@ int vli_ftab_find_coll(const vli_ftab *t, uint64_t on, uint64_t n, uint32_t k);
 /* One of its readers took it: freed once all have and it is off the
  * simulation. */
 void vli_ftab_consume(vli_ftab *t, int i);
+/* One of its readers will not read it (a member that went on: its
+ * arrival was not taken, so a change of it later is no late one). */
+void vli_ftab_unread(vli_ftab *t, int i);
 /* No flow not in the table takes bandwidth before safe: move the checkpoint
  * to the last event before safe (flows ended there become final) and
  * estimate the others' arrivals.  Returns 1 if an estimate changed (those
@@ -837,6 +840,9 @@ int vli_flow_coll_floor(uint64_t on, uint64_t n, int op, int64_t t, uint32_t epo
  * it. */
 void vli_flow_coll_quit(uint64_t on, uint64_t n, uint32_t *taken, int nt);
 int vli_flow_wait_for(int (*step)(void *arg, int64_t *lb), void *arg, const char *what);
+/* vli_order_hold, also for a task of another real host (through the board
+ * server). */
+int vli_flow_hold(int64_t lb, uint32_t epoch);
 #define VLI_RDV_SRCS 8 /* sources told apart (more: the least post time for each) */
 /* A receive posted and not matched yet, as a rendezvous sender must see it
  * to know whether it may already have been taken: source (task id, -1 any),

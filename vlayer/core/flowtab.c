@@ -161,6 +161,11 @@ static void drop(vli_ftab *t, int i)
 void vli_ftab_consume(vli_ftab *t, int i)
 {
 	t->e[i].taken = 1;
+	vli_ftab_unread(t, i);
+}
+
+void vli_ftab_unread(vli_ftab *t, int i)
+{
 	if (--t->e[i].need > 0)
 		return;
 	t->e[i].consumed = 1;

@@ -684,7 +684,7 @@ void vli_flow_coll_quit(uint64_t on, uint64_t n, uint32_t *taken, int nt)
 		if (t->e[i].used && !t->e[i].consumed && t->e[i].coll_on == on &&
 		    t->e[i].coll_n == n &&
 		    (nt == 0 || !bsearch(&t->e[i].seq, taken, (size_t)nt, sizeof *taken, cmp_u32)))
-			vli_ftab_consume(t, i);
+			vli_ftab_unread(t, i);
 	vli_board_unlock();
 }
 
@@ -726,9 +726,7 @@ int vli_flow_coll_floor(uint64_t on, uint64_t n, int op, int64_t t, uint32_t epo
 	return r;
 }
 
-/* vli_order_hold, for a task of another real host through the board
- * server */
-static int hold(int64_t lb, uint32_t epoch)
+int vli_flow_hold(int64_t lb, uint32_t epoch)
 {
 	return rf() ? (int)RCALL(VLI_FLOW_HOLD, NULL, lb, epoch) : vli_order_hold(lb, epoch);
 }
@@ -756,7 +754,7 @@ int vli_flow_wait_for(int (*step)(void *arg, int64_t *lb), void *arg, const char
 		/* publish lb, unless an estimate changed since the step read them;
 		 * again if a flow that got earlier lowered it meanwhile */
 		if (lb != last || vli_order_own_bound() != pub) {
-			if (hold(lb, ep)) {
+			if (vli_flow_hold(lb, ep)) {
 				last = lb;
 				pub = vli_order_own_bound();
 			}

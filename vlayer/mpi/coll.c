@@ -43,6 +43,8 @@ struct vlmpi_coll {
 	vlcoll_out o;           /* this rank's result */
 	/* nonblocking on the early path (nbe_*) */
 	int nbe, finished;      /* ... its data in (finished) */
+	int shared;             /* ... blocking, on shared links: opened before every
+				   member is in (early_net_wait) */
 	int *ereq;              /* ... the request of member i's entry, or -1 */
 	unsigned char *dep;     /* ... it depends on member i (early_known) */
 	int nknown;             /* ... a v form's: the entries in (early_known) */
@@ -110,7 +112,6 @@ struct coll_net {
 	vlmpi_comm *v;
 	uint64_t on, n;
 	int nb;         /* a nonblocking one (it has a floor) */
-	int committed;  /* its rank waits in it now */
 	vlcoll_job *job;
 	vlcoll_net net;
 	vlcoll_out *out;
@@ -131,7 +132,15 @@ static int net_add(void *ctx, uint32_t k, int src, int dst, int src_host, int ds
 static int net_end(void *ctx, int h, uint32_t k, int64_t *arr)
 {
 	coll_net *x = ctx;
-	int r = vli_flow_coll_end(h, x->on, x->n, k, x->committed, arr);
+	/* (never committed: its own bound counts too.  A member simulates
+	 * every rank, and its own rank, once a message it waits for is in,
+	 * may start one that shares the links with a later arrival it would
+	 * otherwise take as final: rank 1 waiting for an MPI_Ibcast took its
+	 * forward from rank 2 to rank 3 so, and its MPI_Bcast's messages,
+	 * leaving at its end, then changed that arrival - links/rmix.c, seed
+	 * 4, 1 run in 10 beside a CPU hog.  Its bound is what its simulation
+	 * waits for, so it still takes those first.) */
+	int r = vli_flow_coll_end(h, x->on, x->n, k, 0, arr);
 
 	if (r) {
 		if (x->ntook == x->ctook) {
@@ -207,7 +216,7 @@ static int coll_shares(vlmpi_comm *v, vlmpi_coll *c)
 /* Start c's simulation with its messages in the run's table: 0, or -1 if
  * in is invalid. */
 static int net_start(vlmpi_comm *v, vlmpi_coll *c, const vlcoll_in *in, uint64_t on, uint64_t n,
-		     int nb)
+		     int nb, int open)
 {
 	coll_net *x = calloc(1, sizeof *x);
 
@@ -222,7 +231,8 @@ static int net_start(vlmpi_comm *v, vlmpi_coll *c, const vlcoll_in *in, uint64_t
 	x->net.end = net_end;
 	snprintf(x->what, sizeof x->what, "the messages of %s on shared links",
 		 vl_coll_kind_name(in->kind));
-	x->job = vlcoll_job_start(&vli_t.cfg, in, &x->net, x->out);
+	x->job = open ? vlcoll_job_open(&vli_t.cfg, in, &x->net, x->out)
+		      : vlcoll_job_start(&vli_t.cfg, in, &x->net, x->out);
 	c->x = x;
 	return x->job ? 0 : -1;
 }
@@ -268,8 +278,7 @@ static int coll_sim(vlmpi_comm *v, vlmpi_coll *c, int blocking)
 		vli_error(1, "out of memory");
 	coll_in(v, c, &in, &entry, &bytes);
 	if (blocking && coll_shares(v, c)) {
-		rc = net_start(v, c, &in, in_on, in_n, 0);
-		c->x->committed = 1;
+		rc = net_start(v, c, &in, in_on, in_n, 0, 0);
 		rc = net_finish(c, rc < 0 ? -1 : vli_flow_wait_for(net_step, c->x, c->x->what));
 	} else {
 		rc = vlcoll_sim(&vli_t.cfg, &in, out);
@@ -323,7 +332,7 @@ static int nb_advance(vlmpi_coll *c, int wait)
 			return 1;
 		}
 		coll_in(v, c, &in, &entry, &bytes);
-		rc = net_start(v, c, &in, c->on, c->num, 1);
+		rc = net_start(v, c, &in, c->on, c->num, 1, 0);
 		free(entry);
 		free(bytes);
 		if (rc < 0) {
@@ -334,7 +343,6 @@ static int nb_advance(vlmpi_coll *c, int wait)
 			return 1;
 		}
 	}
-	c->x->committed = wait;
 	if (wait) {
 		c->waited = 1;
 		rc = vli_flow_wait_for(net_step, c->x, c->x->what);
@@ -645,11 +653,15 @@ static vlmpi_coll *early_try(MPI_Comm comm, int kind, int variant, int root, int
 	vlcoll_in in;
 	int i, j, p, me, n;
 
-	if (!vlmpi_vorder || (vli_t.cfg.topo.coll_shared && vli_net_on(&vli_t.cfg)) ||
+	int shared = vli_t.cfg.topo.coll_shared && vli_net_on(&vli_t.cfg);
+
+	if (!vlmpi_vorder || (shared && (nb || !vlcoll_opens_early(kind, variant))) ||
 	    !(v = vlmpi_comm_find(comm)) || v->pcomm == MPI_COMM_NULL ||
 	    root < (kind == VL_KIND_SCAN || kind == VL_KIND_EXSCAN ? -1 : 0) || root >= v->size ||
 	    v->size < 2 || (nb && !vli_order_on()))
 		return NULL;
+	if (shared && !vli_flow_coll_ok(v->size, v->world))
+		return NULL; /* (a member without a slot: the collective alone) */
 	p = v->size;
 	me = v->rank;
 	n = kind == VL_KIND_SCATTER && variant == VLCOLL_V ? p + 1 : 1;
@@ -686,6 +698,7 @@ static vlmpi_coll *early_try(MPI_Comm comm, int kind, int variant, int root, int
 	if (!c->req || !c->need)
 		vli_error(1, "out of memory");
 	c->nbe = nb;
+	c->shared = shared;
 	c->ereq = malloc(sizeof(int) * (size_t)p);
 	c->after = calloc((size_t)p, 1);
 	c->dep = calloc((size_t)p, 1);
@@ -716,8 +729,15 @@ static vlmpi_coll *early_try(MPI_Comm comm, int kind, int variant, int root, int
 			PMPI_Isend(c->mine, (int)ROW(c), MPI_INT64_T, i, TAG_ENTRY(c->num), v->pcomm,
 				   early_req(c, 0));
 	}
-	/* (what it depends on, and comes after) */
-	if (variant == VLCOLL_V) {
+	/* (what it depends on, and comes after; on shared links what it waits
+	 * for as its simulation goes: early_net_wait) */
+	if (shared) {
+		/* (none yet: until early_net_wait says, the rules raise its
+		 * bound through no member - through every missing one, as
+		 * without this, would not be sound) */
+		memset(c->dep, 1, (size_t)p);
+		vli_order_coll_deps(c->eon, c->num, 0, &i);
+	} else if (variant == VLCOLL_V) {
 		if (vb)
 			for (i = 0; i < p; i++)
 				if (kind == VL_KIND_GATHER) /* (the root's: every block) */
@@ -762,6 +782,119 @@ static void early_wait_entries(vlmpi_coll *c)
 	}
 }
 
+/* On shared links (collectives = shared): run c's simulation with its
+ * messages in the run's table of flows, opened before every member is in
+ * (vlcoll_job_open) - each member's entry joins it as it comes in - until
+ * this rank is done (c->o, done).  Its messages leave when the schedule
+ * says: a member that has entered adds those it can reach (the first to
+ * reach one adds it; each sender's own member reaches all of its own
+ * before its rank is done), and meanwhile its task acts no earlier than
+ * what its rank waits for in the end (vlcoll_job_blocker): a message on
+ * the links - its estimate, held as the bound (vli_flow_hold) - or a
+ * member not in yet - the rules see it wait on that member alone
+ * (vli_order_coll_deps), and raise its bound to that member's.  Until the
+ * first session of 2026-11-29 a member waited for every member's entry,
+ * and the rules took it to act no earlier than the last one's, which was
+ * not sound where its exit comes first (README, Known limits). */
+static void early_net_wait(vlmpi_coll *c)
+{
+	vlmpi_comm *v = c->v;
+	int p = v->size, me = v->rank, i, rc, k, mode = 0, who = -1, last_who = -1, waiting = 0;
+	int spins = 0;
+	int64_t lb, est = 0, last = INT64_MIN, pub = INT64_MIN, *entry, *bytes;
+	unsigned char *fed = calloc((size_t)p, 1);
+	vli_order_wait w;
+	vlcoll_in in;
+	coll_net *x;
+
+	if (!fed)
+		vli_error(1, "out of memory");
+	coll_in(v, c, &in, &entry, &bytes);
+	for (i = 0; i < p; i++)
+		if (i != me)
+			entry[i] = VLCOLL_PENDING;
+	fed[me] = 1;
+	if (net_start(v, c, &in, c->eon, c->num, 0, 1) < 0) {
+		net_finish(c, -1);
+		sim_failed(c, in.alg);
+		c->done = 1;
+		free(entry);
+		free(bytes);
+		free(fed);
+		return;
+	}
+	free(entry);
+	free(bytes);
+	x = c->x;
+	for (;;) {
+		uint32_t ep = vli_flow_epoch();
+
+		if (waiting)
+			vli_order_snap(&w);
+		for (i = 0; i < p; i++)
+			if (!fed[i] && entry_in(c, i)) {
+				vlcoll_job_enter(x->job, i, c->all[(size_t)i * ROW(c)]);
+				fed[i] = 1;
+			}
+		rc = vlcoll_job_run(x->job, &lb);
+		if (rc == 0 && vlcoll_job_rank_done(x->job, me))
+			rc = 2;
+		if (rc != 0)
+			break;
+		if (!waiting) {
+			vli_order_wait_begin(&w, "%s", x->what);
+			waiting = 1;
+			continue; /* (look again after the snapshot) */
+		}
+		k = vlcoll_job_blocker(x->job, me, &who, &est);
+		if (k == 1 && (mode != 1 || est != last || vli_order_own_bound() != pub)) {
+			if (mode == 2 && last_who >= 0) {
+				/* (should the front end publish its wait again, no
+				 * member it waited for raises the bound) */
+				vli_order_coll_deps(c->eon, c->num, 0, &who);
+				last_who = -1;
+			}
+			if (vli_flow_hold(est, ep)) {
+				mode = 1;
+				last = est;
+				/* (what it set: read back, a flow's lowering right
+				 * after would pass for it, and never be raised
+				 * again - every task then waited on this one.  A
+				 * task in a blocking collective takes nothing else
+				 * before it: a lowering for another message of its
+				 * is undone so; vli_flow_wait_for, which a task
+				 * waiting for several requests uses, keeps it) */
+				pub = est > vli_t.now ? est : vli_t.now;
+			}
+			continue;
+		}
+		if (k != 1 && (mode != 2 || who != last_who)) {
+			int id = k == 2 ? v->world[who] : 0;
+
+			vli_order_coll_deps(c->eon, c->num, k == 2, &id);
+			vli_order_block_on(x->out[me].exit, VLI_WAIT_MSG, c->eon, c->num);
+			mode = 2;
+			last_who = k == 2 ? who : -1;
+			continue;
+		}
+		/* (a member's entry comes through MPI, which wakes nothing on
+		 * the board: look for it as early_wait_entries does) */
+		if (k == 2)
+			vlmpi_spin(&spins);
+		else
+			vlmpi_order_sleep(&w, VLI_SLEEP_ROOT);
+	}
+	if (waiting)
+		vli_order_wait_end(&w);
+	/* (what it waits for now - its data - comes from members it has
+	 * waited for: none of the others) */
+	vli_order_coll_deps(c->eon, c->num, 0, &who);
+	if (net_finish(c, rc) < 0)
+		sim_failed(c, in.alg);
+	c->done = 1;
+	free(fed);
+}
+
 /* c's real part has started (rc): wait for what it needs (name: the call,
  * for reports), then the caller finishes its data and calls early_leave.
  * Returns an MPI error code (not MPI_SUCCESS: c is freed). */
@@ -771,12 +904,15 @@ static int early_wait(vlmpi_coll *c, int rc, const char *name)
 
 	for (i = 0; i < c->nreq; i++)
 		any |= c->need[i];
-	if (rc == MPI_SUCCESS && !any) {
+	if (rc == MPI_SUCCESS && !any && !c->shared) {
 		coll_sim(c->v, c, 0);
 	} else if (rc == MPI_SUCCESS) {
 		vlmpi_deferred_advance(); /* (a wildcard receive that can choose now does first) */
 		vlmpi_wait_begin(vli_t.now, c->eon, c->num, "%s", name);
-		early_wait_entries(c);
+		if (c->shared)
+			early_net_wait(c);
+		else
+			early_wait_entries(c);
 		/* (its data come from members it comes after; until they are in,
 		 * it acts no earlier than its exit) */
 		vlmpi_wait_raise(c->o.exit);

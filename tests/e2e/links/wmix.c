@@ -8,7 +8,8 @@
  * member leaves it).  With KINDS 8 a round may also run a gatherv or
  * scatterv (rank r's block: (1 + r % 3) / 4 of the size, at displacements
  * in reverse rank order), a scan or an exscan (the sum); KINDS 4 (the
- * default) draws as before they came.  Usage: wmix ROUNDS SEED [KINDS].
+ * default) draws as before they came.  WORLD w: every collective on the
+ * world (the same draws).  Usage: wmix ROUNDS SEED [KINDS [WORLD]].
  * The collector prints
  * "W ROUND SOURCE NS" per message, every rank "T RANK end NS" and "BAD ..."
  * on a wrong result. */
@@ -30,6 +31,7 @@ int main(int argc, char **argv)
 	int rounds = argc > 1 ? atoi(argv[1]) : 10, rank, np, it, i, half;
 	unsigned seed = argc > 2 ? (unsigned)atoi(argv[2]) : 1;
 	unsigned kinds = argc > 3 && atoi(argv[3]) == 8 ? 8 : 4;
+	int world = argc > 4 && argv[4][0] == 'w';
 	int cnt[64], dsp[64];
 	double *a, *b;
 	MPI_Comm parity;
@@ -61,7 +63,7 @@ int main(int argc, char **argv)
 				i++;
 			}
 		}
-		half = onhalf == 1 ? 0 : onhalf == 2 ? 1 : -1;
+		half = world ? -1 : onhalf == 1 ? 0 : onhalf == 2 ? 1 : -1;
 		if (half >= 0) {
 			c = parity;
 			coll = rank % 2 == half;

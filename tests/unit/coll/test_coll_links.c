@@ -409,6 +409,58 @@ static int run_in_table(const vlcfg_config *c, const vlcoll_in *in, vlcoll_out *
 	return rc > 0 ? 0 : -1;
 }
 
+/* in on c opened before every rank is in (vlcoll_job_open): the ranks with
+ * entry 0 are in at the start, each other one enters (vlcoll_job_enter)
+ * when the table would otherwise settle past its entry, as in a replay; 0,
+ * or -1.  *blk: how often a rank waited on a rank not in, as the job's
+ * blocker says (checked: that rank is not in). */
+static int run_opened(const vlcfg_config *c, const vlcoll_in *in, vlcoll_out *out, int *blk)
+{
+	vlcoll_net net = { NULL, tab_add, tab_end };
+	int64_t pend[MAXP], lb, est;
+	vlcoll_in x = *in;
+	vlcoll_job *j;
+	int rc, rounds = 0, r, who, in_now[MAXP];
+
+	for (r = 0; r < in->p; r++) {
+		pend[r] = in->entry[r] ? VLCOLL_PENDING : 0;
+		in_now[r] = !in->entry[r];
+	}
+	x.entry = pend;
+	if (!(j = vlcoll_job_open(c, &x, &net, out)))
+		return -1;
+	while ((rc = vlcoll_job_run(j, &lb)) == 0) {
+		int64_t least = INT64_MAX, next = INT64_MAX;
+		int i;
+
+		for (r = 0; r < in->p; r++)
+			if (vlcoll_job_blocker(j, r, &who, &est) == 2) {
+				ck_assert(!in_now[who]);
+				++*blk;
+			}
+		vli_ftab_update(tab, c, (int64_t)tab->t_ck); /* (the estimates) */
+		for (i = 0; i < tab->hwm; i++)
+			if (tab->e[i].used && tab->e[i].in_sim && tab->e[i].est < least)
+				least = tab->e[i].est;
+		for (r = 0; r < in->p; r++)
+			if (!in_now[r] && in->entry[r] < next)
+				next = in->entry[r];
+		if (next < INT64_MAX && next <= least) {
+			for (r = 0; r < in->p; r++)
+				if (!in_now[r] && in->entry[r] == next) {
+					vlcoll_job_enter(j, r, next);
+					in_now[r] = 1;
+				}
+		} else {
+			tab_settle(c);
+		}
+		ck_assert_int_lt(++rounds, 100000);
+	}
+	vlcoll_job_free(j);
+	ck_assert_int_eq(tab->nlate, 0); /* (no rank entered after the links passed its entry) */
+	return rc > 0 ? 0 : -1;
+}
+
 /* Alone in the table, a collective's flows give what run_links gives them
  * alone: every algorithm, eager and rendezvous, on a star, a half-duplex
  * star and a bus (with a late rank the table's messages leave no earlier
@@ -416,7 +468,11 @@ static int run_in_table(const vlcfg_config *c, const vlcoll_in *in, vlcoll_out *
  * its fixed order (flowtab.c), run_links in the order the ranks start them,
  * and the fair shares' sums round differently (measured: 5 exits of one
  * case, a pairwise alltoall of 9 ranks on the half-duplex star, by 1-2 ns). */
-START_TEST(table_same_as_alone)
+/* Every case of table_same_as_alone and opened_same_as_alone (opened:
+ * vlcoll_job_open, run_opened; else vlcoll_job_start, run_in_table):
+ * where the table is to give run_links' times, to 2 ns; *blk as
+ * run_opened's. */
+static void tables_vs_alone(int opened, int *blk)
 {
 	vlcfg_config c;
 	vlcoll_out a[MAXP], b[MAXP];
@@ -438,22 +494,25 @@ START_TEST(table_same_as_alone)
 					continue;
 				for (p = 2; p <= 9; p += 7)
 					for (n = 1000; n <= 9000; n += 8000)
-						for (late = -1; late < p; late += 4) {
+						for (late = opened ? 0 : -1; late < p;
+						     late += opened ? 3 : 4) {
 							case_in(&in, kind, alg, p, n, late, host,
 								entry, bytes);
 							memset(a, 0, sizeof a);
 							memset(b, 0, sizeof b);
 							vli_ftab_init(tab);
 							ck_assert(vlcoll_sim(&c, &in, a) == 0);
-							ck_assert(run_in_table(&c, &in, b) == 0);
+							ck_assert((opened ? run_opened(&c, &in, b, blk)
+									  : run_in_table(&c, &in, b)) == 0);
 							ck_assert_int_eq(tab->hwm, 0);
-							/* a late rank: no message leaves before
-							 * it has entered (run_links.c); delayed
-							 * messages may meet others less, so a
-							 * rank may leave earlier or later */
-							for (r = 0; late >= 0 && r < p; r++)
+							/* started with a late rank: no message
+							 * leaves before it has entered
+							 * (run_links.c); delayed messages may
+							 * meet others less, so a rank may leave
+							 * earlier or later */
+							for (r = 0; !opened && late >= 0 && r < p; r++)
 								ck_assert_int_eq(b[r].nmsgs, a[r].nmsgs);
-							for (r = 0; late < 0 && r < p; r++)
+							for (r = 0; (opened || late < 0) && r < p; r++)
 								ck_assert_msg(llabs(a[r].exit - b[r].exit) <= 2 &&
 									      a[r].comm == b[r].comm &&
 									      llabs(a[r].wait - b[r].wait) <= 2 &&
@@ -467,6 +526,63 @@ START_TEST(table_same_as_alone)
 			}
 		vlcfg_free(&c);
 	}
+	free(tab);
+}
+
+START_TEST(table_same_as_alone)
+{
+	tables_vs_alone(0, NULL);
+}
+END_TEST
+
+/* Opened before every rank is in, a collective alone in the table gives
+ * what run_links gives it alone - also with a late rank, since its
+ * messages leave when the schedule says (started with every entry they
+ * leave no earlier than the last: table_same_as_alone) - to 2 ns, every
+ * algorithm, eager and rendezvous, a star, a half-duplex star and a bus,
+ * the late rank the root or another. */
+START_TEST(opened_same_as_alone)
+{
+	int blk = 0;
+
+	tables_vs_alone(1, &blk);
+	ck_assert_int_gt(blk, 0);
+}
+END_TEST
+
+/* What a rank of an opened job waits for: a binomial bcast of 4 ranks, root
+ * 0, rank 2 not in.  Rank 0 sends to 2 (on its way: its estimate) and to 1;
+ * rank 3 waits on rank 2 (not in), rank 1 on the message from 0. */
+START_TEST(opened_blocker)
+{
+	vlcfg_config c;
+	vlcoll_out out[4];
+	int64_t e[4] = { 0, 0, VLCOLL_PENDING, 0 }, b[4] = { M, M, M, M }, lb, est = 0;
+	int host[4] = { 0, 1, 2, 3 }, who = -1;
+	vlcoll_in in = { VL_KIND_BCAST, VLCOLL_ALG_BINOMIAL, 4, 0, host, e, b, VLCOLL_PLAIN };
+	vlcoll_net net = { NULL, tab_add, tab_end };
+	vlcoll_job *j;
+
+	tab = malloc(sizeof *tab);
+	ck_assert_ptr_nonnull(tab);
+	cfg_net(&c, 4, VLCFG_TOPO_STAR, 0, 2 * M);
+	vli_ftab_init(tab);
+	j = vlcoll_job_open(&c, &in, &net, out);
+	ck_assert_ptr_nonnull(j);
+	ck_assert_int_eq(vlcoll_job_run(j, &lb), 0);
+	ck_assert_int_eq(tab->nopen, 2); /* (0 to 2 and 0 to 1: both leave) */
+	ck_assert_int_eq(vlcoll_job_blocker(j, 3, &who, &est), 2);
+	ck_assert_int_eq(who, 2);
+	ck_assert_int_eq(vlcoll_job_blocker(j, 2, &who, &est), 2);
+	ck_assert_int_eq(vlcoll_job_blocker(j, 1, &who, &est), 1);
+	ck_assert_int_eq(est, lb);
+	ck_assert_int_eq(vlcoll_job_blocker(j, 0, &who, &est), 0); /* (eager: done) */
+	vlcoll_job_enter(j, 2, 5);
+	while (vlcoll_job_run(j, &lb) == 0)
+		tab_settle(&c);
+	ck_assert_int_eq(vlcoll_job_blocker(j, 3, &who, &est), 0);
+	vlcoll_job_free(j);
+	vlcfg_free(&c);
 	free(tab);
 }
 END_TEST
@@ -669,6 +785,8 @@ int main(void)
 	tcase_add_test(tc, same_as_sweep_without_sharing);
 	tcase_add_test(tc, table_same_as_alone);
 	tcase_add_test(tc, table_with_others);
+	tcase_add_test(tc, opened_same_as_alone);
+	tcase_add_test(tc, opened_blocker);
 	tcase_add_test(tc, deps_after);
 	tcase_add_test(tc, deps_links);
 	tcase_set_timeout(tc, 120);
