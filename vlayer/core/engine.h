@@ -815,8 +815,9 @@ void vli_flow_sent_forget(int dst_id, uint32_t seq, int cancelled);
  * members, from src_id to dst_id, leaves at start - its entry (the first
  * member adds it, the others find it), -1 if the table is full;
  * vli_flow_coll_end: 1 and its final arrival (taken), or 0 and its
- * estimate (committed: the member waits in the collective, its own bound
- * left out; else it counts).  vli_flow_wait_for runs step until it returns non-zero (and
+ * estimate (committed: its own bound left out, else it counts - the MPI
+ * front end never is: a member's own rank may start a message that shares
+ * the links with another rank's arrival, vlayer/mpi/coll.c).  vli_flow_wait_for runs step until it returns non-zero (and
  * returns that); while
  * it returns 0 the task waits (what: for the stuck report) with *lb as its
  * bound, woken when the flows or the bounds change. */

@@ -756,7 +756,12 @@ int vli_flow_wait_for(int (*step)(void *arg, int64_t *lb), void *arg, const char
 		if (lb != last || vli_order_own_bound() != pub) {
 			if (vli_flow_hold(lb, ep)) {
 				last = lb;
-				pub = vli_order_own_bound();
+				/* (what it set: read back, a flow's lowering right
+				 * after - a message to this task, which takes
+				 * nothing before the collective's end - would pass
+				 * for it and never be raised again: wmix's first
+				 * scatter stuck, 1 run in 12 beside a CPU hog) */
+				pub = lb > vli_t.now ? lb : vli_t.now;
 			}
 			continue;
 		}

@@ -660,8 +660,6 @@ static vlmpi_coll *early_try(MPI_Comm comm, int kind, int variant, int root, int
 	    root < (kind == VL_KIND_SCAN || kind == VL_KIND_EXSCAN ? -1 : 0) || root >= v->size ||
 	    v->size < 2 || (nb && !vli_order_on()))
 		return NULL;
-	if (shared && !vli_flow_coll_ok(v->size, v->world))
-		return NULL; /* (a member without a slot: the collective alone) */
 	p = v->size;
 	me = v->rank;
 	n = kind == VL_KIND_SCATTER && variant == VLCOLL_V ? p + 1 : 1;
@@ -809,6 +807,10 @@ static void early_net_wait(vlmpi_coll *c)
 
 	if (!fed)
 		vli_error(1, "out of memory");
+	/* (every member decides alike to come here, whatever the board: a
+	 * member not on it yet - just out of MPI_Init - soon is) */
+	while (!vli_flow_coll_ok(p, v->world))
+		vlmpi_spin(&spins);
 	coll_in(v, c, &in, &entry, &bytes);
 	for (i = 0; i < p; i++)
 		if (i != me)
