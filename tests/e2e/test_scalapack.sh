@@ -114,6 +114,8 @@ twice400() {
 			assert_eq "$r n = 400 $what, run $i: exit status" 0 $rc
 			assert_eq "$r n = 400 $what, run $i: numerical check" OK \
 				"$(echo "$out" | awk -v r=$r '$1 == r && $2 == 400 { print $7 }')"
+			assert_eq "$r n = 400 $what, run $i: no message timed late (no warning)" 0 \
+				"$(echo "$out" | grep -c 'were timed before every message sharing the links')"
 		done
 		assert_eq "$r n = 400 $what: same per-rank times [us] on two runs" \
 			"$(totals "$WORK/$pre-$r-1")" "$(totals "$WORK/$pre-$r-2")"
