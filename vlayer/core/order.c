@@ -1293,8 +1293,16 @@ int64_t vli_order_postlb_locked(int slot, int committed, int src_id, int tag, ui
 	int64_t m = vli_order_rdv_post_locked(slot, src_id, tag, comm);
 
 	if (slot == me) {
-		if (!committed && TASK_NOW() < m)
-			m = TASK_NOW();
+		/* (a task that waits posts nothing before the bound it
+		 * published: a member of a blocking collective on shared links,
+		 * whose own bound counts when it takes an arrival, took its
+		 * clock for the earliest post of a rendezvous sent to it for
+		 * later, and held back the arrival it waited for - rmix, 12
+		 * ranks, collectives = shared, stuck) */
+		int64_t own = vli_order_own_limit_locked();
+
+		if (!committed && own < m)
+			m = own;
 	} else if (IND(slot) && effb[slot] < m) {
 		m = effb[slot];
 	}
