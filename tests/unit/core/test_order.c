@@ -846,6 +846,29 @@ START_TEST(a_pending_rendezvous_counts_the_matching_wildcard_posts)
 }
 END_TEST
 
+/* This task's own earliest post for a rendezvous sent to it (no receive
+ * posted that takes it): its clock while it runs; once it waits, the bound
+ * it published (it posts nothing before: a member of a blocking collective
+ * holding its simulation's estimate); committed, none. */
+START_TEST(own_post_is_no_earlier_than_the_published_bound)
+{
+	int me;
+
+	start(9000);
+	me = vli_order_slot();
+	ck_assert_int_ge(me, 0);
+	vli_board_lock();
+	ck_assert_int_eq(vli_order_postlb_locked(me, 0, 7, 3, 1), 9000);
+	vli_board_unlock();
+	ck_assert(vli_order_hold(20000, vli_flow_epoch()));
+	vli_board_lock();
+	ck_assert_int_eq(vli_order_postlb_locked(me, 0, 7, 3, 1), 20000);
+	ck_assert_int_eq(vli_order_postlb_locked(me, 1, 7, 3, 1), VLI_ORDER_NONE);
+	vli_board_unlock();
+	stop();
+}
+END_TEST
+
 /* A cycle of choices (pdgemm's on 4 ranks): this task and c each choose
  * among wildcard candidates; a waits on c (a rendezvous to it), b waits on
  * this task.  This task's candidate (900 us) is earlier than c's (1000 us):
@@ -982,6 +1005,7 @@ static Suite *order_suite(void)
 	tcase_add_test(t, coll_who_tells_members_in_and_free_bound);
 	tcase_add_test(t, post_lb_is_the_least_of_bound_and_matching_posts);
 	tcase_add_test(t, a_pending_rendezvous_counts_the_matching_wildcard_posts);
+	tcase_add_test(t, own_post_is_no_earlier_than_the_published_bound);
 	tcase_add_test(t, an_ending_task_leaves_the_board_while_another_holds_the_lock);
 	suite_add_tcase(s, t);
 	return s;
