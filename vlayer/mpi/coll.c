@@ -849,6 +849,8 @@ static void early_net_wait(vlmpi_coll *c)
 			continue; /* (look again after the snapshot) */
 		}
 		k = vlcoll_job_blocker(x->job, me, &who, &est);
+		if (k != 2)
+			who = -1;
 		if (k == 1 && (mode != 1 || est != last || vli_order_own_bound() != pub)) {
 			if (mode == 2 && last_who >= 0) {
 				/* (should the front end publish its wait again, no
@@ -871,12 +873,13 @@ static void early_net_wait(vlmpi_coll *c)
 			continue;
 		}
 		if (k != 1 && (mode != 2 || who != last_who)) {
+			/* (k 0, which a rank not done never gives: its clock) */
 			int id = k == 2 ? v->world[who] : 0;
 
 			vli_order_coll_deps(c->eon, c->num, k == 2, &id);
 			vli_order_block_on(x->out[me].exit, VLI_WAIT_MSG, c->eon, c->num);
 			mode = 2;
-			last_who = k == 2 ? who : -1;
+			last_who = who;
 			continue;
 		}
 		/* (a member's entry comes through MPI, which wakes nothing on
