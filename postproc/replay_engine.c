@@ -1266,8 +1266,8 @@ static int coll_run(rpl *r, rcoll *g)
 static int coll_opens(const rpl *r, const rcoll *g, const vl_trec *c)
 {
 	return r->flows && r->nw->topo.coll_shared && !g->nb && !g->unshared &&
-	       !(c->flags & (VL_TF_V | VL_TF_BLOCK)) &&
-	       vlcoll_opens_early(g->kind, VLCOLL_PLAIN);
+	       !(c->flags & VL_TF_BLOCK) &&
+	       vlcoll_opens_early(g->kind, c->flags & VL_TF_V ? VLCOLL_V : VLCOLL_PLAIN);
 }
 
 /* Member t of opened collective g is in (record c): the first opens its
@@ -1279,14 +1279,34 @@ static int coll_open(rpl *r, rcoll *g, rtask *t, const vl_trec *c)
 	int *host;
 	int64_t *v;
 
+	int i;
+
 	if (g->job) {
 		vlcoll_job_enter(g->job, t->tid, g->entry[t->tid]);
 		return coll_resume(r, g);
 	}
-	/* (a plain form: every member's bytes alike) */
+	if (c->flags & VL_TF_V) {
+		/* a scatterv: opened once its root is in, with every block from
+		 * its VL_EV_BLOCKS (a trace without them: once every member is
+		 * in, as before) */
+		for (i = 0; i < r->n && r->t[i].tid != g->root; i++)
+			;
+		if (i == r->n || r->t[i].ncoll <= g->k)
+			return 0;
+		if (!g->vblk)
+			return g->arrived == r->n ? coll_run(r, g) : 0;
+	}
+	/* (a plain form: every member's bytes alike; a scatterv's: its
+	 * root's blocks) */
 	if (plain_in(r, g->kind, g->root, c, VLCOLL_PENDING, &in, &host, &v) < 0)
 		return -1;
-	v[t->tid] = g->entry[t->tid];
+	for (i = 0; i < r->n; i++) /* (the members in: their count of collectives passed it) */
+		if (r->t[i].ncoll > g->k)
+			v[r->t[i].tid] = g->entry[r->t[i].tid];
+	if (c->flags & VL_TF_V) {
+		memcpy(v + r->n, g->vblk, sizeof(int64_t) * (size_t)r->n);
+		in.variant = VLCOLL_V;
+	}
 	coll_net(r, g);
 	g->job = vlcoll_job_open(r->nw, &in, &g->net, g->out);
 	free(host);

@@ -245,8 +245,11 @@ int vlcoll_job_blocker(const vlcoll_job *j, int r, int *who, int64_t *est);
 /* Whether a blocking collective of kind and variant (VLCOLL_PLAIN, ...)
  * on shared links is opened before every member is in (online and in a
  * replay): a bcast, reduce, gather, scatter, scan or exscan, plain forms -
- * where a member's exit may come before the last entry.  The others keep
- * to their last entry (every member's exit comes after every entry). */
+ * where a member's exit may come before the last entry - and a scatterv,
+ * once its root's entry (with every block: each member's data come from
+ * the root) is in.  The others keep to their last entry (every member's
+ * exit comes after every entry; a gatherv's member does not know the
+ * others' blocks). */
 int vlcoll_opens_early(int kind, int variant);
 
 #endif

@@ -500,6 +500,8 @@ int vlcoll_job_blocker(const vlcoll_job *j, int r, int *who, int64_t *est)
 
 int vlcoll_opens_early(int kind, int variant)
 {
+	if (kind == VL_KIND_SCATTER && variant == VLCOLL_V)
+		return 1; /* (once its root's entry, with every block, is in) */
 	return variant == VLCOLL_PLAIN &&
 	       (kind == VL_KIND_BCAST || kind == VL_KIND_REDUCE || kind == VL_KIND_GATHER ||
 		kind == VL_KIND_SCATTER || kind == VL_KIND_SCAN || kind == VL_KIND_EXSCAN);

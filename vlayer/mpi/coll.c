@@ -811,44 +811,53 @@ static void early_net_wait(vlmpi_coll *c)
 	 * member not on it yet - just out of MPI_Init - soon is) */
 	while (!vli_flow_coll_ok(p, v->world))
 		vlmpi_spin(&spins);
-	coll_in(v, c, &in, &entry, &bytes);
-	for (i = 0; i < p; i++)
-		if (i != me)
-			entry[i] = VLCOLL_PENDING;
-	fed[me] = 1;
-	if (net_start(v, c, &in, c->eon, c->num, 0, 1) < 0) {
-		net_finish(c, -1);
-		sim_failed(c, in.alg);
-		c->done = 1;
-		free(entry);
-		free(bytes);
-		free(fed);
-		return;
-	}
-	free(entry);
-	free(bytes);
-	x = c->x;
+	in.alg = vli_t.cfg.mpi.coll_alg[c->kind];
 	for (;;) {
 		uint32_t ep = vli_flow_epoch();
 
 		if (waiting)
 			vli_order_snap(&w);
-		for (i = 0; i < p; i++)
+		/* (opened once the schedule is known: a scatterv's once its
+		 * root's entry, with every block, is in - until then its rank
+		 * waits for the root.  Which entries are in is asked first:
+		 * one that comes in after its row was read would be fed with
+		 * the row's placeholder) */
+		if (!c->x && (c->variant != VLCOLL_V || entry_in(c, c->root))) {
+			for (i = 0; i < p; i++)
+				fed[i] = (unsigned char)entry_in(c, i);
+			coll_in(v, c, &in, &entry, &bytes);
+			for (i = 0; i < p; i++)
+				if (!fed[i])
+					entry[i] = VLCOLL_PENDING;
+			rc = net_start(v, c, &in, c->eon, c->num, 0, 1);
+			free(entry);
+			free(bytes);
+			if (rc < 0)
+				break;
+		}
+		x = c->x;
+		for (i = 0; x && i < p; i++)
 			if (!fed[i] && entry_in(c, i)) {
 				vlcoll_job_enter(x->job, i, c->all[(size_t)i * ROW(c)]);
 				fed[i] = 1;
 			}
-		rc = vlcoll_job_run(x->job, &lb);
-		if (rc == 0 && vlcoll_job_rank_done(x->job, me))
+		rc = x ? vlcoll_job_run(x->job, &lb) : 0;
+		if (rc == 0 && x && vlcoll_job_rank_done(x->job, me))
 			rc = 2;
 		if (rc != 0)
 			break;
 		if (!waiting) {
-			vli_order_wait_begin(&w, "%s", x->what);
+			vli_order_wait_begin(&w, "the messages of %s on shared links",
+					     vl_coll_kind_name(c->kind));
 			waiting = 1;
 			continue; /* (look again after the snapshot) */
 		}
-		k = vlcoll_job_blocker(x->job, me, &who, &est);
+		if (x) {
+			k = vlcoll_job_blocker(x->job, me, &who, &est);
+		} else {
+			k = 2;
+			who = c->root;
+		}
 		if (k != 2)
 			who = -1;
 		if (k == 1 && (mode != 1 || est != last || vli_order_own_bound() != pub)) {
@@ -877,7 +886,7 @@ static void early_net_wait(vlmpi_coll *c)
 			int id = k == 2 ? v->world[who] : 0;
 
 			vli_order_coll_deps(c->eon, c->num, k == 2, &id);
-			vli_order_block_on(x->out[me].exit, VLI_WAIT_MSG, c->eon, c->num);
+			vli_order_block_on(x ? x->out[me].exit : c->t0, VLI_WAIT_MSG, c->eon, c->num);
 			mode = 2;
 			last_who = who;
 			continue;
@@ -894,7 +903,7 @@ static void early_net_wait(vlmpi_coll *c)
 	/* (what it waits for now - its data - comes from members it has
 	 * waited for: none of the others) */
 	vli_order_coll_deps(c->eon, c->num, 0, &who);
-	if (net_finish(c, rc) < 0)
+	if (!c->x || net_finish(c, rc) < 0)
 		sim_failed(c, in.alg);
 	c->done = 1;
 	free(fed);
