@@ -236,20 +236,29 @@ void vlcoll_job_free(vlcoll_job *j);
  * estimate: r acts no earlier), 2 member *who not in yet (r acts no
  * earlier than it enters), 0 nothing (r is done).  The schedule is built
  * from in's bytes: every member's must be known (the plain forms: all
- * alike). */
+ * alike), except a gatherv's: in->bytes[r] VLCOLL_PENDING for a block not
+ * known yet, given by vlcoll_job_block before the next vlcoll_job_run -
+ * member r's own once it enters, the root's every block once it enters (a
+ * message leaves after the entries of the members whose blocks it
+ * carries, and the root skips a zero block only once in: each size is
+ * known before it is needed; vlcoll_job_run gives -1 otherwise).  The
+ * messages keep their numbers k whatever blocks are known (a zero block's,
+ * which Open MPI's linear gatherv leaves out, is there and does
+ * nothing). */
 #define VLCOLL_PENDING INT64_MIN /* (also: a time not known yet, sched.h) */
 vlcoll_job *vlcoll_job_open(const vlcfg_config *c, const vlcoll_in *in, const vlcoll_net *net,
 			    vlcoll_out *out);
 void vlcoll_job_enter(vlcoll_job *j, int r, int64_t t);
+void vlcoll_job_block(vlcoll_job *j, int r, int64_t bytes);
 int vlcoll_job_blocker(const vlcoll_job *j, int r, int *who, int64_t *est);
 /* Whether a blocking collective of kind and variant (VLCOLL_PLAIN, ...)
  * on shared links is opened before every member is in (online and in a
  * replay): a bcast, reduce, gather, scatter, scan or exscan, plain forms -
- * where a member's exit may come before the last entry - and a scatterv,
- * once its root's entry (with every block: each member's data come from
- * the root) is in.  The others keep to their last entry (every member's
- * exit comes after every entry; a gatherv's member does not know the
- * others' blocks). */
+ * where a member's exit may come before the last entry -, a gatherv (its
+ * blocks as they come in: vlcoll_job_block) and a scatterv, once its
+ * root's entry (with every block: each member's data come from the root)
+ * is in.  The others keep to their last entry (every member's exit comes
+ * after every entry). */
 int vlcoll_opens_early(int kind, int variant);
 
 #endif

@@ -61,6 +61,8 @@ struct vlcoll_lrun {
 	int64_t t_all;  /* with a net: the last entry (no message leaves before
 			   it); INT64_MIN when opened before every rank is in */
 	char *out_of;   /* opened so: the ranks not in yet */
+	int broken;     /* an operation needed a size not known yet (an opened
+			   gatherv fed its blocks too late: vlcoll_job_block) */
 	int64_t *est;   /* of a send on the links: its arrival's last estimate */
 	vlcoll_out *out;
 };
@@ -161,6 +163,18 @@ static int act(lrun *L, int r, int *pc, vlcoll_out *o)
 	int sr = op->send ? r : op->peer, si = op->send ? (a & INT32_MAX) : (int)op->match;
 	int64_t in, w;
 
+	if (op->none) {
+		pc[r]++;
+		return 1; /* (a message the algorithm leaves out) */
+	}
+	/* (an opened gatherv's block not known yet: its sender and, where it
+	 * leaves at the post, its receiver need it; a receive whose message
+	 * may yet be left out needs it to be posted at all) */
+	if (a < 0 && op->bytes < 0 &&
+	    (op->send || m->t != VLCOLL_PENDING || op->bytes == VLCOLL_MAYBE_NONE)) {
+		L->broken = 1;
+		return 0;
+	}
 	if (a < 0) {
 		vlcoll_begin(L->c, L->host, r, op, o);
 		if (op->send && (!rdv || m->t != VLCOLL_PENDING))
@@ -360,6 +374,8 @@ int vlcoll_links_blocker(const vlcoll_lrun *L, int r, int *who, int64_t *est)
 		if (a < 0)
 			return 0; /* (it can act: not after vlcoll_links_resume) */
 		op = &l->op[a];
+		if (op->none)
+			return 0;
 		k = op->send ? L->base[r] + (size_t)a : L->base[op->peer] + (size_t)op->match;
 		if (L->launched[k]) {
 			if (L->flow[k] < 0)
@@ -383,6 +399,8 @@ int vlcoll_links_resume(vlcoll_lrun *L, int64_t *lb)
 
 		while (L->nheap > 0)
 			act_once(L, heap_pop(L));
+		if (L->broken)
+			return -1;
 		if (L->left == 0)
 			return 1;
 		/* every rank waits: take the arrivals that are final */

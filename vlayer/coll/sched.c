@@ -19,6 +19,7 @@ void vlcoll_sched_init(vlcoll_sched *s, int p)
 {
 	s->p = p;
 	s->bad = 0;
+	s->keep = 0;
 	s->rank = vlcoll_alloc((size_t)p, sizeof(*s->rank));
 }
 
@@ -72,6 +73,7 @@ static int vlcoll_start(vlcoll_sched *s, int r, int peer, int send, int64_t byte
 	op->peer = peer;
 	op->send = send ? 1 : 0;
 	op->waited = 0;
+	op->none = 0;
 	op->match = 0;
 	op->bytes = bytes;
 	op->t = 0;
@@ -129,6 +131,18 @@ void vlcoll_recv(vlcoll_sched *s, int r, int peer, int64_t bytes)
 
 	if (h >= 0)
 		vlcoll_wait(s, r, h);
+}
+
+void vlcoll_maybe_transfer(vlcoll_sched *s, int from, int to, int64_t bytes)
+{
+	if (bytes == 0 && !s->keep)
+		return;
+	vlcoll_send(s, from, to, bytes);
+	vlcoll_recv(s, to, from, bytes);
+	if (bytes == 0 && !s->bad) {
+		s->rank[from].op[s->rank[from].n - 1].none = 1;
+		s->rank[to].op[s->rank[to].n - 1].none = 1;
+	}
 }
 
 void vlcoll_sendrecv(vlcoll_sched *s, int r, int to, int64_t sbytes, int from, int64_t rbytes)

@@ -23,11 +23,18 @@ typedef struct vlcoll_op {
 	int32_t peer;
 	uint32_t send : 1;
 	uint32_t waited : 1; /* building: a wait for it has been appended */
-	uint32_t match : 30; /* index of the matching operation in peer's list */
-	int64_t bytes;
+	uint32_t none : 1;   /* a message the algorithm leaves out (a zero block:
+	                        vlcoll_maybe_transfer): its actions do nothing */
+	uint32_t match : 29; /* index of the matching operation in peer's list */
+	int64_t bytes;       /* (an opened gatherv's while not known, vlcoll_job_block:
+	                        VLCOLL_UNKNOWN, or VLCOLL_MAYBE_NONE if it may yet
+	                        be left out) */
 	int64_t t;           /* once running: a send's departure-ready time (the end of
 	                        its send time), a receive's post time; unknown before */
 } vlcoll_op;
+
+#define VLCOLL_UNKNOWN (-1)
+#define VLCOLL_MAYBE_NONE (-2)
 
 /* An action: start (VLCOLL_START | index) or wait for (index) an operation. */
 #define VLCOLL_START INT32_MIN
@@ -43,6 +50,9 @@ typedef struct vlcoll_ops {
 typedef struct vlcoll_sched {
 	int p;
 	int bad;            /* an operation named a rank out of range */
+	int keep;           /* a message left out for a zero block is kept, marked
+	                       none (an opened gatherv: its operations are
+	                       numbered alike whatever blocks are known) */
 	vlcoll_ops *rank; /* p lists */
 } vlcoll_sched;
 
@@ -62,6 +72,10 @@ int vlcoll_irecv(vlcoll_sched *s, int r, int peer, int64_t bytes);
 void vlcoll_wait(vlcoll_sched *s, int r, int h);
 /* Rank r waits for all it has started and not waited for, in start order. */
 void vlcoll_waitall(vlcoll_sched *s, int r);
+/* A message of bytes from `from` to `to` that the algorithm leaves out if
+ * bytes is 0 (Open MPI's linear gatherv skips a zero block): with s->keep
+ * the blocking send and receive are there all the same, marked none. */
+void vlcoll_maybe_transfer(vlcoll_sched *s, int from, int to, int64_t bytes);
 /* MPI_Sendrecv: Irecv from `from`, Isend to `to`, Waitall. */
 void vlcoll_sendrecv(vlcoll_sched *s, int r, int to, int64_t sbytes, int from, int64_t rbytes);
 /* Open MPI's internal sendrecv (ompi_coll_base_sendrecv): Irecv, a blocking

@@ -454,19 +454,104 @@ static int deps(const vlcfg_config *c, const vlcoll_in *in, unsigned char *m, in
 struct vlcoll_job {
 	vlcoll_sched s;
 	vlcoll_lrun *L;
+	/* an opened gatherv (vlcoll_job_block): its blocks as known (the
+	 * others VLCOLL_PENDING), the input to build from, and whether a block
+	 * came in since the sizes were last set */
+	int64_t *blk;
+	vlcoll_in in;
+	int alg, dirty;
 };
+
+/* Whether in is a gatherv whose blocks may come in as its members do. */
+static int lazy_blocks(const vlcoll_in *in)
+{
+	return in->kind == VL_KIND_GATHER && in->variant == VLCOLL_V && in->bytes;
+}
+
+/* Set the sizes of an opened gatherv's messages from the blocks known (a
+ * size, once known, stays): build it with every unknown block 0 and with
+ * every one 1 - every message of a gather carries a sum of blocks, so a
+ * size the two agree on is known, and one left out in the first alone may
+ * yet be (a zero block of Open MPI's linear gatherv). */
+static void job_sizes(vlcoll_job *j)
+{
+	vlcoll_sched t[2];
+	int64_t *b = vlcoll_alloc((size_t)j->in.p, sizeof *b);
+	vlcoll_in x = j->in;
+	int v, r, i;
+
+	x.bytes = b;
+	for (v = 0; v < 2; v++) {
+		for (r = 0; r < x.p; r++)
+			b[r] = j->blk[r] == VLCOLL_PENDING ? v : j->blk[r];
+		vlcoll_sched_init(&t[v], x.p);
+		t[v].keep = 1;
+		vlcoll_build(&t[v], &x, j->alg);
+	}
+	for (r = 0; r < x.p; r++) {
+		vlcoll_ops *l = &j->s.rank[r];
+
+		for (i = 0; i < l->n && i < t[0].rank[r].n && i < t[1].rank[r].n; i++) {
+			const vlcoll_op *a = &t[0].rank[r].op[i], *c = &t[1].rank[r].op[i];
+
+			if (l->op[i].bytes >= 0 || l->op[i].none)
+				continue;
+			if (a->bytes == c->bytes && a->none == c->none) {
+				l->op[i].bytes = a->bytes;
+				l->op[i].none = a->none;
+			} else {
+				l->op[i].bytes = a->none != c->none ? VLCOLL_MAYBE_NONE : VLCOLL_UNKNOWN;
+			}
+		}
+	}
+	vlcoll_sched_free(&t[0]);
+	vlcoll_sched_free(&t[1]);
+	free(b);
+	j->dirty = 0;
+}
 
 static vlcoll_job *job_new(const vlcfg_config *c, const vlcoll_in *in, const vlcoll_net *net,
 			   vlcoll_out *out, int open)
 {
 	vlcoll_job *j;
-	int alg = vlcoll_alg_of(c, in, out);
+	vlcoll_in x = *in;
+	int64_t *b = NULL;
+	int alg, r, i;
 
-	if (alg < 0)
+	if (open && lazy_blocks(in)) {
+		/* (built first with every unknown block 1: the algorithm and
+		 * the operations do not depend on them) */
+		b = vlcoll_alloc((size_t)in->p, sizeof *b);
+		for (r = 0; r < in->p; r++)
+			b[r] = in->bytes[r] == VLCOLL_PENDING ? 1 : in->bytes[r];
+		x.bytes = b;
+	}
+	if ((alg = vlcoll_alg_of(c, &x, out)) < 0) {
+		free(b);
 		return NULL;
+	}
 	j = vlcoll_alloc(1, sizeof *j);
 	vlcoll_sched_init(&j->s, in->p);
-	vlcoll_build(&j->s, in, alg);
+	j->s.keep = b != NULL;
+	vlcoll_build(&j->s, &x, alg);
+	if (b && !j->s.bad) {
+		j->in = *in;
+		j->in.host = NULL; /* (in's arrays are the caller's) */
+		j->in.entry = NULL;
+		j->in.bytes = NULL;
+		j->alg = alg;
+		j->blk = b;
+		for (r = 0; r < in->p; r++) {
+			b[r] = in->bytes[r];
+			for (i = 0; i < j->s.rank[r].n; i++) {
+				j->s.rank[r].op[i].bytes = VLCOLL_UNKNOWN;
+				j->s.rank[r].op[i].none = 0;
+			}
+		}
+		job_sizes(j);
+	} else {
+		free(b);
+	}
 	j->L = open ? vlcoll_links_open(c, &j->s, in->host, in->entry, out, net)
 		    : vlcoll_links_start(c, &j->s, in->host, in->entry, out, net);
 	if (!j->L) {
@@ -488,6 +573,14 @@ vlcoll_job *vlcoll_job_open(const vlcfg_config *c, const vlcoll_in *in, const vl
 	return job_new(c, in, net, out, 1);
 }
 
+void vlcoll_job_block(vlcoll_job *j, int r, int64_t bytes)
+{
+	if (j->blk && r >= 0 && r < j->in.p && bytes >= 0 && j->blk[r] == VLCOLL_PENDING) {
+		j->blk[r] = bytes;
+		j->dirty = 1;
+	}
+}
+
 void vlcoll_job_enter(vlcoll_job *j, int r, int64_t t)
 {
 	vlcoll_links_enter(j->L, r, t);
@@ -500,8 +593,9 @@ int vlcoll_job_blocker(const vlcoll_job *j, int r, int *who, int64_t *est)
 
 int vlcoll_opens_early(int kind, int variant)
 {
-	if (kind == VL_KIND_SCATTER && variant == VLCOLL_V)
-		return 1; /* (once its root's entry, with every block, is in) */
+	if ((kind == VL_KIND_SCATTER || kind == VL_KIND_GATHER) && variant == VLCOLL_V)
+		return 1; /* (a scatterv once its root's entry, with every block, is
+			     in; a gatherv's blocks come in with the entries) */
 	return variant == VLCOLL_PLAIN &&
 	       (kind == VL_KIND_BCAST || kind == VL_KIND_REDUCE || kind == VL_KIND_GATHER ||
 		kind == VL_KIND_SCATTER || kind == VL_KIND_SCAN || kind == VL_KIND_EXSCAN);
@@ -509,6 +603,8 @@ int vlcoll_opens_early(int kind, int variant)
 
 int vlcoll_job_run(vlcoll_job *j, int64_t *lb)
 {
+	if (j->dirty)
+		job_sizes(j);
 	return vlcoll_links_resume(j->L, lb);
 }
 
@@ -528,5 +624,6 @@ void vlcoll_job_free(vlcoll_job *j)
 		return;
 	vlcoll_links_free(j->L);
 	vlcoll_sched_free(&j->s);
+	free(j->blk);
 	free(j);
 }

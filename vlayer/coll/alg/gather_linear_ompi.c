@@ -12,6 +12,6 @@ void vlcoll_gather_linear_ompi(vlcoll_sched *s, int root, const int64_t *blk)
 	int r;
 
 	for (r = 0; r < s->p; r++)
-		if (r != root && blk[r] > 0)
-			vlcoll_transfer(s, r, root, blk[r]);
+		if (r != root)
+			vlcoll_maybe_transfer(s, r, root, blk[r]);
 }
