@@ -71,7 +71,11 @@ enum vl_ev {
 	                     nonblocking one (since 2026-11-27), t0 = begin of the
 	                     call that completed it, t4 = its start, seq = the key
 	                     of its VL_EV_ICOLL (readers take an older one, which
-	                     began at its start, for this, with seq 0) */
+	                     began at its start, for this, with seq 0); flags &
+	                     VL_TF_SHARED on a blocking one (since 2026-11-29):
+	                     timed on the [topology]'s links from its first
+	                     member's entry on (collectives = shared) - a
+	                     gatherv's root then has VL_EV_BLOCKS */
 	VL_EV_PARAM = 10, /* model parameters changed at t0: text = "key=value" */
 	VL_EV_IRECV = 11, /* a nonblocking receive posted (MPI_Irecv, a persistent start):
 	                     peer, tag = pattern (-1 = any), t0 = call begin, t1 = call end,
@@ -89,7 +93,8 @@ enum vl_ev {
 	                     has the same); flags & VL_TF_SHARED: its messages may share
 	                     the [topology]'s links (collectives = shared, the board
 	                     took its floor) */
-	VL_EV_BLOCKS = 15 /* the block of each member of a scatterv, on its root's trace
+	VL_EV_BLOCKS = 15 /* the block of each member of a scatterv (a gatherv timed with
+	                     VL_TF_SHARED: since 2026-11-29), on its root's trace
 	                     right after the record of its entry (the VL_EV_COLL of a
 	                     blocking one, the VL_EV_ICOLL of a nonblocking one; since
 	                     2026-11-28, where the root's entry carried them online):

@@ -67,8 +67,9 @@ typedef struct rcoll {
 	struct rpl *r;
 	unsigned flags;       /* the call made: VL_TF_V, VL_TF_BLOCK (any member's) */
 	int64_t *entry, *bytes;
-	int64_t *vblk;        /* a scatterv's blocks, from its root's VL_EV_BLOCKS (NULL:
-				 the root not in yet, or a trace without them) */
+	int64_t *vblk;        /* a scatterv's or gatherv's blocks, from its root's
+				 VL_EV_BLOCKS (NULL: the root not in yet, or a
+				 trace without them) */
 	int64_t *eexit;       /* the exit of a member let go early (coll_early), else -1 */
 	vlcoll_out *out;
 	struct rcoll *next;
@@ -1265,9 +1266,26 @@ static int coll_run(rpl *r, rcoll *g)
  * come before the last entry (vlcoll_opens_early), as online. */
 static int coll_opens(const rpl *r, const rcoll *g, const vl_trec *c)
 {
+	/* (a gatherv: where the run timed it so - its root's trace then has
+	 * every block, VL_EV_BLOCKS) */
 	return r->flows && r->nw->topo.coll_shared && !g->nb && !g->unshared &&
 	       !(c->flags & VL_TF_BLOCK) &&
-	       vlcoll_opens_early(g->kind, c->flags & VL_TF_V ? VLCOLL_V : VLCOLL_PLAIN);
+	       vlcoll_opens_early(g->kind, c->flags & VL_TF_V ? VLCOLL_V : VLCOLL_PLAIN) &&
+	       (g->kind != VL_KIND_GATHER || !(c->flags & VL_TF_V) || (c->flags & VL_TF_SHARED));
+}
+
+/* Give opened gatherv g the blocks member t (record c) brings: its own, and
+ * the root's every one (its VL_EV_BLOCKS). */
+static void gv_blocks(rpl *r, rcoll *g, const rtask *t)
+{
+	int i;
+
+	if (!g->job || g->kind != VL_KIND_GATHER || !(g->flags & VL_TF_V))
+		return;
+	for (i = 0; i < r->n; i++)
+		if (i == t->tid || (t->tid == g->root && g->vblk))
+			vlcoll_job_block(g->job, i, i == t->tid && !(t->tid == g->root && g->vblk)
+							    ? g->bytes[i] : g->vblk[i]);
 }
 
 /* Member t of opened collective g is in (record c): the first opens its
@@ -1282,10 +1300,11 @@ static int coll_open(rpl *r, rcoll *g, rtask *t, const vl_trec *c)
 	int i;
 
 	if (g->job) {
+		gv_blocks(r, g, t);
 		vlcoll_job_enter(g->job, t->tid, g->entry[t->tid]);
 		return coll_resume(r, g);
 	}
-	if (c->flags & VL_TF_V) {
+	if ((c->flags & VL_TF_V) && g->kind == VL_KIND_SCATTER) {
 		/* a scatterv: opened once its root is in, with every block from
 		 * its VL_EV_BLOCKS (a trace without them: once every member is
 		 * in, as before) */
@@ -1303,8 +1322,19 @@ static int coll_open(rpl *r, rcoll *g, rtask *t, const vl_trec *c)
 	for (i = 0; i < r->n; i++) /* (the members in: their count of collectives passed it) */
 		if (r->t[i].ncoll > g->k)
 			v[r->t[i].tid] = g->entry[r->t[i].tid];
-	if (c->flags & VL_TF_V) {
+	if ((c->flags & VL_TF_V) && g->kind == VL_KIND_SCATTER) {
 		memcpy(v + r->n, g->vblk, sizeof(int64_t) * (size_t)r->n);
+		in.variant = VLCOLL_V;
+	} else if (c->flags & VL_TF_V) {
+		/* a gatherv: the blocks of the members in (the root's: all) */
+		for (i = 0; i < r->n; i++)
+			v[r->n + i] = VLCOLL_PENDING;
+		for (i = 0; i < r->n; i++)
+			if (r->t[i].ncoll > g->k)
+				v[r->n + r->t[i].tid] = g->bytes[r->t[i].tid];
+		for (i = 0; i < r->n && g->vblk; i++)
+			if (r->t[i].tid == g->root && r->t[i].ncoll > g->k)
+				memcpy(v + r->n, g->vblk, sizeof(int64_t) * (size_t)r->n);
 		in.variant = VLCOLL_V;
 	}
 	coll_net(r, g);
@@ -1356,8 +1386,8 @@ static rcoll *coll_arrive(rpl *r, rtask *t, const vl_trec *c, int kind, int64_t 
 	g->nb |= nb;
 	g->entry[rank] = entry;
 	g->flags |= c->flags & (VL_TF_V | VL_TF_BLOCK);
-	if (kind == VL_KIND_SCATTER && (c->flags & VL_TF_V) && rank == g->root && !g->vblk &&
-	    coll_vblocks(t, g, c, p) < 0)
+	if ((kind == VL_KIND_SCATTER || kind == VL_KIND_GATHER) && (c->flags & VL_TF_V) &&
+	    rank == g->root && !g->vblk && coll_vblocks(t, g, c, p) < 0)
 		return NULL;
 	if (kind == VL_KIND_ALLTOALL)
 		for (k = 0; k < p; k++)

@@ -773,14 +773,49 @@ done
 beside_hog wmixw2 6 wcbus "$WORK/wmix" 20 2 4 w
 # with scans, exscans, gathervs and scattervs drawn too (KINDS 8): seed 3
 # has two scattervs (opened once their root's entry, with every block, is
-# in) and no gatherv - a gatherv still waits for every member (README, Known
-# limits: seeds 2, 4, 5 and 6 warn)
+# in) and no gatherv
 run wmixw8-3 6 wcbus "$WORK/wmix" 20 3 8 w
 assert_eq "wmix, world, 8 kinds, seed 3, collectives = shared on a bus: no message came late (no warning)" 0 \
 	"$(grep -c 'were timed before every message sharing the links' "$WORK/wmixw8-3.out")"
-assert_eq "wmixw8-3: two scattervs" 12 "$("$BUILD/vlpost" dump "$WORK/wmixw8-3" 2> /dev/null | awk '$2 == "coll" && $5 == 21 && $3 == 32' | wc -l)"
+assert_eq "wmixw8-3: two scattervs, timed on the shared links (VL_TF_V, VL_TF_SHARED)" 12 "$("$BUILD/vlpost" dump "$WORK/wmixw8-3" 2> /dev/null | awk '$2 == "coll" && $5 == 21 && $3 == 48' | wc -l)"
 replayed wmixw8-3
 assert_eq "wmixw8-3: the replay is no approximation" 0 "$(grep -c approx "$WORK/rpl.out")"
+# gathervs (z: the blocks of ranks 1 and 4 are 0 bytes, which Open MPI's
+# linear gatherv sends no message for), opened at once, each block given as
+# its member's entry comes in and every one with the root's: seeds 2, 4 and
+# 5 (until the second session of 2026-11-29 a gatherv waited for every
+# member, and these warned), binomial (wcbus) and Open MPI's linear (wclin)
+cfg wclin 6 "kind = bus" "collectives = shared"
+sed -i 's/^eager_limit = 1MiB/eager_limit = 8KiB/' "$WORK/wclin.ini"
+printf '[collectives]\nreduce = binomial\ngather = linear_ompi\nscatter = binomial\n' >> "$WORK/wclin.ini"
+for x in 2-wcbus 4-wcbus 2-wclin 5-wclin; do
+	run "wmixz$x" 6 "${x#*-}" "$WORK/wmix" 20 "${x%%-*}" 8 wz
+	assert_eq "wmix, world, 8 kinds, zero blocks, seed ${x%%-*}, ${x#*-}: no message came late (no warning)" 0 \
+		"$(grep -c 'were timed before every message sharing the links' "$WORK/wmixz$x.out")"
+	replayed "wmixz$x"
+	assert_eq "wmixz$x: the replay is no approximation" 0 "$(grep -c approx "$WORK/rpl.out")"
+done
+assert_eq "wmixz2-wclin: two gathervs, every record timed on the shared links (VL_TF_SHARED)" 12 \
+	"$("$BUILD/vlpost" dump "$WORK/wmixz2-wclin" 2> /dev/null | awk '$2 == "coll" && $5 == 20 && $3 == 48' | wc -l)"
+assert_eq "wmixz2-wclin: their roots' traces and the five scattervs' give every member's block" 14 \
+	"$("$BUILD/vlpost" dump "$WORK/wmixz2-wclin" 2> /dev/null | awk '$2 == "blocks"' | wc -l)"
+beside_hog wmixz2-wclin 6 wclin "$WORK/wmix" 20 2 8 wz
+VLAYER_TEST_ACK_PAUSE=500 VLAYER_BOARD_REMOTE=1 run wmixz4-wcbus.paused 6 wcbus "$WORK/wmix" 20 4 8 wz
+same_traces "wmixz4-wcbus: through the board server, answers paused" "$WORK/wmixz4-wcbus" \
+	"$WORK/wmixz4-wcbus.paused"
+# on the halves' communicators, seed 2: a gatherv's root whose exit does not
+# come after a member with a zero block waited in Open MPI's igatherv for
+# that member, which waited on the board for the others to go on: stuck
+# (with and without [topology]).  Its data now go point to point
+# (gatherv_data, vlayer/mpi/coll.c), from the members with a block
+run wmixzh2-wclin 6 wclin "$WORK/wmix" 20 2 8 z
+beside_hog wmixzh2-wclin 6 wclin "$WORK/wmix" 20 2 8 z
+cfg nolin 6
+printf '[collectives]\ngather = linear_ompi\n' >> "$WORK/nolin.ini"
+sed -i 's/^eager_limit = 1MiB/eager_limit = 8KiB/' "$WORK/nolin.ini"
+run wmixzh2-nolin 6 nolin "$WORK/wmix" 20 2 8 z
+assert_eq "wmixzh2-nolin: messages taken" 1 "$([ "$(grep -c '^W' "$WORK/wmixzh2-nolin.out")" -gt 40 ] && echo 1)"
+replayed wmixzh2-nolin
 # through the board server, every rendezvous answer paused: the same (a
 # member holding its estimate read back its bound, which a flow had just
 # lowered, as the one it set, and never raised it again: 1 run in 4 stuck)

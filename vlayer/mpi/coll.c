@@ -174,7 +174,8 @@ static int net_step(void *ctx, int64_t *lb)
  * caller frees them). */
 static void coll_in(vlmpi_comm *v, vlmpi_coll *c, vlcoll_in *in, int64_t **entry, int64_t **bytes)
 {
-	int p = v->size, i, n = c->n, vrow = c->kind == VL_KIND_SCATTER && n == p + 1;
+	int p = v->size, i, n = c->n;
+	int vrow = (c->kind == VL_KIND_SCATTER || c->kind == VL_KIND_GATHER) && n == p + 1;
 
 	*entry = malloc(sizeof(int64_t) * (size_t)p);
 	*bytes = n > 0 ? malloc(sizeof(int64_t) * (size_t)n * (size_t)p) : NULL;
@@ -182,7 +183,8 @@ static void coll_in(vlmpi_comm *v, vlmpi_coll *c, vlcoll_in *in, int64_t **entry
 		vli_error(1, "out of memory");
 	for (i = 0; i < p; i++) {
 		(*entry)[i] = c->all[(size_t)i * ROW(c)];
-		if (vrow) /* (a scatterv on the early path: the blocks from the root's entry) */
+		if (vrow) /* (a scatterv on the early path, a gatherv on shared links:
+			     the blocks from the root's entry) */
 			(*bytes)[i] = c->all[(size_t)c->root * ROW(c) + 3 + i];
 		else if (n > 0)
 			memcpy(&(*bytes)[(size_t)i * (size_t)n], &c->all[(size_t)i * ROW(c) + 2],
@@ -362,16 +364,16 @@ static int nb_advance(vlmpi_coll *c, int wait)
 }
 
 /* After the record of c's entry at t on this rank (key: a nonblocking
- * one's): a scatterv's root whose entry carried every member's block
- * (early_try: n = p + 1) records them (VL_EV_BLOCKS), so that a replay can
- * time the members before every one is in, as the run did. */
+ * one's): a scatterv's or gatherv's root whose entry carried every member's
+ * block (early_try: n = p + 1) records them (VL_EV_BLOCKS), so that a replay
+ * can time the members before every one is in, as the run did. */
 static void blocks_traced(const vlmpi_coll *c, uint32_t key, int64_t t)
 {
 	int p = c->v->size, i, k;
 	int64_t b[VL_BLOCKS_PER_REC];
 
-	if (c->kind != VL_KIND_SCATTER || c->variant != VLCOLL_V || c->n != p + 1 ||
-	    c->v->rank != c->root)
+	if ((c->kind != VL_KIND_SCATTER && c->kind != VL_KIND_GATHER) || c->variant != VLCOLL_V ||
+	    c->n != p + 1 || c->v->rank != c->root)
 		return;
 	for (i = 0; i < p; i += VL_BLOCKS_PER_REC) {
 		for (k = 0; k < VL_BLOCKS_PER_REC; k++)
@@ -662,7 +664,10 @@ static vlmpi_coll *early_try(MPI_Comm comm, int kind, int variant, int root, int
 		return NULL;
 	p = v->size;
 	me = v->rank;
-	n = kind == VL_KIND_SCATTER && variant == VLCOLL_V ? p + 1 : 1;
+	/* (a scatterv's root's entry carries every block, and on shared links
+	 * a gatherv's: its members are timed before every block is known) */
+	n = variant == VLCOLL_V && (kind == VL_KIND_SCATTER || (kind == VL_KIND_GATHER && shared))
+		    ? p + 1 : 1;
 	big = vli_t.cfg.mpi.eager_limit > 0 ? vli_t.cfg.mpi.eager_limit : 1;
 	entry = malloc(sizeof(int64_t) * (size_t)p);
 	b = malloc(sizeof(int64_t) * (size_t)p);
@@ -797,8 +802,8 @@ static void early_wait_entries(vlmpi_coll *c)
 static void early_net_wait(vlmpi_coll *c)
 {
 	vlmpi_comm *v = c->v;
-	int p = v->size, me = v->rank, i, rc, k, mode = 0, who = -1, last_who = -1, waiting = 0;
-	int spins = 0;
+	int p = v->size, me = v->rank, i, j, rc, k, mode = 0, who = -1, last_who = -1, waiting = 0;
+	int spins = 0, gv = c->kind == VL_KIND_GATHER && c->variant == VLCOLL_V;
 	int64_t lb, est = 0, last = INT64_MIN, pub = INT64_MIN, *entry, *bytes;
 	unsigned char *fed = calloc((size_t)p, 1);
 	vli_order_wait w;
@@ -819,16 +824,22 @@ static void early_net_wait(vlmpi_coll *c)
 			vli_order_snap(&w);
 		/* (opened once the schedule is known: a scatterv's once its
 		 * root's entry, with every block, is in - until then its rank
-		 * waits for the root.  Which entries are in is asked first:
+		 * waits for the root; a gatherv's at once, its blocks given
+		 * as the entries come in: vlcoll_job_block.  Which entries
+		 * are in is asked first:
 		 * one that comes in after its row was read would be fed with
 		 * the row's placeholder) */
-		if (!c->x && (c->variant != VLCOLL_V || entry_in(c, c->root))) {
+		if (!c->x && (c->variant != VLCOLL_V || gv || entry_in(c, c->root))) {
 			for (i = 0; i < p; i++)
 				fed[i] = (unsigned char)entry_in(c, i);
 			coll_in(v, c, &in, &entry, &bytes);
-			for (i = 0; i < p; i++)
+			for (i = 0; i < p; i++) {
 				if (!fed[i])
 					entry[i] = VLCOLL_PENDING;
+				if (gv && !fed[c->root]) /* (else the root's, coll_in) */
+					bytes[i] = fed[i] ? c->all[(size_t)i * ROW(c) + 2]
+							  : VLCOLL_PENDING;
+			}
 			rc = net_start(v, c, &in, c->eon, c->num, 0, 1);
 			free(entry);
 			free(bytes);
@@ -838,6 +849,13 @@ static void early_net_wait(vlmpi_coll *c)
 		x = c->x;
 		for (i = 0; x && i < p; i++)
 			if (!fed[i] && entry_in(c, i)) {
+				/* (a gatherv's blocks: a member's own in its entry,
+				 * the root's every one) */
+				for (j = 0; gv && j < p; j++)
+					if (j == i || i == c->root)
+						vlcoll_job_block(x->job, j,
+								 c->all[(size_t)i * ROW(c) +
+									(i == c->root ? 3 + j : 2)]);
 				vlcoll_job_enter(x->job, i, c->all[(size_t)i * ROW(c)]);
 				fed[i] = 1;
 			}
@@ -1196,6 +1214,46 @@ static int64_t *root_blocks(MPI_Comm comm, int vf, int root, const int *counts, 
 	return vb;
 }
 
+/* A gatherv's data, point to point: a member with a block sends it (from a
+ * copy, c->copy) to the root, which receives each straight into recvbuf
+ * (need 2) and copies its own.  Not Open MPI's igatherv: there the root
+ * waits for every member to call it, also one with a block of 0 bytes - a
+ * member whose entry its exit does not come after, which may wait for it
+ * in virtual time (a wildcard receive before the gatherv: the root then
+ * waited in MPI for that member, and that member on the board for the
+ * root to go on; seen with wmix). */
+static int gatherv_data(vlmpi_coll *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			void *recvbuf, const int *recvcounts, const int *displs,
+			MPI_Datatype recvtype, int root)
+{
+	int i, me = c->v->rank, rc = MPI_SUCCESS;
+	MPI_Aint lb, ext;
+	void *base;
+
+	if (me != root) {
+		if (vlmpi_type_bytes(sendtype, sendcount) <= 0)
+			return MPI_SUCCESS;
+		c->copy = copy_of(sendbuf, sendcount, sendtype, &base);
+		return PMPI_Isend(base, sendcount, sendtype, root, TAG_DATA(c->num), c->v->pcomm,
+				  early_req(c, 0));
+	}
+	PMPI_Type_get_extent(recvtype, &lb, &ext);
+	for (i = 0; i < c->v->size && rc == MPI_SUCCESS; i++) {
+		char *at = (char *)recvbuf + (MPI_Aint)displs[i] * ext;
+
+		if (vlmpi_type_bytes(recvtype, recvcounts[i]) <= 0)
+			continue;
+		if (i != root)
+			rc = PMPI_Irecv(at, recvcounts[i], recvtype, i, TAG_DATA(c->num), c->v->pcomm,
+					early_req(c, 2));
+		else if (sendbuf != MPI_IN_PLACE)
+			rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, root, TAG_DATA(c->num), at,
+					   recvcounts[i], recvtype, root, TAG_DATA(c->num), c->v->pcomm,
+					   MPI_STATUS_IGNORE);
+	}
+	return rc;
+}
+
 /* A gather or (vf) a gatherv (recvcounts and displs: the root's). */
 static vlmpi_coll *gather_start(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 				void *recvbuf, int recvcount, int vf, const int *recvcounts,
@@ -1214,12 +1272,14 @@ static vlmpi_coll *gather_start(const void *sendbuf, int sendcount, MPI_Datatype
 	free(vb);
 	if (!c)
 		return NULL;
+	if (vf) {
+		*rc = gatherv_data(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+				   recvtype, root);
+		return c;
+	}
 	sendbuf = early_from(c, sendbuf, sendcount, sendtype);
-	*rc = vf ? PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-					 recvtype, root, c->v->pcomm,
-					 early_req(c, c->v->rank == root ? 2 : 0))
-			 : PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-					root, c->v->pcomm, early_req(c, c->v->rank == root ? 2 : 0));
+	*rc = PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+			   c->v->pcomm, early_req(c, c->v->rank == root ? 2 : 0));
 	return c;
 }
 
@@ -1689,7 +1749,7 @@ void vlmpi_coll_leave(vlmpi_comm *v, vlmpi_coll *c, int blocking, int64_t t_call
 		vli_wait_until(vli_t.now + c->o.wait);
 		vli_comm(c->o.comm);
 		vli_trace_msg(VL_EV_COLL, root, VL_COLL_MPI + c->kind, 0, bytes, c->t0, vli_t.now,
-			      c->o.wait, v->size, flags);
+			      c->o.wait, v->size, flags | (c->shared ? VL_TF_SHARED : 0));
 		blocks_traced(c, 0, vli_t.now);
 		return;
 	}

@@ -9,13 +9,16 @@
  * scatterv (rank r's block: (1 + r % 3) / 4 of the size, at displacements
  * in reverse rank order), a scan or an exscan (the sum); KINDS 4 (the
  * default) draws as before they came.  WORLD w: every collective on the
- * world (the same draws).  Usage: wmix ROUNDS SEED [KINDS [WORLD]].
+ * world (the same draws); with z in WORLD (w, z, wz) a gatherv's blocks of
+ * ranks 1, 4, 7 ... but the last are 0 (Open MPI's linear gatherv sends no
+ * message for them).  Usage: wmix ROUNDS SEED [KINDS [WORLD]].
  * The collector prints
  * "W ROUND SOURCE NS" per message, every rank "T RANK end NS" and "BAD ..."
  * on a wrong result. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <vlayer.h>
 
 #define MAXD 1024
@@ -31,7 +34,7 @@ int main(int argc, char **argv)
 	int rounds = argc > 1 ? atoi(argv[1]) : 10, rank, np, it, i, half;
 	unsigned seed = argc > 2 ? (unsigned)atoi(argv[2]) : 1;
 	unsigned kinds = argc > 3 && atoi(argv[3]) == 8 ? 8 : 4;
-	int world = argc > 4 && argv[4][0] == 'w';
+	int world = argc > 4 && strchr(argv[4], 'w'), zero = argc > 4 && strchr(argv[4], 'z');
 	int cnt[64], dsp[64];
 	double *a, *b;
 	MPI_Comm parity;
@@ -77,7 +80,8 @@ int main(int argc, char **argv)
 			for (i = 0; i < nd * cp; i++)
 				a[i] = cr * 1000 + i;
 			for (i = cp - 1; i >= 0; i--) {
-				cnt[i] = nd * (1 + i % 3) / 4;
+				cnt[i] = zero && kind == 4 && i % 3 == 1 && i != cp - 1
+						 ? 0 : nd * (1 + i % 3) / 4;
 				dsp[i] = i == cp - 1 ? 0 : dsp[i + 1] + cnt[i + 1];
 			}
 			if (kind == 0) {
