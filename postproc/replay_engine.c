@@ -1196,18 +1196,19 @@ static int *coll_hosts(const rpl *r)
 static int plain_in(rpl *r, int kind, int root, const vl_trec *c, int64_t entry, vlcoll_in *in,
 		    int **hostp, int64_t **vp)
 {
-	int p = r->n, *host = *hostp = coll_hosts(r), k;
-	int64_t *v = *vp = malloc(sizeof(int64_t) * 2 * (size_t)p);
+	int p = r->n, *host = *hostp = coll_hosts(r);
+	size_t k, nb = kind == VL_KIND_ALLTOALL ? (size_t)p * (size_t)p : (size_t)p;
+	int64_t *v = *vp = malloc(sizeof(int64_t) * ((size_t)p + nb));
 
 	if (!host || !v) {
 		free(host);
 		free(v);
 		return fail(r, "out of memory");
 	}
-	for (k = 0; k < p; k++) {
+	for (k = 0; k < (size_t)p; k++)
 		v[k] = entry;
-		v[p + k] = c->u.v.bytes;
-	}
+	for (k = 0; k < nb; k++) /* (an alltoall's: its matrix) */
+		v[(size_t)p + k] = c->u.v.bytes;
 	*in = (vlcoll_in){ kind, r->nw->mpi.coll_alg[kind], p, root, host, v, v + p, VLCOLL_PLAIN };
 	return 0;
 }

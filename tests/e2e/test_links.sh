@@ -917,6 +917,30 @@ for name in pvm-star pvm-fifo pvm-gather; do
 		"$WORK/rpl-pvm"
 done
 
+# ---- a late member of a collective whose every exit follows every entry ----
+# links/latecoll.c: rank 3 computes D = 1 ms, then the world runs the
+# collective (64 KiB, eager), collectives = shared on a star.  Its messages
+# leave when the schedule says (since the second session of 2026-11-29;
+# before, none left before the last entry, and every rank of the allreduce
+# ended at D + 2 (L + m/B)).  Recursive doubling: ranks 0 and 1 exchange at
+# 0; rank 2's message to 3 arrives before 3 enters; at D rank 3 sends to 2
+# and to 1 at once (its link shared: L + 2 m/B), rank 2 then to 0; rank 1's
+# message to 3 arrived at 2 (L + m/B).  SimGrid gives the same (below).
+"$BUILD/vlcc" -mpi -Wall -Wextra -Werror -O2 -o "$WORK/latecoll" "$HERE/links/latecoll.c" ||
+	fail "build links/latecoll.c"
+D=1000000
+run late-allreduce-cstar 4 cstar "$WORK/latecoll" allreduce $M 3 1000
+assert_eq "star, collectives = shared, rank 3 late by D: the allreduce ends D + 2L + 3 m/B, D + L + 2 m/B (twice), 2 (L + m/B)" \
+	"$((D + 2 * L + 3 * MB)) $((D + L + 2 * MB)) $((D + L + 2 * MB)) $((2 * (L + MB)))" \
+	"$(ends late-allreduce-cstar)"
+for k in allreduce barrier allgather alltoall; do
+	[ $k = allreduce ] || run late-$k-cstar 4 cstar "$WORK/latecoll" $k $M 3 1000
+	replayed late-$k-cstar
+	assert_eq "late-$k-cstar: the replay is no approximation" 0 "$(grep -c approx "$WORK/rpl.out")"
+	assert_eq "late-$k-cstar: the ranks end at different times (before: every one at once)" 1 \
+		"$([ "$(ends late-$k-cstar | tr ' ' '\n' | sort -u | wc -l)" -gt 1 ] && echo 1)"
+done
+
 # ---- replay on the run's own VMConfig: the same ends ----
 for name in bcast-star allreduce-bus alltoall-bus route-torus fanout-star fanin-star ring-bus \
 	exchange-half rdv-fanout-star rdv-gather-star rdv-ring-bus rdv-exchange-half rdv-fanin-star rdv-waitany-star rdv-cross-bus rdv-testall-star \
@@ -982,6 +1006,12 @@ if command -v "${SMPIRUN:-smpirun}" > /dev/null 2>&1; then
 	assert_eq "SimGrid, bus: MPI_Irecv(MPI_ANY_SOURCE)'s rendezvous beside a named one, ranks 0-2 at vlayer's + 160 ns" \
 		"$((L + 2 * MB + 160)) $((L + 2 * MB + 160)) $((L + 2 * MB + 160))" \
 		"$(for r in 0 1 2; do col rdv-iwildhold-bus $r 5; done | tr '\n' ' ' | sed 's/ $//')"
+	for k in allreduce barrier; do
+		sg late-$k-cstar
+		assert_eq "SimGrid, star, rank 3 late: the $k at vlayer's + 160 ns, rank 3 at vlayer's" \
+			"$(ends late-$k-cstar | awk '{ print $1 + 160, $2 + 160, $3 + 160, $4 }')" \
+			"$(for r in 0 1 2 3; do col late-$k-cstar $r 5; done | tr '\n' ' ' | sed 's/ $//')"
+	done
 	sg allreduce-fattree
 	assert_eq "SimGrid, fat tree: the allreduce at vlayer's + 3 x 160 ns (the envelope is not taken off hop latencies)" \
 		$((6 * 5000 + 3 * MB + 480)) "$(col allreduce-fattree 0 5)"

@@ -255,10 +255,14 @@ int vlcoll_job_blocker(const vlcoll_job *j, int r, int *who, int64_t *est);
  * on shared links is opened before every member is in (online and in a
  * replay): a bcast, reduce, gather, scatter, scan or exscan, plain forms -
  * where a member's exit may come before the last entry -, a gatherv (its
- * blocks as they come in: vlcoll_job_block) and a scatterv, once its
- * root's entry (with every block: each member's data come from the root)
- * is in.  The others keep to their last entry (every member's exit comes
- * after every entry). */
+ * blocks as they come in: vlcoll_job_block), a scatterv, once its root's
+ * entry (with every block: each member's data come from the root) is in,
+ * and since the second session of 2026-11-29 a barrier, allreduce,
+ * allgather or alltoall, plain forms (every member's exit comes after
+ * every entry, but their first messages may leave before the last).  The
+ * others - allgatherv, alltoallv, reduce_scatter(_block), whose sizes a
+ * member does not know or the replay does not record - keep to their
+ * last entry. */
 int vlcoll_opens_early(int kind, int variant);
 
 #endif

@@ -598,7 +598,9 @@ int vlcoll_opens_early(int kind, int variant)
 			     in; a gatherv's blocks come in with the entries) */
 	return variant == VLCOLL_PLAIN &&
 	       (kind == VL_KIND_BCAST || kind == VL_KIND_REDUCE || kind == VL_KIND_GATHER ||
-		kind == VL_KIND_SCATTER || kind == VL_KIND_SCAN || kind == VL_KIND_EXSCAN);
+		kind == VL_KIND_SCATTER || kind == VL_KIND_SCAN || kind == VL_KIND_EXSCAN ||
+		kind == VL_KIND_BARRIER || kind == VL_KIND_ALLREDUCE ||
+		kind == VL_KIND_ALLGATHER || kind == VL_KIND_ALLTOALL);
 }
 
 int vlcoll_job_run(vlcoll_job *j, int64_t *lb)

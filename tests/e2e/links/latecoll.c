@@ -1,0 +1,60 @@
+/* latecoll.c - a collective whose every exit follows every entry, with one
+ * member late (test_links): rank LATE computes DELAY microseconds
+ * (vl_compute), then every rank runs the collective on the world: barrier,
+ * allreduce (BYTES of doubles, summed), allgather or alltoall (BYTES per
+ * block, of doubles).  With collectives = shared its messages leave when
+ * the schedule says, those between members in before the late one enters.
+ * Prints "T RANK end NS" and "BAD ..." on a wrong result.
+ * Usage: latecoll barrier|allreduce|allgather|alltoall BYTES LATE DELAY */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vlayer.h>
+
+int main(int argc, char **argv)
+{
+	int rank, np, i, n, late;
+	double *a, *b, delay;
+	const char *kind;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &np);
+	if (argc < 5)
+		MPI_Abort(MPI_COMM_WORLD, 2);
+	kind = argv[1];
+	n = atoi(argv[2]) / (int)sizeof(double);
+	late = atoi(argv[3]);
+	delay = atof(argv[4]) * 1e-6;
+	if (n < 1)
+		n = 1;
+	a = malloc(sizeof(double) * (size_t)n * (size_t)np);
+	b = malloc(sizeof(double) * (size_t)n * (size_t)np);
+	if (!a || !b)
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	for (i = 0; i < n * np; i++)
+		a[i] = rank * 1000 + i;
+	if (rank == late)
+		vl_compute(delay);
+	if (!strcmp(kind, "barrier")) {
+		MPI_Barrier(MPI_COMM_WORLD);
+	} else if (!strcmp(kind, "allreduce")) {
+		MPI_Allreduce(a, b, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		if (b[n - 1] != 1000.0 * np * (np - 1) / 2 + (double)np * (n - 1))
+			printf("BAD allreduce %g\n", b[n - 1]);
+	} else if (!strcmp(kind, "allgather")) {
+		MPI_Allgather(a, n, MPI_DOUBLE, b, n, MPI_DOUBLE, MPI_COMM_WORLD);
+		if (b[(size_t)(np - 1) * n] != (np - 1) * 1000.0)
+			printf("BAD allgather %g\n", b[(size_t)(np - 1) * n]);
+	} else {
+		MPI_Alltoall(a, n, MPI_DOUBLE, b, n, MPI_DOUBLE, MPI_COMM_WORLD);
+		if (b[(size_t)(np - 1) * n] != (np - 1) * 1000.0 + (double)rank * n)
+			printf("BAD alltoall %g\n", b[(size_t)(np - 1) * n]);
+	}
+	printf("T %d end %lld\n", rank, (long long)vl_time_ns());
+	free(a);
+	free(b);
+	MPI_Finalize();
+	return 0;
+}
