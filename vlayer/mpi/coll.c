@@ -1431,33 +1431,36 @@ int vlmpi_early_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Dat
 	return early_block(c, *rc, "MPI_Allreduce", rc);
 }
 
-int vlmpi_early_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-			  void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-			  int *rc)
+/* An allgather's or alltoall's (kind) data by Open MPI's call f (name). */
+static int all_blocks(int kind, int (*f)(const void *, int, MPI_Datatype, void *, int,
+					 MPI_Datatype, MPI_Comm, MPI_Request *),
+		      const char *name, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		      void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, int *rc)
 {
-	vlmpi_coll *c = all_start(comm, VL_KIND_ALLGATHER,
+	vlmpi_coll *c = all_start(comm, kind,
 				  sendbuf == MPI_IN_PLACE ? vlmpi_type_bytes(recvtype, recvcount)
 							  : vlmpi_type_bytes(sendtype, sendcount));
 
 	if (!c)
 		return 0;
-	*rc = PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-			      c->v->pcomm, early_req(c, 2));
-	return early_block(c, *rc, "MPI_Allgather", rc);
+	*rc = f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, c->v->pcomm,
+		early_req(c, 2));
+	return early_block(c, *rc, name, rc);
+}
+
+int vlmpi_early_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			  void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+			  int *rc)
+{
+	return all_blocks(VL_KIND_ALLGATHER, PMPI_Iallgather, "MPI_Allgather", sendbuf, sendcount,
+			  sendtype, recvbuf, recvcount, recvtype, comm, rc);
 }
 
 int vlmpi_early_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 			 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, int *rc)
 {
-	vlmpi_coll *c = all_start(comm, VL_KIND_ALLTOALL,
-				  sendbuf == MPI_IN_PLACE ? vlmpi_type_bytes(recvtype, recvcount)
-							  : vlmpi_type_bytes(sendtype, sendcount));
-
-	if (!c)
-		return 0;
-	*rc = PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-			     c->v->pcomm, early_req(c, 2));
-	return early_block(c, *rc, "MPI_Alltoall", rc);
+	return all_blocks(VL_KIND_ALLTOALL, PMPI_Ialltoall, "MPI_Alltoall", sendbuf, sendcount,
+			  sendtype, recvbuf, recvcount, recvtype, comm, rc);
 }
 
 /* ---- an exit known before every member it depends on is in ----
