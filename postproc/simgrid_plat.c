@@ -366,9 +366,14 @@ static const struct {
     {VL_KIND_GATHER, "binomial", "gather", "ompi_binomial"},
     {VL_KIND_SCATTER, "linear", "scatter", "ompi_basic_linear"},
     {VL_KIND_SCATTER, "binomial", "scatter", "ompi_binomial"},
-    {VL_KIND_ALLGATHER, "ring", "allgather", "ring"},
+    /* (SimGrid's "ring" allgather sends its own block to rank + i; NTSLR
+     * is the ring of neighbours vlayer's and Open MPI's forward along) */
+    {VL_KIND_ALLGATHER, "ring", "allgather", "NTSLR"},
     {VL_KIND_ALLGATHER, "recursive_doubling", "allgather", "rdb"},
-    {VL_KIND_ALLTOALL, "pairwise", "alltoall", "pair"},
+    /* (SimGrid's "pair" pairs rank ^ i and wants p a power of two; its
+     * "ring" sends to rank + i and receives from rank - i, as Open MPI's
+     * pairwise and vlayer's do) */
+    {VL_KIND_ALLTOALL, "pairwise", "alltoall", "ring"},
     {VL_KIND_ALLTOALL, "linear", "alltoall", "basic_linear"},
     {VL_KIND_REDUCE_SCATTER, "ring", "reduce_scatter", "ompi_ring"},
 };

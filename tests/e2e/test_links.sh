@@ -1012,6 +1012,17 @@ if command -v "${SMPIRUN:-smpirun}" > /dev/null 2>&1; then
 			"$(ends late-$k-cstar | awk '{ print $1 + 160, $2 + 160, $3 + 160, $4 }')" \
 			"$(for r in 0 1 2 3; do col late-$k-cstar $r 5; done | tr '\n' ' ' | sed 's/ $//')"
 	done
+	# (the ring allgather and pairwise alltoall: SimGrid's NTSLR and ring;
+	# its "ring" allgather and "pair" alltoall, named until the second
+	# session of 2026-11-29, pair other ranks: every rank but the last
+	# ended elsewhere)
+	for k in allgather alltoall; do
+		sg late-$k-cstar
+		assert_eq "SimGrid, star, rank 3 late: the $k's ranks each at vlayer's + 0 to 3 x 160 ns" \
+			"4 1" "$(for r in 0 1 2 3; do col late-$k-cstar $r 6; done |
+				awk '{ n++; ok += $1 >= 0 && $1 <= 480 && $1 % 160 == 0 }
+				     END { print n, (ok == n) }')"
+	done
 	sg allreduce-fattree
 	assert_eq "SimGrid, fat tree: the allreduce at vlayer's + 3 x 160 ns (the envelope is not taken off hop latencies)" \
 		$((6 * 5000 + 3 * MB + 480)) "$(col allreduce-fattree 0 5)"
