@@ -1270,8 +1270,8 @@ static int coll_opens(const rpl *r, const rcoll *g, const vl_trec *c)
 	/* (a gatherv: where the run timed it so - its root's trace then has
 	 * every block, VL_EV_BLOCKS) */
 	return r->flows && r->nw->topo.coll_shared && !g->nb && !g->unshared &&
-	       !(c->flags & VL_TF_BLOCK) &&
-	       vlcoll_opens_early(g->kind, c->flags & VL_TF_V ? VLCOLL_V : VLCOLL_PLAIN) &&
+	       vlcoll_opens_early(g->kind, c->flags & VL_TF_V ? VLCOLL_V
+					   : c->flags & VL_TF_BLOCK ? VLCOLL_BLOCK : VLCOLL_PLAIN) &&
 	       (g->kind != VL_KIND_GATHER || !(c->flags & VL_TF_V) || (c->flags & VL_TF_SHARED));
 }
 
@@ -1323,7 +1323,9 @@ static int coll_open(rpl *r, rcoll *g, rtask *t, const vl_trec *c)
 	for (i = 0; i < r->n; i++) /* (the members in: their count of collectives passed it) */
 		if (r->t[i].ncoll > g->k)
 			v[r->t[i].tid] = g->entry[r->t[i].tid];
-	if ((c->flags & VL_TF_V) && g->kind == VL_KIND_SCATTER) {
+	if (c->flags & VL_TF_BLOCK) {
+		in.variant = VLCOLL_BLOCK; /* (a reduce_scatter_block: every block alike) */
+	} else if ((c->flags & VL_TF_V) && g->kind == VL_KIND_SCATTER) {
 		memcpy(v + r->n, g->vblk, sizeof(int64_t) * (size_t)r->n);
 		in.variant = VLCOLL_V;
 	} else if (c->flags & VL_TF_V) {

@@ -940,6 +940,13 @@ for k in allreduce barrier allgather alltoall; do
 	assert_eq "late-$k-cstar: the ranks end at different times (before: every one at once)" 1 \
 		"$([ "$(ends late-$k-cstar | tr ' ' '\n' | sort -u | wc -l)" -gt 1 ] && echo 1)"
 done
+# (a reduce_scatter_block too: here its ends are those of before, its
+# messages waiting for rank 3 anyway)
+run late-rsb-cstar 4 cstar "$WORK/latecoll" reduce_scatter_block $M 3 1000
+assert_eq "late-rsb-cstar: timed on the shared links (VL_TF_BLOCK, VL_TF_SHARED)" 4 \
+	"$("$BUILD/vlpost" dump "$WORK/late-rsb-cstar" 2> /dev/null | awk '$2 == "coll" && $3 == 80' | wc -l)"
+replayed late-rsb-cstar
+assert_eq "late-rsb-cstar: the replay is no approximation" 0 "$(grep -c approx "$WORK/rpl.out")"
 
 # ---- replay on the run's own VMConfig: the same ends ----
 for name in bcast-star allreduce-bus alltoall-bus route-torus fanout-star fanin-star ring-bus \

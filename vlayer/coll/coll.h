@@ -258,11 +258,11 @@ int vlcoll_job_blocker(const vlcoll_job *j, int r, int *who, int64_t *est);
  * blocks as they come in: vlcoll_job_block), a scatterv, once its root's
  * entry (with every block: each member's data come from the root) is in,
  * and since the second session of 2026-11-29 a barrier, allreduce,
- * allgather or alltoall, plain forms (every member's exit comes after
- * every entry, but their first messages may leave before the last).  The
- * others - allgatherv, alltoallv, reduce_scatter(_block), whose sizes a
- * member does not know or the replay does not record - keep to their
- * last entry. */
+ * allgather or alltoall, plain forms, and a reduce_scatter_block (every
+ * member's exit comes after every entry, but their first messages may
+ * leave before the last).  The others - allgatherv, alltoallv,
+ * reduce_scatter, whose sizes a member does not know or the replay does
+ * not record - keep to their last entry. */
 int vlcoll_opens_early(int kind, int variant);
 
 #endif

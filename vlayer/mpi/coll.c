@@ -1395,8 +1395,8 @@ int vlmpi_early_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
 
 /* ---- on shared links, the collectives whose every exit follows every
  * entry ----
- * With collectives = shared a blocking barrier, allreduce, allgather or
- * alltoall (plain forms) is timed from its first member's entry on too
+ * With collectives = shared a blocking barrier, allreduce, allgather,
+ * alltoall (plain forms) or reduce_scatter_block is timed from its first member's entry on too
  * (early_net_wait): its messages leave when the schedule says - a
  * recursive doubling's first exchange between two members that are in,
  * before a late third enters - as SimGrid times them, where before the
@@ -1429,6 +1429,19 @@ int vlmpi_early_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Dat
 		return 0;
 	*rc = PMPI_Iallreduce(sendbuf, recvbuf, count, t, op, c->v->pcomm, early_req(c, 2));
 	return early_block(c, *rc, "MPI_Allreduce", rc);
+}
+
+int vlmpi_early_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+				     MPI_Datatype t, MPI_Op op, MPI_Comm comm, int *rc)
+{
+	vlmpi_coll *c = early_try(comm, VL_KIND_REDUCE_SCATTER, VLCOLL_BLOCK, -1,
+				  vlmpi_type_bytes(t, recvcount), NULL, 0);
+
+	if (!c)
+		return 0;
+	*rc = PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, t, op, c->v->pcomm,
+					 early_req(c, 2));
+	return early_block(c, *rc, "MPI_Reduce_scatter_block", rc);
 }
 
 /* An allgather's or alltoall's (kind) data by Open MPI's call f (name). */

@@ -450,8 +450,8 @@ int vlmpi_early_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
 		     MPI_Comm comm, int *rc);
 int vlmpi_early_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
 		       MPI_Comm comm, int *rc);
-/* With collectives = shared, a barrier, allreduce, allgather or alltoall
- * is timed from its first member's entry on (coll.c says how): 1, the
+/* With collectives = shared, a barrier, allreduce, allgather, alltoall or
+ * reduce_scatter_block is timed from its first member's entry on (coll.c says how): 1, the
  * call made (*rc its result); 0 (not shared): the caller runs and times it
  * as usual. */
 int vlmpi_early_Barrier(MPI_Comm comm, int *rc);
@@ -462,6 +462,8 @@ int vlmpi_early_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendt
 			  int *rc);
 int vlmpi_early_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 			 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, int *rc);
+int vlmpi_early_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+				     MPI_Datatype t, MPI_Op op, MPI_Comm comm, int *rc);
 /* Their nonblocking forms, the same way (the program's *req complete for
  * MPI at once, followed by the layer; coll.c says how): 1, the call made
  * (*rc its result); 0: the caller runs and times it as usual. */

@@ -2,10 +2,11 @@
  * member late (test_links): rank LATE computes DELAY microseconds
  * (vl_compute), then every rank runs the collective on the world: barrier,
  * allreduce (BYTES of doubles, summed), allgather or alltoall (BYTES per
- * block, of doubles).  With collectives = shared its messages leave when
+ * block, of doubles) or reduce_scatter_block (BYTES per block, summed).  With collectives = shared its messages leave when
  * the schedule says, those between members in before the late one enters.
  * Prints "T RANK end NS" and "BAD ..." on a wrong result.
- * Usage: latecoll barrier|allreduce|allgather|alltoall BYTES LATE DELAY */
+ * Usage: latecoll barrier|allreduce|allgather|alltoall|reduce_scatter_block
+ * BYTES LATE DELAY */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,10 @@ int main(int argc, char **argv)
 		MPI_Allgather(a, n, MPI_DOUBLE, b, n, MPI_DOUBLE, MPI_COMM_WORLD);
 		if (b[(size_t)(np - 1) * n] != (np - 1) * 1000.0)
 			printf("BAD allgather %g\n", b[(size_t)(np - 1) * n]);
+	} else if (!strcmp(kind, "reduce_scatter_block")) {
+		MPI_Reduce_scatter_block(a, b, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		if (b[0] != 1000.0 * np * (np - 1) / 2 + (double)np * rank * n)
+			printf("BAD reduce_scatter_block %g\n", b[0]);
 	} else {
 		MPI_Alltoall(a, n, MPI_DOUBLE, b, n, MPI_DOUBLE, MPI_COMM_WORLD);
 		if (b[(size_t)(np - 1) * n] != (np - 1) * 1000.0 + (double)rank * n)
