@@ -92,7 +92,8 @@ enum vl_ev {
 	                     ... per task; its VL_TF_NB COLL record, at its completion,
 	                     has the same); flags & VL_TF_SHARED: its messages may share
 	                     the [topology]'s links (collectives = shared, the board
-	                     took its floor) */
+	                     took its floor), and VL_TF_OPENED: from its first
+	                     member's entry on */
 	VL_EV_BLOCKS = 15 /* the block of each member of a scatterv (a gatherv timed with
 	                     VL_TF_SHARED: since 2026-11-29), on its root's trace
 	                     right after the record of its entry (the VL_EV_COLL of a
@@ -158,6 +159,10 @@ static inline const char *vl_coll_kind_name(int kind)
 #define VL_TF_ANYRDV 256u /* with VL_TF_ANY, or on the IRECV of a wildcard receive
 			     (since 2026-11-27): a rendezvous it took left at its post
 			     and shared the [topology]'s links, as a named receive's */
+#define VL_TF_OPENED 512u /* with VL_TF_SHARED, on a nonblocking collective's VL_EV_ICOLL
+			     and its VL_TF_NB COLL (since 2026-11-29): timed on the
+			     [topology]'s links from its first member's entry on, as a
+			     blocking one with VL_TF_SHARED */
 
 typedef struct vl_trec {
 	uint16_t type;            /* enum vl_ev */

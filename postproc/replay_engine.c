@@ -1275,6 +1275,15 @@ static int coll_opens(const rpl *r, const rcoll *g, const vl_trec *c)
 	       (g->kind != VL_KIND_GATHER || !(c->flags & VL_TF_V) || (c->flags & VL_TF_SHARED));
 }
 
+/* The same for nonblocking g (its member's VL_EV_ICOLL c): where the run
+ * timed it so (VL_TF_OPENED, since the third session of 2026-11-29). */
+static int icoll_opens(const rpl *r, const rcoll *g, const vl_trec *c)
+{
+	return r->flows && r->nw->topo.coll_shared && (c->flags & VL_TF_OPENED) && !g->unshared &&
+	       vlcoll_opens_early(g->kind, c->flags & VL_TF_V ? VLCOLL_V
+					   : c->flags & VL_TF_BLOCK ? VLCOLL_BLOCK : VLCOLL_PLAIN);
+}
+
 /* Give opened gatherv g the blocks member t (record c) brings: its own, and
  * the root's every one (its VL_EV_BLOCKS). */
 static void gv_blocks(rpl *r, rcoll *g, const rtask *t)
@@ -1443,8 +1452,13 @@ static int do_icoll(rpl *r, int i)
 			g->unshared = 1;
 		t->nbo[t->nnb].key = c->seq;
 		t->nbo[t->nnb++].g = g;
-		if (++g->arrived == r->n && coll_run(r, g) < 0)
+		if (icoll_opens(r, g, c)) {
+			g->arrived++;
+			if (coll_open(r, g, t, c) < 0)
+				return -1;
+		} else if (++g->arrived == r->n && coll_run(r, g) < 0) {
 			return -1;
+		}
 	}
 	return put(r, i, &nr, 0, 0, 0, 0);
 }

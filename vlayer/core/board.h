@@ -102,6 +102,14 @@ typedef struct vli_slot {
 	 * waits in another collective, or none was said: all */
 	uint64_t deps_on, deps_n;
 	uint64_t deps[VLI_BOARD_SLOTS / 64];
+	/* (under the lock) the nonblocking collectives on shared links it has
+	 * entered, timed from their first entry (vli_flow_own_floor), whose
+	 * own messages are not all in the table of flows yet: none of those
+	 * leaves before floor (on 0: a free entry) */
+	struct {
+		uint64_t on, n;
+		int64_t floor;
+	} nbf[VLI_SLOT_FLOORS];
 	int64_t since;             /* real monotonic ns of the reservation */
 	char what[112];            /* what it waits for (for the deadlock report) */
 } vli_slot;
@@ -117,6 +125,7 @@ typedef struct vli_board {
 	_Atomic int outside;       /* tasks not waited for (not virtualised, other hosts) */
 	_Atomic int nwaiton;       /* tasks waiting on another (wait_on != 0) */
 	int nfloors;               /* collectives with nb set (order_flows.c): under the lock */
+	int nownfloors;            /* slots' nbf entries in use (order_flows.c): under the lock */
 	_Atomic int64_t la;        /* lookahead: least send + transmission time of any task */
 	_Atomic uint64_t announced, received; /* totals over all slots */
 	pthread_mutex_t lock;
@@ -197,7 +206,8 @@ extern const vli_order_remote_ops *vli_order_remote;
 enum {
 	VLI_FLOW_SEND = 1, VLI_FLOW_ARRIVAL, VLI_FLOW_FORGET, VLI_FLOW_PEND, VLI_FLOW_RESOLVE,
 	VLI_FLOW_SETTLED, VLI_FLOW_EPOCH, VLI_FLOW_WILD, VLI_FLOW_COLL_OK, VLI_FLOW_COLL_ADD,
-	VLI_FLOW_COLL_END, VLI_FLOW_COLL_QUIT, VLI_FLOW_HOLD, VLI_FLOW_OWN_BOUND, VLI_FLOW_COLL_FLOOR, VLI_FLOW_COLL_LB
+	VLI_FLOW_COLL_END, VLI_FLOW_COLL_QUIT, VLI_FLOW_HOLD, VLI_FLOW_OWN_BOUND, VLI_FLOW_COLL_FLOOR, VLI_FLOW_COLL_LB,
+	VLI_FLOW_OWN_FLOOR
 };
 #define VLI_FLOW_ARGS 10
 #define VLI_FLOW_MAXX (1 << 22) /* (ints at most after a call) */
@@ -255,9 +265,10 @@ struct vli_coll *vli_order_coll_locked(uint64_t on, uint64_t n);
  * have not entered it (skip_none: leaving out those without a bound; else
  * one makes it VLI_ORDER_NONE). */
 int64_t vli_order_coll_missing_locked(const struct vli_coll *c, int64_t from, int skip_none);
-/* Under the lock: what this task starts nothing before, as far as its own
- * flows' finality goes when it is not committed to one: the bound it
- * published if it waits, else its clock. */
+/* Under the lock, after vli_order_others_locked: what this task starts
+ * nothing before, as far as its own flows' finality goes when it is not
+ * committed to one: the bound it published if it waits (raised through the
+ * members not in of a collective it waits in), else its clock. */
 int64_t vli_order_own_limit_locked(void);
 
 /* The board this task has mapped (NULL: ordering = real, or none). */

@@ -836,6 +836,17 @@ int vli_flow_coll_end(int i, uint64_t on, uint64_t n, uint32_t k, int committed,
  * and off once every member has quit, vli_flow_coll_quit.) */
 enum { VLI_FLOOR_ENTER = 1, VLI_FLOOR_RAISE, VLI_FLOOR_END };
 int vli_flow_coll_floor(uint64_t on, uint64_t n, int op, int64_t t, uint32_t epoch);
+/* The same for a nonblocking collective timed from its first entry
+ * (collectives = shared, vlayer/mpi/coll.c): this member's own floor - no
+ * message of it that is not in the table leaves before t - kept on its
+ * task's slot (VLI_SLOT_FLOORS at once: ENTER gives 0 if none is free)
+ * until VLI_FLOOR_END (every message of its rank is in).  Each member
+ * raises its own (ignored if an estimate changed, or a member entered,
+ * since epoch): one raised while a member was not in - its bound held the
+ * messages that wait for it - comes down to its entry when it enters.
+ * (Also lowered with the collective's flows' estimates.) */
+#define VLI_SLOT_FLOORS 16
+int vli_flow_own_floor(uint64_t on, uint64_t n, int op, int64_t t, uint32_t epoch);
 /* This member reads collective (on, n)'s messages no more: those it has not
  * taken (not among the nt indices taken[], which it sorts) are taken for
  * it. */

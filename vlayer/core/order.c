@@ -1111,9 +1111,26 @@ int64_t vli_order_coll_missing_locked(const struct vli_coll *c, int64_t from, in
 int64_t vli_order_own_limit_locked(void)
 {
 	vli_slot *s = &vli_bd->slot[me];
+	uint64_t on = atomic_load(&s->wait_on);
+	struct vli_coll *c;
+	int64_t v, m = INT64_MIN;
+	int j, w = 0;
 
 	/* (a task that waits has published what it starts nothing before) */
-	return atomic_load(&s->state) == VLI_SLOT_BLOCKED ? atomic_load(&s->lb) : TASK_NOW();
+	if (atomic_load(&s->state) != VLI_SLOT_BLOCKED)
+		return TASK_NOW();
+	v = atomic_load(&s->lb);
+	/* (one waiting in a collective on members not in acts no earlier
+	 * than they can, as raise_through_waits takes the others: a member
+	 * of an alltoall on shared links whose rank waits for a member not in
+	 * held its own message's arrival back with its clock, and the tasks
+	 * that member waited for with it - links/rmix.c, 6 ranks, seed 1,
+	 * stuck, once MPI_Ialltoall was timed from its first entry) */
+	if (on && !(on & VLI_ON_TASK(0)) && (c = coll_of(on, atomic_load(&s->wait_n), 0)) != NULL)
+		while ((j = next_missing(s, c, &w)) >= 0)
+			if (j != me && effb[j] > m)
+				m = effb[j];
+	return m > v ? m : v;
 }
 
 int vli_order_coll_blocked_by(int id)

@@ -133,7 +133,29 @@ static int64_t floors_locked(void)
 		if (c->on && c->nb && (f = vli_order_coll_missing_locked(c, c->floor, 0)) < m)
 			m = f;
 	}
+	if (vli_bd->nownfloors) {
+		int n = atomic_load(&vli_bd->nslots), k;
+
+		for (i = 0; i < n; i++)
+			for (k = 0; k < VLI_SLOT_FLOORS && !exited(i); k++)
+				if (vli_bd->slot[i].nbf[k].on && vli_bd->slot[i].nbf[k].floor < m)
+					m = vli_bd->slot[i].nbf[k].floor;
+	}
 	return m;
+}
+
+/* Under the lock: the floors of collective (on, n) on its members' slots
+ * (vli_flow_own_floor) no later than v: an estimate of one of its messages
+ * got earlier, and a member's later messages come no earlier than it. */
+static void own_floors_lower_locked(uint64_t on, uint64_t n, int64_t v)
+{
+	int ns = atomic_load(&vli_bd->nslots), i, k;
+
+	for (i = 0; i < ns; i++)
+		for (k = 0; k < VLI_SLOT_FLOORS; k++)
+			if (vli_bd->slot[i].nbf[k].on == on && vli_bd->slot[i].nbf[k].n == n &&
+			    vli_bd->slot[i].nbf[k].floor > v)
+				vli_bd->slot[i].nbf[k].floor = v;
 }
 
 /* Under the lock: the least time a pending rendezvous can take bandwidth:
@@ -175,7 +197,7 @@ static int64_t pending_lb_locked(int ind, int committed)
 		if (p < m)
 			m = p;
 	}
-	if (vli_bd->nfloors && (p = floors_locked()) < m)
+	if ((vli_bd->nfloors || vli_bd->nownfloors) && (p = floors_locked()) < m)
 		m = p;
 	return m;
 }
@@ -234,8 +256,11 @@ static int update_locked(int *kick, int nk)
 			if (e->src_slot >= 0)
 				vli_order_lower_locked(e->src_slot, e->est);
 			/* a collective's: every member waits for it (coll_wait) */
-			if (e->coll_on)
+			if (e->coll_on) {
 				vli_order_coll_lower_locked(e->coll_on, e->coll_n, e->est);
+				if (vli_bd->nownfloors)
+					own_floors_lower_locked(e->coll_on, e->coll_n, e->est);
+			}
 		}
 		kick_add(kick, nk, &n, e->dst_slot);
 		kick_add(kick, nk, &n, e->src_slot);
@@ -533,6 +558,9 @@ int64_t vli_flow_serve(int op, const int64_t *in, int32_t *xs, int nx, int64_t *
 	case VLI_FLOW_COLL_QUIT:
 		vli_flow_coll_quit((uint64_t)in[0], (uint64_t)in[1], (uint32_t *)xs, nx);
 		return 0;
+	case VLI_FLOW_OWN_FLOOR:
+		return vli_flow_own_floor((uint64_t)in[0], (uint64_t)in[1], (int)in[2], in[3],
+					  (uint32_t)in[4]);
 	case VLI_FLOW_HOLD:
 		return vli_order_hold(in[0], (uint32_t)in[1]);
 	case VLI_FLOW_OWN_BOUND:
@@ -722,6 +750,56 @@ int vli_flow_coll_floor(uint64_t on, uint64_t n, int op, int64_t t, uint32_t epo
 	}
 	vli_board_unlock();
 	if (op != VLI_FLOOR_ENTER)
+		vli_board_wake_watchers(); /* (flows it held back may be final) */
+	return r;
+}
+
+int vli_flow_own_floor(uint64_t on, uint64_t n, int op, int64_t t, uint32_t epoch)
+{
+	int me, k, r = 0;
+	vli_slot *s;
+
+	if (rf())
+		return (int)RCALL(VLI_FLOW_OWN_FLOOR, NULL, (int64_t)on, (int64_t)n, op, t, epoch);
+	if (!flows_on() || (me = vli_order_slot()) < 0)
+		return 0;
+	s = &vli_bd->slot[me];
+	vli_board_lock();
+	for (k = 0; k < VLI_SLOT_FLOORS; k++)
+		if (s->nbf[k].on == on && s->nbf[k].n == n)
+			break;
+	if (op == VLI_FLOOR_ENTER) {
+		/* (a member's message that waits for this entry leaves no
+		 * earlier than it: the floors the others raised while this
+		 * member was not in - its bound held that - come down to it,
+		 * and one raised on what it read before cannot go up now) */
+		own_floors_lower_locked(on, n, t);
+		vli_bd->flows.epoch++;
+		if (k == VLI_SLOT_FLOORS)
+			for (k = 0; k < VLI_SLOT_FLOORS && s->nbf[k].on; k++)
+				;
+		if (k < VLI_SLOT_FLOORS) {
+			if (!s->nbf[k].on)
+				vli_bd->nownfloors++;
+			s->nbf[k].on = on;
+			s->nbf[k].n = n;
+			s->nbf[k].floor = t;
+			r = 1;
+		}
+	} else if (k < VLI_SLOT_FLOORS && op == VLI_FLOOR_RAISE) {
+		/* (an estimate that changed since the simulation read them may
+		 * have lowered what it waits for: not then) */
+		if (t > s->nbf[k].floor && epoch == vli_bd->flows.epoch) {
+			s->nbf[k].floor = t;
+			r = 1;
+		}
+	} else if (k < VLI_SLOT_FLOORS) {
+		s->nbf[k].on = 0;
+		vli_bd->nownfloors--;
+		r = 1;
+	}
+	vli_board_unlock();
+	if (op != VLI_FLOOR_ENTER && r)
 		vli_board_wake_watchers(); /* (flows it held back may be final) */
 	return r;
 }

@@ -43,8 +43,15 @@ struct vlmpi_coll {
 	vlcoll_out o;           /* this rank's result */
 	/* nonblocking on the early path (nbe_*) */
 	int nbe, finished;      /* ... its data in (finished) */
-	int shared;             /* ... blocking, on shared links: opened before every
-				   member is in (early_net_wait) */
+	int shared;             /* ... on shared links: opened before every member is
+				   in (early_net_wait; nonblocking: nbs_step) */
+	unsigned char *fed;     /* ... those: member i's entry given to its simulation */
+	int fl;                 /* ... nonblocking: its own floor on the board
+				   (vli_flow_own_floor) */
+	int64_t *wlb;           /* ... nonblocking: the members' bounds, */
+	unsigned char *win;     /* ... and whether each is in, as the board had them
+				   before its last pass (vli_order_coll_who) */
+	int tell;               /* ... nonblocking: lb tells when it ends (nbs_step) */
 	int *ereq;              /* ... the request of member i's entry, or -1 */
 	unsigned char *dep;     /* ... it depends on member i (early_known) */
 	int nknown;             /* ... a v form's: the entries in (early_known) */
@@ -392,7 +399,8 @@ static void icoll_traced(vlmpi_coll *c, int64_t bytes)
 	c->key = ++keys;
 	vli_trace_msg4(VL_EV_ICOLL, c->root >= 0 ? c->v->world[c->root] : -1, VL_COLL_MPI + c->kind,
 		       c->key, bytes, c->t0, c->t0, 0, c->v->size, 0,
-		       flags | (c->floor ? VL_TF_SHARED : 0));
+		       flags | (c->floor ? VL_TF_SHARED : 0) |
+			       (c->nbe && c->shared ? VL_TF_SHARED | VL_TF_OPENED : 0));
 	blocks_traced(c, c->key, c->t0);
 }
 
@@ -635,6 +643,46 @@ static int deps_in(vlmpi_coll *c)
 	return 1;
 }
 
+/* ---- nonblocking collectives on shared links, timed from their first
+ * entry ----
+ * With collectives = shared an MPI_Ibcast, Ireduce, Igather(v),
+ * Iscatter(v), Iscan or Iexscan (since the third session of 2026-11-29)
+ * runs as its blocking form there (early_net_wait): entries point to
+ * point, its simulation opened at the first one, its messages leaving
+ * when the schedule says.  Its rank goes on meanwhile: every wait and
+ * test of this task runs the simulation on (vlmpi_coll_progress,
+ * nbs_step), and until this rank's messages are all in the table of
+ * flows the member keeps a floor of its own on the board
+ * (vli_flow_own_floor): none of them leaves before it.  It enters at its
+ * entry, and is raised to the least estimate its simulation waits for,
+ * but only while every member the board has in is in that simulation
+ * too: a message of this rank that waits for a member's entry leaves no
+ * earlier than that entry - a member not in enters no earlier than its
+ * bound, which holds what is final meanwhile, and its entry brings every
+ * member's floor down to it (a raise read before is refused).  Each
+ * member's floor covers its own rank's messages; a member waiting in the
+ * collective for one not in acts no earlier than that member can
+ * (vli_order_own_limit_locked).  A choice among requests (vlmpi_coll_by) takes as its bound
+ * what this rank waits for in the end (vlcoll_job_blocker): an arrival's
+ * estimate, or the bound of a member not in.  Before, these kept every
+ * message to their last entry, and a choice took the greatest bound of
+ * the members not in as theirs, which was not sound where this rank's
+ * exit comes first (an MPI_Ibcast's root: links/rmix.c, 6 ranks on a bus,
+ * seed 3, 1 run in 8 chose otherwise). */
+static void nbs_enter(vlmpi_coll *c)
+{
+	static int warned;
+
+	c->fl = vli_flow_own_floor(c->eon, c->num, VLI_FLOOR_ENTER, c->t0, 0);
+	if (!c->fl && !warned++)
+		vli_warn("more than %d nonblocking collectives of one task open at once on the "
+			 "[topology]'s links: the others' messages may be timed before every "
+			 "message sharing the links with them is known", VLI_SLOT_FLOORS);
+	c->next = open_nb;
+	open_nb = c;
+	vlmpi_set_idle(vlmpi_coll_progress);
+}
+
 /* Collective (kind, variant, root; root -1: none) of comm with bytes from
  * this rank (vb: the root of a gatherv or scatterv, every member's, else
  * NULL): whether this rank takes the early path (every member decides
@@ -662,7 +710,7 @@ static vlmpi_coll *early_try(MPI_Comm comm, int kind, int variant, int root, int
 	/* (a barrier, allreduce, allgather or alltoall only on shared links:
 	 * without them each member's exit comes after every entry, so it
 	 * has nothing to gain) */
-	if (!vlmpi_vorder || (shared && (nb || !vlcoll_opens_early(kind, variant))) ||
+	if (!vlmpi_vorder || (shared && !vlcoll_opens_early(kind, variant)) ||
 	    (!shared && !rooted && kind != VL_KIND_SCAN && kind != VL_KIND_EXSCAN) ||
 	    !(v = vlmpi_comm_find(comm)) || v->pcomm == MPI_COMM_NULL ||
 	    root < (rooted ? 0 : -1) || root >= v->size || v->size < 2 ||
@@ -713,7 +761,10 @@ static vlmpi_coll *early_try(MPI_Comm comm, int kind, int variant, int root, int
 	c->ereq = malloc(sizeof(int) * (size_t)p);
 	c->after = calloc((size_t)p, 1);
 	c->dep = calloc((size_t)p, 1);
-	if (!c->ereq || !c->after || !c->dep)
+	c->fed = calloc((size_t)p, 1);
+	c->wlb = malloc(sizeof(int64_t) * (size_t)p);
+	c->win = calloc((size_t)p, 1);
+	if (!c->ereq || !c->after || !c->dep || !c->fed || !c->wlb || !c->win)
 		vli_error(1, "out of memory");
 	for (i = 0; i < p; i++)
 		c->ereq[i] = -1;
@@ -748,6 +799,8 @@ static vlmpi_coll *early_try(MPI_Comm comm, int kind, int variant, int root, int
 		 * without this, would not be sound) */
 		memset(c->dep, 1, (size_t)p);
 		vli_order_coll_deps(c->eon, c->num, 0, &i);
+		if (nb)
+			nbs_enter(c);
 	} else if (variant == VLCOLL_V) {
 		if (vb)
 			for (i = 0; i < p; i++)
@@ -807,70 +860,28 @@ static void early_wait_entries(vlmpi_coll *c)
  * first session of 2026-11-29 a member waited for every member's entry,
  * and the rules took it to act no earlier than the last one's, which was
  * not sound where its exit comes first (README, Known limits). */
+static int net_pass(vlmpi_coll *c, uint32_t ep, int64_t *lb);
+static void net_over(vlmpi_coll *c, int rc);
+
 static void early_net_wait(vlmpi_coll *c)
 {
 	vlmpi_comm *v = c->v;
-	int p = v->size, me = v->rank, i, j, rc, k, mode = 0, who = -1, last_who = -1, waiting = 0;
-	int spins = 0, gv = c->kind == VL_KIND_GATHER && c->variant == VLCOLL_V;
-	int64_t lb, est = 0, last = INT64_MIN, pub = INT64_MIN, *entry, *bytes;
-	unsigned char *fed = calloc((size_t)p, 1);
+	int p = v->size, me = v->rank, rc, k, mode = 0, who = -1, last_who = -1, waiting = 0;
+	int spins = 0;
+	int64_t lb, est = 0, last = INT64_MIN, pub = INT64_MIN;
 	vli_order_wait w;
-	vlcoll_in in;
 	coll_net *x;
 
-	if (!fed)
-		vli_error(1, "out of memory");
 	/* (every member decides alike to come here, whatever the board: a
 	 * member not on it yet - just out of MPI_Init - soon is) */
 	while (!vli_flow_coll_ok(p, v->world))
 		vlmpi_spin(&spins);
-	in.alg = vli_t.cfg.mpi.coll_alg[c->kind];
 	for (;;) {
 		uint32_t ep = vli_flow_epoch();
 
 		if (waiting)
 			vli_order_snap(&w);
-		/* (opened once the schedule is known: a scatterv's once its
-		 * root's entry, with every block, is in - until then its rank
-		 * waits for the root; a gatherv's at once, its blocks given
-		 * as the entries come in: vlcoll_job_block.  Which entries
-		 * are in is asked first:
-		 * one that comes in after its row was read would be fed with
-		 * the row's placeholder) */
-		if (!c->x && (c->variant != VLCOLL_V || gv || entry_in(c, c->root))) {
-			for (i = 0; i < p; i++)
-				fed[i] = (unsigned char)entry_in(c, i);
-			coll_in(v, c, &in, &entry, &bytes);
-			for (i = 0; i < p; i++) {
-				if (!fed[i])
-					entry[i] = VLCOLL_PENDING;
-				if (gv && !fed[c->root]) /* (else the root's, coll_in) */
-					bytes[i] = fed[i] ? c->all[(size_t)i * ROW(c) + 2]
-							  : VLCOLL_PENDING;
-			}
-			rc = net_start(v, c, &in, c->eon, c->num, 0, 1);
-			free(entry);
-			free(bytes);
-			if (rc < 0)
-				break;
-		}
-		x = c->x;
-		for (i = 0; x && i < p; i++)
-			if (!fed[i] && entry_in(c, i)) {
-				/* (a gatherv's blocks: a member's own in its entry,
-				 * the root's every one) */
-				for (j = 0; gv && j < p; j++)
-					if (j == i || i == c->root)
-						vlcoll_job_block(x->job, j,
-								 c->all[(size_t)i * ROW(c) +
-									(i == c->root ? 3 + j : 2)]);
-				vlcoll_job_enter(x->job, i, c->all[(size_t)i * ROW(c)]);
-				fed[i] = 1;
-			}
-		rc = x ? vlcoll_job_run(x->job, &lb) : 0;
-		if (rc == 0 && x && vlcoll_job_rank_done(x->job, me))
-			rc = 2;
-		if (rc != 0)
+		if ((rc = net_pass(c, ep, &lb)) != 0)
 			break;
 		if (!waiting) {
 			vli_order_wait_begin(&w, "the messages of %s on shared links",
@@ -878,6 +889,7 @@ static void early_net_wait(vlmpi_coll *c)
 			waiting = 1;
 			continue; /* (look again after the snapshot) */
 		}
+		x = c->x;
 		if (x) {
 			k = vlcoll_job_blocker(x->job, me, &who, &est);
 		} else {
@@ -929,10 +941,171 @@ static void early_net_wait(vlmpi_coll *c)
 	/* (what it waits for now - its data - comes from members it has
 	 * waited for: none of the others) */
 	vli_order_coll_deps(c->eon, c->num, 0, &who);
+	net_over(c, rc);
+}
+
+/* One pass of c's simulation on shared links, opened before every member
+ * is in (early_net_wait, nbs_step; ep: vli_flow_epoch before it): opened
+ * once its schedule is known - a scatterv's once its root's entry, with
+ * every block, is in (until then its rank waits for the root); a
+ * gatherv's at once, its blocks given as the entries come in
+ * (vlcoll_job_block) - the entries in given to it, run on as far as the
+ * final arrivals allow.  Returns vlcoll_job_run's result, 2 if this rank
+ * is done, -1 if it cannot be timed; *lb as vlcoll_job_run gives it.  A
+ * nonblocking one raises its floor to *lb where it may (nbs_floor). */
+static void nbs_floor(vlmpi_coll *c, uint32_t ep, int64_t lb);
+
+static int net_pass(vlmpi_coll *c, uint32_t ep, int64_t *lb)
+{
+	vlmpi_comm *v = c->v;
+	int p = v->size, i, j, rc, gv = c->kind == VL_KIND_GATHER && c->variant == VLCOLL_V;
+	int64_t *entry, *bytes, g;
+	vlcoll_in in;
+	coll_net *x;
+
+	*lb = INT64_MAX;
+	if (c->nbe) {
+		/* (the board's view first: a member in there whose entry is
+		 * not fed below keeps the floor where it is) */
+		int *ids = malloc(sizeof(int) * (size_t)p);
+
+		if (!ids)
+			vli_error(1, "out of memory");
+		for (i = 0; i < p; i++)
+			ids[i] = v->world[i];
+		if (vli_order_coll_who(c->eon, c->num, p, ids, c->wlb, c->win, &g) < 0)
+			memset(c->win, VLI_WHO_IN, (size_t)p); /* (not known: all in) */
+		free(ids);
+	}
+	/* (which entries are in is asked first: one that comes in after its
+	 * row was read would be fed with the row's placeholder) */
+	if (!c->x && (c->variant != VLCOLL_V || gv || entry_in(c, c->root))) {
+		for (i = 0; i < p; i++)
+			c->fed[i] = (unsigned char)entry_in(c, i);
+		coll_in(v, c, &in, &entry, &bytes);
+		for (i = 0; i < p; i++) {
+			if (!c->fed[i])
+				entry[i] = VLCOLL_PENDING;
+			if (gv && !c->fed[c->root]) /* (else the root's, coll_in) */
+				bytes[i] = c->fed[i] ? c->all[(size_t)i * ROW(c) + 2] : VLCOLL_PENDING;
+		}
+		rc = net_start(v, c, &in, c->eon, c->num, 0, 1);
+		free(entry);
+		free(bytes);
+		if (rc < 0)
+			return -1;
+	}
+	x = c->x;
+	for (i = 0; x && i < p; i++)
+		if (!c->fed[i] && entry_in(c, i)) {
+			/* (a gatherv's blocks: a member's own in its entry, the
+			 * root's every one) */
+			for (j = 0; gv && j < p; j++)
+				if (j == i || i == c->root)
+					vlcoll_job_block(x->job, j,
+							 c->all[(size_t)i * ROW(c) +
+								(i == c->root ? 3 + j : 2)]);
+			vlcoll_job_enter(x->job, i, c->all[(size_t)i * ROW(c)]);
+			c->fed[i] = 1;
+		}
+	if (!x)
+		return 0;
+	rc = vlcoll_job_run(x->job, lb);
+	if (rc == 0 && vlcoll_job_rank_done(x->job, v->rank))
+		rc = 2;
+	if (rc == 0 && c->nbe)
+		nbs_floor(c, ep, *lb);
+	return rc;
+}
+
+/* c's simulation has ended for this rank (rc as net_pass's): its result,
+ * done; a nonblocking one's floor off. */
+static void net_over(vlmpi_coll *c, int rc)
+{
 	if (!c->x || net_finish(c, rc) < 0)
-		sim_failed(c, in.alg);
+		sim_failed(c, vli_t.cfg.mpi.coll_alg[c->kind]);
 	c->done = 1;
-	free(fed);
+	if (c->nbe && c->fl) {
+		vli_flow_own_floor(c->eon, c->num, VLI_FLOOR_END, 0, 0);
+		c->fl = 0;
+	}
+	if (c->nbe)
+		open_drop(c);
+}
+
+/* Raise nonblocking c's floor to lb (its simulation's least estimate
+ * waited for, read at epoch ep) if every member the board had in before
+ * the pass is in the simulation. */
+static void nbs_floor(vlmpi_coll *c, uint32_t ep, int64_t lb)
+{
+	int i;
+
+	if (!c->fl)
+		return;
+	for (i = 0; i < c->v->size; i++)
+		if (c->win[i] != VLI_WHO_MISSING && !c->fed[i])
+			return;
+	vli_flow_own_floor(c->eon, c->num, VLI_FLOOR_RAISE, lb, ep);
+}
+
+/* Nonblocking c on shared links: run its simulation on as far as it can
+ * now; 1 once this rank is done (c->o).  Else c->lb: it ends no earlier -
+ * what its rank waits for in the end, an arrival (its estimate) or a
+ * member not in (its bound): c->tell; else (a member's entry on its way,
+ * the simulation not opened yet) its entry. */
+static int nbs_step(vlmpi_coll *c)
+{
+	vlmpi_comm *v = c->v;
+	int rc, k, who = -1;
+	int64_t lb, est = 0, b = c->t0;
+	uint32_t ep = vli_flow_epoch();
+
+	if (c->done)
+		return 1;
+	c->tell = 0;
+	c->lb = c->t0;
+	if (!vli_flow_coll_ok(v->size, v->world))
+		return 0; /* (a member not on the board yet soon is) */
+	if ((rc = net_pass(c, ep, &lb)) != 0) {
+		net_over(c, rc);
+		return 1;
+	}
+	if (c->x) {
+		k = vlcoll_job_blocker(c->x->job, v->rank, &who, &est);
+	} else {
+		k = 2;
+		who = c->root;
+	}
+	if (k == 1) {
+		b = est;
+		c->tell = 1;
+	} else if (k == 2 && who >= 0 && c->win[who] == VLI_WHO_MISSING) {
+		b = c->wlb[who];
+		c->tell = 1;
+	}
+	if (b > c->lb)
+		c->lb = b;
+	return 0;
+}
+
+static int early_unpack(vlmpi_coll *c);
+
+/* Its exit known, this rank waits in nonblocking c (shared links) until
+ * its data are in. */
+static void nbs_finish(vlmpi_coll *c)
+{
+	int i;
+
+	if (!c->done) {
+		c->waited = 1; /* (not also from a wait hook meanwhile) */
+		early_net_wait(c);
+		c->waited = 0;
+	}
+	for (i = 0; i < c->nreq; i++)
+		if (c->need[i] == 2)
+			vlmpi_real_wait(&c->req[i], MPI_STATUS_IGNORE);
+	early_unpack(c);
+	c->finished = 1;
 }
 
 /* c's real part has started (rc): wait for what it needs (name: the call,
@@ -1410,6 +1583,8 @@ static vlmpi_coll *all_start(MPI_Comm comm, int kind, int64_t bytes)
 	return early_try(comm, kind, VLCOLL_PLAIN, -1, bytes, NULL, 0);
 }
 
+static int nbe_request(vlmpi_coll *c, int rc, MPI_Request *req, int *rcp);
+
 int vlmpi_early_Barrier(MPI_Comm comm, int *rc)
 {
 	vlmpi_coll *c = all_start(comm, VL_KIND_BARRIER, 0);
@@ -1444,21 +1619,24 @@ int vlmpi_early_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int rec
 	return early_block(c, *rc, "MPI_Reduce_scatter_block", rc);
 }
 
-/* An allgather's or alltoall's (kind) data by Open MPI's call f (name). */
+/* An allgather's or alltoall's (kind) data by Open MPI's call f (name);
+ * req: the program's request of a nonblocking one, else NULL. */
 static int all_blocks(int kind, int (*f)(const void *, int, MPI_Datatype, void *, int,
 					 MPI_Datatype, MPI_Comm, MPI_Request *),
 		      const char *name, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-		      void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, int *rc)
+		      void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+		      MPI_Request *req, int *rc)
 {
-	vlmpi_coll *c = all_start(comm, kind,
+	vlmpi_coll *c = early_try(comm, kind, VLCOLL_PLAIN, -1,
 				  sendbuf == MPI_IN_PLACE ? vlmpi_type_bytes(recvtype, recvcount)
-							  : vlmpi_type_bytes(sendtype, sendcount));
+							  : vlmpi_type_bytes(sendtype, sendcount),
+				  NULL, req != NULL);
 
 	if (!c)
 		return 0;
 	*rc = f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, c->v->pcomm,
 		early_req(c, 2));
-	return early_block(c, *rc, name, rc);
+	return req ? nbe_request(c, *rc, req, rc) : early_block(c, *rc, name, rc);
 }
 
 int vlmpi_early_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -1466,14 +1644,14 @@ int vlmpi_early_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendt
 			  int *rc)
 {
 	return all_blocks(VL_KIND_ALLGATHER, PMPI_Iallgather, "MPI_Allgather", sendbuf, sendcount,
-			  sendtype, recvbuf, recvcount, recvtype, comm, rc);
+			  sendtype, recvbuf, recvcount, recvtype, comm, NULL, rc);
 }
 
 int vlmpi_early_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 			 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, int *rc)
 {
 	return all_blocks(VL_KIND_ALLTOALL, PMPI_Ialltoall, "MPI_Alltoall", sendbuf, sendcount,
-			  sendtype, recvbuf, recvcount, recvtype, comm, rc);
+			  sendtype, recvbuf, recvcount, recvtype, comm, NULL, rc);
 }
 
 /* ---- an exit known before every member it depends on is in ----
@@ -1644,6 +1822,13 @@ static void nbe_finish(vlmpi_coll *c)
 
 static int nbe_advance(vlmpi_coll *c, int wait)
 {
+	if (c->shared && wait) {
+		if (!c->finished)
+			nbs_finish(c);
+		return 1;
+	}
+	if (c->shared)
+		return nbs_step(c);
 	if (wait) {
 		if (!c->finished)
 			nbe_finish(c);
@@ -1668,6 +1853,10 @@ int vlmpi_coll_by(vlmpi_req *q, int64_t target, int64_t *t)
 	if (nbe_advance(c, 0)) {
 		*t = c->o.exit;
 		return 1;
+	}
+	if (c->shared) {
+		*t = c->lb > q->t_post ? c->lb : q->t_post;
+		return c->tell && c->lb > target ? 0 : -1;
 	}
 	r = nbe_eval(c, target, &c->lb);
 	*t = r == 1 ? c->o.exit : r == 2 ? c->po.exit : c->lb > q->t_post ? c->lb : q->t_post;
@@ -1776,6 +1965,58 @@ int vlmpi_early_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datat
 	return c ? nbe_request(c, *rc, req, rc) : 0;
 }
 
+int vlmpi_early_Ibarrier(MPI_Comm comm, MPI_Request *req, int *rc)
+{
+	vlmpi_coll *c = early_try(comm, VL_KIND_BARRIER, VLCOLL_PLAIN, -1, 0, NULL, 1);
+
+	if (!c)
+		return 0;
+	*rc = PMPI_Ibarrier(c->v->pcomm, early_req(c, 2));
+	return nbe_request(c, *rc, req, rc);
+}
+
+int vlmpi_early_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t,
+			   MPI_Op op, MPI_Comm comm, MPI_Request *req, int *rc)
+{
+	vlmpi_coll *c = early_try(comm, VL_KIND_ALLREDUCE, VLCOLL_PLAIN, -1,
+				  vlmpi_type_bytes(t, count), NULL, 1);
+
+	if (!c)
+		return 0;
+	*rc = PMPI_Iallreduce(sendbuf, recvbuf, count, t, op, c->v->pcomm, early_req(c, 2));
+	return nbe_request(c, *rc, req, rc);
+}
+
+int vlmpi_early_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+				      MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *req,
+				      int *rc)
+{
+	vlmpi_coll *c = early_try(comm, VL_KIND_REDUCE_SCATTER, VLCOLL_BLOCK, -1,
+				  vlmpi_type_bytes(t, recvcount), NULL, 1);
+
+	if (!c)
+		return 0;
+	*rc = PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, t, op, c->v->pcomm,
+					 early_req(c, 2));
+	return nbe_request(c, *rc, req, rc);
+}
+
+int vlmpi_early_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			   void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+			   MPI_Request *req, int *rc)
+{
+	return all_blocks(VL_KIND_ALLGATHER, PMPI_Iallgather, "MPI_Iallgather", sendbuf,
+			  sendcount, sendtype, recvbuf, recvcount, recvtype, comm, req, rc);
+}
+
+int vlmpi_early_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			  void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+			  MPI_Request *req, int *rc)
+{
+	return all_blocks(VL_KIND_ALLTOALL, PMPI_Ialltoall, "MPI_Ialltoall", sendbuf, sendcount,
+			  sendtype, recvbuf, recvcount, recvtype, comm, req, rc);
+}
+
 void vlmpi_coll_progress(void)
 {
 	static int busy;
@@ -1796,7 +2037,18 @@ void vlmpi_coll_progress(void)
 void vlmpi_coll_free(vlmpi_coll *c)
 {
 	if (c->nbe) {
-		/* (on the early path: off the board, its requests behind) */
+		/* (on the early path: off the board, its requests behind; on
+		 * shared links one freed before its end reads its messages no
+		 * more - the others add this rank's) */
+		if (c->shared && !c->done) {
+			if (c->x)
+				net_finish(c, 0);
+			if (c->fl)
+				vli_flow_own_floor(c->eon, c->num, VLI_FLOOR_END, 0, 0);
+			c->fl = 0;
+			c->done = 1;
+		}
+		open_drop(c);
 		c->nbe = 0;
 		vli_order_coll_leave(c->eon, c->num);
 		c->next = behind;
@@ -1820,6 +2072,9 @@ void vlmpi_coll_free(vlmpi_coll *c)
 	free(c->ereq);
 	free(c->after);
 	free(c->dep);
+	free(c->fed);
+	free(c->wlb);
+	free(c->win);
 	free(c->mine);
 	free(c->all);
 	free(c);
@@ -1848,7 +2103,8 @@ void vlmpi_coll_leave(vlmpi_comm *v, vlmpi_coll *c, int blocking, int64_t t_call
 	if (t_call > before)
 		t_call = before;
 	vli_trace_msg4(VL_EV_COLL, root, VL_COLL_MPI + c->kind, c->key, bytes, t_call, vli_t.now,
-		       vli_t.now - before, v->size, c->t0, flags | VL_TF_NB);
+		       vli_t.now - before, v->size, c->t0,
+		       flags | VL_TF_NB | (c->shared ? VL_TF_SHARED | VL_TF_OPENED : 0));
 }
 
 /* Time a blocking collective that has just run for real: exchange entry times
@@ -1932,7 +2188,9 @@ int vlmpi_coll_ready(vlmpi_req *q, int wait)
 
 int vlmpi_coll_wait_key(const vlmpi_coll *c, uint64_t *on, uint64_t *n)
 {
-	if (!c->nbe || c->done || !c->eon)
+	/* (on shared links its bound is what its rank waits for: not the
+	 * members not in, which the board would raise it through) */
+	if (!c->nbe || c->done || !c->eon || c->shared)
 		return 0;
 	*on = c->eon;
 	*n = c->num;

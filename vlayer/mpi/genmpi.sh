@@ -63,7 +63,7 @@ if [ "$1" = "-c" ]; then
 			print "\tif (vlmpi_early_" short "(" an ", &rc))";
 			print "\t\treturn rc;";
 		}
-		if (name ~ /^MPI_I(bcast|reduce|gatherv?|scatterv?|scan|exscan)$/) {
+		if (name ~ /^MPI_I(bcast|reduce|gatherv?|scatterv?|scan|exscan|barrier|allreduce|allgather|alltoall|reduce_scatter_block)$/) {
 			# the same, started now, completed in virtual time
 			print "\tif (vlmpi_early_" short "(" an ", &rc))";
 			print "\t\treturn rc;";

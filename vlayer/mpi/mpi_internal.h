@@ -487,6 +487,20 @@ int vlmpi_early_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatyp
 		      MPI_Comm comm, MPI_Request *req, int *rc);
 int vlmpi_early_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
 			MPI_Comm comm, MPI_Request *req, int *rc);
+/* With collectives = shared: MPI_Ibarrier, Iallreduce, Iallgather,
+ * Ialltoall and Ireduce_scatter_block too (else 0). */
+int vlmpi_early_Ibarrier(MPI_Comm comm, MPI_Request *req, int *rc);
+int vlmpi_early_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t,
+			   MPI_Op op, MPI_Comm comm, MPI_Request *req, int *rc);
+int vlmpi_early_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			   void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+			   MPI_Request *req, int *rc);
+int vlmpi_early_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			  void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+			  MPI_Request *req, int *rc);
+int vlmpi_early_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+				      MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *req,
+				      int *rc);
 /* For a choice among requests at virtual time target (vchoose), nonblocking
  * collective request q not known to have ended: 1 it has (its exit in *t),
  * 2 it ends by target at *t if this rank acts no earlier than *t (then

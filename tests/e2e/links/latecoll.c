@@ -4,9 +4,11 @@
  * allreduce (BYTES of doubles, summed), allgather or alltoall (BYTES per
  * block, of doubles) or reduce_scatter_block (BYTES per block, summed).  With collectives = shared its messages leave when
  * the schedule says, those between members in before the late one enters.
+ * With a fifth argument i, the nonblocking form (MPI_Iallreduce, ...),
+ * waited for at once with MPI_Wait.
  * Prints "T RANK end NS" and "BAD ..." on a wrong result.
  * Usage: latecoll barrier|allreduce|allgather|alltoall|reduce_scatter_block
- * BYTES LATE DELAY */
+ * BYTES LATE DELAY [i] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +17,8 @@
 
 int main(int argc, char **argv)
 {
-	int rank, np, i, n, late;
+	int rank, np, i, n, late, nb;
+	MPI_Request rq = MPI_REQUEST_NULL;
 	double *a, *b, delay;
 	const char *kind;
 
@@ -28,6 +31,7 @@ int main(int argc, char **argv)
 	n = atoi(argv[2]) / (int)sizeof(double);
 	late = atoi(argv[3]);
 	delay = atof(argv[4]) * 1e-6;
+	nb = argc > 5 && !strcmp(argv[5], "i");
 	if (n < 1)
 		n = 1;
 	a = malloc(sizeof(double) * (size_t)n * (size_t)np);
@@ -39,21 +43,41 @@ int main(int argc, char **argv)
 	if (rank == late)
 		vl_compute(delay);
 	if (!strcmp(kind, "barrier")) {
-		MPI_Barrier(MPI_COMM_WORLD);
+		if (nb)
+			MPI_Ibarrier(MPI_COMM_WORLD, &rq);
+		else
+			MPI_Barrier(MPI_COMM_WORLD);
+		MPI_Wait(&rq, MPI_STATUS_IGNORE);
 	} else if (!strcmp(kind, "allreduce")) {
-		MPI_Allreduce(a, b, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		if (nb)
+			MPI_Iallreduce(a, b, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &rq);
+		else
+			MPI_Allreduce(a, b, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		MPI_Wait(&rq, MPI_STATUS_IGNORE);
 		if (b[n - 1] != 1000.0 * np * (np - 1) / 2 + (double)np * (n - 1))
 			printf("BAD allreduce %g\n", b[n - 1]);
 	} else if (!strcmp(kind, "allgather")) {
-		MPI_Allgather(a, n, MPI_DOUBLE, b, n, MPI_DOUBLE, MPI_COMM_WORLD);
+		if (nb)
+			MPI_Iallgather(a, n, MPI_DOUBLE, b, n, MPI_DOUBLE, MPI_COMM_WORLD, &rq);
+		else
+			MPI_Allgather(a, n, MPI_DOUBLE, b, n, MPI_DOUBLE, MPI_COMM_WORLD);
+		MPI_Wait(&rq, MPI_STATUS_IGNORE);
 		if (b[(size_t)(np - 1) * n] != (np - 1) * 1000.0)
 			printf("BAD allgather %g\n", b[(size_t)(np - 1) * n]);
 	} else if (!strcmp(kind, "reduce_scatter_block")) {
-		MPI_Reduce_scatter_block(a, b, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		if (nb)
+			MPI_Ireduce_scatter_block(a, b, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &rq);
+		else
+			MPI_Reduce_scatter_block(a, b, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		MPI_Wait(&rq, MPI_STATUS_IGNORE);
 		if (b[0] != 1000.0 * np * (np - 1) / 2 + (double)np * rank * n)
 			printf("BAD reduce_scatter_block %g\n", b[0]);
 	} else {
-		MPI_Alltoall(a, n, MPI_DOUBLE, b, n, MPI_DOUBLE, MPI_COMM_WORLD);
+		if (nb)
+			MPI_Ialltoall(a, n, MPI_DOUBLE, b, n, MPI_DOUBLE, MPI_COMM_WORLD, &rq);
+		else
+			MPI_Alltoall(a, n, MPI_DOUBLE, b, n, MPI_DOUBLE, MPI_COMM_WORLD);
+		MPI_Wait(&rq, MPI_STATUS_IGNORE);
 		if (b[(size_t)(np - 1) * n] != (np - 1) * 1000.0 + (double)rank * n)
 			printf("BAD alltoall %g\n", b[(size_t)(np - 1) * n]);
 	}

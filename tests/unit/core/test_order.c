@@ -869,6 +869,90 @@ START_TEST(own_post_is_no_earlier_than_the_published_bound)
 }
 END_TEST
 
+/* This task waits in collective (77, 4) on member b alone, not in (it said
+ * so: vli_order_coll_deps), having published 2000: as far as its own
+ * flows' finality goes it acts no earlier than b can (9000), as the rules
+ * take any other task; once b is in, its own bound again (since the third
+ * session of 2026-11-29: a member of an alltoall on shared links held its
+ * own message's arrival back with its clock, and with it the member it
+ * waited for - stuck). */
+START_TEST(own_limit_raised_through_the_missing_member_waited_for)
+{
+	int a, b, id = 300;
+
+	start_with_two(&a, &b);
+	coll_record(77, 4, 3, 1ULL | 1ULL << a | 1ULL << b, 1ULL | 1ULL << a);
+	vli_order_coll_deps(77, 4, 1, &id);
+	vli_order_block_on(2000, VLI_WAIT_MSG, 77, 4);
+	other_waits(a, 5000, 0, 0);
+	other_waits(b, 9000, 0, 0);
+	vli_board_lock();
+	vli_order_others_locked();
+	ck_assert_int_eq(vli_order_own_limit_locked(), 9000);
+	vli_bd->coll[0].in[0] |= 1ULL << b; /* b enters */
+	vli_order_others_locked();
+	ck_assert_int_eq(vli_order_own_limit_locked(), 2000);
+	vli_board_unlock();
+	stop();
+}
+END_TEST
+
+/* The floors of a nonblocking collective timed from its first entry
+ * (vli_flow_own_floor), kept on each member's slot: entered at the entry,
+ * raised only at the epoch the simulation read, off at the end; another
+ * member's entry brings every member's down to it (the messages that
+ * waited for it were held by its bound until then), and a raise read
+ * before it is refused; VLI_SLOT_FLOORS at once. */
+START_TEST(own_floors_enter_raise_lower_and_end)
+{
+	int a, b, me, k;
+	uint32_t ep;
+
+	start_with_two(&a, &b);
+	vli_t.cfg.topo.kind = VLCFG_TOPO_BUS;
+	vli_t.cfg.nhosts = 2;
+	me = vli_order_slot();
+	ck_assert_int_eq(vli_flow_own_floor(77, 4, VLI_FLOOR_ENTER, 5000, 0), 1);
+	ck_assert(vli_bd->slot[me].nbf[0].on == 77 && vli_bd->slot[me].nbf[0].n == 4);
+	ck_assert_int_eq(vli_bd->slot[me].nbf[0].floor, 5000);
+	ck_assert_int_eq(vli_bd->nownfloors, 1);
+	ep = vli_flow_epoch();
+	ck_assert_int_eq(vli_flow_own_floor(77, 4, VLI_FLOOR_RAISE, 8000, ep), 1);
+	ck_assert_int_eq(vli_bd->slot[me].nbf[0].floor, 8000);
+	ck_assert_int_eq(vli_flow_own_floor(77, 4, VLI_FLOOR_RAISE, 7000, ep), 0); /* (no lower) */
+	/* member a raised its own to 9000; this task enters the collective
+	 * (77, 5) at 6000 - a's (77, 4) stays - and (77, 4) a second time (as
+	 * another member would) at 6500: a's and its own come down to it, and
+	 * a raise read before is refused */
+	vli_board_lock();
+	vli_bd->slot[a].nbf[0].on = 77;
+	vli_bd->slot[a].nbf[0].n = 4;
+	vli_bd->slot[a].nbf[0].floor = 9000;
+	vli_bd->nownfloors++;
+	vli_board_unlock();
+	ep = vli_flow_epoch();
+	ck_assert_int_eq(vli_flow_own_floor(77, 5, VLI_FLOOR_ENTER, 6000, 0), 1);
+	ck_assert_int_eq(vli_bd->slot[a].nbf[0].floor, 9000);
+	ck_assert_int_eq(vli_flow_own_floor(77, 4, VLI_FLOOR_ENTER, 6500, 0), 1);
+	ck_assert_int_eq(vli_bd->slot[a].nbf[0].floor, 6500);
+	ck_assert_int_eq(vli_bd->slot[me].nbf[0].floor, 6500);
+	ck_assert_int_eq(vli_flow_own_floor(77, 5, VLI_FLOOR_RAISE, 9500, ep), 0);
+	ck_assert_int_eq(vli_bd->nownfloors, 3);
+	/* off at the end, once */
+	ck_assert_int_eq(vli_flow_own_floor(77, 4, VLI_FLOOR_END, 0, 0), 1);
+	ck_assert_int_eq(vli_flow_own_floor(77, 4, VLI_FLOOR_END, 0, 0), 0);
+	ck_assert_int_eq(vli_bd->nownfloors, 2);
+	/* at most VLI_SLOT_FLOORS at once */
+	for (k = 1; k < VLI_SLOT_FLOORS; k++)
+		ck_assert_int_eq(vli_flow_own_floor(78, (uint64_t)k, VLI_FLOOR_ENTER, 100, 0), 1);
+	ck_assert_int_eq(vli_flow_own_floor(79, 1, VLI_FLOOR_ENTER, 100, 0), 0);
+	(void)b;
+	vli_t.cfg.topo.kind = VLCFG_TOPO_NONE;
+	vli_t.cfg.nhosts = 1;
+	stop();
+}
+END_TEST
+
 /* A cycle of choices (pdgemm's on 4 ranks): this task and c each choose
  * among wildcard candidates; a waits on c (a rendezvous to it), b waits on
  * this task.  This task's candidate (900 us) is earlier than c's (1000 us):
@@ -1006,6 +1090,8 @@ static Suite *order_suite(void)
 	tcase_add_test(t, post_lb_is_the_least_of_bound_and_matching_posts);
 	tcase_add_test(t, a_pending_rendezvous_counts_the_matching_wildcard_posts);
 	tcase_add_test(t, own_post_is_no_earlier_than_the_published_bound);
+	tcase_add_test(t, own_limit_raised_through_the_missing_member_waited_for);
+	tcase_add_test(t, own_floors_enter_raise_lower_and_end);
 	tcase_add_test(t, an_ending_task_leaves_the_board_while_another_holds_the_lock);
 	suite_add_tcase(s, t);
 	return s;
