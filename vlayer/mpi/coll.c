@@ -996,6 +996,11 @@ static int net_pass(vlmpi_coll *c, uint32_t ep, int64_t *lb)
 			return -1;
 	}
 	x = c->x;
+	if (!x && c->nbe && c->fl && c->win[c->root] == VLI_WHO_MISSING)
+		/* (a scatterv not opened: every message of it waits for its
+		 * root's entry, which the root's bound holds until it enters -
+		 * then every member's floor comes down to it) */
+		vli_flow_own_floor(c->eon, c->num, VLI_FLOOR_RAISE, VLI_ORDER_NONE, ep);
 	for (i = 0; x && i < p; i++)
 		if (!c->fed[i] && entry_in(c, i)) {
 			/* (a gatherv's blocks: a member's own in its entry, the

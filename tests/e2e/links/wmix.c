@@ -11,7 +11,9 @@
  * default) draws as before they came.  WORLD w: every collective on the
  * world (the same draws); with z in WORLD (w, z, wz) a gatherv's blocks of
  * ranks 1, 4, 7 ... but the last are 0 (Open MPI's linear gatherv sends no
- * message for them).  Usage: wmix ROUNDS SEED [KINDS [WORLD]].
+ * message for them); with i in WORLD each collective's nonblocking form
+ * (MPI_Ibcast, ...), waited for at once with MPI_Wait.
+ * Usage: wmix ROUNDS SEED [KINDS [WORLD]].
  * The collector prints
  * "W ROUND SOURCE NS" per message, every rank "T RANK end NS" and "BAD ..."
  * on a wrong result. */
@@ -22,6 +24,16 @@
 #include <vlayer.h>
 
 #define MAXD 1024
+/* the blocking call, or its nonblocking form (nb) waited for at once */
+#define CALL(blocking, nonblocking)                          \
+	do {                                                 \
+		if (nb) {                                    \
+			nonblocking;                         \
+			MPI_Wait(&rq, MPI_STATUS_IGNORE);    \
+		} else {                                     \
+			blocking;                            \
+		}                                            \
+	} while (0)
 
 static unsigned next(unsigned *s)
 {
@@ -35,6 +47,8 @@ int main(int argc, char **argv)
 	unsigned seed = argc > 2 ? (unsigned)atoi(argv[2]) : 1;
 	unsigned kinds = argc > 3 && atoi(argv[3]) == 8 ? 8 : 4;
 	int world = argc > 4 && strchr(argv[4], 'w'), zero = argc > 4 && strchr(argv[4], 'z');
+	int nb = argc > 4 && strchr(argv[4], 'i');
+	MPI_Request rq;
 	int cnt[64], dsp[64];
 	double *a, *b;
 	MPI_Comm parity;
@@ -85,35 +99,43 @@ int main(int argc, char **argv)
 				dsp[i] = i == cp - 1 ? 0 : dsp[i + 1] + cnt[i + 1];
 			}
 			if (kind == 0) {
-				MPI_Bcast(a, nd, MPI_DOUBLE, root, c);
+				CALL(MPI_Bcast(a, nd, MPI_DOUBLE, root, c),
+				     MPI_Ibcast(a, nd, MPI_DOUBLE, root, c, &rq));
 				if (a[nd - 1] != root * 1000 + nd - 1)
 					printf("BAD bcast round %d\n", it);
 			} else if (kind == 1) {
-				MPI_Reduce(a, b, nd, MPI_DOUBLE, MPI_SUM, root, c);
+				CALL(MPI_Reduce(a, b, nd, MPI_DOUBLE, MPI_SUM, root, c),
+				     MPI_Ireduce(a, b, nd, MPI_DOUBLE, MPI_SUM, root, c, &rq));
 				if (cr == root && b[1] != cp * 1 + 1000.0 * cp * (cp - 1) / 2)
 					printf("BAD reduce round %d: %g\n", it, b[1]);
 			} else if (kind == 2) {
-				MPI_Gather(a, nd, MPI_DOUBLE, b, nd, MPI_DOUBLE, root, c);
+				CALL(MPI_Gather(a, nd, MPI_DOUBLE, b, nd, MPI_DOUBLE, root, c),
+				     MPI_Igather(a, nd, MPI_DOUBLE, b, nd, MPI_DOUBLE, root, c, &rq));
 				if (cr == root && b[(size_t)(cp - 1) * nd] != (cp - 1) * 1000)
 					printf("BAD gather round %d\n", it);
 			} else if (kind == 3) {
-				MPI_Scatter(a, nd, MPI_DOUBLE, b, nd, MPI_DOUBLE, root, c);
+				CALL(MPI_Scatter(a, nd, MPI_DOUBLE, b, nd, MPI_DOUBLE, root, c),
+				     MPI_Iscatter(a, nd, MPI_DOUBLE, b, nd, MPI_DOUBLE, root, c, &rq));
 				if (b[0] != root * 1000 + cr * nd)
 					printf("BAD scatter round %d\n", it);
 			} else if (kind == 4) {
-				MPI_Gatherv(a, cnt[cr], MPI_DOUBLE, b, cnt, dsp, MPI_DOUBLE, root, c);
+				CALL(MPI_Gatherv(a, cnt[cr], MPI_DOUBLE, b, cnt, dsp, MPI_DOUBLE, root, c),
+				     MPI_Igatherv(a, cnt[cr], MPI_DOUBLE, b, cnt, dsp, MPI_DOUBLE, root, c, &rq));
 				if (cr == root && (b[0] != (cp - 1) * 1000 || b[dsp[0]] != 0))
 					printf("BAD gatherv round %d\n", it);
 			} else if (kind == 5) {
-				MPI_Scatterv(a, cnt, dsp, MPI_DOUBLE, b, cnt[cr], MPI_DOUBLE, root, c);
+				CALL(MPI_Scatterv(a, cnt, dsp, MPI_DOUBLE, b, cnt[cr], MPI_DOUBLE, root, c),
+				     MPI_Iscatterv(a, cnt, dsp, MPI_DOUBLE, b, cnt[cr], MPI_DOUBLE, root, c, &rq));
 				if (b[0] != root * 1000 + dsp[cr] || b[cnt[cr] - 1] != root * 1000 + dsp[cr] + cnt[cr] - 1)
 					printf("BAD scatterv round %d\n", it);
 			} else if (kind == 6) {
-				MPI_Scan(a, b, nd, MPI_DOUBLE, MPI_SUM, c);
+				CALL(MPI_Scan(a, b, nd, MPI_DOUBLE, MPI_SUM, c),
+				     MPI_Iscan(a, b, nd, MPI_DOUBLE, MPI_SUM, c, &rq));
 				if (b[0] != 1000.0 * cr * (cr + 1) / 2)
 					printf("BAD scan round %d\n", it);
 			} else {
-				MPI_Exscan(a, b, nd, MPI_DOUBLE, MPI_SUM, c);
+				CALL(MPI_Exscan(a, b, nd, MPI_DOUBLE, MPI_SUM, c),
+				     MPI_Iexscan(a, b, nd, MPI_DOUBLE, MPI_SUM, c, &rq));
 				if (cr > 0 && b[0] != 1000.0 * cr * (cr - 1) / 2)
 					printf("BAD exscan round %d\n", it);
 			}
