@@ -1262,6 +1262,16 @@ static int coll_run(rpl *r, rcoll *g)
 	return 0;
 }
 
+/* Whether collective g (a member's record c) is an allgatherv or a
+ * reduce_scatter, whose every member knows every block: opened where the
+ * run timed it so, its blocks in every member's trace (VL_EV_BLOCKS, since
+ * the third session of 2026-11-29). */
+static int all_known(const rcoll *g, const vl_trec *c)
+{
+	return (g->kind == VL_KIND_ALLGATHER && (c->flags & VL_TF_V)) ||
+	       (g->kind == VL_KIND_REDUCE_SCATTER && !(c->flags & VL_TF_BLOCK));
+}
+
 /* Whether blocking collective g (a member's record c) is opened before
  * every member is in: on shared links, a kind where a member's exit may
  * come before the last entry (vlcoll_opens_early), as online. */
@@ -1272,7 +1282,8 @@ static int coll_opens(const rpl *r, const rcoll *g, const vl_trec *c)
 	return r->flows && r->nw->topo.coll_shared && !g->nb && !g->unshared &&
 	       vlcoll_opens_early(g->kind, c->flags & VL_TF_V ? VLCOLL_V
 					   : c->flags & VL_TF_BLOCK ? VLCOLL_BLOCK : VLCOLL_PLAIN) &&
-	       (g->kind != VL_KIND_GATHER || !(c->flags & VL_TF_V) || (c->flags & VL_TF_SHARED));
+	       (g->kind != VL_KIND_GATHER || !(c->flags & VL_TF_V) || (c->flags & VL_TF_SHARED)) &&
+	       (!all_known(g, c) || ((c->flags & VL_TF_SHARED) && g->vblk));
 }
 
 /* The same for nonblocking g (its member's VL_EV_ICOLL c): where the run
@@ -1281,7 +1292,8 @@ static int icoll_opens(const rpl *r, const rcoll *g, const vl_trec *c)
 {
 	return r->flows && r->nw->topo.coll_shared && (c->flags & VL_TF_OPENED) && !g->unshared &&
 	       vlcoll_opens_early(g->kind, c->flags & VL_TF_V ? VLCOLL_V
-					   : c->flags & VL_TF_BLOCK ? VLCOLL_BLOCK : VLCOLL_PLAIN);
+					   : c->flags & VL_TF_BLOCK ? VLCOLL_BLOCK : VLCOLL_PLAIN) &&
+	       (!all_known(g, c) || g->vblk);
 }
 
 /* Give opened gatherv g the blocks member t (record c) brings: its own, and
@@ -1334,6 +1346,10 @@ static int coll_open(rpl *r, rcoll *g, rtask *t, const vl_trec *c)
 			v[r->t[i].tid] = g->entry[r->t[i].tid];
 	if (c->flags & VL_TF_BLOCK) {
 		in.variant = VLCOLL_BLOCK; /* (a reduce_scatter_block: every block alike) */
+	} else if (all_known(g, c)) {
+		/* (an allgatherv, a reduce_scatter: every block, from a trace) */
+		memcpy(v + r->n, g->vblk, sizeof(int64_t) * (size_t)r->n);
+		in.variant = c->flags & VL_TF_V ? VLCOLL_V : VLCOLL_PLAIN;
 	} else if ((c->flags & VL_TF_V) && g->kind == VL_KIND_SCATTER) {
 		memcpy(v + r->n, g->vblk, sizeof(int64_t) * (size_t)r->n);
 		in.variant = VLCOLL_V;
@@ -1398,8 +1414,9 @@ static rcoll *coll_arrive(rpl *r, rtask *t, const vl_trec *c, int kind, int64_t 
 	g->nb |= nb;
 	g->entry[rank] = entry;
 	g->flags |= c->flags & (VL_TF_V | VL_TF_BLOCK);
-	if ((kind == VL_KIND_SCATTER || kind == VL_KIND_GATHER) && (c->flags & VL_TF_V) &&
-	    rank == g->root && !g->vblk && coll_vblocks(t, g, c, p) < 0)
+	if ((((kind == VL_KIND_SCATTER || kind == VL_KIND_GATHER) && (c->flags & VL_TF_V) &&
+	      rank == g->root) || all_known(g, c)) &&
+	    !g->vblk && coll_vblocks(t, g, c, p) < 0)
 		return NULL;
 	if (kind == VL_KIND_ALLTOALL)
 		for (k = 0; k < p; k++)

@@ -260,9 +260,9 @@ int vlcoll_job_blocker(const vlcoll_job *j, int r, int *who, int64_t *est);
  * and since the second session of 2026-11-29 a barrier, allreduce,
  * allgather or alltoall, plain forms, and a reduce_scatter_block (every
  * member's exit comes after every entry, but their first messages may
- * leave before the last).  The others - allgatherv, alltoallv,
- * reduce_scatter, whose sizes a member does not know or the replay does
- * not record - keep to their last entry. */
+ * leave before the last); since the third, an allgatherv and a
+ * reduce_scatter (every member knows every block, and records them).  An
+ * alltoallv, whose matrix no member knows, keeps to its last entry. */
 int vlcoll_opens_early(int kind, int variant);
 
 #endif

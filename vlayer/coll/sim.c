@@ -593,8 +593,11 @@ int vlcoll_job_blocker(const vlcoll_job *j, int r, int *who, int64_t *est)
 
 int vlcoll_opens_early(int kind, int variant)
 {
-	if (kind == VL_KIND_REDUCE_SCATTER && variant == VLCOLL_BLOCK)
-		return 1; /* (every block alike) */
+	if (kind == VL_KIND_REDUCE_SCATTER)
+		return 1; /* (every block alike; a reduce_scatter's known to every
+			     member, as an allgatherv's) */
+	if (kind == VL_KIND_ALLGATHER && variant == VLCOLL_V)
+		return 1;
 	if ((kind == VL_KIND_SCATTER || kind == VL_KIND_GATHER) && variant == VLCOLL_V)
 		return 1; /* (a scatterv once its root's entry, with every block, is
 			     in; a gatherv's blocks come in with the entries) */

@@ -177,12 +177,23 @@ static int net_step(void *ctx, int64_t *lb)
 	return rc;
 }
 
+/* Whether every member of c knows every member's block, carried in its
+ * entry (n = p + 1): an allgatherv's or reduce_scatter's on the early path
+ * (their recvcounts). */
+static int all_blocks_known(const vlmpi_coll *c)
+{
+	return c->n == c->v->size + 1 &&
+	       ((c->kind == VL_KIND_ALLGATHER && c->variant == VLCOLL_V) ||
+		(c->kind == VL_KIND_REDUCE_SCATTER && c->variant == VLCOLL_PLAIN));
+}
+
 /* The inputs of c's simulation, from the exchange (entry, bytes: the
  * caller frees them). */
 static void coll_in(vlmpi_comm *v, vlmpi_coll *c, vlcoll_in *in, int64_t **entry, int64_t **bytes)
 {
 	int p = v->size, i, n = c->n;
 	int vrow = (c->kind == VL_KIND_SCATTER || c->kind == VL_KIND_GATHER) && n == p + 1;
+	int own = all_blocks_known(c);
 
 	*entry = malloc(sizeof(int64_t) * (size_t)p);
 	*bytes = n > 0 ? malloc(sizeof(int64_t) * (size_t)n * (size_t)p) : NULL;
@@ -193,6 +204,8 @@ static void coll_in(vlmpi_comm *v, vlmpi_coll *c, vlcoll_in *in, int64_t **entry
 		if (vrow) /* (a scatterv on the early path, a gatherv on shared links:
 			     the blocks from the root's entry) */
 			(*bytes)[i] = c->all[(size_t)c->root * ROW(c) + 3 + i];
+		else if (own) /* (an allgatherv's, a reduce_scatter's: its own) */
+			(*bytes)[i] = c->all[(size_t)v->rank * ROW(c) + 3 + i];
 		else if (n > 0)
 			memcpy(&(*bytes)[(size_t)i * (size_t)n], &c->all[(size_t)i * ROW(c) + 2],
 			       sizeof(int64_t) * (size_t)n);
@@ -379,8 +392,9 @@ static void blocks_traced(const vlmpi_coll *c, uint32_t key, int64_t t)
 	int p = c->v->size, i, k;
 	int64_t b[VL_BLOCKS_PER_REC];
 
-	if ((c->kind != VL_KIND_SCATTER && c->kind != VL_KIND_GATHER) || c->variant != VLCOLL_V ||
-	    c->n != p + 1 || c->v->rank != c->root)
+	if (!all_blocks_known(c) &&
+	    ((c->kind != VL_KIND_SCATTER && c->kind != VL_KIND_GATHER) || c->variant != VLCOLL_V ||
+	     c->n != p + 1 || c->v->rank != c->root))
 		return;
 	for (i = 0; i < p; i += VL_BLOCKS_PER_REC) {
 		for (k = 0; k < VL_BLOCKS_PER_REC; k++)
@@ -721,7 +735,8 @@ static vlmpi_coll *early_try(MPI_Comm comm, int kind, int variant, int root, int
 	/* (a scatterv's root's entry carries every block, and on shared links
 	 * a gatherv's: its members are timed before every block is known; an
 	 * alltoall's entry, the bytes to each member) */
-	n = variant == VLCOLL_V && (kind == VL_KIND_SCATTER || (kind == VL_KIND_GATHER && shared))
+	n = (variant == VLCOLL_V && (kind == VL_KIND_SCATTER || (kind == VL_KIND_GATHER && shared))) ||
+		    (vb && root < 0)
 		    ? p + 1
 	    : kind == VL_KIND_ALLTOALL ? p : 1;
 	big = vli_t.cfg.mpi.eager_limit > 0 ? vli_t.cfg.mpi.eager_limit : 1;
@@ -979,7 +994,7 @@ static int net_pass(vlmpi_coll *c, uint32_t ep, int64_t *lb)
 	}
 	/* (which entries are in is asked first: one that comes in after its
 	 * row was read would be fed with the row's placeholder) */
-	if (!c->x && (c->variant != VLCOLL_V || gv || entry_in(c, c->root))) {
+	if (!c->x && (c->variant != VLCOLL_V || gv || c->root < 0 || entry_in(c, c->root))) {
 		for (i = 0; i < p; i++)
 			c->fed[i] = (unsigned char)entry_in(c, i);
 		coll_in(v, c, &in, &entry, &bytes);
@@ -996,7 +1011,7 @@ static int net_pass(vlmpi_coll *c, uint32_t ep, int64_t *lb)
 			return -1;
 	}
 	x = c->x;
-	if (!x && c->nbe && c->fl && c->win[c->root] == VLI_WHO_MISSING)
+	if (!x && c->nbe && c->fl && c->root >= 0 && c->win[c->root] == VLI_WHO_MISSING)
 		/* (a scatterv not opened: every message of it waits for its
 		 * root's entry, which the root's bound holds until it enters -
 		 * then every member's floor comes down to it) */
@@ -1968,6 +1983,95 @@ int vlmpi_early_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datat
 	vlmpi_coll *c = scan_start(VL_KIND_EXSCAN, sendbuf, recvbuf, count, t, op, comm, 1, rc);
 
 	return c ? nbe_request(c, *rc, req, rc) : 0;
+}
+
+/* ---- an allgatherv or reduce_scatter on shared links ----
+ * Every member passes every member's count (recvcounts): its entry carries
+ * every block (n = p + 1, all_blocks_known), so that its simulation is
+ * opened at the first entry as a plain allgather's is, and every member's
+ * trace records the blocks (VL_EV_BLOCKS) for the replay.  The data by
+ * Open MPI's own nonblocking call, which every member waits for (each
+ * exit comes after every entry).  Since the third session of 2026-11-29;
+ * before, they sent no message before their last entry.  (An alltoallv's
+ * member knows its own row and column of the matrix only: still so.) */
+static int64_t *count_bytes(MPI_Comm comm, const int *counts, MPI_Datatype t)
+{
+	vlmpi_comm *v = vlmpi_comm_find(comm);
+	int64_t *vb;
+	int i;
+
+	if (!v || !vli_t.cfg.topo.coll_shared)
+		return NULL;
+	vb = malloc(sizeof(int64_t) * (size_t)v->size);
+	if (!vb)
+		vli_error(1, "out of memory");
+	for (i = 0; i < v->size; i++)
+		vb[i] = vlmpi_type_bytes(t, counts[i]);
+	return vb;
+}
+
+static vlmpi_coll *counts_start(MPI_Comm comm, int kind, const int *counts, MPI_Datatype t, int nb)
+{
+	vlmpi_comm *v = vlmpi_comm_find(comm);
+	int64_t *vb = count_bytes(comm, counts, t);
+	vlmpi_coll *c = vb ? early_try(comm, kind,
+				       kind == VL_KIND_ALLGATHER ? VLCOLL_V : VLCOLL_PLAIN, -1,
+				       vb[v->rank], vb, nb)
+			   : NULL;
+
+	free(vb);
+	return c;
+}
+
+int vlmpi_early_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			   void *recvbuf, const int recvcounts[], const int displs[],
+			   MPI_Datatype recvtype, MPI_Comm comm, int *rc)
+{
+	vlmpi_coll *c = counts_start(comm, VL_KIND_ALLGATHER, recvcounts, recvtype, 0);
+
+	if (!c)
+		return 0;
+	*rc = PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+			       c->v->pcomm, early_req(c, 2));
+	return early_block(c, *rc, "MPI_Allgatherv", rc);
+}
+
+int vlmpi_early_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			    void *recvbuf, const int recvcounts[], const int displs[],
+			    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *req, int *rc)
+{
+	vlmpi_coll *c = counts_start(comm, VL_KIND_ALLGATHER, recvcounts, recvtype, 1);
+
+	if (!c)
+		return 0;
+	*rc = PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+			       c->v->pcomm, early_req(c, 2));
+	return nbe_request(c, *rc, req, rc);
+}
+
+int vlmpi_early_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+			       MPI_Datatype t, MPI_Op op, MPI_Comm comm, int *rc)
+{
+	vlmpi_coll *c = counts_start(comm, VL_KIND_REDUCE_SCATTER, recvcounts, t, 0);
+
+	if (!c)
+		return 0;
+	*rc = PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, t, op, c->v->pcomm,
+				   early_req(c, 2));
+	return early_block(c, *rc, "MPI_Reduce_scatter", rc);
+}
+
+int vlmpi_early_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+				MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *req,
+				int *rc)
+{
+	vlmpi_coll *c = counts_start(comm, VL_KIND_REDUCE_SCATTER, recvcounts, t, 1);
+
+	if (!c)
+		return 0;
+	*rc = PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, t, op, c->v->pcomm,
+				   early_req(c, 2));
+	return nbe_request(c, *rc, req, rc);
 }
 
 int vlmpi_early_Ibarrier(MPI_Comm comm, MPI_Request *req, int *rc)

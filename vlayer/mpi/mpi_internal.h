@@ -501,6 +501,19 @@ int vlmpi_early_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendt
 int vlmpi_early_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 				      MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *req,
 				      int *rc);
+/* With collectives = shared: MPI_Allgatherv, MPI_Reduce_scatter and their
+ * nonblocking forms, every block carried in every entry (else 0). */
+int vlmpi_early_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			   void *recvbuf, const int recvcounts[], const int displs[],
+			   MPI_Datatype recvtype, MPI_Comm comm, int *rc);
+int vlmpi_early_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			    void *recvbuf, const int recvcounts[], const int displs[],
+			    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *req, int *rc);
+int vlmpi_early_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+			       MPI_Datatype t, MPI_Op op, MPI_Comm comm, int *rc);
+int vlmpi_early_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+				MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *req,
+				int *rc);
 /* For a choice among requests at virtual time target (vchoose), nonblocking
  * collective request q not known to have ended: 1 it has (its exit in *t),
  * 2 it ends by target at *t if this rank acts no earlier than *t (then

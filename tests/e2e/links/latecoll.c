@@ -2,13 +2,16 @@
  * member late (test_links): rank LATE computes DELAY microseconds
  * (vl_compute), then every rank runs the collective on the world: barrier,
  * allreduce (BYTES of doubles, summed), allgather or alltoall (BYTES per
- * block, of doubles) or reduce_scatter_block (BYTES per block, summed).  With collectives = shared its messages leave when
+ * block, of doubles) or reduce_scatter_block (BYTES per block, summed), or
+ * allgatherv or reduce_scatter (rank r's block (1 + r % 3) / 2 of BYTES;
+ * allgatherv_eq, reduce_scatter_eq: BYTES each, as their plain forms).
+ * With collectives = shared its messages leave when
  * the schedule says, those between members in before the late one enters.
  * With a fifth argument i, the nonblocking form (MPI_Iallreduce, ...),
  * waited for at once with MPI_Wait.
  * Prints "T RANK end NS" and "BAD ..." on a wrong result.
- * Usage: latecoll barrier|allreduce|allgather|alltoall|reduce_scatter_block
- * BYTES LATE DELAY [i] */
+ * Usage: latecoll barrier|allreduce|allgather|alltoall|reduce_scatter_block|
+ * allgatherv[_eq]|reduce_scatter[_eq] BYTES LATE DELAY [i] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +20,7 @@
 
 int main(int argc, char **argv)
 {
-	int rank, np, i, n, late, nb;
+	int rank, np, i, n, late, nb, eq, cnt[64], dsp[64];
 	MPI_Request rq = MPI_REQUEST_NULL;
 	double *a, *b, delay;
 	const char *kind;
@@ -40,6 +43,13 @@ int main(int argc, char **argv)
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	for (i = 0; i < n * np; i++)
 		a[i] = rank * 1000 + i;
+	if (np > 64)
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	eq = strstr(kind, "_eq") != NULL;
+	for (i = 0; i < np; i++) {
+		cnt[i] = eq ? n : n * (1 + i % 3) / 2;
+		dsp[i] = i ? dsp[i - 1] + cnt[i - 1] : 0;
+	}
 	if (rank == late)
 		vl_compute(delay);
 	if (!strcmp(kind, "barrier")) {
@@ -64,6 +74,24 @@ int main(int argc, char **argv)
 		MPI_Wait(&rq, MPI_STATUS_IGNORE);
 		if (b[(size_t)(np - 1) * n] != (np - 1) * 1000.0)
 			printf("BAD allgather %g\n", b[(size_t)(np - 1) * n]);
+	} else if (!strncmp(kind, "allgatherv", 10)) {
+		if (nb)
+			MPI_Iallgatherv(a, cnt[rank], MPI_DOUBLE, b, cnt, dsp, MPI_DOUBLE,
+					MPI_COMM_WORLD, &rq);
+		else
+			MPI_Allgatherv(a, cnt[rank], MPI_DOUBLE, b, cnt, dsp, MPI_DOUBLE,
+				       MPI_COMM_WORLD);
+		MPI_Wait(&rq, MPI_STATUS_IGNORE);
+		if (b[dsp[np - 1]] != (np - 1) * 1000.0 || b[dsp[np - 1] - 1] != (np - 2) * 1000.0 + cnt[np - 2] - 1)
+			printf("BAD allgatherv %g\n", b[dsp[np - 1]]);
+	} else if (!strncmp(kind, "reduce_scatter", 14) && strcmp(kind, "reduce_scatter_block")) {
+		if (nb)
+			MPI_Ireduce_scatter(a, b, cnt, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &rq);
+		else
+			MPI_Reduce_scatter(a, b, cnt, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		MPI_Wait(&rq, MPI_STATUS_IGNORE);
+		if (b[0] != 1000.0 * np * (np - 1) / 2 + (double)np * dsp[rank])
+			printf("BAD reduce_scatter %g\n", b[0]);
 	} else if (!strcmp(kind, "reduce_scatter_block")) {
 		if (nb)
 			MPI_Ireduce_scatter_block(a, b, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &rq);
