@@ -1399,20 +1399,23 @@ static vlmpi_coll *reduce_start(const void *sendbuf, void *recvbuf, int count, M
 
 /* A v form's root (vf, this rank root of comm): every member's block in
  * bytes (counts of t; the caller frees it); else NULL. */
-static int64_t *root_blocks(MPI_Comm comm, int vf, int root, const int *counts, MPI_Datatype t)
+static int64_t *blocks_of(const vlmpi_comm *v, const int *counts, MPI_Datatype t)
 {
-	vlmpi_comm *v = vlmpi_comm_find(comm);
-	int64_t *vb;
+	int64_t *vb = malloc(sizeof(int64_t) * (size_t)v->size);
 	int i;
 
-	if (!vf || !v || v->rank != root)
-		return NULL;
-	vb = malloc(sizeof(int64_t) * (size_t)v->size);
 	if (!vb)
 		vli_error(1, "out of memory");
 	for (i = 0; i < v->size; i++)
 		vb[i] = vlmpi_type_bytes(t, counts[i]);
 	return vb;
+}
+
+static int64_t *root_blocks(MPI_Comm comm, int vf, int root, const int *counts, MPI_Datatype t)
+{
+	vlmpi_comm *v = vlmpi_comm_find(comm);
+
+	return vf && v && v->rank == root ? blocks_of(v, counts, t) : NULL;
 }
 
 /* A gatherv's data, point to point: a member with a block sends it (from a
@@ -1994,26 +1997,10 @@ int vlmpi_early_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datat
  * exit comes after every entry).  Since the third session of 2026-11-29;
  * before, they sent no message before their last entry.  (An alltoallv's
  * member knows its own row and column of the matrix only: still so.) */
-static int64_t *count_bytes(MPI_Comm comm, const int *counts, MPI_Datatype t)
-{
-	vlmpi_comm *v = vlmpi_comm_find(comm);
-	int64_t *vb;
-	int i;
-
-	if (!v || !vli_t.cfg.topo.coll_shared)
-		return NULL;
-	vb = malloc(sizeof(int64_t) * (size_t)v->size);
-	if (!vb)
-		vli_error(1, "out of memory");
-	for (i = 0; i < v->size; i++)
-		vb[i] = vlmpi_type_bytes(t, counts[i]);
-	return vb;
-}
-
 static vlmpi_coll *counts_start(MPI_Comm comm, int kind, const int *counts, MPI_Datatype t, int nb)
 {
 	vlmpi_comm *v = vlmpi_comm_find(comm);
-	int64_t *vb = count_bytes(comm, counts, t);
+	int64_t *vb = v && vli_t.cfg.topo.coll_shared ? blocks_of(v, counts, t) : NULL;
 	vlmpi_coll *c = vb ? early_try(comm, kind,
 				       kind == VL_KIND_ALLGATHER ? VLCOLL_V : VLCOLL_PLAIN, -1,
 				       vb[v->rank], vb, nb)
