@@ -67,6 +67,18 @@ typedef struct vlpost_sg_ti {
 	uint32_t nreq;
 	uint64_t actions;                  /* TI lines written, init included */
 	uint64_t as_sleep[VL_EV_LAST + 1]; /* records exported as a sleep of their duration */
+	/* every member's block of the collectives whose trace records them
+	 * (VL_EV_BLOCKS): by the blocking one's number among the rank's
+	 * blocking VL_EV_COLL records, or the nonblocking one's key */
+	struct vlpost_sg_blk {
+		int nb;
+		uint64_t id;
+		int64_t *b;
+	} *blk;
+	uint32_t nblk;
+	uint64_t ncoll_note, ncoll_rec; /* blocking VL_EV_COLL records seen by each pass */
+	int last_nb, last_ok;           /* (first pass) the entry record before */
+	uint64_t last_id;
 } vlpost_sg_ti;
 
 void vlpost_sg_ti_init(vlpost_sg_ti *t, int rank, int nranks, int mpi, double speed,

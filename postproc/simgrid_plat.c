@@ -370,6 +370,9 @@ static const struct {
      * is the ring of neighbours vlayer's and Open MPI's forward along) */
     {VL_KIND_ALLGATHER, "ring", "allgather", "NTSLR"},
     {VL_KIND_ALLGATHER, "recursive_doubling", "allgather", "rdb"},
+    /* (an allgatherv's ring: SimGrid's "mpich_ring" gives vlayer's times,
+     * its "ring" not - links/latecoll.c, every block alike) */
+    {VL_KIND_ALLGATHER, "ring", "allgatherv", "mpich_ring"},
     /* (SimGrid's "pair" pairs rank ^ i and wants p a power of two; its
      * "ring" sends to rank + i and receives from rank - i, as Open MPI's
      * pairwise and vlayer's do) */

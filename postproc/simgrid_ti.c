@@ -31,6 +31,13 @@ void vlpost_sg_ti_init(vlpost_sg_ti *t, int rank, int nranks, int mpi, double sp
 
 void vlpost_sg_ti_free(vlpost_sg_ti *t)
 {
+	uint32_t i;
+
+	for (i = 0; i < t->nblk; i++)
+		free(t->blk[i].b);
+	free(t->blk);
+	t->blk = NULL;
+	t->nblk = 0;
 	free(t->req);
 	t->req = NULL;
 	t->nreq = 0;
@@ -58,10 +65,59 @@ static vlpost_sg_req *req_get(vlpost_sg_ti *t, int64_t num)
 	return &t->req[num];
 }
 
+/* The blocks of the collective (nb, id), -1 each until known (make: a new
+ * entry if none); NULL if none. */
+static int64_t *blk_get(vlpost_sg_ti *t, int nb, uint64_t id, int make)
+{
+	struct vlpost_sg_blk *e;
+	uint32_t i;
+	int k;
+
+	for (i = t->nblk; i > 0; i--)
+		if (t->blk[i - 1].nb == nb && t->blk[i - 1].id == id)
+			return t->blk[i - 1].b;
+	if (!make)
+		return NULL;
+	t->blk = vlu_xrealloc(t->blk, (size_t)(t->nblk + 1) * sizeof *t->blk);
+	e = &t->blk[t->nblk++];
+	e->nb = nb;
+	e->id = id;
+	e->b = vlu_xrealloc(NULL, (size_t)t->nranks * sizeof *e->b);
+	for (k = 0; k < t->nranks; k++)
+		e->b[k] = -1;
+	return e->b;
+}
+
+/* First pass: the blocks right after a collective's entry record. */
+static void note_blocks(vlpost_sg_ti *t, const vl_trec *r)
+{
+	int64_t v[4] = { r->u.v.bytes, r->u.v.t2, r->u.v.t3, r->u.v.t4 }, *b;
+	int k;
+
+	if (r->type == VL_EV_COLL && !(r->flags & VL_TF_NB)) {
+		t->last_nb = 0;
+		t->last_id = t->ncoll_note++;
+		t->last_ok = 1;
+	} else if (r->type == VL_EV_ICOLL) {
+		t->last_nb = 1;
+		t->last_id = r->seq;
+		t->last_ok = 1;
+	} else if (r->type == VL_EV_BLOCKS && t->last_ok &&
+		   r->seq == (t->last_nb ? t->last_id : 0)) {
+		b = blk_get(t, t->last_nb, t->last_id, 1);
+		for (k = 0; k < r->tag && k < 4; k++)
+			if (r->peer + k >= 0 && r->peer + k < t->nranks)
+				b[r->peer + k] = v[k];
+	} else {
+		t->last_ok = 0;
+	}
+}
+
 void vlpost_sg_ti_note(vlpost_sg_ti *t, const vl_trec *r)
 {
 	vlpost_sg_req *q;
 
+	note_blocks(t, r);
 	if (r->type != VL_EV_RECV || !(r->flags & VL_TF_NB))
 		return;
 	q = req_get(t, r->u.v.t4);
@@ -129,17 +185,38 @@ static void as_sleep(vlpost_sg_ti *t, const vl_trec *r, FILE *out)
 	sleep_ns(t, span(t, r), out);
 }
 
-/* A collective on MPI_COMM_WORLD: its TI action, or 0 if it has none. */
-static int coll(vlpost_sg_ti *t, const vl_trec *r, FILE *out)
+/* A collective on MPI_COMM_WORLD: its TI action, or 0 if it has none.  An
+ * allgatherv or reduce_scatter whose trace has every block (VL_EV_BLOCKS)
+ * with them (id: its number among the blocking ones), else as its plain
+ * form. */
+static int coll(vlpost_sg_ti *t, const vl_trec *r, FILE *out, uint64_t id)
 {
 	int kind = r->tag >= VL_COLL_MPI ? r->tag - VL_COLL_MPI : -1, root = 0, i;
-	int64_t b = r->u.v.bytes;
+	int64_t b = r->u.v.bytes, *vb = NULL;
+	int nb = (r->flags & VL_TF_NB) != 0;
 
 	if (!t->mpi || r->tag < VL_COLL_MPI || kind >= VL_KIND_N || r->u.v.t3 != t->nranks)
 		return 0;
 	if (r->peer >= 0 && (root = rank_of(t, r->peer)) < 0)
 		return 0;
+	if ((kind == VL_KIND_ALLGATHER && (r->flags & VL_TF_V)) ||
+	    (kind == VL_KIND_REDUCE_SCATTER && !(r->flags & VL_TF_BLOCK))) {
+		vb = blk_get(t, nb, nb ? r->seq : id, 0);
+		for (i = 0; vb && i < t->nranks; i++)
+			if (vb[i] < 0)
+				vb = NULL;
+	}
 	fprintf(out, "%d ", t->rank);
+	if (vb) {
+		fputs(kind == VL_KIND_ALLGATHER ? "allgatherv" : "reducescatter", out);
+		if (kind == VL_KIND_ALLGATHER)
+			fprintf(out, " %" PRId64, b);
+		for (i = 0; i < t->nranks; i++)
+			fprintf(out, " %" PRId64, vb[i]);
+		fputs(kind == VL_KIND_ALLGATHER ? "\n" : " 0\n", out);
+		t->actions++;
+		return 1;
+	}
 	switch (kind) {
 	case VL_KIND_BARRIER:
 		fputs("barrier", out);
@@ -268,7 +345,7 @@ void vlpost_sg_ti_rec(vlpost_sg_ti *t, const vl_trec *r, FILE *out)
 		sleep_ns(t, span(t, r) - r->u.v.t2, out);
 		break;
 	case VL_EV_COLL:
-		if (!coll(t, r, out))
+		if (!coll(t, r, out, (r->flags & VL_TF_NB) ? 0 : t->ncoll_rec++))
 			as_sleep(t, r, out);
 		break;
 	case VL_EV_END:

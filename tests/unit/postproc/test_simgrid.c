@@ -176,6 +176,37 @@ START_TEST(collectives)
 }
 END_TEST
 
+/* An allgatherv or reduce_scatter whose trace has every member's block
+ * (VL_EV_BLOCKS right after its entry record: a blocking one's COLL, seq
+ * 0; a nonblocking one's ICOLL, its key) is exported with them; one
+ * without (an older trace) as its plain form. */
+START_TEST(v_forms_with_every_block)
+{
+	vl_trec r[] = {
+	    vl_trec_make(VL_EV_COLL, VL_TF_V | VL_TF_SHARED, -1, VL_COLL_MPI + VL_KIND_ALLGATHER, 0,
+			 16, 0, 1000, 0, 4, 0),
+	    vl_trec_make(VL_EV_BLOCKS, 0, 0, 4, 0, 8, 1000, 1000, 16, 24, 32),
+	    vl_trec_make(VL_EV_ICOLL, VL_TF_SHARED | VL_TF_OPENED, -1,
+			 VL_COLL_MPI + VL_KIND_REDUCE_SCATTER, 7, 16, 1000, 1000, 0, 4, 0),
+	    vl_trec_make(VL_EV_BLOCKS, 0, 0, 4, 7, 8, 1000, 1000, 16, 24, 32),
+	    vl_trec_make(VL_EV_COLL, VL_TF_NB | VL_TF_SHARED | VL_TF_OPENED, -1,
+			 VL_COLL_MPI + VL_KIND_REDUCE_SCATTER, 7, 16, 1000, 2000, 0, 4, 1000),
+	    vl_trec_make(VL_EV_COLL, VL_TF_V, -1, VL_COLL_MPI + VL_KIND_ALLGATHER, 0, 16, 2000,
+			 3000, 0, 4, 0),
+	};
+	vlpost_sg_ti t;
+	char *s = ti(r, 6, 1e9, 1, &t);
+
+	ck_assert_str_eq(s, "1 init\n"
+	                    "1 allgatherv 16 8 16 24 32\n"
+	                    "1 reducescatter 8 16 24 32 0\n"
+	                    "1 allgather 16 16\n"
+	                    "1 sleep 0\n");
+	free(s);
+	vlpost_sg_ti_free(&t);
+}
+END_TEST
+
 START_TEST(what_has_no_action)
 {
 	/* a probe, a spawn, a send to a task without trace, a mark, a parameter
@@ -350,6 +381,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, blocking_send_recv);
 	tcase_add_test(tc, rendezvous_wait_left_to_simgrid);
 	tcase_add_test(tc, nonblocking);
+	tcase_add_test(tc, v_forms_with_every_block);
 	tcase_add_test(tc, compute_at_host_speed);
 	tcase_add_test(tc, collectives);
 	tcase_add_test(tc, what_has_no_action);
