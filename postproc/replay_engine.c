@@ -67,6 +67,8 @@ typedef struct rcoll {
 	struct rpl *r;
 	unsigned flags;       /* the call made: VL_TF_V, VL_TF_BLOCK (any member's) */
 	int64_t *entry, *bytes;
+	int norow;            /* an alltoallv a member's trace gave no row of (its
+				 VL_EV_BLOCKS: before the third session of 2026-11-29) */
 	int64_t *vblk;        /* a scatterv's or gatherv's blocks, from its root's
 				 VL_EV_BLOCKS (NULL: the root not in yet, or a
 				 trace without them) */
@@ -1280,10 +1282,12 @@ static int coll_opens(const rpl *r, const rcoll *g, const vl_trec *c)
 	/* (a gatherv: where the run timed it so - its root's trace then has
 	 * every block, VL_EV_BLOCKS) */
 	return r->flows && r->nw->topo.coll_shared && !g->nb && !g->unshared &&
-	       vlcoll_opens_early(g->kind, c->flags & VL_TF_V ? VLCOLL_V
+	       vlcoll_opens_early_alg(r->nw, g->kind, c->flags & VL_TF_V ? VLCOLL_V
 					   : c->flags & VL_TF_BLOCK ? VLCOLL_BLOCK : VLCOLL_PLAIN) &&
 	       (g->kind != VL_KIND_GATHER || !(c->flags & VL_TF_V) || (c->flags & VL_TF_SHARED)) &&
-	       (!all_known(g, c) || ((c->flags & VL_TF_SHARED) && g->vblk));
+	       (!all_known(g, c) || ((c->flags & VL_TF_SHARED) && g->vblk)) &&
+	       (g->kind != VL_KIND_ALLTOALL || !(c->flags & VL_TF_V) ||
+		((c->flags & VL_TF_SHARED) && !g->norow));
 }
 
 /* The same for nonblocking g (its member's VL_EV_ICOLL c): where the run
@@ -1291,9 +1295,10 @@ static int coll_opens(const rpl *r, const rcoll *g, const vl_trec *c)
 static int icoll_opens(const rpl *r, const rcoll *g, const vl_trec *c)
 {
 	return r->flows && r->nw->topo.coll_shared && (c->flags & VL_TF_OPENED) && !g->unshared &&
-	       vlcoll_opens_early(g->kind, c->flags & VL_TF_V ? VLCOLL_V
+	       vlcoll_opens_early_alg(r->nw, g->kind, c->flags & VL_TF_V ? VLCOLL_V
 					   : c->flags & VL_TF_BLOCK ? VLCOLL_BLOCK : VLCOLL_PLAIN) &&
-	       (!all_known(g, c) || g->vblk);
+	       (!all_known(g, c) || g->vblk) &&
+	       (g->kind != VL_KIND_ALLTOALL || !(c->flags & VL_TF_V) || !g->norow);
 }
 
 /* Give opened gatherv g the blocks member t (record c) brings: its own, and
@@ -1302,6 +1307,8 @@ static void gv_blocks(rpl *r, rcoll *g, const rtask *t)
 {
 	int i;
 
+	if (g->job && g->kind == VL_KIND_ALLTOALL && (g->flags & VL_TF_V))
+		vlcoll_job_row(g->job, t->tid, &g->bytes[(size_t)t->tid * (size_t)r->n]);
 	if (!g->job || g->kind != VL_KIND_GATHER || !(g->flags & VL_TF_V))
 		return;
 	for (i = 0; i < r->n; i++)
@@ -1346,6 +1353,18 @@ static int coll_open(rpl *r, rcoll *g, rtask *t, const vl_trec *c)
 			v[r->t[i].tid] = g->entry[r->t[i].tid];
 	if (c->flags & VL_TF_BLOCK) {
 		in.variant = VLCOLL_BLOCK; /* (a reduce_scatter_block: every block alike) */
+	} else if (g->kind == VL_KIND_ALLTOALL && (c->flags & VL_TF_V)) {
+		/* (an alltoallv: the rows of the members in) */
+		for (i = 0; i < r->n; i++) {
+			int tid = r->t[i].tid;
+			size_t k;
+
+			for (k = 0; k < (size_t)r->n; k++)
+				v[(size_t)r->n + (size_t)tid * (size_t)r->n + k] =
+					r->t[i].ncoll > g->k ? g->bytes[(size_t)tid * (size_t)r->n + k]
+							     : VLCOLL_PENDING;
+		}
+		in.variant = VLCOLL_V;
 	} else if (all_known(g, c)) {
 		/* (an allgatherv, a reduce_scatter: every block, from a trace) */
 		memcpy(v + r->n, g->vblk, sizeof(int64_t) * (size_t)r->n);
@@ -1376,10 +1395,9 @@ static int coll_open(rpl *r, rcoll *g, rtask *t, const vl_trec *c)
 	return coll_resume(r, g);
 }
 
-/* The blocks of scatterv g whose root t arrives (record c): from the
- * VL_EV_BLOCKS records right after c, if every member's is there.  0, or -1
- * out of memory. */
-static int coll_vblocks(rtask *t, rcoll *g, const vl_trec *c, int p)
+/* The blocks in the VL_EV_BLOCKS records right after member t's record c,
+ * into dst[] (p values): how many there were. */
+static int blocks_after(rtask *t, const vl_trec *c, int p, int64_t *dst)
 {
 	vl_trec x;
 	uint64_t k;
@@ -1390,12 +1408,35 @@ static int coll_vblocks(rtask *t, rcoll *g, const vl_trec *c, int p)
 	     k++) {
 		int64_t b[VL_BLOCKS_PER_REC] = { x.u.v.bytes, x.u.v.t2, x.u.v.t3, x.u.v.t4 };
 
-		if (!g->vblk && !(g->vblk = malloc(sizeof(int64_t) * (size_t)p)))
-			return -1;
 		for (j = 0; j < x.tag && x.peer + j < p; j++, got++)
-			g->vblk[x.peer + j] = b[j];
+			dst[x.peer + j] = b[j];
 	}
-	if (got != p) { /* (not every member's: as a trace without them) */
+	return got;
+}
+
+/* Member t's row of alltoallv g (record c) into g's matrix, from its
+ * VL_EV_BLOCKS; if they are not all there, its record's bytes for each
+ * (g->norow). */
+static void coll_row(rtask *t, rcoll *g, const vl_trec *c, int p)
+{
+	int64_t *row = &g->bytes[(size_t)t->tid * (size_t)p];
+	int j;
+
+	if (blocks_after(t, c, p, row) != p) {
+		for (j = 0; j < p; j++)
+			row[j] = c->u.v.bytes;
+		g->norow = 1;
+	}
+}
+
+/* The blocks of scatterv g whose root t arrives (record c): from the
+ * VL_EV_BLOCKS records right after c, if every member's is there.  0, or -1
+ * out of memory. */
+static int coll_vblocks(rtask *t, rcoll *g, const vl_trec *c, int p)
+{
+	if (!g->vblk && !(g->vblk = malloc(sizeof(int64_t) * (size_t)p)))
+		return -1;
+	if (blocks_after(t, c, p, g->vblk) != p) { /* (not every member's: as a trace without them) */
 		free(g->vblk);
 		g->vblk = NULL;
 	}
@@ -1418,7 +1459,9 @@ static rcoll *coll_arrive(rpl *r, rtask *t, const vl_trec *c, int kind, int64_t 
 	      rank == g->root) || all_known(g, c)) &&
 	    !g->vblk && coll_vblocks(t, g, c, p) < 0)
 		return NULL;
-	if (kind == VL_KIND_ALLTOALL)
+	if (kind == VL_KIND_ALLTOALL && (c->flags & VL_TF_V))
+		coll_row(t, g, c, p);
+	else if (kind == VL_KIND_ALLTOALL)
 		for (k = 0; k < p; k++)
 			g->bytes[(size_t)rank * (size_t)p + (size_t)k] = c->u.v.bytes;
 	else

@@ -1016,14 +1016,16 @@ for k in allreduce barrier allgather alltoall; do
 done
 # an allgatherv and a reduce_scatter (every member knows every block: its
 # entry carries them all, every member's trace records them, VL_EV_BLOCKS)
-# are timed from their first entry on too since the third session of
-# 2026-11-29, blocking or not: with every block alike, exactly their plain
-# forms' ends; with blocks of 1/2, 1 and 3/2 x 64 KiB the ranks end at
-# different times (before, none left before the last entry), and the
-# replay gives the traces again
-for k in allgatherv reduce_scatter; do
+# and an alltoallv (each member's row, given to the simulation as its
+# entry comes in, in its trace) are timed from their first entry on too
+# since the third session of 2026-11-29, blocking or not: with every block
+# alike, exactly their plain forms' ends; with blocks of 1/2, 1 and 3/2 x
+# 64 KiB the ranks end at different times (before, none left before the
+# last entry), and the replay gives the traces again
+for k in allgatherv reduce_scatter alltoallv; do
 	p=allgather
 	[ $k = reduce_scatter ] && p=rsb
+	[ $k = alltoallv ] && p=alltoall
 	for m in "" i; do
 		run late-$k$m-eq-cstar 4 cstar "$WORK/latecoll" ${k}_eq $M 3 1000 $m
 		assert_eq "late-$k$m-eq-cstar: every block alike, its plain form's ends" \

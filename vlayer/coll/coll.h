@@ -250,6 +250,11 @@ vlcoll_job *vlcoll_job_open(const vlcfg_config *c, const vlcoll_in *in, const vl
 			    vlcoll_out *out);
 void vlcoll_job_enter(vlcoll_job *j, int r, int64_t t);
 void vlcoll_job_block(vlcoll_job *j, int r, int64_t bytes);
+/* The same for an alltoallv (since the third session of 2026-11-29): its
+ * in->bytes matrix VLCOLL_PENDING in the rows not known yet; member r's
+ * row (the bytes it sends to each) given once it enters (a message leaves
+ * after the entries of the members whose blocks it carries). */
+void vlcoll_job_row(vlcoll_job *j, int r, const int64_t *row);
 int vlcoll_job_blocker(const vlcoll_job *j, int r, int *who, int64_t *est);
 /* Whether a blocking collective of kind and variant (VLCOLL_PLAIN, ...)
  * on shared links is opened before every member is in (online and in a
@@ -261,8 +266,10 @@ int vlcoll_job_blocker(const vlcoll_job *j, int r, int *who, int64_t *est);
  * allgather or alltoall, plain forms, and a reduce_scatter_block (every
  * member's exit comes after every entry, but their first messages may
  * leave before the last); since the third, an allgatherv and a
- * reduce_scatter (every member knows every block, and records them).  An
- * alltoallv, whose matrix no member knows, keeps to its last entry. */
+ * reduce_scatter (every member knows every block, and records them) and an
+ * alltoallv (its rows as they come in: vlcoll_job_row). */
 int vlcoll_opens_early(int kind, int variant);
+/* The same under c's algorithms: not an alltoallv with Bruck's. */
+int vlcoll_opens_early_alg(const vlcfg_config *c, int kind, int variant);
 
 #endif

@@ -462,28 +462,42 @@ struct vlcoll_job {
 	int alg, dirty;
 };
 
-/* Whether in is a gatherv whose blocks may come in as its members do. */
+/* Whether in is a gatherv whose blocks, or an alltoallv whose rows, may
+ * come in as its members do. */
 static int lazy_blocks(const vlcoll_in *in)
 {
-	return in->kind == VL_KIND_GATHER && in->variant == VLCOLL_V && in->bytes;
+	return (in->kind == VL_KIND_GATHER || in->kind == VL_KIND_ALLTOALL) &&
+	       in->variant == VLCOLL_V && in->bytes;
 }
 
-/* Set the sizes of an opened gatherv's messages from the blocks known (a
- * size, once known, stays): build it with every unknown block 0 and with
- * every one 1 - every message of a gather carries a sum of blocks, so a
- * size the two agree on is known, and one left out in the first alone may
- * yet be (a zero block of Open MPI's linear gatherv). */
+/* How many bytes values in has: an alltoall's matrix, else one a member. */
+static size_t n_bytes(const vlcoll_in *in)
+{
+	return in->kind == VL_KIND_ALLTOALL ? (size_t)in->p * (size_t)in->p : (size_t)in->p;
+}
+
+/* Set the sizes of an opened gatherv's (alltoallv's) messages from the
+ * blocks known (a size, once known, stays): build it with every unknown
+ * block 0 and with every one 2^24 - every message of a gather or of an
+ * alltoall but Bruck's carries a sum of blocks, so a size the two agree on
+ * is known, and one left out in the first alone may yet be (a zero block
+ * of Open MPI's linear gatherv).  (Bruck's alltoall sends the mean block:
+ * an alltoallv with it is not opened, vlcoll_opens_early_alg.) */
 static void job_sizes(vlcoll_job *j)
 {
 	vlcoll_sched t[2];
-	int64_t *b = vlcoll_alloc((size_t)j->in.p, sizeof *b);
+	size_t nb = n_bytes(&j->in), k;
+	int64_t *b = vlcoll_alloc(nb, sizeof *b);
 	vlcoll_in x = j->in;
 	int v, r, i;
 
 	x.bytes = b;
 	for (v = 0; v < 2; v++) {
-		for (r = 0; r < x.p; r++)
-			b[r] = j->blk[r] == VLCOLL_PENDING ? v : j->blk[r];
+		/* (0, then large: a size that depends on an unknown block in
+		 * any way - a sum, or a mean as Bruck's alltoall takes - comes
+		 * out different) */
+		for (k = 0; k < nb; k++)
+			b[k] = j->blk[k] == VLCOLL_PENDING ? (int64_t)v << 24 : j->blk[k];
 		vlcoll_sched_init(&t[v], x.p);
 		t[v].keep = 1;
 		vlcoll_build(&t[v], &x, j->alg);
@@ -516,14 +530,15 @@ static vlcoll_job *job_new(const vlcfg_config *c, const vlcoll_in *in, const vlc
 	vlcoll_job *j;
 	vlcoll_in x = *in;
 	int64_t *b = NULL;
+	size_t nb = n_bytes(in), k;
 	int alg, r, i;
 
 	if (open && lazy_blocks(in)) {
 		/* (built first with every unknown block 1: the algorithm and
 		 * the operations do not depend on them) */
-		b = vlcoll_alloc((size_t)in->p, sizeof *b);
-		for (r = 0; r < in->p; r++)
-			b[r] = in->bytes[r] == VLCOLL_PENDING ? 1 : in->bytes[r];
+		b = vlcoll_alloc(nb, sizeof *b);
+		for (k = 0; k < nb; k++)
+			b[k] = in->bytes[k] == VLCOLL_PENDING ? 1 : in->bytes[k];
 		x.bytes = b;
 	}
 	if ((alg = vlcoll_alg_of(c, &x, out)) < 0) {
@@ -541,8 +556,9 @@ static vlcoll_job *job_new(const vlcfg_config *c, const vlcoll_in *in, const vlc
 		j->in.bytes = NULL;
 		j->alg = alg;
 		j->blk = b;
+		for (k = 0; k < nb; k++)
+			b[k] = in->bytes[k];
 		for (r = 0; r < in->p; r++) {
-			b[r] = in->bytes[r];
 			for (i = 0; i < j->s.rank[r].n; i++) {
 				j->s.rank[r].op[i].bytes = VLCOLL_UNKNOWN;
 				j->s.rank[r].op[i].none = 0;
@@ -575,10 +591,24 @@ vlcoll_job *vlcoll_job_open(const vlcfg_config *c, const vlcoll_in *in, const vl
 
 void vlcoll_job_block(vlcoll_job *j, int r, int64_t bytes)
 {
-	if (j->blk && r >= 0 && r < j->in.p && bytes >= 0 && j->blk[r] == VLCOLL_PENDING) {
+	if (j->blk && j->in.kind != VL_KIND_ALLTOALL && r >= 0 && r < j->in.p && bytes >= 0 &&
+	    j->blk[r] == VLCOLL_PENDING) {
 		j->blk[r] = bytes;
 		j->dirty = 1;
 	}
+}
+
+void vlcoll_job_row(vlcoll_job *j, int r, const int64_t *row)
+{
+	int k;
+
+	if (!j->blk || j->in.kind != VL_KIND_ALLTOALL || r < 0 || r >= j->in.p)
+		return;
+	for (k = 0; k < j->in.p; k++)
+		if (row[k] >= 0 && j->blk[(size_t)r * (size_t)j->in.p + (size_t)k] == VLCOLL_PENDING) {
+			j->blk[(size_t)r * (size_t)j->in.p + (size_t)k] = row[k];
+			j->dirty = 1;
+		}
 }
 
 void vlcoll_job_enter(vlcoll_job *j, int r, int64_t t)
@@ -591,13 +621,23 @@ int vlcoll_job_blocker(const vlcoll_job *j, int r, int *who, int64_t *est)
 	return vlcoll_links_blocker(j->L, r, who, est);
 }
 
+int vlcoll_opens_early_alg(const vlcfg_config *c, int kind, int variant)
+{
+	/* (an alltoallv with Bruck's algorithm, whose every message carries
+	 * the mean block, is known only once every member's row is in) */
+	if (kind == VL_KIND_ALLTOALL && variant == VLCOLL_V &&
+	    c->mpi.coll_alg[VL_KIND_ALLTOALL] == VLCOLL_ALG_BRUCK)
+		return 0;
+	return vlcoll_opens_early(kind, variant);
+}
+
 int vlcoll_opens_early(int kind, int variant)
 {
 	if (kind == VL_KIND_REDUCE_SCATTER)
 		return 1; /* (every block alike; a reduce_scatter's known to every
 			     member, as an allgatherv's) */
-	if (kind == VL_KIND_ALLGATHER && variant == VLCOLL_V)
-		return 1;
+	if ((kind == VL_KIND_ALLGATHER || kind == VL_KIND_ALLTOALL) && variant == VLCOLL_V)
+		return 1; /* (an alltoallv's rows come in with the entries) */
 	if ((kind == VL_KIND_SCATTER || kind == VL_KIND_GATHER) && variant == VLCOLL_V)
 		return 1; /* (a scatterv once its root's entry, with every block, is
 			     in; a gatherv's blocks come in with the entries) */

@@ -392,13 +392,16 @@ static void blocks_traced(const vlmpi_coll *c, uint32_t key, int64_t t)
 	int p = c->v->size, i, k;
 	int64_t b[VL_BLOCKS_PER_REC];
 
-	if (!all_blocks_known(c) &&
+	int av = c->kind == VL_KIND_ALLTOALL && c->variant == VLCOLL_V && c->shared;
+
+	if (!all_blocks_known(c) && !av &&
 	    ((c->kind != VL_KIND_SCATTER && c->kind != VL_KIND_GATHER) || c->variant != VLCOLL_V ||
 	     c->n != p + 1 || c->v->rank != c->root))
 		return;
+	/* (an alltoallv's on shared links: every member's row, n = p) */
 	for (i = 0; i < p; i += VL_BLOCKS_PER_REC) {
 		for (k = 0; k < VL_BLOCKS_PER_REC; k++)
-			b[k] = i + k < p ? c->mine[3 + i + k] : 0;
+			b[k] = i + k < p ? c->mine[(av ? 2 : 3) + i + k] : 0;
 		vli_trace_msg4(VL_EV_BLOCKS, i, p - i < VL_BLOCKS_PER_REC ? p - i : VL_BLOCKS_PER_REC,
 			       key, b[0], t, t, b[1], b[2], b[3], 0);
 	}
@@ -724,7 +727,7 @@ static vlmpi_coll *early_try(MPI_Comm comm, int kind, int variant, int root, int
 	/* (a barrier, allreduce, allgather or alltoall only on shared links:
 	 * without them each member's exit comes after every entry, so it
 	 * has nothing to gain) */
-	if (!vlmpi_vorder || (shared && !vlcoll_opens_early(kind, variant)) ||
+	if (!vlmpi_vorder || (shared && !vlcoll_opens_early_alg(&vli_t.cfg, kind, variant)) ||
 	    (!shared && !rooted && kind != VL_KIND_SCAN && kind != VL_KIND_EXSCAN) ||
 	    !(v = vlmpi_comm_find(comm)) || v->pcomm == MPI_COMM_NULL ||
 	    root < (rooted ? 0 : -1) || root >= v->size || v->size < 2 ||
@@ -736,7 +739,7 @@ static vlmpi_coll *early_try(MPI_Comm comm, int kind, int variant, int root, int
 	 * a gatherv's: its members are timed before every block is known; an
 	 * alltoall's entry, the bytes to each member) */
 	n = (variant == VLCOLL_V && (kind == VL_KIND_SCATTER || (kind == VL_KIND_GATHER && shared))) ||
-		    (vb && root < 0)
+		    (vb && root < 0 && kind != VL_KIND_ALLTOALL)
 		    ? p + 1
 	    : kind == VL_KIND_ALLTOALL ? p : 1;
 	big = vli_t.cfg.mpi.eager_limit > 0 ? vli_t.cfg.mpi.eager_limit : 1;
@@ -764,6 +767,8 @@ static vlmpi_coll *early_try(MPI_Comm comm, int kind, int variant, int root, int
 		row[0] = bytes;
 		for (i = 1; i < n; i++)
 			row[i] = vb ? vb[i - 1] : bytes;
+		if (vb && kind == VL_KIND_ALLTOALL) /* (an alltoallv's: its row) */
+			memcpy(row, vb, sizeof(int64_t) * (size_t)n);
 		c = coll_new(v, kind, variant, root, vli_t.now, row, n);
 		free(row);
 	}
@@ -974,6 +979,7 @@ static int net_pass(vlmpi_coll *c, uint32_t ep, int64_t *lb)
 {
 	vlmpi_comm *v = c->v;
 	int p = v->size, i, j, rc, gv = c->kind == VL_KIND_GATHER && c->variant == VLCOLL_V;
+	int av = c->kind == VL_KIND_ALLTOALL && c->variant == VLCOLL_V;
 	int64_t *entry, *bytes, g;
 	vlcoll_in in;
 	coll_net *x;
@@ -1003,6 +1009,8 @@ static int net_pass(vlmpi_coll *c, uint32_t ep, int64_t *lb)
 				entry[i] = VLCOLL_PENDING;
 			if (gv && !c->fed[c->root]) /* (else the root's, coll_in) */
 				bytes[i] = c->fed[i] ? c->all[(size_t)i * ROW(c) + 2] : VLCOLL_PENDING;
+			for (j = 0; av && !c->fed[i] && j < p; j++) /* (an alltoallv's row) */
+				bytes[(size_t)i * (size_t)p + (size_t)j] = VLCOLL_PENDING;
 		}
 		rc = net_start(v, c, &in, c->eon, c->num, 0, 1);
 		free(entry);
@@ -1025,6 +1033,8 @@ static int net_pass(vlmpi_coll *c, uint32_t ep, int64_t *lb)
 					vlcoll_job_block(x->job, j,
 							 c->all[(size_t)i * ROW(c) +
 								(i == c->root ? 3 + j : 2)]);
+			if (av)
+				vlcoll_job_row(x->job, i, &c->all[(size_t)i * ROW(c) + 2]);
 			vlcoll_job_enter(x->job, i, c->all[(size_t)i * ROW(c)]);
 			c->fed[i] = 1;
 		}
@@ -1996,7 +2006,7 @@ int vlmpi_early_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datat
  * Open MPI's own nonblocking call, which every member waits for (each
  * exit comes after every entry).  Since the third session of 2026-11-29;
  * before, they sent no message before their last entry.  (An alltoallv's
- * member knows its own row and column of the matrix only: still so.) */
+ * member knows its own row of the matrix only: row_start.) */
 static vlmpi_coll *counts_start(MPI_Comm comm, int kind, const int *counts, MPI_Datatype t, int nb)
 {
 	vlmpi_comm *v = vlmpi_comm_find(comm);
@@ -2033,6 +2043,52 @@ int vlmpi_early_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
 		return 0;
 	*rc = PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
 			       c->v->pcomm, early_req(c, 2));
+	return nbe_request(c, *rc, req, rc);
+}
+
+/* An alltoallv on shared links: each member knows its own row of the
+ * matrix only (the bytes it sends each member), carried in its entry
+ * (n = p) and recorded in its trace; its simulation is opened at the first
+ * entry, each row given as its member's entry comes in (vlcoll_job_row: a
+ * message leaves after its sender's entry). */
+static vlmpi_coll *row_start(const void *sendbuf, const int *sendcounts, MPI_Datatype sendtype,
+			     const int *recvcounts, MPI_Datatype recvtype, MPI_Comm comm, int nb)
+{
+	vlmpi_comm *v = vlmpi_comm_find(comm);
+	int64_t *vb = v && vli_t.cfg.topo.coll_shared
+			      ? sendbuf == MPI_IN_PLACE ? blocks_of(v, recvcounts, recvtype)
+							: blocks_of(v, sendcounts, sendtype)
+			      : NULL;
+	vlmpi_coll *c = vb ? early_try(comm, VL_KIND_ALLTOALL, VLCOLL_V, -1, vb[0], vb, nb) : NULL;
+
+	free(vb);
+	return c;
+}
+
+int vlmpi_early_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+			  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+			  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, int *rc)
+{
+	vlmpi_coll *c = row_start(sendbuf, sendcounts, sendtype, recvcounts, recvtype, comm, 0);
+
+	if (!c)
+		return 0;
+	*rc = PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+			      recvtype, c->v->pcomm, early_req(c, 2));
+	return early_block(c, *rc, "MPI_Alltoallv", rc);
+}
+
+int vlmpi_early_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+			   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+			   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+			   MPI_Request *req, int *rc)
+{
+	vlmpi_coll *c = row_start(sendbuf, sendcounts, sendtype, recvcounts, recvtype, comm, 1);
+
+	if (!c)
+		return 0;
+	*rc = PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+			      recvtype, c->v->pcomm, early_req(c, 2));
 	return nbe_request(c, *rc, req, rc);
 }
 

@@ -57,13 +57,13 @@ if [ "$1" = "-c" ]; then
 		print "\tint64_t t0 = vli_t.now;";
 		print "\tint rc;";
 		print "";
-		if (name ~ /^MPI_(Bcast|Reduce|Gatherv?|Scatterv?|Scan|Exscan|Barrier|Allreduce|Allgatherv?|Alltoall|Reduce_scatter(_block)?)$/) {
+		if (name ~ /^MPI_(Bcast|Reduce|Gatherv?|Scatterv?|Scan|Exscan|Barrier|Allreduce|Allgatherv?|Alltoallv?|Reduce_scatter(_block)?)$/) {
 			# a member goes on once those its exit depends on are in
 			# (the last five: timed from the first entry on, shared links)
 			print "\tif (vlmpi_early_" short "(" an ", &rc))";
 			print "\t\treturn rc;";
 		}
-		if (name ~ /^MPI_I(bcast|reduce|gatherv?|scatterv?|scan|exscan|barrier|allreduce|allgatherv?|alltoall|reduce_scatter(_block)?)$/) {
+		if (name ~ /^MPI_I(bcast|reduce|gatherv?|scatterv?|scan|exscan|barrier|allreduce|allgatherv?|alltoallv?|reduce_scatter(_block)?)$/) {
 			# the same, started now, completed in virtual time
 			print "\tif (vlmpi_early_" short "(" an ", &rc))";
 			print "\t\treturn rc;";

@@ -514,6 +514,13 @@ int vlmpi_early_Reduce_scatter(const void *sendbuf, void *recvbuf, const int rec
 int vlmpi_early_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
 				MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *req,
 				int *rc);
+int vlmpi_early_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+			  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+			  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, int *rc);
+int vlmpi_early_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+			   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+			   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+			   MPI_Request *req, int *rc);
 /* For a choice among requests at virtual time target (vchoose), nonblocking
  * collective request q not known to have ended: 1 it has (its exit in *t),
  * 2 it ends by target at *t if this rank acts no earlier than *t (then

@@ -3,15 +3,17 @@
  * (vl_compute), then every rank runs the collective on the world: barrier,
  * allreduce (BYTES of doubles, summed), allgather or alltoall (BYTES per
  * block, of doubles) or reduce_scatter_block (BYTES per block, summed), or
- * allgatherv or reduce_scatter (rank r's block (1 + r % 3) / 2 of BYTES;
- * allgatherv_eq, reduce_scatter_eq: BYTES each, as their plain forms).
+ * allgatherv or reduce_scatter (rank r's block (1 + r % 3) / 2 of BYTES),
+ * alltoallv (from rank r to rank j (1 + (r + j) % 3) / 2 of BYTES);
+ * allgatherv_eq, reduce_scatter_eq, alltoallv_eq: BYTES each, as their
+ * plain forms.
  * With collectives = shared its messages leave when
  * the schedule says, those between members in before the late one enters.
  * With a fifth argument i, the nonblocking form (MPI_Iallreduce, ...),
  * waited for at once with MPI_Wait.
  * Prints "T RANK end NS" and "BAD ..." on a wrong result.
  * Usage: latecoll barrier|allreduce|allgather|alltoall|reduce_scatter_block|
- * allgatherv[_eq]|reduce_scatter[_eq] BYTES LATE DELAY [i] */
+ * allgatherv[_eq]|reduce_scatter[_eq]|alltoallv[_eq] BYTES LATE DELAY [i] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,11 +39,11 @@ int main(int argc, char **argv)
 	nb = argc > 5 && !strcmp(argv[5], "i");
 	if (n < 1)
 		n = 1;
-	a = malloc(sizeof(double) * (size_t)n * (size_t)np);
-	b = malloc(sizeof(double) * (size_t)n * (size_t)np);
+	a = malloc(sizeof(double) * (size_t)n * (size_t)np * 2);
+	b = malloc(sizeof(double) * (size_t)n * (size_t)np * 2);
 	if (!a || !b)
 		MPI_Abort(MPI_COMM_WORLD, 1);
-	for (i = 0; i < n * np; i++)
+	for (i = 0; i < n * np * 2; i++)
 		a[i] = rank * 1000 + i;
 	if (np > 64)
 		MPI_Abort(MPI_COMM_WORLD, 1);
@@ -74,6 +76,21 @@ int main(int argc, char **argv)
 		MPI_Wait(&rq, MPI_STATUS_IGNORE);
 		if (b[(size_t)(np - 1) * n] != (np - 1) * 1000.0)
 			printf("BAD allgather %g\n", b[(size_t)(np - 1) * n]);
+	} else if (!strncmp(kind, "alltoallv", 9)) {
+		int sc[64], sd[64];
+
+		for (i = 0; i < np; i++) {
+			sc[i] = eq ? n : n * (1 + (rank + i) % 3) / 2;
+			sd[i] = i * n * 2;
+		}
+		if (nb)
+			MPI_Ialltoallv(a, sc, sd, MPI_DOUBLE, b, sc, sd, MPI_DOUBLE, MPI_COMM_WORLD,
+				       &rq);
+		else
+			MPI_Alltoallv(a, sc, sd, MPI_DOUBLE, b, sc, sd, MPI_DOUBLE, MPI_COMM_WORLD);
+		MPI_Wait(&rq, MPI_STATUS_IGNORE);
+		if (b[(size_t)sd[np - 1]] != (np - 1) * 1000.0 + (double)rank * n * 2)
+			printf("BAD alltoallv %g\n", b[(size_t)sd[np - 1]]);
 	} else if (!strncmp(kind, "allgatherv", 10)) {
 		if (nb)
 			MPI_Iallgatherv(a, cnt[rank], MPI_DOUBLE, b, cnt, dsp, MPI_DOUBLE,

@@ -418,7 +418,8 @@ static int run_opened(const vlcfg_config *c, const vlcoll_in *in, vlcoll_out *ou
 		      int lazy)
 {
 	vlcoll_net net = { NULL, tab_add, tab_end };
-	int64_t pend[MAXP], known[MAXP], lb, est;
+	int64_t pend[MAXP], known[MAXP * MAXP], lb, est;
+	int a2a = in->kind == VL_KIND_ALLTOALL, k;
 	vlcoll_in x = *in;
 	vlcoll_job *j;
 	int rc, rounds = 0, r, who, in_now[MAXP];
@@ -428,7 +429,13 @@ static int run_opened(const vlcfg_config *c, const vlcoll_in *in, vlcoll_out *ou
 		in_now[r] = !in->entry[r];
 	}
 	x.entry = pend;
-	if (lazy) { /* (a gatherv: a member's block known once it is in, the root's all) */
+	if (lazy && a2a) { /* (an alltoallv: a member's row known once it is in) */
+		for (r = 0; r < in->p; r++)
+			for (k = 0; k < in->p; k++)
+				known[r * in->p + k] = in_now[r] ? in->bytes[r * in->p + k]
+								 : VLCOLL_PENDING;
+		x.bytes = known;
+	} else if (lazy) { /* (a gatherv: a member's block known once it is in, the root's all) */
 		for (r = 0; r < in->p; r++)
 			known[r] = in_now[r] || in_now[in->root] ? in->bytes[r] : VLCOLL_PENDING;
 		x.bytes = known;
@@ -454,7 +461,9 @@ static int run_opened(const vlcfg_config *c, const vlcoll_in *in, vlcoll_out *ou
 		if (next < INT64_MAX && next <= least) {
 			for (r = 0; r < in->p; r++)
 				if (!in_now[r] && in->entry[r] == next) {
-					for (i = 0; lazy && i < in->p; i++)
+					if (lazy && a2a)
+						vlcoll_job_row(j, r, &in->bytes[r * in->p]);
+					for (i = 0; lazy && !a2a && i < in->p; i++)
 						if (i == r || r == in->root)
 							vlcoll_job_block(j, i, in->bytes[i]);
 					vlcoll_job_enter(j, r, next);
@@ -559,6 +568,47 @@ START_TEST(opened_same_as_alone)
 }
 END_TEST
 
+/* The lazy tests' table and hosts (r % 7), and network: a star, a
+ * half-duplex star or a bus (topo 0, 1, 2), 4 KiB eager. */
+static void lazy_setup(int *host)
+{
+	int r;
+
+	tab = malloc(sizeof *tab);
+	ck_assert_ptr_nonnull(tab);
+	for (r = 0; r < MAXP; r++)
+		host[r] = r % 7;
+}
+
+static void lazy_net(vlcfg_config *c, int topo)
+{
+	cfg_net(c, MAXP, topo == 2 ? VLCFG_TOPO_BUS : VLCFG_TOPO_STAR, topo == 1, 4096);
+	c->inter.send_delay = 700;
+	c->inter.recv_delay = 300;
+}
+
+/* Opened with its blocks (rows) given as the members enter, in gives what
+ * it gives alone with every block known, to 2 ns (topo, pat: for the
+ * message). */
+static void lazy_same(const vlcfg_config *c, const vlcoll_in *in, int *blk, int topo, int pat)
+{
+	vlcoll_out a[MAXP], b[MAXP];
+	int r;
+
+	memset(a, 0, sizeof a);
+	memset(b, 0, sizeof b);
+	vli_ftab_init(tab);
+	ck_assert(vlcoll_sim(c, in, a) == 0);
+	ck_assert(run_opened(c, in, b, blk, 1) == 0);
+	ck_assert_int_eq(tab->hwm, 0);
+	for (r = 0; r < in->p; r++)
+		ck_assert_msg(llabs(a[r].exit - b[r].exit) <= 2 && a[r].comm == b[r].comm &&
+			      llabs(a[r].wait - b[r].wait) <= 2 && a[r].nmsgs == b[r].nmsgs,
+			      "topo %d %s p=%d pattern %d rank %d: %lld vs %lld", topo,
+			      vlcoll_alg_name(in->alg), in->p, pat, r, (long long)a[r].exit,
+			      (long long)b[r].exit);
+}
+
 /* A gatherv opened before every member is in, each block known once its
  * member is in (every block once the root is), gives what run_links gives
  * it alone with every block known, to 2 ns: every gather algorithm, blocks
@@ -569,19 +619,13 @@ END_TEST
 START_TEST(opened_gatherv_same_as_alone)
 {
 	vlcfg_config c;
-	vlcoll_out a[MAXP], b[MAXP];
 	int alg, p, r, host[MAXP], topo, pat, cases = 0, blk = 0;
 	int64_t entry[MAXP], bytes[MAXP];
 	vlcoll_in in;
 
-	tab = malloc(sizeof *tab);
-	ck_assert_ptr_nonnull(tab);
-	for (r = 0; r < MAXP; r++)
-		host[r] = r % 7;
+	lazy_setup(host);
 	for (topo = 0; topo < 3; topo++) {
-		cfg_net(&c, MAXP, topo == 2 ? VLCFG_TOPO_BUS : VLCFG_TOPO_STAR, topo == 1, 4096);
-		c.inter.send_delay = 700;
-		c.inter.recv_delay = 300;
+		lazy_net(&c, topo);
 		for (alg = 1; alg < VLCOLL_ALG_NALGS; alg++) {
 			if (!vlcoll_accepts(VL_KIND_GATHER, alg))
 				continue;
@@ -599,22 +643,7 @@ START_TEST(opened_gatherv_same_as_alone)
 					}
 					in = (vlcoll_in){ VL_KIND_GATHER, alg, p, 1 % p, host, entry,
 							  bytes, VLCOLL_V };
-					memset(a, 0, sizeof a);
-					memset(b, 0, sizeof b);
-					vli_ftab_init(tab);
-					ck_assert(vlcoll_sim(&c, &in, a) == 0);
-					ck_assert(run_opened(&c, &in, b, &blk, 1) == 0);
-					ck_assert_int_eq(tab->hwm, 0);
-					for (r = 0; r < p; r++)
-						ck_assert_msg(llabs(a[r].exit - b[r].exit) <= 2 &&
-							      a[r].comm == b[r].comm &&
-							      llabs(a[r].wait - b[r].wait) <= 2 &&
-							      a[r].nmsgs == b[r].nmsgs,
-							      "topo %d %s p=%d pattern %d rank %d: "
-							      "%lld vs %lld",
-							      topo, vlcoll_alg_name(alg), p, pat, r,
-							      (long long)a[r].exit,
-							      (long long)b[r].exit);
+					lazy_same(&c, &in, &blk, topo, pat);
 					cases++;
 				}
 		}
@@ -622,6 +651,50 @@ START_TEST(opened_gatherv_same_as_alone)
 	}
 	free(tab);
 	ck_assert_int_ge(cases, 3 * 4 * 3 * 4);
+	ck_assert_int_gt(blk, 0);
+}
+END_TEST
+
+/* The same for an alltoallv whose rows come in with the entries
+ * (vlcoll_job_row, since the third session of 2026-11-29): every alltoall
+ * algorithm, blocks of 0, eager and rendezvous sizes, members late, on a
+ * star, a half-duplex star and a bus: equal to the simulation with every
+ * row known, to 2 ns. */
+START_TEST(opened_alltoallv_same_as_alone)
+{
+	vlcfg_config c;
+	int alg, p, r, k, host[MAXP], topo, pat, cases = 0, blk = 0;
+	int64_t entry[MAXP], bytes[MAXP * MAXP];
+	vlcoll_in in;
+
+	lazy_setup(host);
+	for (topo = 0; topo < 3; topo++) {
+		lazy_net(&c, topo);
+		for (alg = 1; alg < VLCOLL_ALG_NALGS; alg++) {
+			c.mpi.coll_alg[VL_KIND_ALLTOALL] = alg;
+			if (!vlcoll_accepts(VL_KIND_ALLTOALL, alg) ||
+			    !vlcoll_opens_early_alg(&c, VL_KIND_ALLTOALL, VLCOLL_V))
+				continue; /* (Bruck's: not opened) */
+			for (p = 2; p <= 7; p += p == 2 ? 2 : 3)
+				for (pat = 0; pat < 3; pat++) {
+					for (r = 0; r < p; r++) {
+						for (k = 0; k < p; k++)
+							bytes[r * p + k] = ((r + 2 * k + pat) % 3) * 3000 +
+									   (k % 2) * 500;
+						entry[r] = pat == 0 ? (r == 0) * 150000
+							 : pat == 1 ? (r != 1 % p) * (r * 40000)
+							 : ((r * 7 + pat) % 4) * 30000;
+					}
+					in = (vlcoll_in){ VL_KIND_ALLTOALL, alg, p, -1, host, entry,
+							  bytes, VLCOLL_V };
+					lazy_same(&c, &in, &blk, topo, pat);
+					cases++;
+				}
+		}
+		vlcfg_free(&c);
+	}
+	free(tab);
+	ck_assert_int_ge(cases, 3 * 2 * 3 * 3);
 	ck_assert_int_gt(blk, 0);
 }
 END_TEST
@@ -864,6 +937,7 @@ int main(void)
 	tcase_add_test(tc, opened_same_as_alone);
 	tcase_add_test(tc, opened_blocker);
 	tcase_add_test(tc, opened_gatherv_same_as_alone);
+	tcase_add_test(tc, opened_alltoallv_same_as_alone);
 	tcase_add_test(tc, deps_after);
 	tcase_add_test(tc, deps_links);
 	tcase_set_timeout(tc, 120);
