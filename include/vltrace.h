@@ -97,7 +97,9 @@ enum vl_ev {
 	VL_EV_BLOCKS = 15 /* the block of each member of a scatterv (a gatherv timed with
 	                     VL_TF_SHARED: since 2026-11-29), on its root's trace (an
 	                     allgatherv's or reduce_scatter's timed so: on every
-	                     member's, since the third session of 2026-11-29)
+	                     member's, since the third session of 2026-11-29; an
+	                     alltoallv's: on every member's, its row - the bytes
+	                     it sends each member)
 	                     right after the record of its entry (the VL_EV_COLL of a
 	                     blocking one, the VL_EV_ICOLL of a nonblocking one; since
 	                     2026-11-28, where the root's entry carried them online):
